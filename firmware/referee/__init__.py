@@ -1,0 +1,8 @@
+"""fleetref referee core: plain Python for MicroPython 1.22+ and CPython 3.10+.
+
+Nothing in this package imports ``machine``, ``neopixel`` or ``rp2``: hardware lives in
+``firmware/drivers`` and in the host simulator.
+"""
+
+FW_VERSION = "0.1.0"
+PROTO_VERSION = 1

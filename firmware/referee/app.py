@@ -1,0 +1,385 @@
+"""The referee application: one game, the button-pad UI and the serial protocol.
+
+The same object runs on the Pico (``main.py`` with real drivers) and in the laptop simulator
+(virtual drivers). It never touches hardware: keys arrive as action names, serial lines as
+strings, and output leaves through ``send`` (a callable taking one str line, no newline).
+"""
+
+from referee import FW_VERSION, PROTO_VERSION, profiles, scenarios
+from referee import protocol
+from referee.game import (Game, NONE, EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_POWER,
+                          EV_LAUNCH, EV_NAMES)
+
+# Actions a key can trigger (board profiles map key positions to these names).
+ACTIONS = ("sel-", "sel+", "page-", "page+", "side", "mark", "unmark", "dmg+", "dmg-", "power",
+           "launch", "opt1", "opt2", "opt3", "opt4", "roll", "enter", "cancel", "phase", "undo")
+
+ERROR_MS = 1200
+
+
+class Referee:
+    """Game + UI state + protocol.
+
+    ``board``: board profile dict (``name``, ``grid`` {``w``, ``h``}, ``keys``).
+    ``scenario_dir``: directory of scenario JSON files (str). ``send``: callable(str).
+    ``dice``: a dice.Dice. ``rows_per_page``: ships shown per side per page.
+    UI state: ``cursor`` (selected ship), ``mark`` (ship marked as attacker / counter source, or
+    NONE), ``page``, ``entry`` (0, or 1/2 while entering side 0/1's physical d20 roll),
+    ``entry_value``. ``version`` increases on every visible change (the render task watches it).
+    """
+
+    def __init__(self, board, scenario_dir, send, dice, rows_per_page):
+        self.board = board
+        self.scenario_dir = scenario_dir
+        self.send = send
+        self.dice = dice
+        self.rows_per_page = rows_per_page
+        self.game = None
+        self.raw_text = ""
+        self.scenario = ""
+        self.gid = ""
+        self.cursor = 0
+        self.mark = NONE
+        self.page = 0
+        self.entry = 0
+        self.entry_value = 10
+        self.entry_first = 0
+        self.side_start = (0, 0)
+        self.side_count = (0, 0)
+        self.version = 0
+        self.error_text = ""
+        self.error_until = 0
+        self.now_ms = 0
+        self.on_event = None   # optional callable(seq, ev) (the journal, issue 4)
+
+    # ---- set-up ------------------------------------------------------------------------
+    def load_text(self, text, ruleset=None, scenario=""):
+        """Start a new game from roster JSON ``text``. Raises ValueError (RosterError) when bad,
+        leaving the current game as it was."""
+        norm, raw = scenarios.load_text(text, ruleset)
+        game = Game(profiles.get(norm["ruleset"]), norm)
+        self.game = game
+        self.raw_text = protocol.encode(raw)
+        self.scenario = scenario or norm["name"]
+        self.gid = "%08x" % self.dice.source.next32()
+        n0 = len(norm["sides"][0]["ships"])
+        self.side_start = (0, n0)
+        self.side_count = (n0, game.n - n0)
+        self.cursor = 0
+        self.mark = NONE
+        self.page = 0
+        self.entry = 0
+        self.version += 1
+        self.send_game()
+        return game
+
+    def load_scenario(self, name, ruleset=None):
+        """Load scenario file ``name`` (e.g. "hoth"). Raises OSError / ValueError."""
+        return self.load_text(scenarios.read(name, self.scenario_dir), ruleset, name)
+
+    # ---- output ------------------------------------------------------------------------
+    def _out(self, obj):
+        self.send(protocol.encode(obj))
+
+    def hello(self):
+        g = self.game
+        self._out({"t": "hello", "proto": PROTO_VERSION, "fw": FW_VERSION,
+                   "board": self.board.get("name", "?"),
+                   "ruleset": g.profile.name if g else None, "scenario": self.scenario,
+                   "gid": self.gid, "seq": g.seq if g else 0})
+
+    def send_game(self):
+        # raw_text is already one printable JSON line
+        self.send('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s", "roster": %s}'
+                  % (self.gid, protocol.encode(self.scenario), self.game.seq,
+                     self.game.state_hash(), self.raw_text))
+
+    def send_event(self, seq):
+        g = self.game
+        ev = g.log[seq - 1]
+        self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d], "hash": "%s"}'
+                  % (self.gid, seq, ev[0], ev[1], ev[2], ev[3],
+                     g.state_hash() if seq == g.seq else ""))
+
+    def error(self, msg, origin, cmd=None):
+        """Report a refused action: an ``err`` line and the error row on the grid."""
+        self.error_text = msg
+        self.error_until = self.now_ms + ERROR_MS
+        self.version += 1
+        obj = {"t": "err", "src": origin, "msg": msg}
+        if cmd is not None:
+            obj["c"] = cmd
+        self._out(obj)
+        return msg
+
+    def showing_error(self):
+        return self.error_until > self.now_ms
+
+    # ---- events ------------------------------------------------------------------------
+    def submit(self, ev, origin="key", cmd=None):
+        """Submit event tuple ``ev``; broadcasts it (or an error). Returns None or the reason."""
+        g = self.game
+        if g is None:
+            return self.error("no game loaded", origin, cmd)
+        r = g.submit(ev)
+        if r:
+            return self.error(r, origin, cmd)
+        if ev[0] == EV_PHASE:
+            self.mark = NONE
+        self.version += 1
+        if self.on_event is not None:
+            self.on_event(g.seq, g.log[-1])
+        self.send_event(g.seq)
+        return None
+
+    def roll_initiative(self, origin="key", cmd=None):
+        """Roll a d20 per side with the board's dice (seed 000 "initiative check")."""
+        return self.submit((EV_INIT, self.dice.d20(), self.dice.d20(), 0), origin, cmd)
+
+    # ---- pages and cursor --------------------------------------------------------------
+    def pages(self):
+        m = max(self.side_count[0], self.side_count[1])
+        return max(1, (m + self.rows_per_page - 1) // self.rows_per_page)
+
+    def _side_of(self, i):
+        return 0 if i < self.side_start[1] else 1
+
+    def _set_cursor(self, i):
+        self.cursor = i
+        s = self._side_of(i)
+        self.page = (i - self.side_start[s]) // self.rows_per_page
+
+    def _page_to(self, p):
+        pages = self.pages()
+        self.page = p % pages
+        s = self._side_of(self.cursor)
+        i = self.side_start[s] + self.page * self.rows_per_page
+        last = self.side_start[s] + self.side_count[s] - 1
+        self.cursor = min(i, last)
+
+    # ---- keys --------------------------------------------------------------------------
+    def key(self, action):
+        """Perform a button-pad ``action`` (a name in ACTIONS). Returns None or a reason."""
+        g = self.game
+        if g is None:
+            return self.error("no game loaded", "key")
+        self.version += 1
+        if self.entry:
+            return self._entry_key(action)
+        n = g.n
+        if action == "sel+":
+            self._set_cursor((self.cursor + 1) % n)
+        elif action == "sel-":
+            self._set_cursor((self.cursor - 1) % n)
+        elif action == "page+":
+            self._page_to(self.page + 1)
+        elif action == "page-":
+            self._page_to(self.page - 1)
+        elif action == "side":
+            s = 1 - self._side_of(self.cursor)
+            i = self.side_start[s] + self.page * self.rows_per_page
+            self._set_cursor(min(i, self.side_start[s] + self.side_count[s] - 1))
+        elif action == "mark":
+            self.mark = NONE if self.mark == self.cursor else self.cursor
+        elif action == "unmark":
+            self.mark = NONE
+        elif action == "dmg+" or action == "dmg-":
+            dph = g.settings["damage_per_hit"]
+            by = self.mark if (self.mark != NONE and g.side[self.mark] != g.side[self.cursor]) \
+                else NONE
+            return self.submit((EV_HIT, self.cursor, dph if action == "dmg+" else -dph, by))
+        elif action == "power":
+            return self.submit((EV_POWER, self.cursor, 0, 0))
+        elif action == "launch":
+            return self.submit((EV_LAUNCH, self.cursor, 0, 0))
+        elif action in ("opt1", "opt2", "opt3", "opt4"):
+            return self.submit((EV_COUNTER, self.counter_source(), int(action[3]) - 1,
+                                self.cursor))
+        elif action == "roll":
+            return self.roll_initiative()
+        elif action == "enter":
+            if g.phase != 0 or g.init != NONE:
+                return self.error("physical dice are entered for the initiative roll", "key")
+            self.entry = 1
+            self.entry_value = 10
+        elif action == "cancel":
+            pass
+        elif action == "phase":
+            return self.submit((EV_PHASE, 0, 0, 0))
+        elif action == "undo":
+            return self.submit((EV_UNDO, 0, 0, 0))
+        else:
+            return self.error("unknown key action %r" % action, "key")
+        return None
+
+    def counter_source(self):
+        """The ship a fleet command counter comes from: the marked ship if it is on the selected
+        ship's side, else the selected ship if it has counters, else the first ship of that side
+        with counters that is not destroyed (seed 000: "remove it from the ship")."""
+        g = self.game
+        s = g.side[self.cursor]
+        if self.mark != NONE and g.side[self.mark] == s:
+            return self.mark
+        if g.cc[self.cursor] and not g.destroyed(self.cursor):
+            return self.cursor
+        for i in range(self.side_start[s], self.side_start[s] + self.side_count[s]):
+            if g.cc[i] and not g.destroyed(i):
+                return i
+        return self.cursor
+
+    def _entry_key(self, action):
+        v = self.entry_value
+        if action == "dmg+":
+            v += 1
+        elif action == "dmg-":
+            v -= 1
+        elif action == "sel+":
+            v += 5
+        elif action == "sel-":
+            v -= 5
+        elif action == "cancel" or action == "undo":
+            self.entry = 0
+            return None
+        elif action == "enter":
+            if self.entry == 1:
+                self.entry_first = v
+                self.entry = 2
+                self.entry_value = 10
+                return None
+            self.entry = 0
+            return self.submit((EV_INIT, self.entry_first, v, 1))
+        else:
+            return self.error("entering a d20: dmg+/dmg- (or sel+/sel- by 5) set it, enter "
+                              "confirms, hold enter cancels", "key")
+        self.entry_value = (v - 1) % 20 + 1
+        return None
+
+    # ---- serial commands ---------------------------------------------------------------
+    def handle_line(self, line):
+        """Handle one host line (str). Never raises: bad input gets an ``err`` line back and
+        changes nothing."""
+        try:
+            msg = protocol.decode(line)
+        except protocol.ProtocolError as e:
+            self.error(str(e), "serial")
+            return
+        c = msg["c"]
+        try:
+            self._command(c, msg)
+        except (ValueError, TypeError, KeyError, IndexError, OSError) as e:
+            self.error("%s: %s" % (type(e).__name__, e), "serial", c)
+
+    def _ship_arg(self, msg, key="ship"):
+        v = msg.get(key)
+        g = self.game
+        if isinstance(v, str):
+            for i in range(g.n):
+                if g.names[i] == v:
+                    return i
+            raise ValueError("no ship named %r" % v)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v >= g.n:
+            raise ValueError("%r must be a ship index 0..%d or name" % (key, g.n - 1))
+        return v
+
+    def _int_arg(self, msg, key, default, lo, hi):
+        v = msg.get(key, default)
+        if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > hi:
+            raise ValueError("%r must be an integer %d..%d" % (key, lo, hi))
+        return v
+
+    def _command(self, c, msg):
+        g = self.game
+        if c == "hello":
+            return self.hello()
+        if c == "load":
+            rs = msg.get("ruleset")
+            if rs is not None and not isinstance(rs, str):
+                raise ValueError("ruleset must be a name")
+            if "roster" in msg:
+                r = msg["roster"]
+                if not isinstance(r, dict):
+                    raise ValueError("roster must be an object")
+                self.load_text(protocol.encode(r), rs, msg.get("scenario") or "")
+            elif "scenario" in msg:
+                name = msg["scenario"]
+                if not isinstance(name, str):
+                    raise ValueError("scenario must be a name")
+                self.load_scenario(name, rs)
+            elif rs is not None:
+                self.load_scenario(profiles.get(rs).example)
+            else:
+                raise ValueError("load needs scenario, roster or ruleset")
+            return
+        if c == "scenarios":
+            return self._out({"t": "scenarios", "names": scenarios.list_names(self.scenario_dir)})
+        if g is None:
+            raise ValueError("no game loaded")
+        if c == "game":
+            return self.send_game()
+        if c == "snap":
+            snap = g.snapshot()
+            snap["t"] = "snap"
+            snap["gid"] = self.gid
+            return self._out(snap)
+        if c == "events":
+            since = self._int_arg(msg, "since", 0, 0, 1 << 30)
+            for s in range(since + 1, g.seq + 1):
+                self.send_event(s)
+            return self._out({"t": "events-end", "gid": self.gid, "seq": g.seq})
+        if c == "roll":
+            vals = msg.get("values")
+            if vals is None:
+                return self.roll_initiative("serial", c)
+            if not isinstance(vals, list) or len(vals) != 2:
+                raise ValueError("values must be [side 0 roll, side 1 roll]")
+            return self.submit((EV_INIT, self._int_arg({"v": vals[0]}, "v", 0, 1, 20),
+                                self._int_arg({"v": vals[1]}, "v", 0, 1, 20), 1), "serial", c)
+        if c == "hit":
+            ship = self._ship_arg(msg)
+            n = self._int_arg(msg, "n", g.settings["damage_per_hit"], -99, 99)
+            by = self._ship_arg(msg, "by") if msg.get("by") is not None else NONE
+            return self.submit((EV_HIT, ship, n, by), "serial", c)
+        if c == "counter":
+            ship = self._ship_arg(msg)
+            opt = msg.get("option")
+            if isinstance(opt, str):
+                names = [o.name for o in g.profile.options]
+                if opt not in names:
+                    raise ValueError("no option %r (options: %s)" % (opt, ", ".join(names)))
+                opt = names.index(opt)
+            opt = self._int_arg({"o": opt}, "o", 0, 0, 254)
+            for_ = self._ship_arg(msg, "for") if msg.get("for") is not None else ship
+            return self.submit((EV_COUNTER, ship, opt, for_), "serial", c)
+        if c == "power":
+            return self.submit((EV_POWER, self._ship_arg(msg), 0, 0), "serial", c)
+        if c == "launch":
+            return self.submit((EV_LAUNCH, self._ship_arg(msg), 0, 0), "serial", c)
+        if c == "phase":
+            return self.submit((EV_PHASE, 0, 0, 0), "serial", c)
+        if c == "undo":
+            return self.submit((EV_UNDO, 0, 0, 0), "serial", c)
+        if c == "key":
+            k = msg.get("key")
+            if k not in ACTIONS:
+                raise ValueError("unknown key action %r" % (k,))
+            self.key(k)
+            return
+        raise ValueError("unknown command %r" % c)
+
+
+def event_text(game, ev):
+    """A human-readable line for event ``ev`` of ``game`` (for the mirror and logs)."""
+    k, a, b, c = ev
+    nm = game.names
+    if k == EV_INIT:
+        return "initiative rolls %d / %d%s" % (a, b, " (physical dice)" if c else "")
+    if k == EV_HIT:
+        who = (" by %s" % nm[c]) if c != NONE else ""
+        return "%s %+d damage%s" % (nm[a], b, who)
+    if k == EV_COUNTER:
+        return "counter from %s on %s for %s" % (nm[a], game.profile.options[b].name, nm[c])
+    if k == EV_POWER:
+        return "%s full-power move" % nm[a]
+    if k == EV_LAUNCH:
+        return "%s launched" % nm[a]
+    return EV_NAMES[k] if 0 < k < len(EV_NAMES) else "event %d" % k

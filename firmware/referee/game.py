@@ -1,0 +1,481 @@
+"""The referee's game: state derived from an append-only event log.
+
+An event is a tuple of four ints ``(kind, a, b, c)``:
+
+====================  =========================================  ===========================
+kind                  a, b, c                                    rule
+====================  =========================================  ===========================
+EV_INIT (1)           roll of side 0, roll of side 1, source      initiative (profile.tie)
+                      (0 = board's dice, 1 = physical dice)
+EV_HIT (2)            ship, points (+ mark, - remove pending),    damage, hit points X/Y
+                      attacker ship or 255
+EV_COUNTER (3)        source ship, option index, ship it is for   fleet command
+EV_PHASE (4)          0, 0, 0                                     phase order, end of round
+EV_UNDO (5)           0, 0, 0                                     reverts the newest change
+                                                                  not yet undone
+EV_POWER (6)          ship, 0, 0                                  smb full-power move
+EV_LAUNCH (7)         ship, 0, 0                                  fighter launched
+====================  =========================================  ===========================
+
+Dice values live in the events, so replaying a log needs no random source: the board and the
+host mirror apply the same events with this same code and compare :meth:`Game.state_hash`.
+A rejected action returns a reason (str) and changes nothing; it never enters the log.
+Hot state is bytearrays and ints (RAM on the Pico is about 190 KB).
+"""
+
+EV_INIT = 1
+EV_HIT = 2
+EV_COUNTER = 3
+EV_PHASE = 4
+EV_UNDO = 5
+EV_POWER = 6
+EV_LAUNCH = 7
+
+EV_NAMES = ("", "initiative", "hit", "counter", "phase", "undo", "full-power", "launch")
+
+NONE = 255
+
+# per-ship flag bits (Game.fl)
+F_LAUNCHED = 1
+F_POWER = 2       # made a full-power move this round (smb)
+F_FIRED = 4       # finished firing this round (one ship at a time)
+F_LAUNCHED_ONE = 8  # as a carrier, launched a fighter this round
+ROUND_FLAGS = F_POWER | F_FIRED | F_LAUNCHED_ONE
+
+# per-ship capability bits (Game.cap), from roster stats
+CAP_NO_PD = 1       # stats say pd 0
+CAP_NO_CAPITAL = 2  # stats list weapons and none is a capital weapon
+
+OK = 0
+DAMAGED = 1
+DESTROYED = 2
+STATUS_NAMES = ("ok", "damaged", "destroyed")
+
+_FNV_OFFSET = 0x811C9DC5
+_FNV_PRIME = 0x01000193
+
+
+def fnv1a32(data, h=_FNV_OFFSET):
+    """32-bit FNV-1a of ``data`` (bytes-like) continuing from ``h``; returns an int."""
+    for b in data:
+        h = ((h ^ b) * _FNV_PRIME) & 0xFFFFFFFF
+    return h
+
+
+class Rejected(Exception):
+    """Raised by :meth:`Game.replay` when a log holds an event the rules refuse."""
+
+
+class Game:
+    """A game of ``profile`` (a profiles.Profile) between the two sides of ``roster``
+    (a dict already normalised by roster.validate).
+
+    Attributes read by the renderer, protocol and tests: ``n`` ships; per ship ``side``,
+    ``cls``, ``hp1`` (X), ``hp2`` (Y), ``dmg`` (applied damage), ``pend`` (marked, not yet
+    applied), ``cc`` (command counters left), ``fl`` (F_* flags); ``round`` (from 1),
+    ``phase`` (index into profile.phases), ``init`` (side holding initiative or NONE),
+    ``prev_init``, ``rolls`` ((r0, r1) of the last initiative roll, 0 = none), ``active``
+    (ship firing now, or NONE), ``chart`` (bytearray, side * n_options + option -> source
+    ship or NONE); ``log`` (every event, in order) and ``eff`` (indices of the events in
+    effect: not undo events and not undone).
+    """
+
+    def __init__(self, profile, roster, settings=None):
+        self.profile = profile
+        self.roster_name = roster["name"]
+        given = dict(roster.get("settings") or {})
+        if settings:
+            given.update(settings)
+        self.settings = profile.settings(given)
+        names = []
+        side = []
+        cls = []
+        hp1 = []
+        hp2 = []
+        cc0 = []
+        fl0 = []
+        carrier = []
+        cap = []
+        for si in range(2):
+            for s in roster["sides"][si]["ships"]:
+                names.append(s["name"])
+                side.append(si)
+                cls.append(s["class"])
+                hp1.append(s["hp"][0])
+                hp2.append(s["hp"][1])
+                cc0.append(s["cc"])
+                fl0.append(F_LAUNCHED if s["launched"] else 0)
+                c = s["carrier"]
+                carrier.append(NONE if c < 0 else c)
+                st = s["stats"]
+                k = 0
+                if st.get("pd", 1) == 0:
+                    k |= CAP_NO_PD
+                w = st.get("weapons")
+                if w is not None:
+                    has = False
+                    for wp in w:
+                        if isinstance(wp, dict) and wp.get("kind") == "capital":
+                            has = True
+                    if not has:
+                        k |= CAP_NO_CAPITAL
+                cap.append(k)
+        self.side_names = (roster["sides"][0]["name"], roster["sides"][1]["name"])
+        self.names = tuple(names)
+        self.n = len(names)
+        self.side = bytes(side)
+        self.cls = bytes(cls)
+        self.hp1 = bytes(hp1)
+        self.hp2 = bytes(hp2)
+        self.carrier = bytes(carrier)
+        self.cap = bytes(cap)
+        self._cc0 = bytes(cc0)
+        self._fl0 = bytes(fl0)
+        self.nopt = len(profile.options)
+        self.dmg = bytearray(self.n)
+        self.pend = bytearray(self.n)
+        self.cc = bytearray(self.n)
+        self.fl = bytearray(self.n)
+        self.chart = bytearray(2 * self.nopt)
+        self.log = []
+        self.eff = []
+        self._reset()
+
+    # ---- state -------------------------------------------------------------------------
+    def _reset(self):
+        self.round = 1
+        self.phase = 0
+        self.init = NONE
+        self.prev_init = NONE
+        self.rolls = (0, 0)
+        self.roll_src = 0
+        self.active = NONE
+        n = self.n
+        for i in range(n):
+            self.dmg[i] = 0
+            self.pend[i] = 0
+            self.cc[i] = self._cc0[i]
+            self.fl[i] = self._fl0[i]
+        for i in range(len(self.chart)):
+            self.chart[i] = NONE
+
+    @property
+    def seq(self):
+        """Sequence number of the newest event (0 before the first)."""
+        return len(self.log)
+
+    def total_hp(self, i):
+        return self.hp1[i] + self.hp2[i]
+
+    def status(self, i):
+        """OK, DAMAGED (card flipped: X used, Y > 0) or DESTROYED (X+Y used); digest 2.2."""
+        d = self.dmg[i]
+        if d >= self.hp1[i] + self.hp2[i]:
+            return DESTROYED
+        if self.hp2[i] and d >= self.hp1[i]:
+            return DAMAGED
+        return OK
+
+    def destroyed(self, i):
+        return self.dmg[i] >= self.hp1[i] + self.hp2[i]
+
+    def moves_first(self):
+        """Side that moves first this round, or NONE before initiative is decided."""
+        if self.init == NONE:
+            return NONE
+        if self.profile.move_order == 0:  # MOVE_LOSER_FIRST
+            return 1 - self.init
+        return self.init
+
+    def phase_name(self):
+        return self.profile.phases[self.phase]
+
+    def state_bytes(self):
+        """Canonical bytes of the state (what the hash covers; not the log)."""
+        head = bytearray(10)
+        head[0] = self.round & 255
+        head[1] = (self.round >> 8) & 255
+        head[2] = self.phase
+        head[3] = self.init
+        head[4] = self.prev_init
+        head[5] = self.rolls[0]
+        head[6] = self.rolls[1]
+        head[7] = self.roll_src
+        head[8] = self.active
+        head[9] = self.n
+        return bytes(head) + bytes(self.dmg) + bytes(self.pend) + bytes(self.cc) + \
+            bytes(self.fl) + bytes(self.chart)
+
+    def state_hash(self):
+        """The state's 32-bit FNV-1a as 8 lowercase hex digits (same on MicroPython and CPython)."""
+        return "%08x" % fnv1a32(self.state_bytes())
+
+    # ---- rules -------------------------------------------------------------------------
+    def _ship(self, i):
+        if not isinstance(i, int) or i < 0 or i >= self.n:
+            return "no ship %r" % (i,)
+        return None
+
+    def check(self, ev):
+        """Return None if event ``ev`` is allowed now, else the reason (str). Changes nothing."""
+        try:
+            kind, a, b, c = ev
+        except (TypeError, ValueError):
+            return "an event is 4 integers"
+        for v in ev:
+            if not isinstance(v, int) or isinstance(v, bool):
+                return "an event is 4 integers"
+        p = self.profile
+        ph = p.phases[self.phase]
+        if kind == EV_INIT:
+            if self.phase != 0:
+                return "initiative is rolled in the initiative phase (now %s)" % ph
+            if self.init != NONE:
+                return "initiative is already decided this round"
+            if not (1 <= a <= 20 and 1 <= b <= 20):
+                return "a d20 shows 1..20"
+            if c not in (0, 1):
+                return "roll source is 0 (board) or 1 (physical dice)"
+            return None
+        if kind == EV_HIT:
+            r = self._ship(a)
+            if r:
+                return r
+            nm = self.names[a]
+            if b == 0:
+                return "zero damage"
+            if self.phase not in p.hit_phases:
+                return "damage is not marked in the %s phase" % ph
+            if not self.fl[a] & F_LAUNCHED:
+                return "%s has not launched" % nm
+            total = self.hp1[a] + self.hp2[a]
+            pending = self.phase in p.pending_phases
+            if b > 0:
+                if self.dmg[a] >= total:
+                    return "%s is destroyed" % nm
+                if self.dmg[a] + self.pend[a] >= total:
+                    return "%s already has lethal damage marked" % nm
+            else:
+                if not pending or self.pend[a] == 0:
+                    return "no pending damage on %s to remove (use undo)" % nm
+            if c != NONE:
+                r = self._ship(c)
+                if r:
+                    return r
+                an = self.names[c]
+                if self.side[c] == self.side[a]:
+                    return "%s cannot attack its own side" % an
+                if self.dmg[c] >= self.hp1[c] + self.hp2[c]:
+                    return "%s is destroyed and cannot attack" % an
+                if not self.fl[c] & F_LAUNCHED:
+                    return "%s has not launched" % an
+                if b > 0:
+                    if self.phase == p.pd_phase and self.cap[c] & CAP_NO_PD:
+                        return "%s has no point defense" % an
+                    if self.phase == p.one_ship_at_a_time and self.fl[c] & F_FIRED \
+                            and self.active != c:
+                        return "%s has already fired this round" % an
+                    if self.phase == p.capital_phase:
+                        if self.fl[c] & F_POWER:
+                            return "%s made a full-power move and cannot fire capital weapons" % an
+                        if self.cap[c] & CAP_NO_CAPITAL:
+                            return "%s has no capital weapons" % an
+            return None
+        if kind == EV_COUNTER:
+            if not self.nopt:
+                return "%s has no fleet command chart" % p.name
+            r = self._ship(a) or self._ship(c)
+            if r:
+                return r
+            if not 0 <= b < self.nopt:
+                return "no fleet command option %d" % b
+            if self.phase not in p.counter_phases:
+                return "fleet command counters are not played in the %s phase" % ph
+            opt = p.options[b]
+            s = self.side[a]
+            if self.side[c] != s:
+                return "a counter is played for a ship of its own side"
+            if self.destroyed(a):
+                return "%s is destroyed: its counters are lost" % self.names[a]
+            if self.cc[a] == 0:
+                return "%s has no command counters left" % self.names[a]
+            if self.chart[s * self.nopt + b] != NONE:
+                return "%s already holds a counter this round" % opt.name
+            if self.destroyed(c):
+                return "%s is destroyed" % self.names[c]
+            if opt.classes and self.cls[c] not in opt.classes:
+                return "%s is for class %s ships only" % (
+                    opt.name, "/".join([str(x) for x in opt.classes]))
+            if opt.effect == 1 and self.pend[c] == 0:  # EFFECT_AVOID
+                return "%s: no hit on %s to avoid" % (opt.name, self.names[c])
+            return None
+        if kind == EV_PHASE:
+            if self.phase == 0 and self.init == NONE:
+                if self.rolls[0] and self.rolls[0] == self.rolls[1]:
+                    return "initiative is tied: roll again"
+                return "roll initiative first"
+            return None
+        if kind == EV_UNDO:
+            if not self.eff:
+                return "nothing to undo"
+            return None
+        if kind == EV_POWER:
+            if p.capital_phase < 0:
+                return "%s has no full-power move" % p.name
+            r = self._ship(a)
+            if r:
+                return r
+            if self.phase != p.phase_index("movement"):
+                return "a full-power move is made in the movement phase"
+            if self.destroyed(a):
+                return "%s is destroyed" % self.names[a]
+            if not self.fl[a] & F_LAUNCHED:
+                return "%s has not launched" % self.names[a]
+            if self.fl[a] & F_POWER:
+                return "%s already made a full-power move" % self.names[a]
+            return None
+        if kind == EV_LAUNCH:
+            r = self._ship(a)
+            if r:
+                return r
+            if self.phase == 0:
+                return "fighters launch after initiative"
+            if self.fl[a] & F_LAUNCHED:
+                return "%s is already launched" % self.names[a]
+            k = self.carrier[a]
+            if k != NONE:
+                if self.destroyed(k):
+                    return "its carrier %s is destroyed" % self.names[k]
+                if self.fl[k] & F_LAUNCHED_ONE:
+                    return "%s has already launched a fighter this round" % self.names[k]
+            return None
+        return "unknown event kind %d" % kind
+
+    def _apply(self, ev):
+        kind, a, b, c = ev
+        p = self.profile
+        if kind == EV_INIT:
+            self.rolls = (a, b)
+            self.roll_src = c
+            if a > b:
+                self.init = 0
+            elif b > a:
+                self.init = 1
+            elif p.tie == 1 and self.prev_init != NONE:  # TIE_KEEP
+                self.init = self.prev_init
+            elif p.tie == 1 and not self.settings.get("first_tie_reroll", 1):
+                self.init = 0
+            # else: a tie with no holder to keep: roll again
+        elif kind == EV_HIT:
+            total = self.hp1[a] + self.hp2[a]
+            if self.phase in p.pending_phases:
+                if b > 0:
+                    self.pend[a] = min(self.pend[a] + b, total - self.dmg[a])
+                else:
+                    self.pend[a] = max(self.pend[a] + b, 0)
+            else:
+                self.dmg[a] = min(self.dmg[a] + b, total)
+            if c != NONE and self.phase == p.one_ship_at_a_time and b > 0:
+                if self.active != NONE and self.active != c:
+                    self.fl[self.active] |= F_FIRED
+                self.active = c
+        elif kind == EV_COUNTER:
+            s = self.side[a]
+            self.cc[a] -= 1
+            self.chart[s * self.nopt + b] = a
+            if p.options[b].effect == 1:
+                self.pend[c] = max(self.pend[c] - self.settings["damage_per_hit"], 0)
+        elif kind == EV_PHASE:
+            if self.phase == p.flush_phase:
+                for i in range(self.n):
+                    if self.pend[i]:
+                        t = self.hp1[i] + self.hp2[i]
+                        self.dmg[i] = min(self.dmg[i] + self.pend[i], t)
+                        self.pend[i] = 0
+            if self.phase == p.one_ship_at_a_time:
+                self.active = NONE
+            if self.phase + 1 >= len(p.phases):
+                # end of round: clear the chart (counters are spent), per-round flags
+                for i in range(len(self.chart)):
+                    self.chart[i] = NONE
+                for i in range(self.n):
+                    self.fl[i] &= ~ROUND_FLAGS & 255
+                self.round += 1
+                self.phase = 0
+                self.prev_init = self.init
+                self.init = NONE
+                self.active = NONE
+            else:
+                self.phase += 1
+        elif kind == EV_POWER:
+            self.fl[a] |= F_POWER
+        elif kind == EV_LAUNCH:
+            self.fl[a] |= F_LAUNCHED
+            k = self.carrier[a]
+            if k != NONE:
+                self.fl[k] |= F_LAUNCHED_ONE
+
+    def _rebuild(self):
+        self._reset()
+        log = self.log
+        for i in self.eff:
+            self._apply(log[i])
+
+    def submit(self, ev):
+        """Check event ``ev`` (tuple of 4 ints), append it to the log and apply it.
+
+        Returns None on success or the reason it was refused (str); a refused event changes
+        nothing. EV_UNDO reverts the newest event in effect and stays in the log itself.
+        """
+        r = self.check(ev)
+        if r:
+            return r
+        ev = tuple(ev)
+        self.log.append(ev)
+        if ev[0] == EV_UNDO:
+            self.eff.pop()
+            self._rebuild()
+        else:
+            self.eff.append(len(self.log) - 1)
+            self._apply(ev)
+        return None
+
+    def replay(self, events):
+        """Submit each event of ``events`` in order; raises Rejected(seq, reason) on a refusal."""
+        for ev in events:
+            r = self.submit(tuple(ev))
+            if r:
+                raise Rejected("event %d %r refused: %s" % (len(self.log) + 1, ev, r))
+
+    # ---- views -------------------------------------------------------------------------
+    def ship_dict(self, i):
+        return {"i": i, "name": self.names[i], "side": self.side[i], "class": self.cls[i],
+                "hp": [self.hp1[i], self.hp2[i]], "damage": self.dmg[i], "pending": self.pend[i],
+                "counters": self.cc[i], "launched": bool(self.fl[i] & F_LAUNCHED),
+                "full_power": bool(self.fl[i] & F_POWER), "fired": bool(self.fl[i] & F_FIRED),
+                "status": STATUS_NAMES[self.status(i)]}
+
+    def chart_list(self):
+        """Per side, a list of [option name, source ship index or None]."""
+        out = []
+        for s in range(2):
+            row = []
+            for k in range(self.nopt):
+                v = self.chart[s * self.nopt + k]
+                row.append([self.profile.options[k].name, None if v == NONE else v])
+            out.append(row)
+        return out
+
+    def snapshot(self):
+        """The derived state as a JSON-ready dict (includes ``state_hash`` and ``seq``)."""
+        init = None if self.init == NONE else self.init
+        mf = self.moves_first()
+        return {"ruleset": self.profile.name, "scenario": self.roster_name,
+                "sides": list(self.side_names), "seq": self.seq, "round": self.round,
+                "phase": self.phase_name(), "initiative": init,
+                "moves_first": None if mf == NONE else mf,
+                "rolls": list(self.rolls), "roll_source": ("board", "physical")[self.roll_src],
+                "active": None if self.active == NONE else self.active,
+                "ships": [self.ship_dict(i) for i in range(self.n)],
+                "chart": self.chart_list(), "settings": self.settings,
+                "state_hash": self.state_hash()}

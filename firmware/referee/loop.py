@@ -1,0 +1,138 @@
+"""The board's main loop: asyncio tasks for key scan, render, serial and autosave.
+
+Drivers are passed in, so the same loop runs on the Pico (real drivers, MicroPython asyncio)
+and in the laptop simulator (virtual drivers, CPython asyncio). Driver interfaces:
+
+- keys: ``poll(now_ms)`` -> None or ``(key_index, is_long)``; debounce is the driver's job.
+- display: ``show(fb)`` with the renderer's RGB frame buffer.
+- serial: ``read_line()`` -> str or None, never blocking; ``write_line(str)``, never blocking.
+- store (optional): ``save(app)`` called when the game changed (autosave).
+
+An exception in a task is reported over serial and shown on the grid, and the task goes on.
+KeyboardInterrupt (Ctrl-C from mpremote) is not caught, so the REPL can always take the board.
+"""
+
+try:
+    import asyncio
+except ImportError:  # MicroPython before asyncio was renamed
+    import uasyncio as asyncio  # type: ignore
+import time
+
+_ticks = getattr(time, "ticks_ms", None)
+
+
+def ticks_ms():
+    """Milliseconds from an arbitrary start (int)."""
+    if _ticks is not None:
+        return _ticks()
+    return int(time.monotonic() * 1000)
+
+
+async def sleep_ms(ms):
+    f = getattr(asyncio, "sleep_ms", None)
+    if f is not None:
+        await f(ms)
+    else:
+        await asyncio.sleep(ms / 1000)
+
+
+class Runner:
+    """Runs ``app`` (a Referee) with the given drivers. ``renderer`` owns the frame buffer.
+    ``scan_ms``: key poll period; ``frame_ms``: minimum time between frames (frame-rate cap);
+    ``save_ms``: autosave period. ``crashes`` counts exceptions caught in tasks."""
+
+    def __init__(self, app, keymap, keys, display, serial, renderer, store=None,
+                 scan_ms=2, frame_ms=33, save_ms=2000):
+        self.app = app
+        self.keymap = keymap
+        self.keys = keys
+        self.display = display
+        self.serial = serial
+        self.renderer = renderer
+        self.store = store
+        self.scan_ms = scan_ms
+        self.frame_ms = frame_ms
+        self.save_ms = save_ms
+        self.crashes = 0
+        self.frames = 0
+        self.running = True
+
+    def crash(self, where, e):
+        self.crashes += 1
+        try:
+            self.app.error("%s task: %s: %s" % (where, type(e).__name__, e), "task")
+        except Exception:
+            pass
+
+    def step_keys(self):
+        self.app.now_ms = ticks_ms()
+        k = self.keys.poll(self.app.now_ms)
+        if k is not None:
+            self.app.key(self.keymap.action(k[0], k[1]))
+
+    def step_serial(self):
+        n = 0
+        while n < 8:  # a few lines per turn, so a flood cannot starve the other tasks
+            line = self.serial.read_line()
+            if line is None:
+                return n
+            self.app.handle_line(line)
+            n += 1
+        return n
+
+    def step_render(self, state):
+        err = self.app.showing_error()
+        v = self.app.version
+        if v != state[0] or err != state[1]:
+            state[0] = v
+            state[1] = err
+            self.renderer.render(self.app, err)
+            self.display.show(self.renderer.fb)
+            self.frames += 1
+
+    async def task_keys(self):
+        while self.running:
+            try:
+                self.step_keys()
+            except Exception as e:
+                self.crash("keys", e)
+            await sleep_ms(self.scan_ms)
+
+    async def task_serial(self):
+        while self.running:
+            try:
+                n = self.step_serial()
+            except Exception as e:
+                self.crash("serial", e)
+                n = 0
+            await sleep_ms(0 if n else 5)
+
+    async def task_render(self):
+        state = [-1, False]
+        while self.running:
+            try:
+                self.step_render(state)
+            except Exception as e:
+                self.crash("render", e)
+            await sleep_ms(self.frame_ms)
+
+    async def task_autosave(self):
+        saved = -1
+        while self.running:
+            await sleep_ms(self.save_ms)
+            try:
+                if self.store is not None and self.app.version != saved:
+                    saved = self.app.version
+                    self.store.save(self.app)
+            except Exception as e:
+                self.crash("autosave", e)
+
+    async def main(self, extra=()):
+        tasks = [asyncio.create_task(self.task_keys()), asyncio.create_task(self.task_serial()),
+                 asyncio.create_task(self.task_render()), asyncio.create_task(self.task_autosave())]
+        for coro in extra:
+            tasks.append(asyncio.create_task(coro))
+        while self.running:
+            await sleep_ms(50)
+        for t in tasks:
+            t.cancel()

@@ -1,0 +1,62 @@
+"""Serial protocol helpers: printable JSON lines over USB CDC (docs/protocol.md).
+
+Every message is one line of printable ASCII JSON ending in ``\\n``. Non-ASCII text is sent as
+``\\uXXXX`` escapes, so a 0x03 byte (the REPL's Ctrl-C interrupt) never appears in our output.
+"""
+
+import json
+
+MAX_LINE = 16384   # bytes; longer lines are refused whole
+
+
+class ProtocolError(ValueError):
+    pass
+
+
+def encode(obj):
+    """JSON text of ``obj`` (dict) as one printable line, without the newline."""
+    s = json.dumps(obj)
+    # json.dumps escapes control characters; make the line pure printable ASCII
+    for ch in s:
+        if ord(ch) > 126:
+            return _ascii(s)
+    return s
+
+
+def _ascii(s):
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if o > 126:
+            if o > 0xFFFF:
+                o -= 0x10000
+                out.append("\\u%04x\\u%04x" % (0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)))
+            else:
+                out.append("\\u%04x" % o)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def decode(line):
+    """Parse one host line (str, no newline) into a dict with a string ``c``.
+
+    Raises ProtocolError with a reason for: overlong lines, non-printable bytes, bad JSON,
+    a value that is not an object, or a missing/non-string ``c``.
+    """
+    if len(line) > MAX_LINE:
+        raise ProtocolError("line too long (%d > %d bytes)" % (len(line), MAX_LINE))
+    for ch in line:
+        o = ord(ch)
+        if o < 32 and o != 9:
+            raise ProtocolError("non-printable byte 0x%02x in line" % o)
+    try:
+        msg = json.loads(line)
+    except Exception:
+        raise ProtocolError("not JSON")
+    if not isinstance(msg, dict):
+        raise ProtocolError("a command is a JSON object")
+    c = msg.get("c")
+    if not isinstance(c, str):
+        raise ProtocolError("missing command name \"c\"")
+    return msg

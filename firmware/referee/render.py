@@ -1,0 +1,184 @@
+"""Renderer: game state -> RGB frame buffer for an LED grid (WS2812 panel on the default board).
+
+The frame buffer is a preallocated ``bytearray(width * height * 3)``, row-major from the top-left,
+3 bytes R, G, B per pixel; drivers reorder (WS2812 wants GRB) and scale brightness. Rendering
+writes into it in place and allocates nothing.
+
+Layout for a grid of width W (even, >= 16) and height H (>= 8); each side gets one half (W/2
+columns), side 0 on the left:
+
+- row 0: the round in binary (columns 0-7, most significant bit left); the phases as pips from
+  column W/2+1 (current phase bright yellow); column W-2 the side that moves first; column W-1
+  the initiative holder (dim white while undecided).
+- row 1: page pips (one per page, current one bright); the whole row red while an error shows.
+- rows 2 .. H-3: one ship per row per half (``rows_per_page`` = H - 4 ships per side per page).
+  Columns 0-4 of the half: hit point bar (applied damage red, pending damage amber, the X part
+  of X/Y in the side's colour, the Y part dimmer; scaled when X+Y > 5; a destroyed ship is dark
+  red; a fighter not yet launched is grey). Columns 5-6: command counters left (1 pixel each,
+  both bright for 3 or more). Column 7: white = selected, yellow = marked as attacker/source,
+  magenta = firing now, blue = made a full-power move.
+- row H-2: the fleet command chart: option k of side s lit at column s*W/2 + k when it holds a
+  counter this round.
+- row H-1: the last initiative roll per half as a bar (d20 value * W/2 / 20 pixels), the
+  holder's bright; while a physical roll is being entered, the value in white.
+"""
+
+from referee.game import NONE, F_LAUNCHED, F_POWER
+
+SIDE_RGB = ((0, 90, 255), (0, 200, 60))
+SIDE_DIM = ((0, 18, 60), (0, 45, 14))
+RED = (255, 0, 0)
+DARK_RED = (50, 0, 0)
+AMBER = (255, 110, 0)
+GREY = (40, 40, 40)
+WHITE = (255, 255, 255)
+DIM_WHITE = (30, 30, 30)
+YELLOW = (255, 220, 0)
+DIM_YELLOW = (40, 30, 0)
+MAGENTA = (255, 0, 200)
+BLUE = (0, 0, 255)
+OPTION_RGB = ((255, 140, 0), (0, 220, 220), (220, 0, 220), (255, 255, 0))
+BAR = 5
+
+
+class Renderer:
+    """Draws :class:`referee.app.Referee` state into ``self.fb``.
+
+    ``width``, ``height``: grid size in pixels (ints; width even and >= 16, height >= 8).
+    Raises ValueError for a grid too small for this layout.
+    """
+
+    def __init__(self, width, height):
+        if width < 16 or width % 2 or height < 8:
+            raise ValueError("grid layout needs width >= 16 (even) and height >= 8")
+        self.w = width
+        self.h = height
+        self.half = width // 2
+        self.rows_per_page = height - 4
+        self.fb = bytearray(width * height * 3)
+
+    def clear(self):
+        fb = self.fb
+        for i in range(len(fb)):
+            fb[i] = 0
+
+    def px(self, x, y, c):
+        i = (y * self.w + x) * 3
+        fb = self.fb
+        fb[i] = c[0]
+        fb[i + 1] = c[1]
+        fb[i + 2] = c[2]
+
+    def get(self, x, y):
+        i = (y * self.w + x) * 3
+        return (self.fb[i], self.fb[i + 1], self.fb[i + 2])
+
+    def render(self, app, error=False):
+        """Draw ``app`` (a Referee with .game, .cursor, .mark, .page, .entry); returns self.fb."""
+        self.clear()
+        g = app.game
+        if g is None:
+            for x in range(self.w):
+                self.px(x, 1, RED if error else DIM_WHITE)
+            return self.fb
+        w = self.w
+        half = self.half
+        # row 0: round, phases, who moves first, initiative
+        r = g.round
+        for b in range(8):
+            if r & (1 << (7 - b)):
+                self.px(b, 0, WHITE)
+        nph = len(g.profile.phases)
+        for k in range(nph):
+            x = half + 1 + k
+            if x < w - 2:
+                self.px(x, 0, YELLOW if k == g.phase else DIM_YELLOW)
+        mf = g.moves_first()
+        if mf != NONE:
+            self.px(w - 2, 0, SIDE_RGB[mf])
+        self.px(w - 1, 0, DIM_WHITE if g.init == NONE else SIDE_RGB[g.init])
+        # row 1: pages, error
+        if error:
+            for x in range(w):
+                self.px(x, 1, RED)
+        else:
+            for k in range(min(app.pages(), w)):
+                self.px(k, 1, WHITE if k == app.page else DIM_WHITE)
+        # ship rows
+        rpp = self.rows_per_page
+        for s in range(2):
+            x0 = s * half
+            first = app.side_start[s] + app.page * rpp
+            end = app.side_start[s] + app.side_count[s]
+            for row in range(rpp):
+                i = first + row
+                if i >= end:
+                    break
+                self._ship(g, app, i, x0, 2 + row, s)
+        # chart
+        y = self.h - 2
+        for s in range(2):
+            for k in range(min(g.nopt, half)):
+                if g.chart[s * g.nopt + k] != NONE:
+                    self.px(s * half + k, y, OPTION_RGB[k % 4])
+        # dice
+        y = self.h - 1
+        if app.entry:
+            s = app.entry - 1
+            self._bar(s * half, y, app.entry_value, WHITE)
+        else:
+            for s in range(2):
+                v = g.rolls[s]
+                if v:
+                    self._bar(s * half, y, v, SIDE_RGB[s] if g.init == s else SIDE_DIM[s])
+        return self.fb
+
+    def _bar(self, x0, y, v, c):
+        n = (v * self.half + 19) // 20
+        for k in range(n):
+            self.px(x0 + k, y, c)
+
+    def _ship(self, g, app, i, x0, y, s):
+        total = g.hp1[i] + g.hp2[i]
+        d = g.dmg[i]
+        p = g.pend[i]
+        if d >= total:
+            for k in range(BAR):
+                self.px(x0 + k, y, DARK_RED)
+        else:
+            launched = g.fl[i] & F_LAUNCHED
+            for k in range(BAR):
+                # hit point covered by pixel k, scaled when total > BAR
+                if total <= BAR:
+                    if k >= total:
+                        break
+                    hp = k
+                else:
+                    hp = (k * total) // BAR
+                if hp < d:
+                    c = RED
+                elif hp < d + p:
+                    c = AMBER
+                elif not launched:
+                    c = GREY
+                elif hp < g.hp1[i]:
+                    c = SIDE_RGB[s]
+                else:
+                    c = SIDE_DIM[s]
+                self.px(x0 + k, y, c)
+            cc = g.cc[i]
+            if cc:
+                self.px(x0 + 5, y, YELLOW if cc >= 3 else DIM_YELLOW)
+            if cc >= 2:
+                self.px(x0 + 6, y, YELLOW if cc >= 3 else DIM_YELLOW)
+        if i == app.cursor:
+            c = WHITE
+        elif i == app.mark:
+            c = YELLOW
+        elif i == g.active:
+            c = MAGENTA
+        elif g.fl[i] & F_POWER:
+            c = BLUE
+        else:
+            return
+        self.px(x0 + 7, y, c)

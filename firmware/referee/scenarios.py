@@ -1,0 +1,49 @@
+"""Scenario and roster files: ``<dir>/<name>.json`` on the board (``/rosters``) and in the
+repository (``firmware/rosters``). See roster.py for the format."""
+
+import json
+
+from referee import profiles, roster
+
+EXAMPLES = {"smb": "hoth", "swsb": "swsb-example"}
+
+
+def load_text(text, ruleset=None):
+    """Parse and validate roster JSON ``text`` (str). Returns ``(normalised, raw_dict)``.
+
+    ``ruleset`` (str) overrides the roster's own. Raises roster.RosterError (a ValueError)
+    with a clear message on bad JSON or bad fields.
+    """
+    try:
+        raw = json.loads(text)
+    except Exception as e:
+        raise roster.RosterError("roster is not valid JSON: %s" % e)
+    if ruleset is not None and isinstance(raw, dict):
+        raw["ruleset"] = ruleset
+    norm = roster.validate(raw, profiles.PROFILES)
+    profiles.get(norm["ruleset"]).settings(norm["settings"])  # raises on bad settings
+    return norm, raw
+
+
+def path_of(name, base):
+    """File path of scenario ``name`` in directory ``base``. Raises ValueError on bad names."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise ValueError("bad scenario name %r" % name)
+    return base + "/" + name + ".json"
+
+
+def read(name, base):
+    """Read scenario ``name`` from ``base``: returns its text. Raises OSError if missing."""
+    with open(path_of(name, base)) as f:
+        return f.read()
+
+
+def list_names(base):
+    """Sorted scenario names (files ``*.json``) in directory ``base``."""
+    import os
+    out = []
+    for f in os.listdir(base):
+        if f.endswith(".json") and not f.startswith("."):
+            out.append(f[:-5])
+    out.sort()
+    return out

@@ -1,0 +1,1 @@
+"""fleetref host tools: the laptop side (simulator, mirror, flashing, save/load)."""

@@ -1,0 +1,49 @@
+"""Where the repository's firmware, rosters and board profiles are."""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+ROSTERS = os.path.join(FIRMWARE, "rosters")
+BOARDS = os.path.join(ROOT, "boards")
+DEFAULT_BOARD = "pico-ws2812-16x16"
+
+
+def board_profile(name=DEFAULT_BOARD):
+    """Load board profile ``name`` (file boards/<name>.json). Raises SystemExit with the known
+    names when there is no such board."""
+    import json
+    path = os.path.join(BOARDS, name + ".json")
+    if not os.path.exists(path):
+        known = sorted(f[:-5] for f in os.listdir(BOARDS) if f.endswith(".json"))
+        raise SystemExit("fleetref: no board profile %r (known: %s)" % (name, ", ".join(known)))
+    with open(path) as f:
+        return json.load(f)
+
+
+def load_roster_file(path):
+    """Read a roster file (.json or .toml) and return its text as JSON (str).
+
+    Raises SystemExit with a clear message when the file is missing or not parseable.
+    """
+    import json
+    try:
+        if path.endswith(".toml"):
+            import tomllib
+            with open(path, "rb") as f:
+                data = tomllib.load(f)
+            return json.dumps(data)
+        with open(path) as f:
+            text = f.read()
+        json.loads(text)
+        return text
+    except FileNotFoundError:
+        raise SystemExit("fleetref: roster file %s not found" % path)
+    except Exception as e:
+        raise SystemExit("fleetref: roster file %s is not valid %s: %s"
+                         % (path, "TOML" if path.endswith(".toml") else "JSON", e))
+
+
+def stderr(msg):
+    print(msg, file=sys.stderr)
