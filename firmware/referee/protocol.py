@@ -7,6 +7,8 @@ Every message is one line of printable ASCII JSON ending in ``\\n``. Non-ASCII t
 import json
 
 MAX_LINE = 16384   # bytes; longer lines are refused whole
+# What a serial driver returns in place of a line it dropped for being longer than MAX_LINE.
+OVERLONG = "\x00overlong"
 
 
 class ProtocolError(ValueError):
@@ -44,8 +46,8 @@ def decode(line):
     Raises ProtocolError with a reason for: overlong lines, non-printable bytes, bad JSON,
     a value that is not an object, or a missing/non-string ``c``.
     """
-    if len(line) > MAX_LINE:
-        raise ProtocolError("line too long (%d > %d bytes)" % (len(line), MAX_LINE))
+    if line == OVERLONG or len(line) > MAX_LINE:
+        raise ProtocolError("line too long (over %d bytes)" % MAX_LINE)
     for ch in line:
         o = ord(ch)
         if o < 32 and o != 9:

@@ -1,0 +1,34 @@
+"""``fleetref``: the laptop side of the referee, one command with subcommands."""
+
+import argparse
+import sys
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="fleetref", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    from host_tools import sim, mirror, demo
+    sp = sub.add_parser("sim", help="run the firmware on a simulated board")
+    sim.add_arguments(sp)
+    mp = sub.add_parser("mirror", help="mirror a board's game live over serial")
+    mirror.add_arguments(mp)
+    dp = sub.add_parser("demo", help="Escape from Hoth on the simulator with the live mirror "
+                                     "(or mirror a plugged-in Pico)")
+    demo.add_arguments(dp)
+    pp = sub.add_parser("pictures", help="render docs/ pictures from the real renderer")
+    pp.add_argument("--out", default=None)
+    args = p.parse_args(argv)
+    if args.cmd == "sim":
+        return sim.main(args)
+    if args.cmd == "mirror":
+        return mirror.main(args)
+    if args.cmd == "demo":
+        return demo.main(args)
+    if args.cmd == "pictures":
+        from host_tools import pictures
+        return pictures.main(args)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,353 @@
+"""``fleetref mirror``: follow a board's game live over USB serial (or a simulator's
+pseudo-terminal), replaying its events through the same rules core and comparing state hashes.
+"""
+
+import json
+import sys
+import time
+
+import serial
+from serial.tools import list_ports
+
+from referee import PROTO_VERSION
+from referee.app import Referee, event_text
+from referee.dice import Dice, XorShift32
+from referee.game import EV_INIT, NONE
+
+from host_tools import paths
+
+PICO_VID = 0x2E8A
+PICO_PID = 0x0005   # MicroPython on the Raspberry Pi Pico (USB CDC)
+
+
+class MirrorError(Exception):
+    pass
+
+
+def find_port():
+    """A Pico running MicroPython (USB VID:PID 2E8A:0005), else the newest running simulator.
+    Raises MirrorError when there is neither."""
+    for p in list_ports.comports():
+        if p.vid == PICO_VID and p.pid == PICO_PID:
+            return p.device
+    from host_tools.sim import running_sim_ports
+    sims = running_sim_ports()
+    if sims:
+        return sims[0]
+    raise MirrorError("no board found: no USB device 2E8A:0005 and no running `fleetref sim`")
+
+
+class Replica:
+    """The host's copy of the board's game, built from the board's ``game`` line and events."""
+
+    def __init__(self):
+        board = paths.board_profile()
+        self.ref = Referee(board, paths.ROSTERS, lambda line: None, Dice(XorShift32(1)),
+                           board["grid"]["h"] - 4)
+        self.ref.cursor = NONE
+        self.gid = None
+        self.board_hash = None
+        self.checked = 0          # events whose hash was compared
+        self.mismatches = []      # (seq, board hash, mirror hash)
+        self.recent = []          # (seq, text)
+        self.errors = []          # board's err lines
+        self.history = []         # (round, roll0, roll1, holder)
+
+    @property
+    def game(self):
+        return self.ref.game
+
+    def load_game(self, msg):
+        self.ref.load_text(json.dumps(msg["roster"]), None, msg.get("scenario") or "")
+        self.ref.cursor = NONE
+        self.gid = msg["gid"]
+        self.recent = []
+        self.history = []
+        self.board_hash = msg.get("hash")
+
+    def apply_event(self, msg):
+        """Apply one ``ev`` message; returns "ok", "gap", "dup", "mismatch" or "other-game"."""
+        g = self.game
+        if g is None or msg.get("gid") != self.gid:
+            return "other-game"
+        seq = msg["seq"]
+        if seq <= g.seq:
+            return "dup"
+        if seq != g.seq + 1:
+            return "gap"
+        ev = tuple(msg["ev"])
+        if ev[0] == EV_INIT:
+            self.history.append((g.round, ev[1], ev[2]))
+        r = g.submit(ev)
+        if r:
+            self.mismatches.append((seq, msg.get("hash"), "refused: " + r))
+            return "mismatch"
+        self.recent.append((seq, event_text(g, g.log[-1])))
+        del self.recent[:-12]
+        h = msg.get("hash")
+        if h:
+            self.board_hash = h
+            self.checked += 1
+            if h != g.state_hash():
+                self.mismatches.append((seq, h, g.state_hash()))
+                return "mismatch"
+        return "ok"
+
+
+class Mirror:
+    """Connects to ``port`` and keeps a Replica in step. ``log``: optional file object that
+    receives one JSON line per event applied ({"seq", "ev", "board_hash", "hash"})."""
+
+    def __init__(self, port, log=None, baud=115200, warn=None):
+        self.port = port
+        self.baud = baud
+        self.log = log
+        self.warn = warn or (lambda m: print("mirror: " + m, file=sys.stderr))
+        self.ser = None
+        self.rep = Replica()
+        self.hello = None
+        self.board_snap = None
+        self.buf = b""
+        self.connected = False
+
+    # ---- link --------------------------------------------------------------------------
+    def open(self):
+        try:
+            self.ser = serial.serial_for_url(self.port, baudrate=self.baud, timeout=0.05,
+                                             exclusive=True)
+        except (serial.SerialException, OSError) as e:
+            raise MirrorError("cannot open %s: %s" % (self.port, e))
+        self.ser.reset_input_buffer()
+        self.buf = b""
+        self.connected = True
+
+    def close(self):
+        if self.ser is not None:
+            try:
+                self.ser.close()
+            except Exception:
+                pass
+        self.ser = None
+        self.connected = False
+
+    def send(self, obj):
+        self.ser.write((json.dumps(obj) + "\n").encode("ascii"))
+
+    def read_msg(self):
+        """One message (dict) or None when nothing arrived within the read timeout. Lines that
+        are not JSON objects are skipped (a REPL banner, noise)."""
+        while True:
+            i = self.buf.find(b"\n")
+            if i >= 0:
+                line = self.buf[:i].strip()
+                self.buf = self.buf[i + 1:]
+                if not line.startswith(b"{"):
+                    continue
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(msg, dict) and "t" in msg:
+                    return msg
+                continue
+            chunk = self.ser.read(4096)
+            if not chunk:
+                return None
+            self.buf += chunk
+
+    def wait_for(self, t, timeout=5.0):
+        """Handle messages until one of type ``t`` arrives; return it. Raises MirrorError."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            msg = self.read_msg()
+            if msg is None:
+                continue
+            self.handle(msg)
+            if msg.get("t") == t:
+                return msg
+        raise MirrorError("no %r reply from the board within %.0f s" % (t, timeout))
+
+    # ---- sync --------------------------------------------------------------------------
+    def sync(self):
+        """Handshake, then load the game and catch up with the events the replica lacks."""
+        self.send({"c": "hello"})
+        self.hello = self.wait_for("hello")
+        if self.hello.get("proto") != PROTO_VERSION:
+            raise MirrorError("board speaks protocol %r, this host speaks %d: update the %s"
+                              % (self.hello.get("proto"), PROTO_VERSION,
+                                 "host tools" if (self.hello.get("proto") or 0) > PROTO_VERSION
+                                 else "firmware (fleetref flash)"))
+        if self.rep.gid != self.hello.get("gid") or self.rep.game is None:
+            self.send({"c": "game"})
+            self.wait_for("game")
+        self.catch_up()
+
+    def catch_up(self):
+        self.send({"c": "events", "since": self.rep.game.seq})
+        self.wait_for("events-end")
+
+    def handle(self, msg):
+        t = msg.get("t")
+        if t == "game":
+            self.rep.load_game(msg)
+        elif t == "ev":
+            r = self.rep.apply_event(msg)
+            if r == "ok" and self.log is not None:
+                g = self.rep.game
+                self.log.write(json.dumps({"seq": msg["seq"], "ev": msg["ev"],
+                                           "board_hash": msg.get("hash") or None,
+                                           "hash": g.state_hash()}) + "\n")
+                self.log.flush()
+            elif r == "gap":
+                self.send({"c": "events", "since": self.rep.game.seq})
+            elif r == "mismatch":
+                seq, bh, mh = self.rep.mismatches[-1]
+                self.warn("STATE HASH MISMATCH at event %d: board %s, mirror %s; resyncing"
+                          % (seq, bh, mh))
+                self.rep.gid = None
+                self.send({"c": "game"})
+                self.send({"c": "events", "since": 0})
+            elif r == "other-game":
+                self.send({"c": "game"})
+        elif t == "hello":
+            if msg.get("gid") != self.rep.gid:
+                self.send({"c": "game"})
+        elif t == "snap":
+            self.board_snap = msg
+        elif t == "err":
+            self.rep.errors.append(msg.get("msg", ""))
+            del self.rep.errors[:-5]
+
+    def pump(self, seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            msg = self.read_msg()
+            if msg is not None:
+                self.handle(msg)
+
+    def board_snapshot(self):
+        self.send({"c": "snap"})
+        return self.wait_for("snap")
+
+    def snapshot(self):
+        """The replica's snapshot (dict) with ``gid``, ``board_hash`` and ``hash_match``."""
+        snap = self.rep.game.snapshot()
+        snap["gid"] = self.rep.gid
+        snap["board_hash"] = self.rep.board_hash
+        snap["hash_match"] = self.rep.board_hash == snap["state_hash"]
+        snap["initiative_history"] = [list(h) for h in self.rep.history]
+        return snap
+
+    def follow(self, on_update=None, stop=None):
+        """Follow the board until ``stop()`` is true, reconnecting after a pulled cable or a
+        board reset and catching up from the last sequence number held."""
+        while not (stop and stop()):
+            try:
+                if not self.connected:
+                    self.open()
+                    self.sync()
+                msg = self.read_msg()
+                if msg is not None:
+                    self.handle(msg)
+                if on_update:
+                    on_update(self)
+            except (serial.SerialException, OSError, MirrorError) as e:
+                self.close()
+                self.warn("link lost (%s); retrying" % e)
+                if on_update:
+                    on_update(self)
+                time.sleep(1.0)
+
+
+def live_view(m, stop):
+    from rich.console import Group
+    from rich.live import Live
+    from rich.panel import Panel
+    from rich.text import Text
+    from host_tools import view
+    from referee.render import Renderer
+
+    board = paths.board_profile()
+    w, h = board["grid"]["w"], board["grid"]["h"]
+    renderer = Renderer(w, h)
+
+    def build():
+        g = m.rep.game
+        if g is None:
+            return Text("waiting for %s ..." % m.port)
+        fb = renderer.render(m.rep.ref)
+        status = Text()
+        status.append_text(view.header_text(g, m.rep.ref.scenario))
+        link = "connected" if m.connected else "DISCONNECTED (retrying)"
+        hs = Text("link %s  port %s  seq %d  hash %s  board %s  checked %d  "
+                  % (link, m.port, g.seq, g.state_hash(), m.rep.board_hash, m.rep.checked))
+        if m.rep.mismatches:
+            hs.append("MISMATCHES %d" % len(m.rep.mismatches), style="bold red")
+        else:
+            hs.append("hashes agree", style="green")
+        hist = Text("initiative: " + ", ".join(
+            "R%d %d/%d" % r for r in m.rep.history[-6:]) + "\n")
+        rec = Text("\n".join("%4d %s" % r for r in m.rep.recent[-8:]))
+        errs = Text("\n".join("refused: " + e for e in m.rep.errors[-3:]), style="red")
+        return Group(Panel(Group(view.grid_text(fb, w, h)), title="board grid (mirrored)",
+                           expand=False),
+                     status, view.ships_table(g), view.chart_text(g), hist, rec, errs, hs)
+
+    with Live(build(), refresh_per_second=10) as live:
+        last = [0.0]
+
+        def upd(_m):
+            now = time.monotonic()
+            if now - last[0] > 0.08:
+                last[0] = now
+                live.update(build())
+        m.follow(upd, stop)
+        live.update(build())
+
+
+def add_arguments(p):
+    p.add_argument("--port", default="auto",
+                   help="serial port or pseudo-terminal path; auto finds a Pico or a simulator")
+    p.add_argument("--log", help="write the event log here as JSON lines")
+    p.add_argument("--once", action="store_true", help="sync, print one snapshot and exit")
+    p.add_argument("--json", action="store_true", help="with --once: print JSON")
+    p.add_argument("--baud", type=int, default=115200)
+
+
+def main(args):
+    try:
+        port = find_port() if args.port == "auto" else args.port
+    except MirrorError as e:
+        print("fleetref mirror: %s" % e, file=sys.stderr)
+        return 2
+    log = open(args.log, "a") if args.log else None
+    m = Mirror(port, log=log, baud=args.baud)
+    if args.once:
+        try:
+            m.open()
+            m.sync()
+            bs = m.board_snapshot()
+            m.rep.board_hash = bs["state_hash"]
+        except MirrorError as e:
+            print("fleetref mirror: %s" % e, file=sys.stderr)
+            return 2
+        finally:
+            m.close()
+        snap = m.snapshot()
+        if args.json:
+            print(json.dumps(snap))
+        else:
+            from rich.console import Console
+            from host_tools import view
+            c = Console()
+            c.print(view.header_text(m.rep.game, m.rep.ref.scenario))
+            c.print(view.ships_table(m.rep.game))
+            c.print("state_hash %s (board %s)" % (snap["state_hash"], snap["board_hash"]))
+        return 0 if snap["hash_match"] else 3
+    try:
+        live_view(m, None)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        m.close()
+    return 0

@@ -1,0 +1,91 @@
+"""Key-press scripts for the simulator (format in docs/script.md).
+
+A script is text: tokens separated by spaces or new lines, ``#`` starts a comment.
+
+- an action name (``sel+``, ``dmg+``, ``phase``, ...; long-press actions such as ``page+``
+  press the key that has it as its long press): one key press;
+- ``K<n>`` / ``K<n>~``: a short / long press of key index n (row-major on the pad);
+- ``select <ship name>``: presses ``sel+`` until that ship is selected (underscores in the
+  name stand for spaces);
+- ``dice <a> <b>``: enters physical initiative dice a (side 0) and b (side 1) with the keys
+  (``enter``, ``dmg+``/``dmg-``/``sel+``/``sel-``, ``enter``, ..., ``enter``);
+- ``wait <ms>``: pause.
+"""
+
+from referee.app import ACTIONS
+
+
+class ScriptError(ValueError):
+    pass
+
+
+def parse(text):
+    """Parse script ``text`` into a list of steps: ("key", action) | ("raw", index, long) |
+    ("select", name) | ("dice", a, b) | ("wait", ms). Raises ScriptError naming the line."""
+    steps = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0]
+        toks = line.split()
+        i = 0
+        while i < len(toks):
+            t = toks[i]
+            where = "script line %d: " % lineno
+            if t in ACTIONS:
+                steps.append(("key", t))
+            elif t[0] in "Kk" and t[1:].rstrip("~").isdigit():
+                steps.append(("raw", int(t[1:].rstrip("~")), t.endswith("~")))
+            elif t in ("select", "wait", "dice"):
+                need = 2 if t == "dice" else 1
+                args = toks[i + 1:i + 1 + need]
+                if len(args) < need:
+                    raise ScriptError(where + "%s needs %d argument(s)" % (t, need))
+                i += need
+                if t == "select":
+                    steps.append(("select", args[0].replace("_", " ")))
+                else:
+                    try:
+                        nums = [int(a) for a in args]
+                    except ValueError:
+                        raise ScriptError(where + "%s takes numbers" % t)
+                    if t == "dice":
+                        if not all(1 <= v <= 20 for v in nums):
+                            raise ScriptError(where + "a d20 shows 1..20")
+                        steps.append(("dice", nums[0], nums[1]))
+                    else:
+                        steps.append(("wait", nums[0]))
+            else:
+                raise ScriptError(where + "unknown token %r" % t)
+            i += 1
+    return steps
+
+
+def _adjust(v, target):
+    """Key actions that move the entry value from v to target (entry starts at 10)."""
+    out = []
+    d = target - v
+    while d >= 5:
+        out.append("sel+")
+        d -= 5
+    while d <= -5:
+        out.append("sel-")
+        d += 5
+    out += ["dmg+"] * d if d > 0 else ["dmg-"] * (-d)
+    return out
+
+
+def expand(step, app):
+    """The key actions (list of str) or raw presses for one step, given the app's state now.
+    Raises ScriptError when a ``select`` names no ship."""
+    kind = step[0]
+    if kind == "key":
+        return [step[1]]
+    if kind == "dice":
+        return ["enter"] + _adjust(10, step[1]) + ["enter"] + _adjust(10, step[2]) + ["enter"]
+    if kind == "select":
+        g = app.game
+        if step[1] not in g.names:
+            raise ScriptError("select: no ship named %r" % step[1])
+        target = g.names.index(step[1])
+        n = (target - app.cursor) % g.n
+        return ["sel+"] * n
+    return []

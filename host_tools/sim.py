@@ -1,0 +1,203 @@
+"""``fleetref sim``: the firmware on the laptop with a virtual board.
+
+The LED grid is drawn in the terminal, the keyboard is the button pad, and the board's serial
+end is a pseudo-terminal whose path is the first line printed (``serial: <path>``), so the host
+tools cannot tell the simulator from a Pico.
+"""
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import tempfile
+
+from referee import profiles
+from referee.app import Referee, ACTIONS
+from referee.dice import Dice, XorShift32, board_seed
+from referee.keymap import KeyMap
+from referee.loop import Runner, sleep_ms
+from referee.render import Renderer
+
+from host_tools import paths, script as scriptmod
+from host_tools.virtual import PtySerial, QueueKeys, FrameCapture
+
+# terminal keys for the 4x4 pad, row-major; shifted = long press
+PAD_KEYS = "1234qwerasdfzxcv"
+PAD_SHIFT = "!@#$QWERASDFZXCV"
+
+PORT_DIR = os.path.join(tempfile.gettempdir(), "fleetref-sim-%d" % os.getuid())
+
+
+def register_port(path):
+    """Leave a file so ``fleetref mirror --port auto`` finds this simulator."""
+    os.makedirs(PORT_DIR, exist_ok=True)
+    f = os.path.join(PORT_DIR, "%d.port" % os.getpid())
+    with open(f, "w") as fh:
+        fh.write(path)
+    return f
+
+
+def running_sim_ports():
+    """Pseudo-terminal paths of simulators still running (newest first)."""
+    out = []
+    if not os.path.isdir(PORT_DIR):
+        return out
+    for name in os.listdir(PORT_DIR):
+        if not name.endswith(".port"):
+            continue
+        pid = int(name[:-5])
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            try:
+                os.remove(os.path.join(PORT_DIR, name))
+            except OSError:
+                pass
+            continue
+        full = os.path.join(PORT_DIR, name)
+        with open(full) as fh:
+            out.append((os.path.getmtime(full), fh.read().strip()))
+    return [p for _, p in sorted(out, reverse=True)]
+
+
+def make_board(args):
+    """Build the simulated board: returns (app, runner, serial, keys, display, keymap)."""
+    board = paths.board_profile(args.board)
+    keymap = KeyMap(board, ACTIONS)
+    ser = PtySerial()
+    seed = args.seed if args.seed is not None else board_seed()
+    dice = Dice(XorShift32(seed))
+    renderer = Renderer(board["grid"]["w"], board["grid"]["h"])
+    app = Referee(board, paths.ROSTERS, ser.write_line, dice, renderer.rows_per_page)
+    if args.roster:
+        app.load_text(paths.load_roster_file(args.roster), args.ruleset,
+                      os.path.splitext(os.path.basename(args.roster))[0])
+    elif args.scenario:
+        app.load_scenario(args.scenario, args.ruleset)
+    elif args.ruleset:
+        app.load_scenario(profiles.get(args.ruleset).example)
+    else:
+        app.load_scenario("hoth")
+    keys = QueueKeys()
+    display = FrameCapture()
+    runner = Runner(app, keymap, keys, display, ser, renderer)
+    return app, runner, ser, keys, display, keymap
+
+
+async def play_script(steps, app, keys, keymap, pace_ms, rejected):
+    """Press the keys of ``steps`` one at a time through the key driver."""
+    for step in steps:
+        if step[0] == "wait":
+            await sleep_ms(step[1])
+            continue
+        if step[0] == "raw":
+            presses = [(step[1], step[2])]
+        else:
+            presses = [keymap.find(a) for a in scriptmod.expand(step, app)]
+        for idx, is_long in presses:
+            before = app.error_until, app.error_text
+            keys.push(idx, is_long)
+            while keys.busy():
+                await sleep_ms(1)
+            await sleep_ms(3)
+            if (app.error_until, app.error_text) != before and app.error_text:
+                rejected.append({"key": keymap.action(idx, is_long), "msg": app.error_text})
+            if pace_ms:
+                await sleep_ms(pace_ms)
+
+
+def final_snapshot(app, ser, rejected):
+    snap = app.game.snapshot()
+    snap["gid"] = app.gid
+    snap["events"] = [list(e) for e in app.game.log]
+    snap["rejected"] = rejected
+    snap["serial_dropped"] = ser.dropped
+    return snap
+
+
+async def run(args):
+    try:
+        steps = scriptmod.parse(open(args.script).read()) if args.script else None
+    except OSError as e:
+        raise SystemExit("fleetref sim: cannot read script: %s" % e)
+    except scriptmod.ScriptError as e:
+        raise SystemExit("fleetref sim: %s" % e)
+    try:
+        app, runner, ser, keys, display, keymap = make_board(args)
+    except (ValueError, OSError) as e:
+        raise SystemExit("fleetref sim: %s" % e)
+    print("serial: %s" % ser.path, flush=True)
+    portfile = register_port(ser.path)
+    app.hello()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    extra = []
+    rejected = []
+    tui = None
+    if not args.headless:
+        from host_tools.simview import SimView
+        tui = SimView(app, runner, display, keys, ser, stop)
+        extra.append(tui.run())
+
+    async def driver():
+        if steps is not None:
+            if args.wait_for_host:
+                while not ser.heard and not stop.is_set():
+                    await sleep_ms(10)
+            await play_script(steps, app, keys, keymap, args.pace, rejected)
+            for _ in range(200):   # let the serial task send what is queued
+                if not ser.pending():
+                    break
+                await sleep_ms(10)
+            if args.headless:
+                print(json.dumps(final_snapshot(app, ser, rejected)), flush=True)
+                if not args.hold:
+                    stop.set()
+            elif tui is not None:
+                tui.note = "script done"
+
+    extra.append(driver())
+
+    async def watch():
+        await stop.wait()
+        runner.running = False
+
+    extra.append(watch())
+    try:
+        await runner.main(extra)
+    finally:
+        if tui is not None:
+            tui.close()
+        ser.close()
+        try:
+            os.remove(portfile)
+        except OSError:
+            pass
+
+
+def add_arguments(p):
+    p.add_argument("--scenario", help="scenario name (e.g. hoth, deathstar, swsb-example)")
+    p.add_argument("--roster", help="roster file (.json or .toml)")
+    p.add_argument("--ruleset", help="ruleset profile (alone: its example fleets)")
+    p.add_argument("--seed", type=int, help="dice seed (default: from os.urandom)")
+    p.add_argument("--script", help="key-press script to play (docs/script.md)")
+    p.add_argument("--headless", action="store_true",
+                   help="no drawing; with --script print the final snapshot as JSON and exit")
+    p.add_argument("--board", default=paths.DEFAULT_BOARD, help="board profile in boards/")
+    p.add_argument("--pace", type=int, default=None, help="ms between scripted key presses")
+    p.add_argument("--wait-for-host", action="store_true",
+                   help="start the script only once a host has sent a line")
+    p.add_argument("--hold", action="store_true",
+                   help="keep running after the script (headless), until interrupted")
+
+
+def main(args):
+    if args.pace is None:
+        args.pace = 0 if args.headless else 400
+    if args.scenario and args.roster:
+        raise SystemExit("fleetref sim: give --scenario or --roster, not both")
+    asyncio.run(run(args))
+    return 0

@@ -1,0 +1,96 @@
+"""Terminal drawing shared by the simulator and the mirror (rich)."""
+
+from rich.table import Table
+from rich.text import Text
+
+from referee.game import STATUS_NAMES
+
+
+def _boost(v):
+    # LEDs look brighter than a terminal cell: lift dim values so they stay visible
+    return int(255 * (v / 255) ** 0.5) if v else 0
+
+
+def grid_text(fb, w, h):
+    """A rich Text of the RGB frame buffer ``fb`` (w*h*3 bytes), two cells per pixel."""
+    t = Text()
+    for y in range(h):
+        for x in range(w):
+            i = (y * w + x) * 3
+            r, g, b = fb[i], fb[i + 1], fb[i + 2]
+            if r or g or b:
+                t.append("██", style="rgb(%d,%d,%d)" % (_boost(r), _boost(g), _boost(b)))
+            else:
+                t.append("· ", style="grey23")
+        t.append("\n")
+    return t
+
+
+def bar(game, i, width=10):
+    total = game.hp1[i] + game.hp2[i]
+    d = game.dmg[i]
+    p = game.pend[i]
+    t = Text()
+    for k in range(total):
+        if k < d:
+            t.append("■", style="red")
+        elif k < d + p:
+            t.append("■", style="dark_orange")
+        elif k < game.hp1[i]:
+            t.append("■", style="green")
+        else:
+            t.append("■", style="dark_green")
+    return t
+
+
+def ships_table(game, cursor=None):
+    tab = Table(expand=False, padding=(0, 1), show_edge=False)
+    for col in ("#", "ship", "side", "cl", "hit points", "cc", "state"):
+        tab.add_column(col)
+    for i in range(game.n):
+        st = STATUS_NAMES[game.status(i)]
+        extra = []
+        if not game.ship_dict(i)["launched"]:
+            extra.append("aboard")
+        if game.ship_dict(i)["full_power"]:
+            extra.append("full power")
+        if game.active == i:
+            extra.append("firing")
+        style = "bold" if i == cursor else ("dim" if st == "destroyed" else "")
+        tab.add_row(str(i), game.names[i], game.side_names[game.side[i]][:10], str(game.cls[i]),
+                    bar(game, i), str(game.cc[i]), " ".join([st] + extra), style=style)
+    return tab
+
+
+def chart_text(game):
+    t = Text()
+    if not game.nopt:
+        return t
+    for s in range(2):
+        t.append("%s chart: " % game.side_names[s], style="bold")
+        for k in range(game.nopt):
+            v = game.chart[s * game.nopt + k]
+            name = game.profile.options[k].name
+            if v == 255:
+                t.append("[%s] " % name, style="dim")
+            else:
+                t.append("[%s <- %s] " % (name, game.names[v]), style="yellow")
+        t.append("\n")
+    return t
+
+
+def header_text(game, scenario):
+    init = game.init
+    holder = "undecided" if init == 255 else game.side_names[init]
+    mf = game.moves_first()
+    t = Text()
+    t.append("%s  (%s)\n" % (scenario, game.profile.name), style="bold")
+    t.append("round %d  phase %s  initiative: %s" % (game.round, game.phase_name(), holder))
+    if mf != 255:
+        t.append("  moves first: %s" % game.side_names[mf])
+    if game.rolls[0]:
+        t.append("\nlast roll: %s %d, %s %d%s" % (game.side_names[0], game.rolls[0],
+                                                game.side_names[1], game.rolls[1],
+                                                " (physical dice)" if game.roll_src else ""))
+    t.append("\n")
+    return t

@@ -1,0 +1,136 @@
+"""Virtual drivers for the simulated board: pseudo-terminal serial, queued keys, frame capture.
+
+They implement the driver interfaces of ``referee.loop`` so the firmware runs unchanged.
+"""
+
+import errno
+import os
+import tty
+
+from referee.protocol import MAX_LINE, OVERLONG
+
+OUT_LIMIT = 256 * 1024   # bytes held for a host that is not reading; oldest lines dropped
+
+
+class PtySerial:
+    """The board's USB CDC end on a pseudo-terminal. ``path`` is what a host opens.
+
+    Reads and writes never block: a host that stops reading makes output queue up to
+    OUT_LIMIT bytes, then the oldest lines are dropped (the host catches up with
+    ``{"c": "events", "since": N}``). Overlong input lines are discarded whole and reported as
+    a ``line too long`` line, as the board does.
+    """
+
+    def __init__(self):
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        tty.setraw(self.master)
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self.slave)
+        self.inbuf = bytearray()
+        self.discarding = False
+        self.lines = []
+        self.out = bytearray()
+        self.dropped = 0
+        self.heard = False   # a host has sent at least one line
+        self.sent = []       # lines written (kept only when record=True)
+        self.record = False
+
+    def _fill(self):
+        while True:
+            try:
+                chunk = os.read(self.master, 4096)
+            except BlockingIOError:
+                return
+            except OSError as e:
+                if e.errno in (errno.EIO, errno.EAGAIN):
+                    return
+                raise
+            if not chunk:
+                return
+            for b in chunk:
+                if b == 10:
+                    if self.discarding:
+                        self.discarding = False
+                        self.lines.append(None)   # marker: an overlong line was dropped
+                    else:
+                        self.lines.append(bytes(self.inbuf).decode("utf-8", "replace").rstrip("\r"))
+                    self.inbuf = bytearray()
+                elif not self.discarding:
+                    self.inbuf.append(b)
+                    if len(self.inbuf) > MAX_LINE:
+                        self.inbuf = bytearray()
+                        self.discarding = True
+
+    def read_line(self):
+        self._fill()
+        self.flush()
+        if not self.lines:
+            return None
+        line = self.lines.pop(0)
+        self.heard = True
+        if line is None:
+            return OVERLONG
+        return line
+
+    def write_line(self, line):
+        if self.record:
+            self.sent.append(line)
+        self.out += line.encode("ascii", "replace") + b"\n"
+        if len(self.out) > OUT_LIMIT:
+            cut = self.out.find(b"\n", len(self.out) - OUT_LIMIT)
+            self.out = self.out[cut + 1:]
+            self.dropped += 1
+        self.flush()
+
+    def flush(self):
+        while self.out:
+            try:
+                n = os.write(self.master, self.out)
+            except BlockingIOError:
+                return
+            except OSError as e:
+                if e.errno in (errno.EIO, errno.EAGAIN):
+                    return
+                raise
+            del self.out[:n]
+
+    def pending(self):
+        return len(self.out)
+
+    def close(self):
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+class QueueKeys:
+    """Key driver fed by the script player and the terminal keyboard: ``push(index, long)``."""
+
+    def __init__(self):
+        self.q = []
+
+    def push(self, index, is_long=False):
+        self.q.append((index, is_long))
+
+    def poll(self, now_ms):
+        if self.q:
+            return self.q.pop(0)
+        return None
+
+    def busy(self):
+        return bool(self.q)
+
+
+class FrameCapture:
+    """Display driver that keeps the last frame (a copy of the RGB frame buffer)."""
+
+    def __init__(self):
+        self.frame = None
+        self.count = 0
+
+    def show(self, fb):
+        self.frame = bytes(fb)
+        self.count += 1
