@@ -98,8 +98,7 @@ class Referee:
         g = self.game
         ev = g.log[seq - 1]
         self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d], "hash": "%s"}'
-                  % (self.gid, seq, ev[0], ev[1], ev[2], ev[3],
-                     g.state_hash() if seq == g.seq else ""))
+                  % (self.gid, seq, ev[0], ev[1], ev[2], ev[3], g.event_hash(seq)))
 
     def error(self, msg, origin, cmd=None):
         """Report a refused action: an ``err`` line and the error row on the grid."""

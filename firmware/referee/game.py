@@ -139,6 +139,7 @@ class Game:
         self.chart = bytearray(2 * self.nopt)
         self.log = []
         self.eff = []
+        self.hlog = bytearray()   # 4 bytes per event: the state hash after it (little endian)
         self._reset()
 
     # ---- state -------------------------------------------------------------------------
@@ -209,6 +210,14 @@ class Game:
     def state_hash(self):
         """The state's 32-bit FNV-1a as 8 lowercase hex digits (same on MicroPython and CPython)."""
         return "%08x" % fnv1a32(self.state_bytes())
+
+    def event_hash(self, seq):
+        """The state hash (8 hex digits) right after event ``seq`` (1-based). IndexError if none."""
+        if not 1 <= seq <= len(self.log):
+            raise IndexError("no event %d" % seq)
+        i = (seq - 1) * 4
+        h = self.hlog
+        return "%08x" % (h[i] | (h[i + 1] << 8) | (h[i + 2] << 16) | (h[i + 3] << 24))
 
     # ---- rules -------------------------------------------------------------------------
     def _ship(self, i):
@@ -438,6 +447,11 @@ class Game:
         else:
             self.eff.append(len(self.log) - 1)
             self._apply(ev)
+        h = fnv1a32(self.state_bytes())
+        self.hlog.append(h & 255)
+        self.hlog.append((h >> 8) & 255)
+        self.hlog.append((h >> 16) & 255)
+        self.hlog.append(h >> 24)
         return None
 
     def replay(self, events):

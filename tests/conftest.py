@@ -1,0 +1,61 @@
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path.insert(0, ROOT)
+
+
+def scenario_text(name):
+    with open(os.path.join(ROOT, "firmware", "rosters", name + ".json")) as f:
+        return f.read()
+
+
+def new_game(name, settings=None):
+    from referee import scenarios, profiles
+    from referee.game import Game
+    norm, raw = scenarios.load_text(scenario_text(name))
+    return Game(profiles.get(norm["ruleset"]), norm, settings)
+
+
+class SimProcess:
+    """A `fleetref sim` subprocess; .port is its pseudo-terminal."""
+
+    def __init__(self, *args):
+        self.proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "sim", *args],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     cwd=ROOT)
+        first = self.proc.stdout.readline()
+        assert first.startswith("serial: "), first + self.proc.stderr.read()
+        self.port = first.split(" ", 1)[1].strip()
+
+    def final(self, timeout=60):
+        """The final snapshot line (headless + script)."""
+        line = self.proc.stdout.readline()
+        return json.loads(line)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture
+def sim_factory():
+    procs = []
+
+    def make(*args):
+        p = SimProcess(*args)
+        procs.append(p)
+        return p
+    yield make
+    for p in procs:
+        p.stop()

@@ -1,0 +1,125 @@
+"""Three rounds played through key presses on the simulated board while the mirror follows
+over the pseudo-terminal (issue 2 part 7). Expected values are worked out by hand from the
+seed rules in the comments of docs/scripts/*.txt."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+
+from conftest import ROOT
+
+from host_tools.mirror import Mirror
+
+SCRIPTS = os.path.join(ROOT, "docs", "scripts")
+
+
+def play_with_mirror(sim_factory, args, script):
+    sim = sim_factory("--headless", "--seed", "1", "--script", os.path.join(SCRIPTS, script),
+                      "--wait-for-host", "--hold", *args)
+    log = io.StringIO()
+    m = Mirror(sim.port, log=log, warn=lambda msg: None)
+    m.open()
+    m.sync()                     # the board starts the script once the host has spoken
+    final = sim.final()
+    end = time.monotonic() + 20
+    while m.rep.game.seq < final["seq"] and time.monotonic() < end:
+        m.pump(0.1)
+    bsnap = m.board_snapshot()
+    m.close()
+    rows = [json.loads(l) for l in log.getvalue().splitlines()]
+    return final, rows, m, bsnap
+
+
+def check_mirror(final, rows, m, bsnap):
+    # every event reached the mirror live, each with the board's hash, and they agree
+    assert [r["seq"] for r in rows] == list(range(1, final["seq"] + 1))
+    assert [r["ev"] for r in rows] == final["events"]
+    for r in rows:
+        assert r["board_hash"] == r["hash"], r
+    assert not m.rep.mismatches
+    assert m.rep.game.state_hash() == final["state_hash"] == bsnap["state_hash"]
+    assert len(set(r["hash"] for r in rows)) > len(rows) // 2   # the hashes really move
+
+
+def ships(final):
+    return {s["name"]: s for s in final["ships"]}
+
+
+def test_escape_from_hoth_three_rounds(sim_factory):
+    final, rows, m, bsnap = play_with_mirror(sim_factory, ["--scenario", "hoth"],
+                                             "hoth-3-rounds.txt")
+    check_mirror(final, rows, m, bsnap)
+    s = ships(final)
+    # round 1: X-Wing 1 rapid fire destroys TIE 1 (1 hit); round 2: TIE 2 destroys X-Wing 2;
+    # the Star Destroyer's main guns hit the Transport once (lands at end of capital phase);
+    # round 3: TIE 2 destroyed, a mis-press undone, a second capital hit destroys the Transport
+    # (2 hits, seed 004).
+    assert (s["TIE Fighter 1"]["status"], s["TIE Fighter 2"]["status"]) == ("destroyed",) * 2
+    assert s["TIE Fighter 3"]["launched"] is False and s["TIE Fighter 3"]["status"] == "ok"
+    assert s["X-Wing 2"]["status"] == "destroyed" and s["X-Wing 1"]["damage"] == 0
+    assert s["Troop Transport"]["damage"] == 2 and s["Troop Transport"]["status"] == "destroyed"
+    assert s["Star Destroyer"]["damage"] == 0
+    # initiative: 15/8 Empire, 12/12 tie kept by the Empire, 5/17 Rebels
+    assert m.snapshot()["initiative_history"] == [[1, 15, 8], [2, 12, 12], [3, 5, 17]]
+    assert final["round"] == 4 and final["phase"] == "initiative"
+    assert final["rolls"] == [5, 17] and final["roll_source"] == "physical"
+    msgs = [r["msg"] for r in final["rejected"]]
+    assert msgs == ["Star Destroyer has already launched a fighter this round",
+                    "Star Destroyer made a full-power move and cannot fire capital weapons",
+                    "Troop Transport has no capital weapons",
+                    "Troop Transport already has lethal damage marked"]
+    assert [5, 0, 0, 0] in final["events"]          # the undo is in the log
+
+
+def test_swsb_three_rounds_with_fleet_command_and_undo(sim_factory):
+    final, rows, m, bsnap = play_with_mirror(sim_factory, ["--ruleset", "swsb"],
+                                             "swsb-3-rounds.txt")
+    check_mirror(final, rows, m, bsnap)
+    s = ships(final)
+    # Falcon (3/2): R1 3 hits - Fly Casual = 2; R2 3 - 1 = 2 (4: damaged); R3 1 -> 5 destroyed
+    assert s["Millennium Falcon"]["damage"] == 5 and s["Millennium Falcon"]["counters"] == 0
+    # Slave I (3/2): 2 from the Falcon + 1 from Luke in R1 = 3: flipped, not destroyed
+    assert s["Slave I"]["damage"] == 3 and s["Slave I"]["status"] == "damaged"
+    # Luke's X-wing 1/1 takes 2 in R3: destroyed with carry-over; its counter is lost
+    assert s["Luke's X-wing"]["status"] == "destroyed" and s["Luke's X-wing"]["counters"] == 1
+    # ISD: 3 counters: Power to Engines R1, LRB for an unlaunched TIE R1, PtE R2
+    assert s["Imperial Star Destroyer"]["counters"] == 0
+    assert s["Mon Calamari Cruiser"]["damage"] == 0       # the mis-press was undone
+    assert s["TIE Fighter 1"]["status"] == "destroyed"
+    assert final["round"] == 4 and final["phase"] == "move" and final["initiative"] == 0
+    assert all(c[1] is None for side in final["chart"] for c in side)
+    msgs = [r["msg"] for r in final["rejected"]]
+    assert msgs == ["initiative is tied: roll again",
+                    "Power to Engines already holds a counter this round",
+                    "Millennium Falcon has no point defense",
+                    "Millennium Falcon has already fired this round",
+                    "Fly Casual already holds a counter this round",
+                    "Imperial Star Destroyer has no command counters left",
+                    "Luke's X-wing is destroyed",
+                    "Luke's X-wing is destroyed: its counters are lost"]
+
+
+def test_cli_headless_snapshot_and_mirror_once_agree(sim_factory):
+    # `fleetref sim --headless --scenario hoth --seed 1 --script FILE` prints a snapshot
+    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
+                          "--scenario", "hoth", "--seed", "1", "--script",
+                          os.path.join(SCRIPTS, "hoth-3-rounds.txt")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    lines = out.stdout.splitlines()
+    assert out.returncode == 0 and lines[0].startswith("serial: ") and len(lines) == 2
+    snap = json.loads(lines[1])
+    # a running simulator, mirrored once: the same state_hash as the board
+    sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1", "--script",
+                      os.path.join(SCRIPTS, "hoth-3-rounds.txt"), "--hold")
+    board = sim.final()
+    assert board["state_hash"] == snap["state_hash"]
+    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "mirror", "--once", "--json",
+                          "--port", sim.port], capture_output=True, text=True, cwd=ROOT,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    mirrored = json.loads(out.stdout)
+    assert mirrored["state_hash"] == board["state_hash"] == mirrored["board_hash"]
+    assert mirrored["seq"] == board["seq"]
