@@ -152,9 +152,10 @@ class Referee:
         pages = self.pages()
         self.page = p % pages
         s = self._side_of(self.cursor)
-        i = self.side_start[s] + self.page * self.rows_per_page
-        last = self.side_start[s] + self.side_count[s] - 1
-        self.cursor = min(i, last)
+        first = self.page * self.rows_per_page
+        if first >= self.side_count[s]:
+            s = 1 - s   # this side has no ships on that page: select on the other side
+        self.cursor = self.side_start[s] + min(first, self.side_count[s] - 1)
 
     # ---- keys --------------------------------------------------------------------------
     def key(self, action):

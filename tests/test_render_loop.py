@@ -1,0 +1,160 @@
+"""Renderer pixels, key map, and the asyncio main loop with fake drivers (CPython)."""
+
+import asyncio
+import json
+import os
+
+import pytest
+
+from conftest import ROOT
+from referee import render
+from referee.app import Referee, ACTIONS
+from referee.dice import Dice, XorShift32
+from referee.keymap import KeyMap
+from referee.loop import Runner
+from referee.render import Renderer
+
+BOARD = json.load(open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")))
+
+
+def make(scenario="swsb-example"):
+    out = []
+    a = Referee(BOARD, os.path.join(ROOT, "firmware", "rosters"), out.append,
+                Dice(XorShift32(3)), 12)
+    a.load_scenario(scenario)
+    return a, out
+
+
+def test_layout_round_phase_initiative_bars_counters_chart_dice():
+    a, _ = make()
+    r = Renderer(16, 16)
+    a.handle_line('{"c": "roll", "values": [14, 9]}')
+    a.handle_line('{"c": "phase"}')
+    a.handle_line('{"c": "counter", "ship": 5, "option": 2}')
+    a.handle_line('{"c": "phase"}')
+    a.handle_line('{"c": "phase"}')
+    a.handle_line('{"c": "hit", "ship": 1, "n": 2}')       # Falcon 3/2: 2 pending
+    a.cursor = 3
+    fb = r.render(a)
+    assert len(fb) == 16 * 16 * 3
+    assert r.get(7, 0) == render.WHITE and r.get(6, 0) == (0, 0, 0)   # round 1 in binary
+    assert r.get(9 + 3, 0) == render.YELLOW                            # phase 3 "attack"
+    assert r.get(15, 0) == render.SIDE_RGB[0]                          # initiative: side 0
+    assert r.get(14, 0) == render.SIDE_RGB[1]                          # side 1 moves first
+    # Falcon, row 3 (ship 1 of side 0): 2 pending amber, 1 more X in side colour, Y dim
+    assert [r.get(x, 3) for x in range(5)] == [render.AMBER, render.AMBER, render.SIDE_RGB[0],
+                                                render.SIDE_DIM[0], render.SIDE_DIM[0]]
+    # ISD (first ship of side 1): 10 hp scaled into 5 pixels, counters 2 left
+    assert r.get(8, 2) == render.SIDE_RGB[1]
+    assert r.get(13, 2) == render.DIM_YELLOW and r.get(14, 2) == render.DIM_YELLOW
+    assert r.get(3 + 0, 2 + 3) != r.get(7, 2 + 3) and r.get(7, 5) == render.WHITE   # cursor
+    # TIE fighters aboard: grey
+    assert r.get(8, 4) == render.GREY
+    # chart: side 1 option 2 (Power to Engines)
+    assert r.get(8 + 2, 14) == render.OPTION_RGB[2] and r.get(2, 14) == (0, 0, 0)
+    # dice: 14 -> 6 px bright for the holder, 9 -> 4 px dim
+    assert [r.get(x, 15) != (0, 0, 0) for x in range(8)] == [True] * 6 + [False] * 2
+    assert r.get(8 + 3, 15) == render.SIDE_DIM[1] and r.get(8 + 4, 15) == (0, 0, 0)
+    a.handle_line('{"c": "phase"}')                           # damage lands
+    r.render(a)
+    assert [r.get(x, 3) for x in range(2)] == [render.RED, render.RED]
+    fb2 = r.render(a, error=True)
+    assert all(r.get(x, 1) == render.RED for x in range(16))
+    assert fb2 is r.fb                                        # same preallocated buffer
+
+
+def test_paging_for_fleets_larger_than_the_grid():
+    a, _ = make("deathstar")              # 6 Empire, 12 Rebels
+    a.load_text(json.dumps({"name": "big", "ruleset": "smb", "sides": [
+        {"name": "A", "ships": [{"name": "F", "class": 4, "hp": 1, "count": 30}]},
+        {"name": "B", "ships": [{"name": "G", "class": 4, "hp": 1, "count": 5}]}]}))
+    assert a.pages() == 3
+    a.key("page+")
+    assert a.page == 1 and a.cursor == 12
+    a.key("side")
+    assert a.cursor == 34 and a.page == 0  # side B has 5 ships: its last one, on page 0
+    a.key("page+")
+    assert a.page == 1 and a.cursor == 12  # side B has nothing on page 1: side A's first
+    a.key("page+")
+    a.key("page+")
+    assert a.page == 0
+    for _ in range(13):
+        a.key("sel+")
+    assert a.page == 1
+    r = Renderer(16, 16)
+    r.render(a)
+    assert r.get(1, 1) == render.WHITE and r.get(0, 1) == render.DIM_WHITE
+
+
+def test_keymap_from_board_profile():
+    km = KeyMap(BOARD, ACTIONS)
+    assert km.action(0, False) == "sel-" and km.action(1, True) == "page+"
+    assert km.action(15, False) == "undo" and km.action(15, True) == "undo"
+    assert km.find("cancel") == (13, True)
+    with pytest.raises(ValueError):
+        KeyMap({"keys": [["sel+", "nope"]]}, ACTIONS)
+    with pytest.raises(ValueError):
+        KeyMap({"keys": [["sel+", "dmg+"], ["undo"]]}, ACTIONS)
+
+
+class FakeKeys:
+    def __init__(self, presses):
+        self.presses = list(presses)
+
+    def poll(self, now):
+        return self.presses.pop(0) if self.presses else None
+
+
+class FakeDisplay:
+    def __init__(self):
+        self.frames = []
+
+    def show(self, fb):
+        self.frames.append(bytes(fb))
+
+
+class FakeSerial:
+    def __init__(self, lines):
+        self.lines = list(lines)
+        self.out = []
+
+    def read_line(self):
+        return self.lines.pop(0) if self.lines else None
+
+    def write_line(self, s):
+        self.out.append(s)
+
+
+class BrokenStore:
+    def __init__(self):
+        self.calls = 0
+
+    def save(self, app):
+        self.calls += 1
+        raise OSError("flash full")
+
+
+def test_main_loop_tasks_keys_serial_render_and_task_errors_do_not_stop_it():
+    out = []
+    ser = FakeSerial(['{"c": "roll", "values": [5, 2]}', "garbage", '{"c": "snap"}'])
+    a = Referee(BOARD, os.path.join(ROOT, "firmware", "rosters"), ser.write_line,
+                Dice(XorShift32(3)), 12)
+    a.load_scenario("hoth")
+    km = KeyMap(BOARD, ACTIONS)
+    keys = FakeKeys([None, (14, False), (1, False)])   # phase, sel+
+    disp = FakeDisplay()
+    store = BrokenStore()
+    runner = Runner(a, km, keys, disp, ser, Renderer(16, 16), store=store, save_ms=20,
+                    frame_ms=5)
+
+    async def stopper():
+        await asyncio.sleep(0.3)
+        runner.running = False
+
+    asyncio.run(runner.main([stopper()]))
+    kinds = [json.loads(l)["t"] for l in ser.out]
+    assert "ev" in kinds and "snap" in kinds and kinds.count("err") >= 2
+    assert a.game.phase_name() == "movement" and a.cursor == 1
+    assert store.calls >= 2 and runner.crashes >= 2            # autosave failed, loop went on
+    assert any("autosave task" in json.loads(l).get("msg", "") for l in ser.out)
+    assert disp.frames and len(disp.frames) < 60                # renders only on change

@@ -1,0 +1,100 @@
+"""Roster validation: clear errors naming the field; the shipped scenarios are valid."""
+
+import copy
+import json
+import os
+
+import pytest
+
+from conftest import ROOT, scenario_text
+from referee import roster, scenarios, profiles
+
+GOOD = {"name": "t", "ruleset": "swsb", "sides": [
+    {"name": "A", "ships": [{"name": "Cruiser", "class": 2, "hp": [4, 3], "cc": 2},
+                            {"name": "TIE", "class": 4, "hp": 1, "count": 2, "launched": False,
+                             "carrier": "Cruiser"}]},
+    {"name": "B", "ships": [{"name": "Falcon", "class": 3, "hp": [3, 2]}]}]}
+
+
+def bad(path_value, where):
+    r = copy.deepcopy(GOOD)
+    path_value(r)
+    with pytest.raises(roster.RosterError) as e:
+        roster.validate(r, profiles.PROFILES)
+    assert where in str(e.value), str(e.value)
+
+
+def test_good_roster_normalised():
+    n = roster.validate(GOOD, profiles.PROFILES)
+    names = [s["name"] for s in n["sides"][0]["ships"]]
+    assert names == ["Cruiser", "TIE 1", "TIE 2"]
+    assert n["sides"][0]["ships"][1]["carrier"] == 0
+    assert n["sides"][1]["ships"][0]["hp"] == [3, 2] and n["sides"][1]["ships"][0]["cc"] == 0
+    assert GOOD["sides"][0]["ships"][1]["count"] == 2      # input untouched
+
+
+def test_errors_name_the_field():
+    bad(lambda r: r["sides"].pop(), "sides")
+    bad(lambda r: r.update(ruleset="chess"), "ruleset")
+    bad(lambda r: r["sides"][0]["ships"][0].update({"class": 5}), "sides[0].ships[0].class")
+    bad(lambda r: r["sides"][0]["ships"][0].update(hp=[0, 1]), "sides[0].ships[0].hp[0]")
+    bad(lambda r: r["sides"][0]["ships"][0].update(hp="3/2"), "sides[0].ships[0].hp")
+    bad(lambda r: r["sides"][1]["ships"][0].update(cc=-1), "sides[1].ships[0].cc")
+    bad(lambda r: r["sides"][1]["ships"][0].pop("name"), "sides[1].ships[0].name")
+    bad(lambda r: r["sides"][0]["ships"][1].update(carrier="Nope"), "carrier")
+    bad(lambda r: r["sides"][0]["ships"][1].update(launched="no"), "launched")
+    bad(lambda r: r["sides"][0]["ships"].append({"name": "Cruiser", "class": 1, "hp": 1}),
+        "two ships are named")
+    bad(lambda r: r["sides"][0]["ships"][0].update(speed=3), "unknown field")
+    bad(lambda r: r["sides"][0]["ships"][1].update(count=200), "count")
+    bad(lambda r: r["sides"][0].update(ships=[]), "sides[0].ships")
+
+
+def test_bad_json_and_bad_settings():
+    with pytest.raises(roster.RosterError, match="not valid JSON"):
+        scenarios.load_text("{oops")
+    r = copy.deepcopy(GOOD)
+    r["settings"] = {"damage_per_hit": 0}
+    with pytest.raises(ValueError, match="damage_per_hit"):
+        scenarios.load_text(json.dumps(r))
+    r["settings"] = {"nat20": 1}
+    with pytest.raises(ValueError, match="unknown setting"):
+        scenarios.load_text(json.dumps(r))
+
+
+@pytest.mark.parametrize("name", ["hoth", "deathstar", "swsb-example"])
+def test_shipped_scenarios_valid(name):
+    norm, raw = scenarios.load_text(scenario_text(name))
+    assert norm["ruleset"] in profiles.PROFILES
+
+
+def test_hoth_stats_as_printed_in_seed_004():
+    norm, _ = scenarios.load_text(scenario_text("hoth"))
+    ships = {s["name"]: s for side in norm["sides"] for s in side["ships"]}
+    assert ships["Star Destroyer"]["hp"] == [3, 0]
+    assert ships["Star Destroyer"]["stats"]["defense"] == [12, 22, 27]
+    assert ships["Troop Transport"]["hp"] == [2, 0]
+    assert ships["Troop Transport"]["stats"]["defense"] == [14, 20, 23]
+    assert ships["X-Wing 1"]["stats"]["defense"] == [21, 18, 12]
+    assert ships["TIE Fighter 3"]["stats"]["defense"] == [18, 20, 12]
+    assert [s["launched"] for s in norm["sides"][0]["ships"]] == [True, False, False, False]
+    d, _ = scenarios.load_text(scenario_text("deathstar"))
+    counts = {}
+    for side in d["sides"]:
+        for s in side["ships"]:
+            base = s["name"].rsplit(" ", 1)[0] if s["name"][-1].isdigit() else s["name"]
+            counts[base] = counts.get(base, 0) + 1
+    assert counts["X-Wing"] == 8 and counts["Y-Wing"] == 3 and counts["TIE Fighter"] == 3
+
+
+def test_toml_roster_file(tmp_path):
+    from host_tools.paths import load_roster_file
+    p = tmp_path / "r.toml"
+    p.write_text('name = "T"\nruleset = "smb"\n[[sides]]\nname = "A"\n[[sides.ships]]\n'
+                 'name = "One"\nclass = 3\nhp = 2\n[[sides]]\nname = "B"\n[[sides.ships]]\n'
+                 'name = "Two"\nclass = 4\nhp = 1\n')
+    norm, _ = scenarios.load_text(load_roster_file(str(p)))
+    assert norm["sides"][1]["ships"][0]["name"] == "Two"
+    p.write_text("name = ")
+    with pytest.raises(SystemExit, match="not valid TOML"):
+        load_roster_file(str(p))
