@@ -20,6 +20,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
+	# firmware/pyrightconfig.json finds the MicroPython rp2 stubs through this link
+	ln -sfn "$$($(PY) -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")" $(VENV)/site-packages
 	touch $(STAMP)
 
 demo: $(STAMP)

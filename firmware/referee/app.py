@@ -77,6 +77,14 @@ class Referee:
         """Load scenario file ``name`` (e.g. "hoth"). Raises OSError / ValueError."""
         return self.load_text(scenarios.read(name, self.scenario_dir), ruleset, name)
 
+    def _g(self):
+        # type: () -> Game
+        """The current game; raises ValueError("no game loaded") before one is loaded."""
+        g = self.game
+        if g is None:
+            raise ValueError("no game loaded")
+        return g
+
     # ---- output ------------------------------------------------------------------------
     def _out(self, obj):
         self.send(protocol.encode(obj))
@@ -90,12 +98,13 @@ class Referee:
 
     def send_game(self):
         # raw_text is already one printable JSON line
+        g = self._g()
         self.send('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s", "roster": %s}'
-                  % (self.gid, protocol.encode(self.scenario), self.game.seq,
-                     self.game.state_hash(), self.raw_text))
+                  % (self.gid, protocol.encode(self.scenario), g.seq, g.state_hash(),
+                     self.raw_text))
 
     def send_event(self, seq):
-        g = self.game
+        g = self._g()
         ev = g.log[seq - 1]
         self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d], "hash": "%s"}'
                   % (self.gid, seq, ev[0], ev[1], ev[2], ev[3], g.event_hash(seq)))
@@ -216,7 +225,7 @@ class Referee:
         """The ship a fleet command counter comes from: the marked ship if it is on the selected
         ship's side, else the selected ship if it has counters, else the first ship of that side
         with counters that is not destroyed (seed 000: "remove it from the ship")."""
-        g = self.game
+        g = self._g()
         s = g.side[self.cursor]
         if self.mark != NONE and g.side[self.mark] == s:
             return self.mark
@@ -271,7 +280,7 @@ class Referee:
 
     def _ship_arg(self, msg, key="ship"):
         v = msg.get(key)
-        g = self.game
+        g = self._g()
         if isinstance(v, str):
             for i in range(g.n):
                 if g.names[i] == v:

@@ -25,7 +25,7 @@ def ticks_ms():
     """Milliseconds from an arbitrary start (int)."""
     if _ticks is not None:
         return _ticks()
-    return int(time.monotonic() * 1000)
+    return int(getattr(time, "monotonic")() * 1000)
 
 
 async def sleep_ms(ms):

@@ -31,39 +31,40 @@ class RosterError(ValueError):
     pass
 
 
-def _err(where, msg):
-    raise RosterError("%s: %s" % (where, msg))
+def _e(where, msg):
+    """The RosterError for field ``where`` (callers ``raise`` it)."""
+    return RosterError("%s: %s" % (where, msg))
 
 
 def _int(v, where, lo, hi):
     if isinstance(v, bool) or not isinstance(v, int) or v < lo or v > hi:
-        _err(where, "must be an integer %d..%d" % (lo, hi))
+        raise _e(where, "must be an integer %d..%d" % (lo, hi))
     return v
 
 
 def _name(v, where):
     if not isinstance(v, str) or not v or len(v) > MAX_NAME:
-        _err(where, "must be a text of 1..%d characters" % MAX_NAME)
+        raise _e(where, "must be a text of 1..%d characters" % MAX_NAME)
     for ch in v:
         if ord(ch) < 32:
-            _err(where, "must be printable")
+            raise _e(where, "must be printable")
     return v
 
 
 def _ship(s, where):
     if not isinstance(s, dict):
-        _err(where, "must be an object")
+        raise _e(where, "must be an object")
     for k in s:
         if k not in ("name", "class", "hp", "cc", "launched", "carrier", "count", "stats", "note"):
-            _err(where, "unknown field %r" % k)
+            raise _e(where, "unknown field %r" % k)
     if "name" not in s:
-        _err(where + ".name", "is missing")
+        raise _e(where + ".name", "is missing")
     name = _name(s["name"], where + ".name")
     if "class" not in s:
-        _err(where + ".class", "is missing")
+        raise _e(where + ".class", "is missing")
     cls = _int(s["class"], where + ".class", 1, 4)
     if "hp" not in s:
-        _err(where + ".hp", "is missing")
+        raise _e(where + ".hp", "is missing")
     hp = s["hp"]
     if isinstance(hp, list) and len(hp) == 2:
         x = _int(hp[0], where + ".hp[0]", 1, MAX_HP)
@@ -72,23 +73,23 @@ def _ship(s, where):
         x = _int(hp, where + ".hp", 1, MAX_HP)
         y = 0
     else:
-        _err(where + ".hp", "must be an int >= 1 or [X, Y]")
+        raise _e(where + ".hp", "must be an int >= 1 or [X, Y]")
     cc = _int(s.get("cc", 0), where + ".cc", 0, MAX_CC)
     launched = s.get("launched", True)
     if not isinstance(launched, bool):
-        _err(where + ".launched", "must be true or false")
+        raise _e(where + ".launched", "must be true or false")
     carrier = s.get("carrier")
     if carrier is not None:
         _name(carrier, where + ".carrier")
     stats = s.get("stats", {})
     if not isinstance(stats, dict):
-        _err(where + ".stats", "must be an object")
+        raise _e(where + ".stats", "must be an object")
     count = _int(s.get("count", 1), where + ".count", 1, MAX_SHIPS)
     out = []
     for k in range(count):
         nm = name if count == 1 else "%s %d" % (name, k + 1)
         if len(nm) > MAX_NAME:
-            _err(where + ".name", "too long once numbered")
+            raise _e(where + ".name", "too long once numbered")
         out.append({"name": nm, "class": cls, "hp": [x, y], "cc": cc, "launched": launched,
                     "carrier": carrier, "stats": stats})
     return out
@@ -102,40 +103,40 @@ def validate(r, known_rulesets=None):
     Raises RosterError with the path of the first bad field.
     """
     if not isinstance(r, dict):
-        _err("roster", "must be an object")
+        raise _e("roster", "must be an object")
     for k in r:
         if k not in ("name", "ruleset", "source", "settings", "sides", "note", "victory"):
-            _err("roster", "unknown field %r" % k)
+            raise _e("roster", "unknown field %r" % k)
     name = _name(r.get("name", "game"), "name")
     ruleset = r.get("ruleset")
     if not isinstance(ruleset, str):
-        _err("ruleset", "is missing")
+        raise _e("ruleset", "is missing")
     if known_rulesets is not None and ruleset not in known_rulesets:
-        _err("ruleset", "unknown ruleset %r" % ruleset)
+        raise _e("ruleset", "unknown ruleset %r" % ruleset)
     settings = r.get("settings", {})
     if not isinstance(settings, dict):
-        _err("settings", "must be an object")
+        raise _e("settings", "must be an object")
     sides = r.get("sides")
     if not isinstance(sides, list) or len(sides) != 2:
-        _err("sides", "must be a list of exactly 2 sides")
+        raise _e("sides", "must be a list of exactly 2 sides")
     out_sides = []
     total = 0
     for si in range(2):
         side = sides[si]
         w = "sides[%d]" % si
         if not isinstance(side, dict):
-            _err(w, "must be an object")
+            raise _e(w, "must be an object")
         sname = _name(side.get("name", "Side %d" % (si + 1)), w + ".name")
         ships = side.get("ships")
         if not isinstance(ships, list) or not ships:
-            _err(w + ".ships", "must be a non-empty list")
+            raise _e(w + ".ships", "must be a non-empty list")
         out = []
         for j in range(len(ships)):
             out.extend(_ship(ships[j], "%s.ships[%d]" % (w, j)))
         total += len(out)
         out_sides.append({"name": sname, "ships": out})
     if total > MAX_SHIPS:
-        _err("sides", "at most %d ships in a game (has %d)" % (MAX_SHIPS, total))
+        raise _e("sides", "at most %d ships in a game (has %d)" % (MAX_SHIPS, total))
     # names unique within a side (carriers are found by name); resolve carriers to indices
     base = 0
     for si in range(2):
@@ -144,7 +145,7 @@ def validate(r, known_rulesets=None):
         for j in range(len(ships)):
             nm = ships[j]["name"]
             if nm in index:
-                _err("sides[%d].ships" % si, "two ships are named %r" % nm)
+                raise _e("sides[%d].ships" % si, "two ships are named %r" % nm)
             index[nm] = base + j
         for j in range(len(ships)):
             c = ships[j]["carrier"]
@@ -152,9 +153,9 @@ def validate(r, known_rulesets=None):
                 ships[j]["carrier"] = -1
             else:
                 if c not in index:
-                    _err("sides[%d].ships[%d].carrier" % (si, j), "no ship %r on this side" % c)
+                    raise _e("sides[%d].ships[%d].carrier" % (si, j), "no ship %r on this side" % c)
                 if index[c] == base + j:
-                    _err("sides[%d].ships[%d].carrier" % (si, j), "a ship cannot carry itself")
+                    raise _e("sides[%d].ships[%d].carrier" % (si, j), "a ship cannot carry itself")
                 ships[j]["carrier"] = index[c]
         base += len(ships)
     out = {"name": name, "ruleset": ruleset, "source": r.get("source", ""),
