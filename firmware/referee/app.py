@@ -213,6 +213,13 @@ class Referee:
             self.entry_value = 10
         elif action == "cancel":
             pass
+        elif action.startswith("sel:") or action.startswith("markship:"):
+            i = int(action.split(":")[1])
+            if not 0 <= i < n:
+                return self.error("no ship on that key", "key")
+            self._set_cursor(i)
+            if action[0] == "m":
+                self.mark = NONE if self.mark == i else i
         elif action == "phase":
             return self.submit((EV_PHASE, 0, 0, 0))
         elif action == "undo":
@@ -369,7 +376,8 @@ class Referee:
             return self.submit((EV_UNDO, 0, 0, 0), "serial", c)
         if c == "key":
             k = msg.get("key")
-            if k not in ACTIONS:
+            if k not in ACTIONS and not (isinstance(k, str) and k[:4] == "sel:"
+                                         and k[4:].isdigit()):
                 raise ValueError("unknown key action %r" % (k,))
             self.key(k)
             return

@@ -68,7 +68,9 @@ class Runner:
         self.app.now_ms = ticks_ms()
         k = self.keys.poll(self.app.now_ms)
         if k is not None:
-            self.app.key(self.keymap.action(k[0], k[1]))
+            a = self.keymap.action(k[0], k[1])
+            if a is not None:   # None: the key only changed the UI's own mode
+                self.app.key(a)
 
     def step_serial(self):
         n = 0

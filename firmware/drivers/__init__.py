@@ -1,0 +1,1 @@
+"""Hardware drivers (MicroPython rp2 port). Only this package imports machine, rp2 or neopixel."""

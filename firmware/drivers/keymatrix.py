@@ -1,0 +1,87 @@
+"""4x4 (or any R x C) key matrix on GPIO with debounce and long press.
+
+Rows are driven high one at a time; columns are inputs with pull-downs (a 1N4148 per key lets
+several keys be held). A key's change is accepted once its raw reading has been stable for
+``debounce_ms`` (5 ms by default, as QMK). A press shorter than ``long_ms`` gives a short press
+on release; holding it ``long_ms`` gives a long press at once (and nothing on release).
+"""
+
+from machine import Pin
+
+NONE = 255
+
+
+class Debouncer:
+    """Debounce and long-press logic for ``n`` keys, independent of the GPIO.
+
+    ``update(i, raw, now_ms)`` feeds key i's raw reading; ``poll()`` returns the next event
+    ``(key, is_long)`` or None. Events wait in a fixed ring of 16 (older ones are dropped)."""
+
+    def __init__(self, n, debounce_ms=5, long_ms=600):
+        self.n = n
+        self.debounce_ms = debounce_ms
+        self.long_ms = long_ms
+        self.raw = bytearray(n)
+        self.state = bytearray(n)          # debounced state
+        self.changed_at = [0] * n          # when raw last changed
+        self.down_at = [0] * n             # when the debounced press began
+        self.long_done = bytearray(n)
+        self.ring = bytearray(16)
+        self.head = 0
+        self.count = 0
+
+    def _emit(self, key, is_long):
+        i = (self.head + self.count) & 15
+        self.ring[i] = key | (128 if is_long else 0)
+        if self.count < 16:
+            self.count += 1
+        else:
+            self.head = (self.head + 1) & 15
+
+    def update(self, i, raw, now):
+        if raw != self.raw[i]:
+            self.raw[i] = raw
+            self.changed_at[i] = now
+        elif raw != self.state[i] and now - self.changed_at[i] >= self.debounce_ms:
+            self.state[i] = raw
+            if raw:
+                self.down_at[i] = now
+                self.long_done[i] = 0
+            elif not self.long_done[i]:
+                self._emit(i, False)
+        if self.state[i] and not self.long_done[i] and now - self.down_at[i] >= self.long_ms:
+            self.long_done[i] = 1
+            self._emit(i, True)
+
+    def poll(self):
+        if not self.count:
+            return None
+        v = self.ring[self.head]
+        self.head = (self.head + 1) & 15
+        self.count -= 1
+        return (v & 127, bool(v & 128))
+
+
+class KeyMatrix:
+    """``poll(now_ms)``: scan the matrix, return None or ``(key_index, is_long)``.
+    ``rows``, ``cols``: GPIO numbers; key index = row * len(cols) + col."""
+
+    def __init__(self, rows, cols, debounce_ms=5, long_ms=600):
+        self.rows = [Pin(p, Pin.OUT, value=0) for p in rows]
+        self.cols = [Pin(p, Pin.IN, Pin.PULL_DOWN) for p in cols]
+        self.nc = len(cols)
+        self.deb = Debouncer(len(rows) * len(cols), debounce_ms, long_ms)
+
+    def scan(self, now):
+        nc = self.nc
+        deb = self.deb
+        for r in range(len(self.rows)):
+            row = self.rows[r]
+            row.value(1)
+            for c in range(nc):
+                deb.update(r * nc + c, self.cols[c].value(), now)
+            row.value(0)
+
+    def poll(self, now):
+        self.scan(now)
+        return self.deb.poll()

@@ -1,0 +1,67 @@
+"""The board's end of the serial link: USB CDC through sys.stdin / sys.stdout.
+
+Reading never blocks (``select.poll``); an overlong line is dropped whole and reported as
+``protocol.OVERLONG``. Writing goes through a bounded queue drained a little at a time, so a
+host that stops reading cannot stall the referee (the oldest lines are dropped; the host
+catches up with ``events``). Ctrl-C is left to MicroPython, so mpremote can take the board.
+"""
+
+import select
+import sys
+
+from referee.protocol import MAX_LINE, OVERLONG
+
+OUT_LIMIT = 8192
+
+
+class USBSerial:
+    def __init__(self, stdin=None, stdout=None):
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
+        self.poller = select.poll()
+        self.poller.register(self.stdin, select.POLLIN)
+        self.buf = bytearray()
+        self.discarding = False
+        self.out = []
+        self.out_bytes = 0
+        self.dropped = 0
+
+    def read_line(self):
+        while self.poller.poll(0):
+            ch = self.stdin.read(1)
+            if not ch:
+                return None
+            b = ch[0] if isinstance(ch, bytes) else ord(ch[0])
+            if b == 10:
+                if self.discarding:
+                    self.discarding = False
+                    return OVERLONG
+                line = self.buf.decode()
+                self.buf = bytearray()
+                return line.rstrip("\r")
+            if not self.discarding:
+                if b < 128:
+                    self.buf.append(b)
+                else:
+                    self.buf.extend(ch.encode() if isinstance(ch, str) else ch)
+                if len(self.buf) > MAX_LINE:
+                    self.buf = bytearray()
+                    self.discarding = True
+        return None
+
+    def write_line(self, line):
+        self.out.append(line)
+        self.out_bytes += len(line) + 1
+        while self.out_bytes > OUT_LIMIT and len(self.out) > 1:
+            self.out_bytes -= len(self.out.pop(0)) + 1
+            self.dropped += 1
+        self.flush()
+
+    def flush(self):
+        # USB CDC output does not block while a host holds the port open and reads; with the
+        # port closed MicroPython's stdout drops bytes instead of waiting.
+        while self.out:
+            line = self.out.pop(0)
+            self.out_bytes -= len(line) + 1
+            self.stdout.write(line)
+            self.stdout.write("\n")

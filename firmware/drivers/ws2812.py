@@ -1,0 +1,110 @@
+"""WS2812 (NeoPixel) panel driven by the RP2040's PIO, so the CPU and USB stay free while the
+pixels shift out (DMA feeds the state machine when the port has ``rp2.DMA``).
+
+Timing: the standard 800 kHz WS2812 waveform from the MicroPython rp2 examples: 10 PIO cycles
+per bit at 8 MHz; a 1 is high for 7 cycles (875 ns), a 0 for 2 cycles (250 ns). Words are
+24-bit GRB, most significant bit first, left-aligned in 32 bits (``G << 24 | R << 16 | B << 8``).
+"""
+
+import array
+
+import rp2
+from machine import Pin
+
+T1 = 2
+T2 = 5
+T3 = 3
+
+
+@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True,
+             pull_thresh=24)
+def ws2812_program():
+    wrap_target()  # type: ignore # noqa: F821 (PIO assembler names)
+    label("bitloop")  # type: ignore # noqa: F821
+    out(x, 1).side(0)[T3 - 1]  # type: ignore # noqa: F821
+    jmp(not_x, "do_zero").side(1)[T1 - 1]  # type: ignore # noqa: F821
+    jmp("bitloop").side(1)[T2 - 1]  # type: ignore # noqa: F821
+    label("do_zero")  # type: ignore # noqa: F821
+    nop().side(0)[T2 - 1]  # type: ignore # noqa: F821
+    wrap()  # type: ignore # noqa: F821
+
+
+def pixel_index(x, y, w, serpentine):
+    """Position on the LED chain of grid pixel (x, y): row-major, or serpentine (odd rows run
+    right to left, as most flexible 16x16 panels are wired)."""
+    if serpentine and y & 1:
+        return y * w + (w - 1 - x)
+    return y * w + x
+
+
+def brightness_scale(fb, budget_ma, ma_per_channel, idle_ma=0, n=0):
+    """Scale (0..65536, 65536 = full) that keeps the panel's estimated current within
+    ``budget_ma``: each colour channel at 255 draws ``ma_per_channel`` mA, each LED ``idle_ma``.
+    A 16x16 panel at full white would draw 256 * 3 * 20 mA = 15.4 A; USB gives 500 mA."""
+    total = 0
+    for v in fb:
+        total += v
+    avail = budget_ma - idle_ma * n
+    if avail <= 0:
+        return 0
+    # current at full scale = total / 255 * ma_per_channel
+    need = total * ma_per_channel
+    if need <= avail * 255:
+        return 65536
+    return (avail * 255 * 65536) // need
+
+
+class WS2812Panel:
+    """``show(fb)`` sends an RGB frame buffer (row-major, 3 bytes per pixel) to the panel.
+
+    ``pin``: GPIO number of the data line; ``w``, ``h``: grid size; ``serpentine``: wiring;
+    ``budget_ma``, ``ma_per_channel``: the current limit; ``sm_id``: PIO state machine 0-7.
+    """
+
+    def __init__(self, pin, w, h, serpentine=True, budget_ma=400, ma_per_channel=20,
+                 idle_ma=0, sm_id=0):
+        self.w = w
+        self.h = h
+        self.n = w * h
+        self.serpentine = serpentine
+        self.budget_ma = budget_ma
+        self.ma_per_channel = ma_per_channel
+        self.idle_ma = idle_ma
+        self.words = array.array("I", [0] * self.n)
+        # chain position -> frame-buffer offset, computed once
+        self.order = array.array("H", [0] * self.n)
+        for y in range(h):
+            for x in range(w):
+                self.order[pixel_index(x, y, w, serpentine)] = (y * w + x) * 3
+        self.sm = rp2.StateMachine(sm_id, ws2812_program, freq=8_000_000, sideset_base=Pin(pin))
+        self.sm.active(1)
+        self.dma = None
+        self.sm_id = sm_id
+        if hasattr(rp2, "DMA"):
+            try:
+                self.dma = rp2.DMA()
+            except Exception:
+                self.dma = None
+        self.last_scale = 65536
+
+    def show(self, fb):
+        s = brightness_scale(fb, self.budget_ma, self.ma_per_channel, self.idle_ma, self.n)
+        self.last_scale = s
+        words = self.words
+        order = self.order
+        for i in range(self.n):
+            o = order[i]
+            r = (fb[o] * s) >> 16
+            g = (fb[o + 1] * s) >> 16
+            b = (fb[o + 2] * s) >> 16
+            words[i] = (g << 24) | (r << 16) | (b << 8)
+        dma = self.dma
+        if dma is not None:
+            while dma.active():   # the previous frame is still going out
+                pass
+            # DREQ of PIO0 TX FIFO n is n (RP2040 datasheet 2.5.3.1)
+            dma.config(read=words, write=self.sm, count=self.n,
+                       ctrl=dma.pack_ctrl(size=2, inc_write=False, treq_sel=self.sm_id),
+                       trigger=True)
+        else:
+            self.sm.put(words)

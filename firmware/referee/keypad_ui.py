@@ -1,0 +1,119 @@
+"""Mode-based UI for boards whose lit keys are both the pad and the grid (Pimoroni Pico RGB
+Keypad Base: 4x4 keys, one RGB LED under each).
+
+Ships mode (the default): keys 0-11 are ships (12 per page, side 0 then side 1); the key shows
+the ship's state (side colour; dim when damaged; red when destroyed; grey while aboard; white
+when selected; yellow when marked). Short press selects it, long press marks it. Key 12 goes to
+actions mode, 13 next phase (long: roll initiative), 14 undo, 15 next page.
+
+Actions mode: 0 dmg+, 1 dmg-, 2 full power, 3 launch, 4-7 fleet command options 1-4 (lit
+while that option is free this round for the selected ship's side), 8 roll, 9 enter physical
+dice (long: cancel), 10 other side, 11 mark; 12 back to ships, 13 phase, 14 undo, 15 next ship.
+
+The object is both the key map (``action``) and the renderer (``render``, ``fb``) that
+referee.loop.Runner takes.
+"""
+
+from referee.game import NONE, F_LAUNCHED
+from referee.render import SIDE_RGB, SIDE_DIM, RED, GREY, WHITE, YELLOW, DIM_WHITE, OPTION_RGB
+
+CYAN = (0, 200, 200)
+DIM_RED = (60, 0, 0)
+BLUE = (0, 0, 255)
+AMBER = (255, 110, 0)
+OFF = (0, 0, 0)
+
+SHIPS = 0
+ACTIONS_MODE = 1
+PER_PAGE = 12
+ACTION_KEYS = ("dmg+", "dmg-", "power", "launch", "opt1", "opt2", "opt3", "opt4",
+               "roll", "enter", "side", "mark")
+
+
+class KeypadUI:
+    def __init__(self, app):
+        self.app = app
+        self.mode = SHIPS
+        self.kpage = 0
+        self.fb = bytearray(16 * 3)
+        self.rows_per_page = PER_PAGE
+
+    # ---- key map -----------------------------------------------------------------------
+    def action(self, k, is_long):
+        """Action name for key ``k``, or None when the key only changed the UI mode."""
+        app = self.app
+        if k == 12:
+            self.mode = ACTIONS_MODE if self.mode == SHIPS else SHIPS
+            app.version += 1
+            return None
+        if k == 13:
+            return "roll" if is_long else "phase"
+        if k == 14:
+            return "undo"
+        if self.mode == SHIPS:
+            if k == 15:
+                n = app.game.n if app.game else 0
+                pages = max(1, (n + PER_PAGE - 1) // PER_PAGE)
+                self.kpage = (self.kpage + 1) % pages
+                app.version += 1
+                return None
+            i = self.kpage * PER_PAGE + k
+            return ("markship:%d" if is_long else "sel:%d") % i
+        if k == 15:
+            return "sel+"
+        if k == 9 and is_long:
+            return "cancel"
+        return ACTION_KEYS[k]
+
+    # ---- renderer ----------------------------------------------------------------------
+    def _px(self, k, c):
+        o = k * 3
+        self.fb[o] = c[0]
+        self.fb[o + 1] = c[1]
+        self.fb[o + 2] = c[2]
+
+    def render(self, app, error=False):
+        g = app.game
+        for k in range(16):
+            self._px(k, OFF)
+        if g is None:
+            return self.fb
+        if self.mode == SHIPS:
+            for k in range(PER_PAGE):
+                i = self.kpage * PER_PAGE + k
+                if i >= g.n:
+                    break
+                s = g.side[i]
+                st = g.status(i)
+                if i == app.cursor:
+                    c = WHITE
+                elif i == app.mark:
+                    c = YELLOW
+                elif st == 2:
+                    c = RED
+                elif not g.fl[i] & F_LAUNCHED:
+                    c = GREY
+                elif st == 1 or g.pend[i]:
+                    c = SIDE_DIM[s]
+                else:
+                    c = SIDE_RGB[s]
+                self._px(k, c)
+            self._px(15, DIM_WHITE)
+        else:
+            self._px(0, RED)
+            self._px(1, AMBER)
+            self._px(2, BLUE)
+            self._px(3, GREY)
+            s = g.side[app.cursor] if app.cursor != NONE else 0
+            for k in range(min(g.nopt, 4)):
+                if g.chart[s * g.nopt + k] == NONE:
+                    self._px(4 + k, OPTION_RGB[k])
+            self._px(8, WHITE)
+            self._px(9, DIM_WHITE)
+            self._px(10, SIDE_RGB[1 - s])
+            self._px(11, YELLOW)
+            self._px(15, WHITE)
+        self._px(12, CYAN)
+        self._px(13, RED if error else (SIDE_RGB[g.init] if g.init != NONE else YELLOW))
+        self._px(14, DIM_RED)
+        return self.fb

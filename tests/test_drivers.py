@@ -1,0 +1,286 @@
+"""Drivers on CPython with fake machine/rp2 modules that record pin writes, I2C transactions,
+SPI bytes and PIO words; outputs checked bit by bit (issue 3 part 2)."""
+
+import importlib
+import json
+import os
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+FAKES = os.path.join(ROOT, "tests", "fakes")
+
+
+@pytest.fixture
+def hw(monkeypatch):
+    sys.path.insert(0, FAKES)
+    for m in ("machine", "rp2"):
+        sys.modules.pop(m, None)
+    import machine
+    import rp2
+    machine.reset()
+    del rp2.LOG[:]
+    for m in list(sys.modules):
+        if m.startswith("drivers"):
+            del sys.modules[m]
+    yield machine, rp2
+    sys.path.remove(FAKES)
+    for m in ["machine", "rp2"] + [m for m in sys.modules if m.startswith("drivers")]:
+        sys.modules.pop(m, None)
+
+
+def decode_ws2812(levels):
+    """Bits from the pin waveform: a high pulse of 7 cycles is a 1, of 2 cycles a 0."""
+    bits, run, prev = [], 0, 0
+    for lv in levels + [0]:
+        if lv:
+            run += 1
+        elif prev:
+            assert run in (2, 7), "bad pulse of %d cycles" % run
+            bits.append(1 if run == 7 else 0)
+            run = 0
+        prev = lv
+    return bits
+
+
+def bits_to_bytes(bits):
+    return bytes(int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits), 8))
+
+
+def test_ws2812_pio_waveform_grb_serpentine(hw):
+    machine, rp2 = hw
+    ws = importlib.import_module("drivers.ws2812")
+    panel = ws.WS2812Panel(28, 4, 2, serpentine=True, budget_ma=100000)
+    assert panel.sm.freq == 8_000_000 and panel.sm.active() == 1
+    fb = bytearray(4 * 2 * 3)
+    colours = [(1, 2, 3), (10, 20, 30), (255, 0, 128), (7, 8, 9),
+               (100, 101, 102), (0, 255, 0), (0, 0, 255), (200, 150, 100)]
+    for i, (r, g, b) in enumerate(colours):
+        fb[i * 3:i * 3 + 3] = bytes((r, g, b))
+    panel.show(fb)
+    out = bits_to_bytes(decode_ws2812(panel.sm.run()))
+    assert len(out) == 8 * 3
+    # chain order: row 0 left to right, row 1 right to left (serpentine); GRB on the wire
+    chain = [0, 1, 2, 3, 7, 6, 5, 4]
+    expect = b"".join(bytes((colours[i][1], colours[i][0], colours[i][2])) for i in chain)
+    assert out == expect
+
+
+def test_ws2812_row_major_wiring(hw):
+    ws = importlib.import_module("drivers.ws2812")
+    assert [ws.pixel_index(x, 1, 4, False) for x in range(4)] == [4, 5, 6, 7]
+    assert [ws.pixel_index(x, 1, 4, True) for x in range(4)] == [7, 6, 5, 4]
+
+
+def test_ws2812_brightness_limited_by_current_budget(hw):
+    ws = importlib.import_module("drivers.ws2812")
+    panel = ws.WS2812Panel(28, 16, 16, budget_ma=400, ma_per_channel=20)
+    white = bytearray([255] * (16 * 16 * 3))
+    panel.show(white)
+    s = panel.last_scale
+    # full white would draw 256 * 3 * 20 mA = 15,360 mA; scaled to fit 400 mA
+    level = (255 * s) >> 16
+    drawn = 16 * 16 * 3 * level / 255 * 20
+    assert drawn <= 400 < 16 * 16 * 3 * (level + 1) / 255 * 20   # the brightest that fits
+    out = bits_to_bytes(decode_ws2812(panel.sm.run()))
+    assert set(out) == {level}
+    dim = bytearray(16 * 16 * 3)
+    dim[0] = 200
+    panel.show(dim)
+    assert panel.last_scale == 65536        # within budget: not scaled
+    assert ws.brightness_scale(white, 10, 20, idle_ma=1, n=256) == 0
+
+
+def test_ws2812_uses_dma_when_available(hw):
+    machine, rp2 = hw
+    calls = []
+
+    class DMA:
+        def __init__(self):
+            self.on = False
+
+        def active(self, v=None):
+            return self.on
+
+        def pack_ctrl(self, **kw):
+            calls.append(("ctrl", kw))
+            return 42
+
+        def config(self, **kw):
+            calls.append(("config", kw))
+
+    rp2.DMA = DMA
+    try:
+        ws = importlib.import_module("drivers.ws2812")
+        panel = ws.WS2812Panel(28, 2, 2, sm_id=1)
+        panel.show(bytearray(12))
+    finally:
+        del rp2.DMA
+    assert calls[0] == ("ctrl", {"size": 2, "inc_write": False, "treq_sel": 1})
+    cfg = calls[1][1]
+    assert cfg["write"] is panel.sm and cfg["count"] == 4 and cfg["ctrl"] == 42 and cfg["trigger"]
+    assert panel.sm.words == []             # the CPU did not feed the FIFO
+
+
+def test_debounce_and_long_press_timing(hw):
+    km = importlib.import_module("drivers.keymatrix")
+    d = km.Debouncer(2, debounce_ms=5, long_ms=600)
+    # bouncing contact: changes within 5 ms are not accepted
+    for t, v in [(0, 1), (1, 0), (2, 1), (3, 0), (4, 1)]:
+        d.update(0, v, t)
+    assert d.state[0] == 0 and d.poll() is None
+    d.update(0, 1, 8)
+    assert d.state[0] == 0                  # stable 4 ms only
+    d.update(0, 1, 9)
+    assert d.state[0] == 1                  # stable 5 ms: pressed
+    d.update(0, 0, 100)
+    d.update(0, 0, 104)
+    assert d.poll() is None                 # release not yet debounced
+    d.update(0, 0, 105)
+    assert d.poll() == (0, False)           # short press reported on release
+    d.update(1, 1, 200)
+    d.update(1, 1, 205)
+    d.update(1, 1, 804)
+    assert d.poll() is None
+    d.update(1, 1, 805)
+    assert d.poll() == (1, True)            # long press at 600 ms held
+    d.update(1, 0, 900)
+    d.update(1, 0, 910)
+    assert d.poll() is None                 # no short press after a long one
+
+
+def test_matrix_scan_order_and_keys(hw):
+    machine, rp2 = hw
+    km = importlib.import_module("drivers.keymatrix")
+    rows, cols = [2, 3, 4, 5], [6, 7, 8, 9]
+    held = {(1, 2)}                          # key index 1 * 4 + 2 = 6
+
+    def read(pin):
+        c = cols.index(pin)
+        return int(any(machine.LEVELS.get(rows[r]) == 1 and (r, c) in held for r in range(4)))
+
+    machine.INPUT = read
+    m = km.KeyMatrix(rows, cols, debounce_ms=5, long_ms=600)
+    del machine.LOG[:]
+    m.scan(0)
+    writes = [(e[1], e[2]) for e in machine.LOG if e[0] == "pin"]
+    assert writes == [(2, 1), (2, 0), (3, 1), (3, 0), (4, 1), (4, 0), (5, 1), (5, 0)]
+    for t in range(1, 7):
+        assert m.poll(t) is None
+    held.clear()
+    ev = None
+    for t in range(7, 20):
+        ev = ev or m.poll(t)
+    assert ev == (6, False)
+
+
+def test_tca9555_keys_active_low(hw):
+    machine, rp2 = hw
+    kp = importlib.import_module("drivers.rgbkeypad")
+    keys = kp.KeypadKeys(debounce_ms=5)
+    machine.I2C_REGS[(0x20, 0x00)] = bytes([0xFF & ~(1 << 3), 0xFF & ~(1 << 1)])  # keys 3, 9
+    assert keys.read() == (1 << 3) | (1 << 9)
+    assert machine.LOG[-1] == ("i2c", 0x20, 0x00, 2)
+    for t in range(0, 7):
+        keys.poll(t)
+    machine.I2C_REGS[(0x20, 0x00)] = b"\xff\xff"
+    got = [keys.poll(t) for t in range(7, 20)]
+    assert sorted(e for e in got if e) == [(3, False), (9, False)]
+
+
+def test_apa102_frames_and_chip_select(hw):
+    machine, rp2 = hw
+    kp = importlib.import_module("drivers.rgbkeypad")
+    leds = kp.KeypadLEDs(brightness=8)
+    fb = bytearray(48)
+    fb[0:3] = bytes((10, 20, 30))
+    fb[45:48] = bytes((1, 2, 3))
+    del machine.LOG[:]
+    leds.show(fb)
+    assert machine.LOG[0] == ("pin", 17, 0) and machine.LOG[-1] == ("pin", 17, 1)
+    data = machine.LOG[1][1]
+    assert data[:4] == b"\x00\x00\x00\x00"                  # start frame
+    assert data[4:8] == bytes((0xE0 | 8, 30, 20, 10))       # brightness bits, then B, G, R
+    assert data[4 + 4 * 15:8 + 4 * 15] == bytes((0xE8, 3, 2, 1))
+    assert data[68:] == b"\xff\xff\xff\xff" and len(data) == 72   # end frame
+
+
+def test_usbserial_nonblocking_lines_and_overlong(hw):
+    us = importlib.import_module("drivers.usbserial")
+    from referee.protocol import MAX_LINE, OVERLONG
+    r, w = os.pipe()
+    stdin = os.fdopen(r, "rb", buffering=0)
+    out = []
+
+    class Out:
+        def write(self, s):
+            out.append(s)
+
+    s = us.USBSerial(stdin, Out())
+    assert s.read_line() is None            # nothing there: returns at once
+    os.write(w, b'{"c": "hello"}\r\n{"c": "sn')
+    assert s.read_line() == '{"c": "hello"}'
+    assert s.read_line() is None            # partial line waits
+    os.write(w, b'ap"}\n' + b"x" * (MAX_LINE + 10) + b"\nok\n")
+    assert s.read_line() == '{"c": "snap"}'
+    assert s.read_line() == OVERLONG
+    assert s.read_line() == "ok"
+    s.write_line("hi")
+    assert "".join(out) == "hi\n"
+
+
+def load_main(hw, board):
+    sys.modules.pop("main", None)
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    main = importlib.import_module("main")
+    r, w = os.pipe()
+    stdin = os.fdopen(r, "rb", buffering=0)
+    out = []
+
+    class Out:
+        def write(self, s):
+            out.append(s)
+
+    runner = main.build(board, os.path.join(ROOT, "firmware", "rosters"), stdin, Out(), seed=5)
+    return runner, w, out
+
+
+@pytest.mark.parametrize("board_name", ["pico-ws2812-16x16", "pimoroni-rgb-keypad"])
+def test_main_builds_board_and_loop_runs(hw, board_name):
+    import asyncio
+    machine, rp2 = hw
+    board = json.load(open(os.path.join(ROOT, "boards", board_name + ".json")))
+    runner, w, out = load_main(hw, board)
+    os.write(w, b'{"c": "roll", "values": [9, 4]}\nnot json\n{"c": "phase"}\n')
+
+    async def stop():
+        await asyncio.sleep(0.3)
+        runner.running = False
+
+    asyncio.run(runner.main([stop()]))
+    lines = [json.loads(l) for l in "".join(out).splitlines()]
+    kinds = [l["t"] for l in lines]
+    assert kinds.count("ev") == 2 and kinds.count("err") == 1
+    assert runner.app.game.phase_name() == "movement"
+    assert runner.frames >= 1 and runner.crashes == 0
+    if board_name == "pimoroni-rgb-keypad":
+        assert any(e[0] == "spi" for e in machine.LOG)
+    else:
+        assert runner.display.sm.words            # pixels went to the PIO
+
+
+def test_keypad_ui_modes(hw):
+    board = json.load(open(os.path.join(ROOT, "boards", "pimoroni-rgb-keypad.json")))
+    runner, w, out = load_main(hw, board)
+    ui, app = runner.keymap, runner.app
+    assert ui.action(4, False) == "sel:4" and ui.action(4, True) == "markship:4"
+    app.key(ui.action(4, False))
+    assert app.cursor == 4
+    fb = ui.render(app)
+    assert tuple(fb[12:15]) == (255, 255, 255)     # selected ship's key is white
+    assert ui.action(12, False) is None and ui.mode == 1
+    assert ui.action(0, False) == "dmg+" and ui.action(9, True) == "cancel"
+    assert ui.action(13, True) == "roll" and ui.action(15, False) == "sel+"
+    assert ui.action(12, False) is None and ui.mode == 0
