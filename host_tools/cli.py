@@ -15,6 +15,9 @@ def main(argv=None):
     dp = sub.add_parser("demo", help="Escape from Hoth on the simulator with the live mirror "
                                      "(or mirror a plugged-in Pico)")
     demo.add_arguments(dp)
+    from host_tools import flash
+    fp = sub.add_parser("flash", help="compile and copy the firmware to a Pico (mpremote)")
+    flash.add_arguments(fp)
     pp = sub.add_parser("pictures", help="render docs/ pictures from the real renderer")
     pp.add_argument("--out", default=None)
     args = p.parse_args(argv)
@@ -24,6 +27,8 @@ def main(argv=None):
         return mirror.main(args)
     if args.cmd == "demo":
         return demo.main(args)
+    if args.cmd == "flash":
+        return flash.main(args)
     if args.cmd == "pictures":
         from host_tools import pictures
         return pictures.main(args)

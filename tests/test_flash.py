@@ -1,0 +1,116 @@
+"""`fleetref flash`: the plan, copying only changed files (by hash), and its clear errors.
+No Pico is attached here: the mpremote side is a recording fake; the busy-port check runs
+against the simulator's pseudo-terminal held open by the mirror."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from host_tools import flash
+from host_tools.mirror import Mirror
+
+
+def test_dry_run_prints_every_file_with_size_and_target():
+    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "flash", "--dry-run",
+                          "--board", "pico-ws2812-16x16"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    targets = {l.split()[1]: int(l.split()[0]) for l in lines[1:-1]}
+    for name in os.listdir(os.path.join(ROOT, "firmware", "referee")):
+        if name.endswith(".py"):
+            assert "/lib/referee/%s.mpy" % name[:-3] in targets
+    assert "/main.py" in targets and "/board.json" in targets and "/rosters/hoth.json" in targets
+    assert targets["/main.py"] == os.path.getsize(os.path.join(ROOT, "firmware", "main.py"))
+    assert int(lines[-1].split()[0]) == sum(targets.values())
+
+
+def test_unknown_board_is_a_clear_error():
+    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "flash", "--dry-run",
+                          "--board", "nope"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode != 0 and "no board profile 'nope'" in out.stderr
+    assert "pimoroni-rgb-keypad" in out.stderr
+
+
+class FakeTool:
+    def __init__(self, version=(1, 24, 1), remote=None):
+        self.v = version
+        self.remote = remote or {}
+        self.calls = []
+
+    def version(self):
+        return self.v
+
+    def hashes(self, targets):
+        self.calls.append(("hashes", list(targets)))
+        return {t: self.remote.get(t, "-") for t in targets}
+
+    def mkdirs(self, dirs):
+        self.calls.append(("mkdirs", list(dirs)))
+
+    def copy(self, src, dst):
+        self.calls.append(("cp", src, dst))
+
+    def reset(self):
+        self.calls.append(("reset",))
+
+
+def plan(tmp_path):
+    board = json.load(open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")))
+    return flash.compile_firmware(str(tmp_path)) + [flash.board_file(board, str(tmp_path))]
+
+
+def test_copies_only_changed_files_then_resets(tmp_path):
+    p = plan(tmp_path)
+    remote = {e[1]: e[3] for e in p}
+    remote[":/lib/referee/game.mpy"] = "0" * 64                 # stale on the board
+    del remote[":/rosters/hoth.json"]                           # missing on the board
+    tool = FakeTool(remote=remote)
+    seen = []
+    copied = flash.flash("/dev/fake", p, tool, seen.append)
+    assert sorted(copied) == [":/lib/referee/game.mpy", ":/rosters/hoth.json"]
+    assert [c for c in tool.calls if c[0] == "mkdirs"][0][1] == [":/lib", ":/lib/referee",
+                                                                  ":/rosters"]
+    assert tool.calls[-1] == ("reset",) and len(seen) == 2
+    tool = FakeTool(remote={e[1]: e[3] for e in p})
+    assert flash.flash("/dev/fake", p, tool) == []               # nothing changed
+
+
+def test_old_micropython_refused(tmp_path):
+    tool = FakeTool(version=(1, 20, 0))
+    with pytest.raises(flash.FlashError, match="1.20.0.*1.22.0 or newer"):
+        flash.flash("/dev/fake", plan(tmp_path), tool)
+    assert not any(c[0] == "cp" for c in tool.calls)
+
+
+def test_no_board_found(monkeypatch):
+    from serial.tools import list_ports
+    monkeypatch.setattr(list_ports, "comports", lambda: [])
+    with pytest.raises(flash.FlashError, match="no Pico found"):
+        flash.find_pico()
+
+
+def test_busy_port_when_the_mirror_holds_it(sim_factory):
+    sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1")
+    flash.check_port_free(sim.port)                             # free: no error
+    m = Mirror(sim.port, warn=lambda s: None)
+    m.open()
+    try:
+        with pytest.raises(flash.FlashError, match="busy: close the mirror"):
+            flash.check_port_free(sim.port)
+    finally:
+        m.close()
+
+
+def test_mip_manifest_lists_every_firmware_file():
+    from host_tools.mip_package import manifest
+    on_disk = json.load(open(os.path.join(ROOT, "firmware", "package.json")))
+    assert on_disk == manifest(), "run python -m host_tools.mip_package"
+    for dest, src in on_disk["urls"]:
+        assert os.path.exists(os.path.normpath(os.path.join(ROOT, "firmware", src))), src
+    dests = [d for d, _ in on_disk["urls"]]
+    assert "main.py" in dests and "lib/referee/game.py" in dests and "board.json" in dests
