@@ -82,7 +82,7 @@ class Replica:
         if r:
             self.mismatches.append((seq, msg.get("hash"), "refused: " + r))
             return "mismatch"
-        self.recent.append((seq, event_text(g, g.log[-1])))
+        self.recent.append((seq, event_text(g, g.event(g.seq))))
         del self.recent[:-12]
         h = msg.get("hash")
         if h:

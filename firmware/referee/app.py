@@ -105,7 +105,7 @@ class Referee:
 
     def send_event(self, seq):
         g = self._g()
-        ev = g.log[seq - 1]
+        ev = g.event(seq)
         self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d], "hash": "%s"}'
                   % (self.gid, seq, ev[0], ev[1], ev[2], ev[3], g.event_hash(seq)))
 
@@ -136,7 +136,7 @@ class Referee:
             self.mark = NONE
         self.version += 1
         if self.on_event is not None:
-            self.on_event(g.seq, g.log[-1])
+            self.on_event(g.seq, g.event(g.seq))
         self.send_event(g.seq)
         return None
 

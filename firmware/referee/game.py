@@ -21,6 +21,11 @@ Dice values live in the events, so replaying a log needs no random source: the b
 host mirror apply the same events with this same code and compare :meth:`Game.state_hash`.
 A rejected action returns a reason (str) and changes nothing; it never enters the log.
 Hot state is bytearrays and ints (RAM on the Pico is about 190 KB).
+
+RAM holds a bounded window of the newest events (4 bytes each, plus the state hash after each)
+on top of a base state; when the window fills, its oldest quarter is folded into the base.
+Undo reaches back as far as the window; the whole log lives in the journal on flash
+(journal.py) and on the host.
 """
 
 EV_INIT = 1
@@ -80,7 +85,7 @@ class Game:
     effect: not undo events and not undone).
     """
 
-    def __init__(self, profile, roster, settings=None):
+    def __init__(self, profile, roster, settings=None, window=256):
         self.profile = profile
         self.roster_name = roster["name"]
         given = dict(roster.get("settings") or {})
@@ -137,9 +142,12 @@ class Game:
         self.cc = bytearray(self.n)
         self.fl = bytearray(self.n)
         self.chart = bytearray(2 * self.nopt)
-        self.log = []
-        self.eff = []
-        self.hlog = bytearray()   # 4 bytes per event: the state hash after it (little endian)
+        self.window = max(8, window)
+        self._base = None         # state_bytes() at base_seq, or None for the initial state
+        self.base_seq = 0
+        self._w = bytearray()     # events after base_seq, 4 bytes each (b signed for EV_HIT)
+        self.hlog = bytearray()   # 4 bytes per event in the window: the state hash after it
+        self.eff = []             # window indices of the events in effect (the undo stack)
         self._reset()
 
     # ---- state -------------------------------------------------------------------------
@@ -163,7 +171,50 @@ class Game:
     @property
     def seq(self):
         """Sequence number of the newest event (0 before the first)."""
-        return len(self.log)
+        return self.base_seq + len(self._w) // 4
+
+    def event(self, seq):
+        """Event ``seq`` (1-based) as a tuple; IndexError when it is older than the window."""
+        i = seq - self.base_seq - 1
+        if i < 0 or seq > self.seq:
+            raise IndexError("event %d is not in RAM (window %d..%d)"
+                             % (seq, self.base_seq + 1, self.seq))
+        return self._ev(i)
+
+    def _ev(self, i):
+        w = self._w
+        o = i * 4
+        b = w[o + 2]
+        if w[o] == EV_HIT and b >= 128:
+            b -= 256
+        return (w[o], w[o + 1], b, w[o + 3])
+
+    @property
+    def log(self):
+        """The events in the RAM window, oldest first (a new list of tuples)."""
+        return [self._ev(i) for i in range(len(self._w) // 4)]
+
+    def load_state(self, data):
+        """Set the state from ``data`` (bytes made by :meth:`state_bytes` for this roster).
+        Raises ValueError when the length or ship count does not match."""
+        n = self.n
+        k = self.nopt
+        if len(data) != 10 + 4 * n + 2 * k or data[9] != n:
+            raise ValueError("state does not fit this game")
+        self.round = data[0] | (data[1] << 8)
+        self.phase = data[2]
+        self.init = data[3]
+        self.prev_init = data[4]
+        self.rolls = (data[5], data[6])
+        self.roll_src = data[7]
+        self.active = data[8]
+        o = 10
+        for arr in (self.dmg, self.pend, self.cc, self.fl):
+            for i in range(n):
+                arr[i] = data[o + i]
+            o += n
+        for i in range(2 * k):
+            self.chart[i] = data[o + i]
 
     def total_hp(self, i):
         return self.hp1[i] + self.hp2[i]
@@ -212,10 +263,11 @@ class Game:
         return "%08x" % fnv1a32(self.state_bytes())
 
     def event_hash(self, seq):
-        """The state hash (8 hex digits) right after event ``seq`` (1-based). IndexError if none."""
-        if not 1 <= seq <= len(self.log):
-            raise IndexError("no event %d" % seq)
-        i = (seq - 1) * 4
+        """The state hash (8 hex digits) right after event ``seq`` (1-based); IndexError when it
+        is not in the RAM window."""
+        if not self.base_seq < seq <= self.seq:
+            raise IndexError("no event %d in RAM" % seq)
+        i = (seq - self.base_seq - 1) * 4
         h = self.hlog
         return "%08x" % (h[i] | (h[i + 1] << 8) | (h[i + 2] << 16) | (h[i + 3] << 24))
 
@@ -234,6 +286,8 @@ class Game:
         for v in ev:
             if not isinstance(v, int) or isinstance(v, bool):
                 return "an event is 4 integers"
+        if not (0 <= a <= 255 and -127 <= b <= 255 and 0 <= c <= 255):
+            return "event values out of range"
         p = self.profile
         ph = p.phases[self.phase]
         if kind == EV_INIT:
@@ -253,6 +307,8 @@ class Game:
             nm = self.names[a]
             if b == 0:
                 return "zero damage"
+            if b > 99 or b < -99:
+                return "damage is -99..99 points"
             if self.phase not in p.hit_phases:
                 return "damage is not marked in the %s phase" % ph
             if not self.fl[a] & F_LAUNCHED:
@@ -326,6 +382,8 @@ class Game:
             return None
         if kind == EV_UNDO:
             if not self.eff:
+                if self.base_seq:
+                    return "nothing to undo within the last %d events" % self.window
                 return "nothing to undo"
             return None
         if kind == EV_POWER:
@@ -425,10 +483,32 @@ class Game:
                 self.fl[k] |= F_LAUNCHED_ONE
 
     def _rebuild(self):
-        self._reset()
-        log = self.log
+        if self._base is None:
+            self._reset()
+        else:
+            self.load_state(self._base)
         for i in self.eff:
-            self._apply(log[i])
+            self._apply(self._ev(i))
+
+    def _fold(self):
+        """Fold the oldest quarter of the window into the base state (bounded RAM)."""
+        k = self.window // 4
+        if self._base is None:
+            self._reset()
+        else:
+            self.load_state(self._base)
+        keep = []
+        for i in self.eff:
+            if i < k:
+                self._apply(self._ev(i))
+            else:
+                keep.append(i - k)
+        self._base = self.state_bytes()
+        self.base_seq += k
+        self._w = self._w[4 * k:]
+        self.hlog = self.hlog[4 * k:]
+        self.eff = keep
+        self._rebuild()
 
     def submit(self, ev):
         """Check event ``ev`` (tuple of 4 ints), append it to the log and apply it.
@@ -439,14 +519,20 @@ class Game:
         r = self.check(ev)
         if r:
             return r
-        ev = tuple(ev)
-        self.log.append(ev)
-        if ev[0] == EV_UNDO:
+        if len(self._w) // 4 >= self.window:
+            self._fold()
+        kind, a, b, c = ev
+        w = self._w
+        w.append(kind)
+        w.append(a)
+        w.append(b & 255)
+        w.append(c)
+        if kind == EV_UNDO:
             self.eff.pop()
             self._rebuild()
         else:
-            self.eff.append(len(self.log) - 1)
-            self._apply(ev)
+            self.eff.append(len(w) // 4 - 1)
+            self._apply((kind, a, b, c))
         h = fnv1a32(self.state_bytes())
         self.hlog.append(h & 255)
         self.hlog.append((h >> 8) & 255)
@@ -459,7 +545,7 @@ class Game:
         for ev in events:
             r = self.submit(tuple(ev))
             if r:
-                raise Rejected("event %d %r refused: %s" % (len(self.log) + 1, ev, r))
+                raise Rejected("event %d %r refused: %s" % (self.seq + 1, ev, r))
 
     # ---- views -------------------------------------------------------------------------
     def ship_dict(self, i):
