@@ -19,8 +19,9 @@ from referee.loop import Runner
 from referee.render import Renderer
 
 
-def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None):
+def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, journal_fs=None):
     """Drivers, app and loop for ``board`` (a board profile dict). Returns the Runner.
+    ``journal_fs``: filesystem for the game journal (journal.OSFS() on the board).
     Raises ValueError for an unknown driver name in the profile."""
     from drivers.usbserial import USBSerial
     serial = USBSerial(stdin, stdout)
@@ -61,14 +62,23 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None):
         keys = KeypadKeys(addr=inp.get("addr", 0x20), debounce_ms=deb, long_ms=long_ms)
     else:
         raise ValueError("board profile: unknown input driver %r" % k)
-    app.load_scenario(board.get("scenario", "hoth"))
+    if journal_fs is not None:
+        from referee.journal import Journal
+        app.set_journal(Journal(journal_fs, "/game"))
+        try:
+            app.restore()   # the game in play before the reset or power cut
+        except (ValueError, OSError, KeyError):
+            app.load_scenario(board.get("scenario", "hoth"))
+    else:
+        app.load_scenario(board.get("scenario", "hoth"))
     return Runner(app, keymap, keys, display, serial, renderer)
 
 
 def main():
     with open("/board.json") as f:
         board = json.load(f)
-    runner = build(board)
+    from referee.journal import OSFS
+    runner = build(board, journal_fs=OSFS(""))
     runner.app.hello()
     asyncio.run(runner.main())
 

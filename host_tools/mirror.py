@@ -65,6 +65,32 @@ class Replica:
         self.history = []
         self.board_hash = msg.get("hash")
 
+    def load_state(self, msg):
+        """Rebuild from a ``state`` message: base state and the board's RAM window."""
+        g = self.game
+        if g is None or msg.get("gid") != self.gid:
+            return False
+        fresh = Replica()
+        fresh.ref.load_text(self.ref.raw_text, None, self.ref.scenario)
+        ng = fresh.ref.game
+        if msg["base"]:
+            base = bytes.fromhex(msg["base"])
+            ng.load_state(base)
+            ng._base = base
+        ng.base_seq = msg["base_seq"]
+        for ev in msg["window"]:
+            r = ng.submit(tuple(ev))
+            if r:
+                self.mismatches.append((ng.seq + 1, msg.get("hash"), "refused: " + r))
+                return False
+        self.ref.game = ng
+        self.board_hash = msg["hash"]
+        if ng.state_hash() != msg["hash"]:
+            self.mismatches.append((ng.seq, msg["hash"], ng.state_hash()))
+            return False
+        self.checked += 1
+        return True
+
     def apply_event(self, msg):
         """Apply one ``ev`` message; returns "ok", "gap", "dup", "mismatch" or "other-game"."""
         g = self.game
@@ -183,8 +209,23 @@ class Mirror:
         self.catch_up()
 
     def catch_up(self):
+        """Ask for the events after the newest one held; if the board no longer holds them,
+        take its state (base and RAM window) instead."""
         self.send({"c": "events", "since": self.rep.game.seq})
-        self.wait_for("events-end")
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            msg = self.read_msg()
+            if msg is None:
+                continue
+            if msg.get("t") == "err" and msg.get("code") == "gone":
+                self.send({"c": "state"})
+                self.wait_for("state")
+                self.send({"c": "events", "since": self.rep.game.seq})
+                continue
+            self.handle(msg)
+            if msg.get("t") == "events-end":
+                return
+        raise MirrorError("no events-end from the board")
 
     def handle(self, msg):
         t = msg.get("t")
@@ -199,7 +240,7 @@ class Mirror:
                                            "hash": g.state_hash()}) + "\n")
                 self.log.flush()
             elif r == "gap":
-                self.send({"c": "events", "since": self.rep.game.seq})
+                self.catch_up()
             elif r == "mismatch":
                 seq, bh, mh = self.rep.mismatches[-1]
                 self.warn("STATE HASH MISMATCH at event %d: board %s, mirror %s; resyncing"
@@ -214,7 +255,11 @@ class Mirror:
                 self.send({"c": "game"})
         elif t == "snap":
             self.board_snap = msg
+        elif t == "state":
+            self.rep.load_state(msg)
         elif t == "err":
+            if msg.get("code") == "gone":
+                self.send({"c": "state"})
             self.rep.errors.append(msg.get("msg", ""))
             del self.rep.errors[:-5]
 

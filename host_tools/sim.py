@@ -70,7 +70,20 @@ def make_board(args):
     dice = Dice(XorShift32(seed))
     renderer = Renderer(board["grid"]["w"], board["grid"]["h"])
     app = Referee(board, paths.ROSTERS, ser.write_line, dice, renderer.rows_per_page)
-    if args.roster:
+    if args.flash:
+        from referee.journal import Journal, OSFS
+        os.makedirs(args.flash, exist_ok=True)
+        app.set_journal(Journal(OSFS(os.path.abspath(args.flash)), "/game"))
+    restored = False
+    if app.journal is not None and not (args.roster or args.scenario or args.ruleset):
+        try:
+            app.restore()
+            restored = True
+        except (ValueError, OSError, KeyError):
+            pass
+    if restored:
+        pass
+    elif args.roster:
         app.load_text(paths.load_roster_file(args.roster), args.ruleset,
                       os.path.splitext(os.path.basename(args.roster))[0])
     elif args.scenario:
@@ -190,6 +203,8 @@ def add_arguments(p):
     p.add_argument("--pace", type=int, default=None, help="ms between scripted key presses")
     p.add_argument("--wait-for-host", action="store_true",
                    help="start the script only once a host has sent a line")
+    p.add_argument("--flash", help="directory standing for the board's flash: the game journal "
+                                    "lives there and is restored at start (like a power cut)")
     p.add_argument("--hold", action="store_true",
                    help="keep running after the script (headless), until interrupted")
 

@@ -50,7 +50,8 @@ class Referee:
         self.error_text = ""
         self.error_until = 0
         self.now_ms = 0
-        self.on_event = None   # optional callable(seq, ev) (the journal, issue 4)
+        self.on_event = None   # optional callable(seq, ev), e.g. the simulator's full record
+        self.journal = None    # optional journal.Journal: every event goes to flash
 
     # ---- set-up ------------------------------------------------------------------------
     def load_text(self, text, ruleset=None, scenario=""):
@@ -63,19 +64,50 @@ class Referee:
         self.scenario = scenario or norm["name"]
         self.gid = "%08x" % self.dice.source.next32()
         n0 = len(norm["sides"][0]["ships"])
+        self._ui_reset(n0)
+        if self.journal is not None:
+            self.journal.new_game(self.game_line(), game)
+        self.send_game()
+        return game
+
+    def _ui_reset(self, n0):
+        g = self._g()
         self.side_start = (0, n0)
-        self.side_count = (n0, game.n - n0)
+        self.side_count = (n0, g.n - n0)
         self.cursor = 0
         self.mark = NONE
         self.page = 0
         self.entry = 0
         self.version += 1
-        self.send_game()
-        return game
+
+    def restore(self):
+        """Restore the journal's game after a reset or power cut. Returns the events recovered,
+        or raises ValueError/OSError when there is no usable journal."""
+        import json
+        j = self.journal
+        if j is None:
+            raise ValueError("no journal")
+        line = j.setup()
+        if not line:
+            raise ValueError("no saved game")
+        msg = json.loads(line)
+        norm, raw = scenarios.load_text(protocol.encode(msg["roster"]))
+        game = Game(profiles.get(norm["ruleset"]), norm)
+        n = j.restore(game)
+        self.game = game
+        self.raw_text = protocol.encode(raw)
+        self.scenario = msg.get("scenario") or norm["name"]
+        self.gid = msg["gid"]
+        self._ui_reset(len(norm["sides"][0]["ships"]))
+        return n
 
     def load_scenario(self, name, ruleset=None):
         """Load scenario file ``name`` (e.g. "hoth"). Raises OSError / ValueError."""
         return self.load_text(scenarios.read(name, self.scenario_dir), ruleset, name)
+
+    def set_journal(self, journal):
+        """Send every event to ``journal`` (a journal.Journal) from now on."""
+        self.journal = journal
 
     def _g(self):
         # type: () -> Game
@@ -96,12 +128,26 @@ class Referee:
                    "ruleset": g.profile.name if g else None, "scenario": self.scenario,
                    "gid": self.gid, "seq": g.seq if g else 0})
 
-    def send_game(self):
-        # raw_text is already one printable JSON line
+    def game_line(self):
+        """The ``game`` message as one line (raw_text is already printable JSON)."""
         g = self._g()
-        self.send('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s", "roster": %s}'
-                  % (self.gid, protocol.encode(self.scenario), g.seq, g.state_hash(),
-                     self.raw_text))
+        return ('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s", "roster": %s}'
+                % (self.gid, protocol.encode(self.scenario), g.seq, g.state_hash(),
+                   self.raw_text))
+
+    def send_game(self):
+        self.send(self.game_line())
+
+    def send_state(self):
+        """The ``state`` message: base state (hex) and RAM window, for a host that fell behind
+        further than the events still held."""
+        g = self._g()
+        base = g._base
+        hexs = "null" if base is None else '"%s"' % "".join(["%02x" % x for x in base])
+        evs = ", ".join(["[%d, %d, %d, %d]" % g._ev(i) for i in range(len(g._w) // 4)])
+        self.send('{"t": "state", "gid": "%s", "base_seq": %d, "base": %s, "window": [%s], '
+                  '"seq": %d, "hash": "%s"}' % (self.gid, g.base_seq, hexs, evs, g.seq,
+                                                g.state_hash()))
 
     def send_event(self, seq):
         g = self._g()
@@ -135,8 +181,14 @@ class Referee:
         if ev[0] == EV_PHASE:
             self.mark = NONE
         self.version += 1
+        ev = g.event(g.seq)
+        if self.journal is not None:
+            try:
+                self.journal.append(g, g.seq, ev)
+            except OSError as e:
+                self.error("journal: %s (the game goes on; flash not updated)" % e, "task")
         if self.on_event is not None:
-            self.on_event(g.seq, g.event(g.seq))
+            self.on_event(g.seq, ev)
         self.send_event(g.seq)
         return None
 
@@ -339,9 +391,26 @@ class Referee:
             return self._out(snap)
         if c == "events":
             since = self._int_arg(msg, "since", 0, 0, 1 << 30)
+            if since > g.seq:
+                raise ValueError("since %d is past the newest event %d" % (since, g.seq))
+            if since < g.base_seq:
+                old = self.journal.events(since) if self.journal is not None else []
+                if not old or old[0][0] != since + 1:
+                    self._out({"t": "err", "src": "serial", "c": c, "code": "gone",
+                               "msg": "events %d..%d are no longer held: ask for state"
+                                      % (since + 1, g.base_seq)})
+                    return
+                for seq, ev in old:
+                    if seq > g.base_seq:
+                        break
+                    self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d], '
+                              '"hash": ""}' % ((self.gid, seq) + tuple(ev)))
+                since = g.base_seq
             for s in range(since + 1, g.seq + 1):
                 self.send_event(s)
             return self._out({"t": "events-end", "gid": self.gid, "seq": g.seq})
+        if c == "state":
+            return self.send_state()
         if c == "roll":
             vals = msg.get("values")
             if vals is None:
