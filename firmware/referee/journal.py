@@ -16,7 +16,7 @@ recovery never reads more than one snapshot and ``budget`` records. A power cut 
 leaves a prefix of the game: a torn record fails its check and is dropped.
 
 ``fs`` is anything with ``open(path, mode)``, ``rename(a, b)`` (replacing b), ``remove(p)``,
-``stat(p)`` (OSError when missing), ``mkdir(p)`` and ``listdir(p)``: MicroPython's ``os`` plus
+``stat(p)`` (OSError when missing), ``size(p)``, ``mkdir(p)`` and ``listdir(p)``: MicroPython's ``os`` plus
 ``open`` on the Pico (:class:`OSFS`), littlefs-python in the tests, a directory in the simulator.
 """
 
@@ -45,6 +45,9 @@ class OSFS:
 
     def stat(self, p):
         return self.os.stat(self.base + p)
+
+    def size(self, p):
+        return self.os.stat(self.base + p)[6]
 
     def mkdir(self, p):
         self.os.mkdir(self.base + p)
@@ -205,7 +208,7 @@ class Journal:
         total = 0
         for n in names:
             try:
-                s = self.fs.stat(self._p(n))[6]
+                s = self.fs.size(self._p(n))
             except OSError:
                 s = 0
             sizes.append(s)
