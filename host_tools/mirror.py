@@ -124,10 +124,12 @@ class Mirror:
     """Connects to ``port`` and keeps a Replica in step. ``log``: optional file object that
     receives one JSON line per event applied ({"seq", "ev", "board_hash", "hash"})."""
 
-    def __init__(self, port, log=None, baud=115200, warn=None):
+    def __init__(self, port, log=None, baud=115200, warn=None, auto=False):
         self.port = port
-        self.baud = baud
+        self.auto = auto          # find the port again on each reconnect (a reset board
+        self.baud = baud          # or a restarted simulator may come back elsewhere)
         self.log = log
+        self.sent = []            # commands sent (for tests and the view)
         self.warn = warn or (lambda m: print("mirror: " + m, file=sys.stderr))
         self.ser = None
         self.rep = Replica()
@@ -138,6 +140,8 @@ class Mirror:
 
     # ---- link --------------------------------------------------------------------------
     def open(self):
+        if self.auto:
+            self.port = find_port()
         try:
             self.ser = serial.serial_for_url(self.port, baudrate=self.baud, timeout=0.05,
                                              exclusive=True)
@@ -157,6 +161,8 @@ class Mirror:
         self.connected = False
 
     def send(self, obj):
+        self.sent.append(obj)
+        del self.sent[:-200]
         self.ser.write((json.dumps(obj) + "\n").encode("ascii"))
 
     def read_msg(self):
@@ -196,7 +202,7 @@ class Mirror:
     # ---- sync --------------------------------------------------------------------------
     def sync(self):
         """Handshake, then load the game and catch up with the events the replica lacks."""
-        self.send({"c": "hello"})
+        self.send({"c": "hello", "proto": PROTO_VERSION})
         self.hello = self.wait_for("hello")
         if self.hello.get("proto") != PROTO_VERSION:
             raise MirrorError("board speaks protocol %r, this host speaks %d: update the %s"
@@ -231,6 +237,9 @@ class Mirror:
         t = msg.get("t")
         if t == "game":
             self.rep.load_game(msg)
+            if self.log is not None:
+                self.log.write(json.dumps({"game": msg}) + "\n")
+                self.log.flush()
         elif t == "ev":
             r = self.rep.apply_event(msg)
             if r == "ok" and self.log is not None:
@@ -269,6 +278,25 @@ class Mirror:
             msg = self.read_msg()
             if msg is not None:
                 self.handle(msg)
+
+    def resume_from_log(self, path):
+        """Rebuild the replica from a log file this mirror wrote before (a host restart), so
+        it catches up from the last event it holds. Returns the seq reached (0 if none)."""
+        try:
+            lines = open(path).read().splitlines()
+        except OSError:
+            return 0
+        for line in lines:
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue   # a line torn by the host's own crash
+            if "game" in row:
+                self.rep.load_game(row["game"])
+            elif self.rep.game is not None and "ev" in row:
+                self.rep.apply_event({"gid": self.rep.gid, "seq": row["seq"], "ev": row["ev"],
+                                      "hash": row.get("board_hash")})
+        return self.rep.game.seq if self.rep.game is not None else 0
 
     def board_snapshot(self):
         self.send({"c": "snap"})
@@ -365,8 +393,10 @@ def main(args):
     except MirrorError as e:
         print("fleetref mirror: %s" % e, file=sys.stderr)
         return 2
-    log = open(args.log, "a") if args.log else None
-    m = Mirror(port, log=log, baud=args.baud)
+    m = Mirror(port, baud=args.baud, auto=args.port == "auto")
+    if args.log:
+        m.resume_from_log(args.log)
+        m.log = open(args.log, "a")
     if args.once:
         try:
             m.open()

@@ -30,6 +30,8 @@ def play_with_mirror(sim_factory, args, script):
     bsnap = m.board_snapshot()
     m.close()
     rows = [json.loads(l) for l in log.getvalue().splitlines()]
+    assert "game" in rows[0]                 # the log starts with the game it belongs to
+    rows = [r for r in rows if "seq" in r]
     return final, rows, m, bsnap
 
 

@@ -358,6 +358,13 @@ class Referee:
     def _command(self, c, msg):
         g = self.game
         if c == "hello":
+            hp = msg.get("proto", PROTO_VERSION)
+            if hp != PROTO_VERSION:
+                self._out({"t": "err", "src": "serial", "c": c, "code": "proto",
+                           "msg": "host speaks protocol %r, this board speaks %d: update the %s"
+                                  % (hp, PROTO_VERSION, "firmware (fleetref flash)"
+                                     if isinstance(hp, int) and hp > PROTO_VERSION
+                                     else "host tools")})
             return self.hello()
         if c == "load":
             rs = msg.get("ruleset")
