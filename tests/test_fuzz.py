@@ -1,0 +1,95 @@
+"""Fuzzing the simulator over its pseudo-terminal (issue 4 part 2): garbage, overlong lines,
+partial lines, wrong types, unknown commands and valid commands with bad arguments. 0x03 is
+left out (the REPL interrupt). Every bad line gets an error, the game is unchanged, and the
+board answers the next good command."""
+
+import json
+import time
+
+import pytest
+import serial
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import SimProcess
+
+SIM = {}
+
+
+@pytest.fixture(scope="module")
+def board():
+    sim = SimProcess("--headless", "--scenario", "swsb-example", "--seed", "4")
+    s = serial.Serial(sim.port, timeout=0.05)
+    yield s
+    s.close()
+    sim.stop()
+
+
+def exchange(s, payload, expect_lines):
+    """Write ``payload`` then read until ``expect_lines`` replies arrived (or 5 s)."""
+    s.reset_input_buffer()
+    s.write(payload)
+    buf = b""
+    end = time.monotonic() + 5
+    while buf.count(b"\n") < expect_lines and time.monotonic() < end:
+        buf += s.read(1 << 16)
+    return [json.loads(l) for l in buf.decode("ascii").splitlines()]
+
+
+def state(s):
+    r = exchange(s, b'{"c": "snap"}\n', 1)
+    assert r[-1]["t"] == "snap"
+    return r[-1]["state_hash"], r[-1]["seq"]
+
+
+no_ctrl_c = st.binary(min_size=0, max_size=300).map(lambda b: b.replace(b"\x03", b"")
+                                                    .replace(b"\n", b""))
+json_values = st.recursive(st.none() | st.booleans() | st.integers(-10 ** 12, 10 ** 12) |
+                           st.floats(allow_nan=False) | st.text(max_size=20),
+                           lambda c: st.lists(c, max_size=4) |
+                           st.dictionaries(st.text(max_size=8), c, max_size=4), max_leaves=10)
+# the board stays in round 1's initiative phase with nothing rolled, where every one of these
+# must be refused ("roll" only gets values that are not two d20 results)
+commands = st.sampled_from(["hit", "counter", "power", "launch", "events", "load",
+                            "key", "phase", "undo", "bogus", "", "HIT"])
+bad_rolls = st.one_of(json_values.filter(lambda v: v is not None and not (isinstance(v, list) and len(v) == 2)),
+                      st.lists(st.integers(-5, 40), min_size=2, max_size=2)
+                      .filter(lambda v: not all(1 <= x <= 20 for x in v))).map(
+    lambda v: json.dumps({"c": "roll", "values": v}).encode())
+bad_args = st.fixed_dictionaries({"c": commands}, optional={
+    "ship": json_values, "n": json_values, "by": json_values, "option": json_values,
+    "for": json_values, "values": json_values, "since": json_values, "key": json_values,
+    "scenario": st.sampled_from(["../x", "nope", "", "/etc"]) | json_values,
+    "roster": json_values})
+lines = st.one_of(
+    no_ctrl_c,                                                  # garbage bytes
+    json_values.map(lambda v: json.dumps(v).encode()),          # wrong types
+    bad_args.map(lambda d: json.dumps(d).encode()),             # commands, bad arguments
+    bad_rolls,
+    st.just(b'{"c": "hello", "x": "' + b"y" * 17000 + b'"}'),   # overlong
+    st.just(b'{"c": "snap"'),                                   # partial line
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(batch=st.lists(lines, min_size=1, max_size=6))
+def test_garbage_never_changes_the_game(board, batch):
+    before = state(board)
+    assert before[1] == 0                               # still nothing played
+    payload = b"".join(l + b"\n" for l in batch)
+    replies = exchange(board, payload, len(batch))
+    assert len(replies) == len(batch), replies          # one reply per line
+    for r in replies:
+        assert r["t"] in ("err", "events-end"), r        # refused (events: nothing to send)
+    assert state(board) == before
+    ok = exchange(board, b'{"c": "hello"}\n', 1)
+    assert ok[-1]["t"] == "hello"
+
+
+def test_each_bad_line_gets_exactly_one_error(board):
+    before = state(board)
+    bad = [b"", b"\xff\xfe", b"[1]", b'{"c": 1}', b'{"c": "hit", "ship": "x"}',
+           b'{"c": "counter", "ship": 0, "option": 99}', b'{"c": "events", "since": "a"}',
+           b"x" * 20000, b'{"c": "key", "key": "dmg+++"}', b'{"c": "load", "roster": {"sides": 1}}']
+    replies = exchange(board, b"".join(l + b"\n" for l in bad), len(bad))
+    assert [r["t"] for r in replies] == ["err"] * len(bad)
+    assert state(board) == before
