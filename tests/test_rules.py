@@ -274,3 +274,21 @@ def test_dice_are_deterministic_and_in_range():
     assert set(d6.d6() for _ in range(300)) == set(range(1, 7))
     with pytest.raises(ValueError):
         XorShift32(1).below(0)
+
+
+def test_bounded_window_matches_unbounded_game_and_limits_undo():
+    from gen import play
+    small = new_game("swsb-example")
+    small.window = 16
+    big = new_game("swsb-example")
+    big.window = 100000
+    hs = play(small, 300, 5)
+    hb = play(big, 300, 5)
+    assert hs == hb                              # folding never changes the state
+    assert small.base_seq > 0 and len(small.log) <= 16
+    while small.submit(UNDO) is None:
+        pass
+    r = small.submit(UNDO)
+    assert "within the last 16 events" in r
+    with pytest.raises(IndexError):
+        small.event(1)

@@ -516,11 +516,11 @@ class Game:
         Returns None on success or the reason it was refused (str); a refused event changes
         nothing. EV_UNDO reverts the newest event in effect and stays in the log itself.
         """
+        if len(self._w) // 4 >= self.window:
+            self._fold()   # before the check: an undo must see the undo stack that is left
         r = self.check(ev)
         if r:
             return r
-        if len(self._w) // 4 >= self.window:
-            self._fold()
         kind, a, b, c = ev
         w = self._w
         w.append(kind)
