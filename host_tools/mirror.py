@@ -73,16 +73,13 @@ class Replica:
         fresh = Replica()
         fresh.ref.load_text(self.ref.raw_text, None, self.ref.scenario)
         ng = fresh.ref.game
-        if msg["base"]:
-            base = bytes.fromhex(msg["base"])
-            ng.load_state(base)
-            ng._base = base
-        ng.base_seq = msg["base_seq"]
-        for ev in msg["window"]:
-            r = ng.submit(tuple(ev))
-            if r:
-                self.mismatches.append((ng.seq + 1, msg.get("hash"), "refused: " + r))
-                return False
+        try:
+            ng.set_window(msg["base_seq"], bytes.fromhex(msg["base"]) if msg["base"] else None,
+                          bytes.fromhex(msg["window"]), bytes.fromhex(msg["hashes"]),
+                          msg["eff"])
+        except (ValueError, KeyError, TypeError) as e:
+            self.mismatches.append((msg.get("seq"), msg.get("hash"), "bad state: %s" % e))
+            return False
         self.ref.game = ng
         self.board_hash = msg["hash"]
         if ng.state_hash() != msg["hash"]:

@@ -40,7 +40,7 @@ def run(cut_at, scenario="swsb-example", seed=11):
     g = new_game(scenario)
     done = [-1]
     try:
-        j = Journal(fs, "/game", budget=BUDGET)
+        j = Journal(fs, "/game", budget=BUDGET, history_budget=4096)
         j.new_game('{"setup": 1}', g)
         if dev.dead:
             raise PowerCut()
@@ -61,7 +61,7 @@ def run(cut_at, scenario="swsb-example", seed=11):
 def recover(dev, scenario="swsb-example"):
     image = PowerCutDevice(SIZE, buffer=bytearray(dev.frozen if dev.dead else dev.buffer))
     fs = LfsFS(new_fs(image, fmt=False))
-    j = Journal(fs, "/game", budget=BUDGET)
+    j = Journal(fs, "/game", budget=BUDGET, history_budget=4096)
     g = new_game(scenario)
     j.restore(g)
     return g, j

@@ -17,6 +17,10 @@ ACTIONS = ("sel-", "sel+", "page-", "page+", "side", "mark", "unmark", "dmg+", "
 ERROR_MS = 1200
 
 
+def _hex(data):
+    return "".join(["%02x" % x for x in data])
+
+
 class Referee:
     """Game + UI state + protocol.
 
@@ -139,15 +143,15 @@ class Referee:
         self.send(self.game_line())
 
     def send_state(self):
-        """The ``state`` message: base state (hex) and RAM window, for a host that fell behind
-        further than the events still held."""
+        """The ``state`` message: base state, RAM window with its hashes and the undo stack
+        (hex), for a host that fell behind further than the events still held."""
         g = self._g()
         base = g._base
-        hexs = "null" if base is None else '"%s"' % "".join(["%02x" % x for x in base])
-        evs = ", ".join(["[%d, %d, %d, %d]" % g._ev(i) for i in range(len(g._w) // 4)])
-        self.send('{"t": "state", "gid": "%s", "base_seq": %d, "base": %s, "window": [%s], '
-                  '"seq": %d, "hash": "%s"}' % (self.gid, g.base_seq, hexs, evs, g.seq,
-                                                g.state_hash()))
+        hexs = "null" if base is None else '"%s"' % _hex(base)
+        self.send('{"t": "state", "gid": "%s", "base_seq": %d, "base": %s, "window": "%s", '
+                  '"hashes": "%s", "eff": [%s], "seq": %d, "hash": "%s"}'
+                  % (self.gid, g.base_seq, hexs, _hex(g._w), _hex(g.hlog),
+                     ", ".join([str(i) for i in g.eff]), g.seq, g.state_hash()))
 
     def send_event(self, seq):
         g = self._g()

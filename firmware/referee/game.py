@@ -57,14 +57,22 @@ DESTROYED = 2
 STATUS_NAMES = ("ok", "damaged", "destroyed")
 
 _FNV_OFFSET = 0x811C9DC5
-_FNV_PRIME = 0x01000193
 
 
 def fnv1a32(data, h=_FNV_OFFSET):
-    """32-bit FNV-1a of ``data`` (bytes-like) continuing from ``h``; returns an int."""
+    """32-bit FNV-1a of ``data`` (bytes-like) continuing from ``h``; returns an int.
+
+    Computed in 16-bit halves so every intermediate stays a small int on MicroPython (a
+    32-bit multiply would allocate a long int per byte): the prime is 2**24 + 0x193.
+    """
+    hi = h >> 16
+    lo = h & 0xFFFF
     for b in data:
-        h = ((h ^ b) * _FNV_PRIME) & 0xFFFFFFFF
-    return h
+        lo ^= b
+        t = lo * 0x193
+        hi = (hi * 0x193 + ((lo & 0xFF) << 8) + (t >> 16)) & 0xFFFF
+        lo = t & 0xFFFF
+    return (hi << 16) | lo
 
 
 class Rejected(Exception):
@@ -418,8 +426,7 @@ class Game:
             return None
         return "unknown event kind %d" % kind
 
-    def _apply(self, ev):
-        kind, a, b, c = ev
+    def _apply(self, kind, a, b, c):
         p = self.profile
         if kind == EV_INIT:
             self.rolls = (a, b)
@@ -482,13 +489,40 @@ class Game:
             if k != NONE:
                 self.fl[k] |= F_LAUNCHED_ONE
 
+    def set_window(self, base_seq, base, events, hashes, eff):
+        """Take a saved RAM window (see journal.py and the ``state`` message): ``base`` state
+        bytes (or None) at ``base_seq``, ``events`` (4 bytes each), ``hashes`` (4 bytes each),
+        ``eff`` (window indices in effect). The undo stack is taken as it was, so an undo
+        saved in the window never reverts the wrong event. Raises ValueError when they do not
+        fit together."""
+        n = len(events) // 4
+        if len(events) != 4 * n or len(hashes) != 4 * n:
+            raise ValueError("window events and hashes differ in length")
+        for i in eff:
+            if not 0 <= i < n:
+                raise ValueError("undo stack points outside the window")
+        self._base = None if base is None else bytes(base)
+        self.base_seq = base_seq
+        self._w = bytearray(events)
+        self.hlog = bytearray(hashes)
+        self.eff = list(eff)
+        self._rebuild()
+
+    def _apply_at(self, i):
+        w = self._w
+        o = i * 4
+        b = w[o + 2]
+        if w[o] == EV_HIT and b >= 128:
+            b -= 256
+        self._apply(w[o], w[o + 1], b, w[o + 3])
+
     def _rebuild(self):
         if self._base is None:
             self._reset()
         else:
             self.load_state(self._base)
         for i in self.eff:
-            self._apply(self._ev(i))
+            self._apply_at(i)
 
     def _fold(self):
         """Fold the oldest quarter of the window into the base state (bounded RAM)."""
@@ -500,7 +534,7 @@ class Game:
         keep = []
         for i in self.eff:
             if i < k:
-                self._apply(self._ev(i))
+                self._apply_at(i)
             else:
                 keep.append(i - k)
         self._base = self.state_bytes()
@@ -532,7 +566,7 @@ class Game:
             self._rebuild()
         else:
             self.eff.append(len(w) // 4 - 1)
-            self._apply((kind, a, b, c))
+            self._apply(kind, a, b, c)
         h = fnv1a32(self.state_bytes())
         self.hlog.append(h & 255)
         self.hlog.append((h >> 8) & 255)

@@ -9,14 +9,15 @@ Files under ``root`` (default ``/game``):
 - ``log.bin``: the events after the snapshot, appended one 10-byte record each and closed
   (littlefs commits a file on close): kind, a, b, c, seq (4 bytes LE), check (2 bytes).
   It starts with a 4-byte header: the snapshot seq it follows.
-- ``h<seq>.bin``: older log segments (the history), oldest deleted past ``history_budget``.
+- ``h<k>.bin``: older log segments (the history) in a ring of slots that fits
+  ``history_budget`` bytes; the oldest slot is overwritten (no directory listing needed).
 
 When ``log.bin`` holds ``budget`` records a new snapshot is written and the log rotated, so
 recovery never reads more than one snapshot and ``budget`` records. A power cut at any moment
 leaves a prefix of the game: a torn record fails its check and is dropped.
 
 ``fs`` is anything with ``open(path, mode)``, ``rename(a, b)`` (replacing b), ``remove(p)``,
-``stat(p)`` (OSError when missing), ``size(p)``, ``mkdir(p)`` and ``listdir(p)``: MicroPython's ``os`` plus
+``stat(p)`` (OSError when missing) and ``mkdir(p)``: MicroPython's ``os`` plus
 ``open`` on the Pico (:class:`OSFS`), littlefs-python in the tests, a directory in the simulator.
 """
 
@@ -46,14 +47,8 @@ class OSFS:
     def stat(self, p):
         return self.os.stat(self.base + p)
 
-    def size(self, p):
-        return self.os.stat(self.base + p)[6]
-
     def mkdir(self, p):
         self.os.mkdir(self.base + p)
-
-    def listdir(self, p):
-        return self.os.listdir(self.base + p)
 
 
 def _u32(b, o):
@@ -115,6 +110,8 @@ class Journal:
         self.records = 0
         self.log_start = 0
         self.bytes_written = 0
+        self.slots = max(1, history_budget // (4 + REC * budget))
+        self.next_slot = 0
         try:
             fs.stat(root)
         except OSError:
@@ -147,8 +144,9 @@ class Journal:
     def new_game(self, setup, game):
         """Start the journal of a new game: ``setup`` is its set-up line (str)."""
         self._write_atomic("setup.json", setup.encode())
-        for name in self._history():
-            self._remove(name)
+        for k in range(self.slots):
+            self._remove("h%d.bin" % k)
+        self.next_slot = 0
         self.snapshot(game)
 
     def append(self, game, seq, ev):
@@ -164,11 +162,17 @@ class Journal:
             self.snapshot(game)
 
     def snapshot(self, game):
-        """Write the game's base state and RAM window, then start a new log segment."""
+        """Write the game's base state, RAM window, its hashes and undo stack, then start a new
+        log segment."""
         base = game._base or b""
         w = game._w
+        eff = bytearray()
+        for i in game.eff:
+            eff.append(i & 255)
+            eff.append(i >> 8)
         body = MAGIC + _p32(game.base_seq) + bytes((len(base) & 255, len(base) >> 8)) + \
-            bytes(base) + _p32(len(w) // 4) + bytes(w)
+            bytes(base) + _p32(len(w) // 4) + bytes(w) + bytes(game.hlog) + \
+            _p32(len(game.eff)) + bytes(eff)
         self._write_atomic("snap.bin", body + _p32(fnv1a32(body)))
         self._rotate(game.seq)
 
@@ -176,25 +180,13 @@ class Journal:
         try:
             old = self._read("log.bin")
             if old is not None and len(old) > 4:
-                self.fs.rename(self._p("log.bin"), self._p("h%d.bin" % _u32(old, 0)))
+                self.fs.rename(self._p("log.bin"), self._p("h%d.bin" % self.next_slot))
+                self.next_slot = (self.next_slot + 1) % self.slots
         except OSError:
             pass
         self._write_atomic("log.bin", _p32(seq))
         self.records = 0
         self.log_start = seq
-        self._trim_history()
-
-    def _history(self):
-        try:
-            names = self.fs.listdir(self.root)
-        except OSError:
-            return []
-        out = []
-        for n in names:
-            if n[0] == "h" and n.endswith(".bin"):
-                out.append(n)
-        out.sort(key=lambda n: int(n[1:-4]))
-        return out
 
     def _remove(self, name):
         try:
@@ -202,22 +194,22 @@ class Journal:
         except OSError:
             pass
 
-    def _trim_history(self):
-        names = self._history()
-        sizes = []
-        total = 0
-        for n in names:
+    def _segments(self):
+        """(header seq, slot) of the history segments on flash, oldest first."""
+        out = []
+        for k in range(self.slots):
             try:
-                s = self.fs.size(self._p(n))
+                f = self.fs.open(self._p("h%d.bin" % k), "rb")
             except OSError:
-                s = 0
-            sizes.append(s)
-            total += s
-        i = 0
-        while total > self.history_budget and i < len(names):
-            self._remove(names[i])
-            total -= sizes[i]
-            i += 1
+                continue
+            try:
+                h = f.read(4)
+            finally:
+                f.close()
+            if len(h) == 4:
+                out.append((_u32(h, 0), k))
+        out.sort()
+        return out
 
     # ---- reading -----------------------------------------------------------------------
     def setup(self):
@@ -225,9 +217,10 @@ class Journal:
         return None if d is None else d.decode()
 
     def read_snapshot(self):
-        """(base_seq, base bytes or None, window events list) or None when missing/corrupt."""
+        """(base_seq, base bytes or None, window event bytes, hash bytes, undo stack list), or
+        None when missing or corrupt."""
         d = self._read("snap.bin")
-        if d is None or len(d) < 18 or d[:4] != MAGIC:
+        if d is None or len(d) < 22 or d[:4] != MAGIC:
             return None
         body = d[:-4]
         if _u32(d, len(d) - 4) != fnv1a32(body):
@@ -238,32 +231,28 @@ class Journal:
         o = 10 + nb
         nw = _u32(body, o)
         o += 4
-        evs = []
-        for i in range(nw):
-            r = body[o + 4 * i:o + 4 * i + 4]
-            b = r[2]
-            if r[0] == 2 and b >= 128:
-                b -= 256
-            evs.append((r[0], r[1], b, r[3]))
-        return base_seq, base, evs
+        events = bytes(body[o:o + 4 * nw])
+        o += 4 * nw
+        hashes = bytes(body[o:o + 4 * nw])
+        o += 4 * nw
+        ne = _u32(body, o)
+        o += 4
+        eff = []
+        for i in range(ne):
+            eff.append(body[o + 2 * i] | (body[o + 2 * i + 1] << 8))
+        return base_seq, base, events, hashes, eff
 
     def restore(self, game):
         """Rebuild ``game`` (a fresh Game of the journal's set-up) from the snapshot and log.
-        Returns the number of events recovered; raises ValueError when the snapshot is
-        unreadable (a new game is then the only way on)."""
+        Returns the seq reached; raises ValueError when the snapshot is unreadable (a new game
+        is then the only way on)."""
         snap = self.read_snapshot()
         if snap is None:
             raise ValueError("no readable snapshot")
-        base_seq, base, window = snap
-        if base is not None:
-            game.load_state(base)
-            game._base = base
-        game.base_seq = base_seq
-        for ev in window:
-            r = game.submit(ev)
-            if r:
-                raise ValueError("snapshot event refused: %s" % r)
+        game.set_window(*snap)
         start = game.seq
+        segs = self._segments()
+        self.next_slot = (segs[-1][1] + 1) % self.slots if segs else 0
         log = self._read("log.bin")
         if log is None or len(log) < 4:
             self._rotate(start)
@@ -283,7 +272,7 @@ class Journal:
     def events(self, since):
         """(seq, ev) of the events after ``since`` still on flash, oldest first."""
         out = []
-        names = self._history() + ["log.bin"]
+        names = ["h%d.bin" % k for _, k in self._segments()] + ["log.bin"]
         for n in names:
             d = self._read(n)
             if d is None or len(d) < 4:
