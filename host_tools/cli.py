@@ -18,6 +18,11 @@ def main(argv=None):
     from host_tools import flash
     fp = sub.add_parser("flash", help="compile and copy the firmware to a Pico (mpremote)")
     flash.add_arguments(fp)
+    from host_tools import saveload
+    svp = sub.add_parser("save", help="save the board's game (full event log and a snapshot)")
+    saveload.add_arguments(svp)
+    ldp = sub.add_parser("load", help="restore a saved game onto a board or the simulator")
+    saveload.add_arguments(ldp)
     pp = sub.add_parser("pictures", help="render docs/ pictures from the real renderer")
     pp.add_argument("--out", default=None)
     args = p.parse_args(argv)
@@ -29,6 +34,10 @@ def main(argv=None):
         return demo.main(args)
     if args.cmd == "flash":
         return flash.main(args)
+    if args.cmd == "save":
+        return saveload.main_save(args)
+    if args.cmd == "load":
+        return saveload.main_load(args)
     if args.cmd == "pictures":
         from host_tools import pictures
         return pictures.main(args)

@@ -20,6 +20,9 @@ PICO_VID = 0x2E8A
 PICO_PID = 0x0005   # MicroPython on the Raspberry Pi Pico (USB CDC)
 
 
+HOST_WINDOW = 1 << 30
+
+
 class MirrorError(Exception):
     pass
 
@@ -46,6 +49,7 @@ class Replica:
                            board["grid"]["h"] - 4)
         self.ref.cursor = NONE
         self.gid = None
+        self.game_msg = None      # the board's ``game`` message (roster, scenario)
         self.board_hash = None
         self.checked = 0          # events whose hash was compared
         self.mismatches = []      # (seq, board hash, mirror hash)
@@ -58,7 +62,9 @@ class Replica:
         return self.ref.game
 
     def load_game(self, msg):
+        self.game_msg = msg
         self.ref.load_text(json.dumps(msg["roster"]), None, msg.get("scenario") or "")
+        self.ref.game.window = HOST_WINDOW   # the host keeps every event it sees
         self.ref.cursor = NONE
         self.gid = msg["gid"]
         self.recent = []
@@ -73,6 +79,7 @@ class Replica:
         fresh = Replica()
         fresh.ref.load_text(self.ref.raw_text, None, self.ref.scenario)
         ng = fresh.ref.game
+        ng.window = HOST_WINDOW
         try:
             ng.set_window(msg["base_seq"], bytes.fromhex(msg["base"]) if msg["base"] else None,
                           bytes.fromhex(msg["window"]), bytes.fromhex(msg["hashes"]),

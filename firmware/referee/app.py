@@ -422,6 +422,30 @@ class Referee:
             return self._out({"t": "events-end", "gid": self.gid, "seq": g.seq})
         if c == "state":
             return self.send_state()
+        if c == "base":
+            # restoring a saved game: its state at base_seq, right after its roster was loaded
+            if g.seq != 0:
+                raise ValueError("base is set only on a freshly loaded game (seq 0)")
+            import binascii
+            seq = self._int_arg(msg, "base_seq", 0, 0, 1 << 30)
+            base = msg.get("base")
+            if not isinstance(base, str):
+                raise ValueError("base must be hex text")
+            g.set_window(seq, binascii.unhexlify(base), b"", b"", [])
+            if self.journal is not None:
+                self.journal.snapshot(g)
+            self.version += 1
+            return self._out({"t": "ok", "c": c, "seq": g.seq, "hash": g.state_hash()})
+        if c == "append":
+            evs = msg.get("events")
+            if not isinstance(evs, list) or len(evs) > 200:
+                raise ValueError("events must be a list of at most 200 events")
+            for ev in evs:
+                if not isinstance(ev, list) or len(ev) != 4:
+                    raise ValueError("an event is [kind, a, b, c]")
+                if self.submit(tuple(ev), "serial", c):
+                    return
+            return self._out({"t": "ok", "c": c, "seq": g.seq, "hash": g.state_hash()})
         if c == "roll":
             vals = msg.get("values")
             if vals is None:
