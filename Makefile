@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 
 NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: demo test setup clean
+.PHONY: demo test setup clean bench
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -29,6 +29,10 @@ demo: $(STAMP)
 
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q tests
+
+# benchmarks: writes docs/performance.md (figures are never typed in by hand)
+bench: $(STAMP) $(NODE_STAMP)
+	$(PY) bench/run.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info node_modules
