@@ -70,10 +70,13 @@ def test_escape_from_hoth_three_rounds(sim_factory):
     assert final["rolls"] == [5, 17] and final["roll_source"] == "physical"
     msgs = [r["msg"] for r in final["rejected"]]
     assert msgs == ["Star Destroyer has already launched a fighter this round",
+                    "Empire moves first: Star Destroyer has not moved",
+                    "only one response per enemy ship moved",
                     "Star Destroyer made a full-power move and cannot fire capital weapons",
                     "Troop Transport has no capital weapons",
                     "Troop Transport already has lethal damage marked"]
     assert [5, 0, 0, 0] in final["events"]          # the undo is in the log
+    assert final["winner"] == 0                     # seed 004: the Empire destroyed it
 
 
 def test_swsb_three_rounds_with_fleet_command_and_undo(sim_factory):
@@ -90,7 +93,9 @@ def test_swsb_three_rounds_with_fleet_command_and_undo(sim_factory):
     # ISD: 3 counters: Power to Engines R1, LRB for an unlaunched TIE R1, PtE R2
     assert s["Imperial Star Destroyer"]["counters"] == 0
     assert s["Mon Calamari Cruiser"]["damage"] == 0       # the mis-press was undone
-    assert s["TIE Fighter 1"]["status"] == "destroyed"
+    # TIE 1 (Infinite) was destroyed by point defense: back to the fighter pool (digest 2.2)
+    assert s["TIE Fighter 1"]["status"] == "ok" and s["TIE Fighter 1"]["launched"] is False
+    assert s["TIE Fighter 1"]["damage"] == 0
     assert final["round"] == 4 and final["phase"] == "move" and final["initiative"] == 0
     assert all(c[1] is None for side in final["chart"] for c in side)
     msgs = [r["msg"] for r in final["rejected"]]

@@ -33,7 +33,7 @@ def pump_until(m, seq, seconds=10):
 
 
 PLAY = [{"c": "roll", "values": [9, 4]}, {"c": "phase"}, {"c": "launch", "ship": 1},
-        {"c": "hit", "ship": 1, "by": 5}, {"c": "phase"}]
+        {"c": "hit", "ship": 1}, {"c": "phase"}]
 
 
 def test_pulled_cable_catches_up_from_last_seq(sim_factory):

@@ -141,7 +141,8 @@ def test_smb_hits_destroy_and_full_power_blocks_capital_weapons():
     assert g.dmg[tt] == 1
     ok(g, PH)                                # capital weapons
     refused(g, (EV_HIT, tt, 1, sd), "full-power")
-    refused(g, (EV_HIT, sd, 1, xw), "no capital weapons")
+    refused(g, (EV_HIT, sd, 1, tt), "no capital weapons")
+    refused(g, (EV_HIT, sd, 1, xw), "cannot be damaged by snub weapons")
     ok(g, PH)                                # round 2
     ok(g, (EV_INIT, 1, 2, 0))
     ok(g, PH)

@@ -8,11 +8,13 @@ strings, and output leaves through ``send`` (a callable taking one str line, no 
 from referee import FW_VERSION, PROTO_VERSION, profiles, scenarios
 from referee import protocol
 from referee.game import (Game, NONE, EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_POWER,
-                          EV_LAUNCH, EV_NAMES)
+                          EV_LAUNCH, EV_NAMES, EV_AIM, EV_ATTACK, EV_TRANSFER, EV_MOVE,
+                          EV_RESPONSE, EV_OVERLAP, EV_CHOOSE, EV_DONE, EV_EXIT, EV_ION)
 
 # Actions a key can trigger (board profiles map key positions to these names).
 ACTIONS = ("sel-", "sel+", "page-", "page+", "side", "mark", "unmark", "dmg+", "dmg-", "power",
-           "launch", "opt1", "opt2", "opt3", "opt4", "roll", "enter", "cancel", "phase", "undo")
+           "launch", "opt1", "opt2", "opt3", "opt4", "alt1", "alt2", "alt3", "alt4", "roll",
+           "enter", "cancel", "phase", "undo", "menu")
 
 ERROR_MS = 1200
 
@@ -51,6 +53,9 @@ class Referee:
         self.side_start = (0, 0)
         self.side_count = (0, 0)
         self.version = 0
+        self.menu = None        # list of scenario names while the menu is open
+        self.menu_i = 0
+        self.turns = 0          # squadrons-d6: turns to record with the next move
         self.error_text = ""
         self.error_until = 0
         self.now_ms = 0
@@ -231,6 +236,8 @@ class Referee:
         self.version += 1
         if self.entry:
             return self._entry_key(action)
+        if self.menu is not None or action == "menu":
+            return self._menu_key(action)
         n = g.n
         if action == "sel+":
             self._set_cursor((self.cursor + 1) % n)
@@ -254,12 +261,18 @@ class Referee:
                 else NONE
             return self.submit((EV_HIT, self.cursor, dph if action == "dmg+" else -dph, by))
         elif action == "power":
-            return self.submit((EV_POWER, self.cursor, 0, 0))
+            if g.profile.capital_phase >= 0:
+                return self.submit((EV_POWER, self.cursor, 0, 0))
+            return self.submit((EV_MOVE, self.cursor, 1, 0))   # an activation's move
         elif action == "launch":
             return self.submit((EV_LAUNCH, self.cursor, 0, 0))
         elif action in ("opt1", "opt2", "opt3", "opt4"):
-            return self.submit((EV_COUNTER, self.counter_source(), int(action[3]) - 1,
-                                self.cursor))
+            k = int(action[3]) - 1
+            if g.nopt:
+                return self.submit((EV_COUNTER, self.counter_source(), k, self.cursor))
+            return self.special(g.profile.pad[k])
+        elif action in ("alt1", "alt2", "alt3", "alt4"):
+            return self.special(g.profile.pad[4 + int(action[3]) - 1])
         elif action == "roll":
             return self.roll_initiative()
         elif action == "enter":
@@ -282,6 +295,85 @@ class Referee:
             return self.submit((EV_UNDO, 0, 0, 0))
         else:
             return self.error("unknown key action %r" % action, "key")
+        return None
+
+    def special(self, what):
+        """A profile's own pad action (profiles.Profile.pad) on the selected and marked ships."""
+        g = self._g()
+        i = self.cursor
+        m = self.mark
+        if not what:
+            return self.error("that key does nothing in %s" % g.profile.name, "key")
+        if what in ("attack", "aim", "transfer", "rapid", "counter", "overlap") and m == NONE:
+            return self.error("mark the acting ship first (mark), then select the target", "key")
+        if what == "attack":
+            return self.submit((EV_ATTACK, m, self.dice.d20(), i))
+        if what == "aim":
+            w, arg = g.profile.next_aim(g, m)
+            return self.submit((EV_AIM, m, w, arg))
+        if what == "transfer":
+            return self.submit((EV_TRANSFER, m, g.settings["damage_per_hit"], i))
+        if what == "move":
+            return self.submit((EV_MOVE, i, 1, 0))
+        if what in ("attack-speed", "full-throttle", "stop"):
+            mode = ("attack-speed", "full-throttle", "stop").index(what) + 1
+            r = self.submit((EV_MOVE, i, mode, self.turns))
+            if r is None:
+                self.turns = 0
+            return r
+        if what == "turn+":
+            self.turns = (self.turns + 1) % 10
+            return None
+        if what == "rapid":
+            return self.submit((EV_RESPONSE, m, 2, i))
+        if what == "counter":
+            return self.submit((EV_RESPONSE, m, 1, i))
+        if what == "exit":
+            return self.submit((EV_EXIT, i, 1, 0))
+        if what == "port":
+            return self.submit((EV_EXIT, i, 2, 0))
+        if what == "ion":
+            return self.submit((EV_ION, i, self.dice.d20(), 0))
+        if what == "done":
+            return self.submit((EV_DONE, g.active if g.active != NONE else i, 0, 0))
+        if what == "choose":
+            return self.submit((EV_CHOOSE, g.side[i], 0, 0))
+        if what == "overlap":
+            from referee.profiles import overlap_dice
+            n = overlap_dice(g.size[m], g.size[i])
+            hits = crits = 0
+            for _ in range(n):
+                f = self.dice.roll(8)
+                if f <= 3:
+                    hits += 1
+                elif f == 4:
+                    crits += 1
+            return self.submit((EV_OVERLAP, m, hits | (crits << 4), i))
+        return self.error("unknown pad action %r" % what, "key")
+
+    def _menu_key(self, action):
+        """The ruleset and scenario menu (long press of phase): sel+/sel- choose, enter loads,
+        cancel or undo leaves."""
+        if self.menu is None:
+            self.menu = scenarios.list_names(self.scenario_dir)
+            self.menu_i = 0
+            return None
+        if action in ("sel+", "dmg+"):
+            self.menu_i = (self.menu_i + 1) % len(self.menu)
+        elif action in ("sel-", "dmg-"):
+            self.menu_i = (self.menu_i - 1) % len(self.menu)
+        elif action in ("cancel", "undo", "menu"):
+            self.menu = None
+        elif action == "enter":
+            name = self.menu[self.menu_i]
+            self.menu = None
+            try:
+                self.load_scenario(name)
+            except (ValueError, OSError) as e:
+                return self.error("cannot load %s: %s" % (name, e), "key")
+        else:
+            return self.error("menu: sel+/sel- choose a scenario, enter loads it, hold enter "
+                              "to leave", "key")
         return None
 
     def counter_source(self):
@@ -358,6 +450,36 @@ class Referee:
         if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > hi:
             raise ValueError("%r must be an integer %d..%d" % (key, lo, hi))
         return v
+
+    def _ext_event(self, c, msg):
+        """The event of a profile command (docs/protocol.md). Raises ValueError."""
+        g = self._g()
+        ia = self._int_arg
+        if c == "aim":
+            return (EV_AIM, self._ship_arg(msg), ia(msg, "weapon", 0, 0, 7), ia(msg, "arg", 0, 0, 254))
+        if c == "attack":
+            roll = msg.get("roll")
+            roll = self.dice.d20() if roll is None else ia(msg, "roll", 0, 1, 20)
+            return (EV_ATTACK, self._ship_arg(msg), roll, self._ship_arg(msg, "target"))
+        if c == "transfer":
+            return (EV_TRANSFER, self._ship_arg(msg), ia(msg, "n", g.settings["damage_per_hit"],
+                                                         1, 99), self._ship_arg(msg, "to"))
+        if c == "move":
+            return (EV_MOVE, self._ship_arg(msg), ia(msg, "mode", 1, 1, 3), ia(msg, "turns", 0, 0, 9))
+        if c == "respond":
+            kind = ia(msg, "kind", 2, 1, 2) | (4 if msg.get("behind") else 0)
+            return (EV_RESPONSE, self._ship_arg(msg), kind, self._ship_arg(msg, "mover"))
+        if c == "overlap":
+            return (EV_OVERLAP, self._ship_arg(msg), _faces(msg, 2), self._ship_arg(msg, "other"))
+        if c == "choose":
+            return (EV_CHOOSE, ia(msg, "side", 0, 0, 1), 0, 0)
+        if c == "done":
+            return (EV_DONE, self._ship_arg(msg), 0, 0)
+        if c == "exit":
+            return (EV_EXIT, self._ship_arg(msg), ia(msg, "kind", 1, 1, 2), 0)
+        roll = msg.get("roll")
+        roll = self.dice.d20() if roll is None else ia(msg, "roll", 0, 1, 20)
+        return (EV_ION, self._ship_arg(msg), roll, ia(msg, "facing", 0, 0, 2))
 
     def _command(self, c, msg):
         g = self.game
@@ -478,6 +600,8 @@ class Referee:
             return self.submit((EV_PHASE, 0, 0, 0), "serial", c)
         if c == "undo":
             return self.submit((EV_UNDO, 0, 0, 0), "serial", c)
+        if c in EXT_COMMANDS:
+            return self.submit(self._ext_event(c, msg), "serial", c)
         if c == "key":
             k = msg.get("key")
             if k not in ACTIONS and not (isinstance(k, str) and k[:4] == "sel:"
@@ -486,6 +610,25 @@ class Referee:
             self.key(k)
             return
         raise ValueError("unknown command %r" % c)
+
+
+EXT_COMMANDS = ("aim", "attack", "transfer", "move", "respond", "overlap", "choose", "done",
+                "exit", "ion")
+
+
+def _faces(msg, n):
+    v = msg.get("dice", [])
+    if not isinstance(v, list) or len(v) > 2:
+        raise ValueError("dice: a list of attack die faces 1..8")
+    hits = crits = 0
+    for f in v:
+        if not isinstance(f, int) or not 1 <= f <= 8:
+            raise ValueError("an attack die face is 1..8")
+        if f <= 3:
+            hits += 1
+        elif f == 4:
+            crits += 1
+    return hits | (crits << 4)
 
 
 def event_text(game, ev):
@@ -503,4 +646,25 @@ def event_text(game, ev):
         return "%s full-power move" % nm[a]
     if k == EV_LAUNCH:
         return "%s launched" % nm[a]
+    if k == EV_ATTACK:
+        return "%s attacks %s: d20 %d" % (nm[a], nm[c], b)
+    if k == EV_AIM:
+        return "%s aims weapon %d (%d)" % (nm[a], b, c)
+    if k == EV_TRANSFER:
+        return "Emperor's Will: %d damage from %s to %s" % (b, nm[a], nm[c])
+    if k == EV_MOVE:
+        return "%s moves (mode %d, %d turns)" % (nm[a], b, c)
+    if k == EV_RESPONSE:
+        return "%s responds to %s with %s" % (nm[a], nm[c], "a countermove" if b & 3 == 1
+                                              else "rapid fire")
+    if k == EV_OVERLAP:
+        return "%s overlaps %s (%d hits, %d crits)" % (nm[a], nm[c], b & 15, b >> 4)
+    if k == EV_CHOOSE:
+        return "%s moves first" % game.side_names[a]
+    if k == EV_DONE:
+        return "%s has fired" % nm[a]
+    if k == EV_EXIT:
+        return "%s %s" % (nm[a], "left by the far edge" if b == 1 else "hit the target port")
+    if k == EV_ION:
+        return "Ion Cannon at %s: d20 %d" % (nm[a], b)
     return EV_NAMES[k] if 0 < k < len(EV_NAMES) else "event %d" % k

@@ -35,8 +35,50 @@ EV_PHASE = 4
 EV_UNDO = 5
 EV_POWER = 6
 EV_LAUNCH = 7
+EV_AIM = 8        # ship, weapon (W_*), arg: inches (swsb-addon) or facing 0-2 (smb)
+EV_ATTACK = 9     # attacker, d20 roll, target: the attack helper (profile decides the hit)
+EV_TRANSFER = 10  # ship with Emperor's Will, points, allied fighter (swsb)
+EV_MOVE = 11      # ship, mode (profile's), arg
+EV_RESPONSE = 12  # responder, kind (1 countermove, 2 rapid fire; +4 mover ended behind), mover
+EV_OVERLAP = 13   # mover, hits | crits << 4 (dice rolled), other ship (xwing-overlap)
+EV_CHOOSE = 14    # side that moves first (swsb-addon: the initiative winner chooses)
+EV_DONE = 15      # ship finished its activation (swsb-addon)
+EV_EXIT = 16      # ship, 1 left by the far table edge / 2 hit the target port (victory)
+EV_ION = 17       # target, d20 roll, facing: the planetary Ion Cannon (smb, Hoth)
 
-EV_NAMES = ("", "initiative", "hit", "counter", "phase", "undo", "full-power", "launch")
+EV_NAMES = ("", "initiative", "hit", "counter", "phase", "undo", "full-power", "launch", "aim",
+            "attack", "transfer", "move", "response", "overlap", "choose", "done", "exit",
+            "ion")
+
+# weapons for EV_AIM
+W_PRIMARY = 0
+W_PD = 1
+W_BROAD_L = 2
+W_BROAD_R = 3
+W_CAPITAL = 4
+W_HEAVY = 5
+W_RAPID = 6
+
+# per-ship flag bits of Game.fl2
+G_BROAD_L = 1     # broadside fired to the left this round
+G_BROAD_R = 2     # and to the right
+G_FULL_THROTTLE = 4   # squadrons-d6: flew (or its squadron flew) at Full Throttle this round
+G_MOVED = 8       # moved this round / activation
+G_ATTACK_SPEED_LAST = 16  # squadrons-d6: moved at Attack Speed last round
+G_SKIP_ACTION = 32    # xwing-overlap: skips its Perform Action step this round
+G_ION = 64        # smb: hit by the Ion Cannon: cannot move or fire next round
+G_ION_NOW = 128   # smb: ionized this round
+ROUND_FLAGS2 = G_BROAD_L | G_BROAD_R | G_FULL_THROTTLE | G_MOVED | G_SKIP_ACTION | G_ION_NOW
+
+# ability bits of Game.ab, from roster stats
+A_EMPERORS_WILL = 1
+A_INFINITE = 2
+A_CLOAK = 4
+A_BROADSIDE = 8
+A_HERO = 16
+A_CAPITAL = 32    # a capital ship (smb type capital, squadrons-d6 capital)
+A_FIGHTER = 64    # smb type fighter (snub weapons)
+A_NO_SNUB = 128   # cannot be damaged by snub (fighter) weapons
 
 NONE = 255
 
@@ -73,6 +115,25 @@ def fnv1a32(data, h=_FNV_OFFSET):
         hi = (hi * 0x193 + ((lo & 0xFF) << 8) + (t >> 16)) & 0xFFFF
         lo = t & 0xFFFF
     return (hi << 16) | lo
+
+
+def _b(v):
+    """A stat as a byte: ints 0..254 as they are, anything else 255 (not given)."""
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 255:
+        return v
+    return 255
+
+
+def dice_code(v):
+    """WEG D6 dice code to whole dice, pips dropped: "4D+1" -> 4, "3D" -> 3, 4 -> 4
+    (seed 002 "# of Turns": "rounding down the pips"). Anything else -> 255."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    if isinstance(v, str):
+        t = v.upper().split("D")[0].strip()
+        if t.isdigit():
+            return int(t)
+    return 255
 
 
 class Rejected(Exception):
@@ -134,6 +195,10 @@ class Game:
                         k |= CAP_NO_CAPITAL
                 cap.append(k)
         self.side_names = (roster["sides"][0]["name"], roster["sides"][1]["name"])
+        all_ships = roster["sides"][0]["ships"] + roster["sides"][1]["ships"]
+        self._prepare_stats(all_ships)
+        self.extras = roster.get("extras") or {}
+        self.victory = roster.get("victory") or []
         self.names = tuple(names)
         self.n = len(names)
         self.side = bytes(side)
@@ -150,6 +215,9 @@ class Game:
         self.cc = bytearray(self.n)
         self.fl = bytearray(self.n)
         self.chart = bytearray(2 * self.nopt)
+        self.fl2 = bytearray(self.n)   # G_* flags
+        self.aux = bytearray(self.n)   # aim (weapon | arg << 3) or xwing touching partner + 1
+        self.x = bytearray(8)          # profile state: see the profile's docs
         self.window = max(8, window)
         self._base = None         # state_bytes() at base_seq, or None for the initial state
         self.base_seq = 0
@@ -157,6 +225,101 @@ class Game:
         self.hlog = bytearray()   # 4 bytes per event in the window: the state hash after it
         self.eff = []             # window indices of the events in effect (the undo stack)
         self._reset()
+
+    def _prepare_stats(self, ships):
+        """Compact per-ship stats from the rosters' ``stats`` (255 = not given)."""
+        n = len(ships)
+        self.defn = bytearray(3 * n)     # Defense by facing (front, side, rear)
+        self.defn_d = bytearray(3 * n)   # damaged side (swsb), else the same
+        self.atk = bytearray(n)          # primary attack bonus
+        self.atk_d = bytearray(n)
+        self.pdv = bytearray(n)          # point defense bonus (0 none)
+        self.pdv_d = bytearray(n)
+        self.speed = bytearray(n)
+        self.ab = bytearray(n)
+        self.wbonus = bytearray(3 * n)   # smb weapon bonus: capital, heavy, rapid (255 none)
+        self.size = bytearray(n)         # xwing: 1 small, 2 large, 3 huge
+        self.squad = bytearray(n)        # squadrons-d6: squadron number + 1 (0 none)
+        self.d6 = bytearray(3 * n)       # squadrons-d6: space, piloting, maneuverability
+        self.snub_def = bytearray(n)     # smb: defence bonus against snub (fighter) weapons
+        self.fighter_attack = bytearray(n)   # smb: may make the fighter attack move
+        self.rapid_at = bytearray(n)     # smb: rapid-fire response taken at ship + 1
+        squads = []
+        for i in range(n):
+            st = ships[i]["stats"]
+            d = st.get("defense", 255)
+            if not isinstance(d, list):
+                d = [d, d, d]
+            dmg_side = st.get("damaged") or {}
+            dd = dmg_side.get("defense", d)
+            if not isinstance(dd, list):
+                dd = [dd, dd, dd]
+            for k in range(3):
+                self.defn[3 * i + k] = _b(d[k])
+                self.defn_d[3 * i + k] = _b(dd[k])
+            self.atk[i] = _b(st.get("attack", 255))
+            self.atk_d[i] = _b(dmg_side.get("attack", st.get("attack", 255)))
+            self.pdv[i] = _b(st.get("pd", 255))
+            self.pdv_d[i] = _b(dmg_side.get("pd", st.get("pd", 255)))
+            self.speed[i] = _b(st.get("speed", 255))
+            for k in range(3):
+                self.wbonus[3 * i + k] = 255
+            for w in st.get("weapons", ()):
+                if isinstance(w, dict):
+                    kind = w.get("kind")
+                    for k in range(3):
+                        if kind == ("capital", "heavy", "rapid")[k]:
+                            self.wbonus[3 * i + k] = _b(w.get("bonus", 0))
+            a = 0
+            text = " ".join([str(x) for x in st.get("abilities", ())]).lower()
+            if "emperor's will" in text:
+                a |= A_EMPERORS_WILL
+            if "infinite" in text:
+                a |= A_INFINITE
+            if "cloak" in text:
+                a |= A_CLOAK
+            if st.get("broadside"):
+                a |= A_BROADSIDE
+            if st.get("hero"):
+                a |= A_HERO
+            t = st.get("type")
+            if t == "capital" or st.get("capital"):
+                a |= A_CAPITAL
+            if t == "fighter":
+                a |= A_FIGHTER
+            if "cannot be damaged by snub" in text:
+                a |= A_NO_SNUB
+            k = text.find("defence against snub")
+            if k > 0:
+                num = text[:k].split("+")[-1].strip()
+                if num.isdigit():
+                    self.snub_def[i] = int(num)
+            if "fighter attack move" in text:
+                self.fighter_attack[i] = 1
+            self.ab[i] = a
+            self.size[i] = {"small": 1, "large": 2, "huge": 3}.get(st.get("size"), 0)
+            sq = st.get("squadron")
+            if sq is not None:
+                if sq not in squads:
+                    squads.append(sq)
+                self.squad[i] = squads.index(sq) + 1
+            self.d6[3 * i] = _b(st.get("space", 255))
+            self.d6[3 * i + 1] = _b(dice_code(st.get("piloting", 255)))
+            self.d6[3 * i + 2] = _b(dice_code(st.get("maneuverability", 255)))
+
+    def defense(self, i, facing=0):
+        """Defense of ship i against an attack on ``facing`` (0 front, 1 side, 2 rear), from
+        its damaged side once the card is flipped (digest 2.2); 255 when not given."""
+        if self.status(i) == DAMAGED:
+            return self.defn_d[3 * i + facing]
+        return self.defn[3 * i + facing]
+
+    def attack_bonus(self, i):
+        return self.atk_d[i] if self.status(i) == DAMAGED else self.atk[i]
+
+    def point_defense(self, i):
+        """PD bonus now (damaged side when flipped); 0 = none, 255 = not given."""
+        return self.pdv_d[i] if self.status(i) == DAMAGED else self.pdv[i]
 
     # ---- state -------------------------------------------------------------------------
     def _reset(self):
@@ -175,6 +338,12 @@ class Game:
             self.fl[i] = self._fl0[i]
         for i in range(len(self.chart)):
             self.chart[i] = NONE
+        for i in range(n):
+            self.fl2[i] = 0
+            self.aux[i] = 0
+            self.rapid_at[i] = 0
+        for i in range(8):
+            self.x[i] = 0
 
     @property
     def seq(self):
@@ -207,7 +376,7 @@ class Game:
         Raises ValueError when the length or ship count does not match."""
         n = self.n
         k = self.nopt
-        if len(data) != 10 + 4 * n + 2 * k or data[9] != n:
+        if len(data) != 18 + 7 * n + 2 * k or data[9] != n:
             raise ValueError("state does not fit this game")
         self.round = data[0] | (data[1] << 8)
         self.phase = data[2]
@@ -223,6 +392,13 @@ class Game:
             o += n
         for i in range(2 * k):
             self.chart[i] = data[o + i]
+        o += 2 * k
+        for arr in (self.fl2, self.aux, self.rapid_at):
+            for i in range(n):
+                arr[i] = data[o + i]
+            o += n
+        for i in range(8):
+            self.x[i] = data[o + i]
 
     def total_hp(self, i):
         return self.hp1[i] + self.hp2[i]
@@ -264,11 +440,32 @@ class Game:
         head[8] = self.active
         head[9] = self.n
         return bytes(head) + bytes(self.dmg) + bytes(self.pend) + bytes(self.cc) + \
-            bytes(self.fl) + bytes(self.chart)
+            bytes(self.fl) + bytes(self.chart) + bytes(self.fl2) + bytes(self.aux) + \
+            bytes(self.rapid_at) + bytes(self.x)
 
     def state_hash(self):
         """The state's 32-bit FNV-1a as 8 lowercase hex digits (same on MicroPython and CPython)."""
         return "%08x" % fnv1a32(self.state_bytes())
+
+    def winner(self):
+        """Side that has won by the roster's victory conditions, or None (seed 004 Hoth)."""
+        for v in self.victory:
+            if not isinstance(v, dict):
+                continue
+            ship = v.get("ship")
+            idx = -1
+            if ship is not None:
+                for i in range(self.n):
+                    if self.names[i] == ship:
+                        idx = i
+            w = v.get("when")
+            if w == "destroyed" and idx >= 0 and self.destroyed(idx):
+                return v.get("side")
+            if w == "exited" and idx >= 0 and self.x[7] == idx + 1:
+                return v.get("side")
+            if w == "port" and self.x[6]:
+                return v.get("side")
+        return None
 
     def event_hash(self, seq):
         """The state hash (8 hex digits) right after event ``seq`` (1-based); IndexError when it
@@ -299,6 +496,8 @@ class Game:
         p = self.profile
         ph = p.phases[self.phase]
         if kind == EV_INIT:
+            if p.phases[0] != "initiative":
+                return "%s has no initiative roll" % p.name
             if self.phase != 0:
                 return "initiative is rolled in the initiative phase (now %s)" % ph
             if self.init != NONE:
@@ -331,6 +530,9 @@ class Game:
             else:
                 if not pending or self.pend[a] == 0:
                     return "no pending damage on %s to remove (use undo)" % nm
+            r = p.check_hit(self, a, b, c)
+            if r:
+                return r
             if c != NONE:
                 r = self._ship(c)
                 if r:
@@ -343,7 +545,8 @@ class Game:
                 if not self.fl[c] & F_LAUNCHED:
                     return "%s has not launched" % an
                 if b > 0:
-                    if self.phase == p.pd_phase and self.cap[c] & CAP_NO_PD:
+                    if self.phase == p.pd_phase and (self.cap[c] & CAP_NO_PD or
+                                                      self.point_defense(c) == 0):
                         return "%s has no point defense" % an
                     if self.phase == p.one_ship_at_a_time and self.fl[c] & F_FIRED \
                             and self.active != c:
@@ -383,7 +586,10 @@ class Game:
                 return "%s: no hit on %s to avoid" % (opt.name, self.names[c])
             return None
         if kind == EV_PHASE:
-            if self.phase == 0 and self.init == NONE:
+            r = p.check_phase(self)
+            if r:
+                return r
+            if self.phase == 0 and self.init == NONE and p.phases[0] == "initiative":
                 if self.rolls[0] and self.rolls[0] == self.rolls[1]:
                     return "initiative is tied: roll again"
                 return "roll initiative first"
@@ -400,15 +606,9 @@ class Game:
             r = self._ship(a)
             if r:
                 return r
-            if self.phase != p.phase_index("movement"):
-                return "a full-power move is made in the movement phase"
-            if self.destroyed(a):
-                return "%s is destroyed" % self.names[a]
-            if not self.fl[a] & F_LAUNCHED:
-                return "%s has not launched" % self.names[a]
             if self.fl[a] & F_POWER:
                 return "%s already made a full-power move" % self.names[a]
-            return None
+            return p.check_ext(self, EV_MOVE, a, 2, 0)   # a full-power move is a move
         if kind == EV_LAUNCH:
             r = self._ship(a)
             if r:
@@ -424,6 +624,8 @@ class Game:
                 if self.fl[k] & F_LAUNCHED_ONE:
                     return "%s has already launched a fighter this round" % self.names[k]
             return None
+        if kind >= EV_AIM:
+            return p.check_ext(self, kind, a, b, c)
         return "unknown event kind %d" % kind
 
     def _apply(self, kind, a, b, c):
@@ -441,18 +643,10 @@ class Game:
                 self.init = 0
             # else: a tie with no holder to keep: roll again
         elif kind == EV_HIT:
-            total = self.hp1[a] + self.hp2[a]
-            if self.phase in p.pending_phases:
-                if b > 0:
-                    self.pend[a] = min(self.pend[a] + b, total - self.dmg[a])
-                else:
-                    self.pend[a] = max(self.pend[a] + b, 0)
-            else:
-                self.dmg[a] = min(self.dmg[a] + b, total)
-            if c != NONE and self.phase == p.one_ship_at_a_time and b > 0:
-                if self.active != NONE and self.active != c:
-                    self.fl[self.active] |= F_FIRED
-                self.active = c
+            if b > 0:
+                self.mark(a, b, c)
+            elif self.phase in p.pending_phases:
+                self.pend[a] = max(self.pend[a] + b, 0)
         elif kind == EV_COUNTER:
             s = self.side[a]
             self.cc[a] -= 1
@@ -461,11 +655,7 @@ class Game:
                 self.pend[c] = max(self.pend[c] - self.settings["damage_per_hit"], 0)
         elif kind == EV_PHASE:
             if self.phase == p.flush_phase:
-                for i in range(self.n):
-                    if self.pend[i]:
-                        t = self.hp1[i] + self.hp2[i]
-                        self.dmg[i] = min(self.dmg[i] + self.pend[i], t)
-                        self.pend[i] = 0
+                self.flush()
             if self.phase == p.one_ship_at_a_time:
                 self.active = NONE
             if self.phase + 1 >= len(p.phases):
@@ -474,6 +664,7 @@ class Game:
                     self.chart[i] = NONE
                 for i in range(self.n):
                     self.fl[i] &= ~ROUND_FLAGS & 255
+                p.end_round(self)
                 self.round += 1
                 self.phase = 0
                 self.prev_init = self.init
@@ -481,13 +672,41 @@ class Game:
                 self.active = NONE
             else:
                 self.phase += 1
+            p.start_phase(self)
         elif kind == EV_POWER:
-            self.fl[a] |= F_POWER
+            p.apply_ext(self, EV_MOVE, a, 2, 0)
         elif kind == EV_LAUNCH:
             self.fl[a] |= F_LAUNCHED
             k = self.carrier[a]
             if k != NONE:
                 self.fl[k] |= F_LAUNCHED_ONE
+        else:
+            p.apply_ext(self, kind, a, b, c)
+
+    def mark(self, target, points, attacker):
+        """Mark ``points`` of damage on ``target`` as EV_HIT does (pending in the profile's
+        pending phases, else at once); ``attacker`` (or NONE) becomes the ship firing now."""
+        p = self.profile
+        total = self.hp1[target] + self.hp2[target]
+        if self.phase in p.pending_phases:
+            self.pend[target] = min(self.pend[target] + points, total - self.dmg[target])
+        else:
+            self.dmg[target] = min(self.dmg[target] + points, total)
+            p.on_damage(self, target)
+        if attacker != NONE and self.phase == p.one_ship_at_a_time:
+            if self.active != NONE and self.active != attacker:
+                self.fl[self.active] |= F_FIRED
+            self.active = attacker
+
+    def flush(self):
+        """Apply all pending damage now (the Damage phase; digest 1.2)."""
+        p = self.profile
+        for i in range(self.n):
+            if self.pend[i]:
+                t = self.hp1[i] + self.hp2[i]
+                self.dmg[i] = min(self.dmg[i] + self.pend[i], t)
+                self.pend[i] = 0
+                p.on_damage(self, i)
 
     def set_window(self, base_seq, base, events, hashes, eff):
         """Take a saved RAM window (see journal.py and the ``state`` message): ``base`` state
@@ -612,4 +831,5 @@ class Game:
                 "active": None if self.active == NONE else self.active,
                 "ships": [self.ship_dict(i) for i in range(self.n)],
                 "chart": self.chart_list(), "settings": self.settings,
+                "winner": self.winner(), "profile": self.profile.view(self),
                 "state_hash": self.state_hash()}

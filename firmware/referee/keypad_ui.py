@@ -4,10 +4,12 @@ Keypad Base: 4x4 keys, one RGB LED under each).
 Ships mode (the default): keys 0-11 are ships (12 per page, side 0 then side 1); the key shows
 the ship's state (side colour; dim when damaged; red when destroyed; grey while aboard; white
 when selected; yellow when marked). Short press selects it, long press marks it. Key 12 goes to
-actions mode, 13 next phase (long: roll initiative), 14 undo, 15 next page.
+actions mode (long: the scenario menu), 13 next phase (long: roll initiative), 14 undo,
+15 next page.
 
 Actions mode: 0 dmg+, 1 dmg-, 2 full power, 3 launch, 4-7 fleet command options 1-4 (lit
-while that option is free this round for the selected ship's side), 8 roll, 9 enter physical
+while that option is free this round for the selected ship's side; long: the profile's own
+actions alt1-4), 8 roll, 9 enter physical
 dice (long: cancel), 10 other side, 11 mark; 12 back to ships, 13 phase, 14 undo, 15 next ship.
 
 The object is both the key map (``action``) and the renderer (``render``, ``fb``) that
@@ -42,6 +44,8 @@ class KeypadUI:
     def action(self, k, is_long):
         """Action name for key ``k``, or None when the key only changed the UI mode."""
         app = self.app
+        if k == 12 and is_long:
+            return "menu"
         if k == 12:
             self.mode = ACTIONS_MODE if self.mode == SHIPS else SHIPS
             app.version += 1
@@ -63,6 +67,8 @@ class KeypadUI:
             return "sel+"
         if k == 9 and is_long:
             return "cancel"
+        if 4 <= k <= 7 and is_long:
+            return "alt%d" % (k - 3)
         return ACTION_KEYS[k]
 
     # ---- renderer ----------------------------------------------------------------------

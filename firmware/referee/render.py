@@ -8,19 +8,21 @@ Layout for a grid of width W (even, >= 16) and height H (>= 8); each side gets o
 columns), side 0 on the left:
 
 - row 0: the round in binary (columns 0-7, most significant bit left); the phases as pips from
-  column W/2+1 (current phase bright yellow); column W-2 the side that moves first; column W-1
-  the initiative holder (dim white while undecided).
+  column W/2+1 (current phase bright yellow); column W-2 the side whose turn it is (who moves
+  first, or whose activation it is); column W-1 the initiative holder (dim white while
+  undecided); the whole of column W/2 white while the game has a winner, in its colour.
 - row 1: page pips (one per page, current one bright); the whole row red while an error shows.
 - rows 2 .. H-3: one ship per row per half (``rows_per_page`` = H - 4 ships per side per page).
   Columns 0-4 of the half: hit point bar (applied damage red, pending damage amber, the X part
   of X/Y in the side's colour, the Y part dimmer; scaled when X+Y > 5; a destroyed ship is dark
   red; a fighter not yet launched is grey). Columns 5-6: command counters left (1 pixel each,
   both bright for 3 or more). Column 7: white = selected, yellow = marked as attacker/source,
-  magenta = firing now, blue = made a full-power move.
+  magenta = firing now, blue = made a full-power move, dim white = yet to act this phase.
 - row H-2: the fleet command chart: option k of side s lit at column s*W/2 + k when it holds a
   counter this round.
 - row H-1: the last initiative roll per half as a bar (d20 value * W/2 / 20 pixels), the
   holder's bright; while a physical roll is being entered, the value in white.
+- the scenario menu (long press of phase): row 1 one pip per scenario, the chosen one white.
 """
 
 from referee.game import NONE, F_LAUNCHED, F_POWER
@@ -93,14 +95,20 @@ class Renderer:
             x = half + 1 + k
             if x < w - 2:
                 self.px(x, 0, YELLOW if k == g.phase else DIM_YELLOW)
-        mf = g.moves_first()
+        mf = g.profile.acting_side(g)
         if mf != NONE:
             self.px(w - 2, 0, SIDE_RGB[mf])
+        win = g.winner()
+        if win is not None:
+            self.px(half, 0, SIDE_RGB[win])
         self.px(w - 1, 0, DIM_WHITE if g.init == NONE else SIDE_RGB[g.init])
         # row 1: pages, error
         if error:
             for x in range(w):
                 self.px(x, 1, RED)
+        elif app.menu is not None:
+            for k in range(min(len(app.menu), w)):
+                self.px(k, 1, WHITE if k == app.menu_i else YELLOW)
         else:
             for k in range(min(app.pages(), w)):
                 self.px(k, 1, WHITE if k == app.page else DIM_WHITE)
@@ -179,6 +187,8 @@ class Renderer:
             c = MAGENTA
         elif g.fl[i] & F_POWER:
             c = BLUE
+        elif g.profile.yet_to_act(g, i):
+            c = DIM_WHITE
         else:
             return
         self.px(x0 + 7, y, c)

@@ -105,7 +105,8 @@ def validate(r, known_rulesets=None):
     if not isinstance(r, dict):
         raise _e("roster", "must be an object")
     for k in r:
-        if k not in ("name", "ruleset", "source", "settings", "sides", "note", "victory"):
+        if k not in ("name", "ruleset", "source", "settings", "sides", "note", "victory",
+                     "extras"):
             raise _e("roster", "unknown field %r" % k)
     name = _name(r.get("name", "game"), "name")
     ruleset = r.get("ruleset")
@@ -160,6 +161,20 @@ def validate(r, known_rulesets=None):
         base += len(ships)
     out = {"name": name, "ruleset": ruleset, "source": r.get("source", ""),
            "settings": settings, "sides": out_sides}
-    if "victory" in r:
-        out["victory"] = r["victory"]
+    v = r.get("victory", [])
+    if not isinstance(v, list):
+        raise _e("victory", "must be a list of conditions")
+    for k in range(len(v)):
+        c = v[k]
+        if not isinstance(c, dict) or c.get("side") not in (0, 1) or \
+                c.get("when") not in ("destroyed", "exited", "port"):
+            raise _e("victory[%d]" % k, "needs side 0/1 and when: destroyed, exited or port")
+    out["victory"] = v
+    ex = r.get("extras", {})
+    if not isinstance(ex, dict):
+        raise _e("extras", "must be an object")
+    ion = ex.get("ion_cannon")
+    if ion is not None and (not isinstance(ion, dict) or ion.get("side") not in (0, 1)):
+        raise _e("extras.ion_cannon", "needs side 0/1 (and bonus, bursts)")
+    out["extras"] = ex
     return out
