@@ -57,6 +57,11 @@ class SimView:
                        sum(d["hp"]), d["pending"], d["counters"], d["status"]))
         if app.mark != 255:
             info.append("marked: %s\n" % g.names[app.mark], style="yellow")
+        if app.menu is not None:
+            info.append("menu: %s  (sel+/sel- choose, enter loads, hold enter leaves)\n"
+                        % app.menu[app.menu_i], style="bold yellow")
+        if app.turns:
+            info.append("turns for the next move: %d\n" % app.turns)
         if app.entry:
             info.append("entering %s's d20: %d\n" % (g.side_names[app.entry - 1], app.entry_value),
                         style="bold")

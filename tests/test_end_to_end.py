@@ -3,6 +3,8 @@ over the pseudo-terminal (issue 2 part 7). Expected values are worked out by han
 seed rules in the comments of docs/scripts/*.txt."""
 
 import io
+
+import pytest
 import json
 import os
 import subprocess
@@ -130,3 +132,25 @@ def test_cli_headless_snapshot_and_mirror_once_agree(sim_factory):
     mirrored = json.loads(out.stdout)
     assert mirrored["state_hash"] == board["state_hash"] == mirrored["board_hash"]
     assert mirrored["seq"] == board["seq"]
+
+
+@pytest.mark.parametrize("ruleset,script,refusals", [
+    ("swsb-addon", "swsb-addon-demo.txt", ["the initiative winner first chooses who moves first",
+                                           "class 1-3 ships move before class 4",
+                                           "Mon Calamari Cruiser is firing: finish its "
+                                           "activation (done) first"]),
+    ("squadrons-d6", "squadrons-d6-demo.txt", [
+        "all ships in a squadron move at the same rate (Red 1 moved at Attack Speed)",
+        "Corellian Corvette may stop dead only after moving at Attack Speed the round before",
+        "Star Destroyer has 1 turns a move (unused turns are lost)",
+        "Black 2 flew at Full Throttle (or its squadron did) and cannot fire"]),
+    ("xwing-overlap", "xwing-overlap-demo.txt", [
+        "X-wing 1 and TIE Fighter 1 are touching: they cannot attack each other"]),
+])
+def test_every_profile_runs_from_a_key_script_and_is_mirrored(sim_factory, ruleset, script,
+                                                              refusals):
+    final, rows, m, bsnap = play_with_mirror(sim_factory, ["--ruleset", ruleset], script)
+    check_mirror(final, rows, m, bsnap)
+    assert final["ruleset"] == ruleset
+    assert [r["msg"] for r in final["rejected"]] == refusals
+    assert final["round"] == 2

@@ -56,11 +56,14 @@ def cpython_steps(scenario, script_file, seed=1):
     return actions, rows, app
 
 
-@pytest.mark.parametrize("scenario,script_file", [("hoth", "hoth-3-rounds.txt"),
-                                                  ("swsb-example", "swsb-3-rounds.txt")])
-def test_same_hashes_on_micropython(scenario, script_file, tmp_path):
+@pytest.mark.parametrize("scenario,script_file,rounds", [
+    ("hoth", "hoth-3-rounds.txt", 4), ("swsb-example", "swsb-3-rounds.txt", 4),
+    ("swsb-addon-example", "swsb-addon-demo.txt", 2),
+    ("squadrons-d6-example", "squadrons-d6-demo.txt", 2),
+    ("xwing-overlap-example", "xwing-overlap-demo.txt", 2)])
+def test_same_hashes_on_micropython(scenario, script_file, rounds, tmp_path):
     actions, rows, app = cpython_steps(scenario, script_file)
-    assert app.game.round == 4          # three full rounds were played
+    assert app.game.round == rounds     # the rounds the script plays were played
     lines = run_in_micropython({"scenario": scenario, "actions": actions, "board": BOARD,
                                 "seed": 1}, tmp_path)
     impl = [l for l in lines if l.startswith("IMPL")]

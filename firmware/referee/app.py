@@ -317,10 +317,9 @@ class Referee:
             return self.submit((EV_MOVE, i, 1, 0))
         if what in ("attack-speed", "full-throttle", "stop"):
             mode = ("attack-speed", "full-throttle", "stop").index(what) + 1
-            r = self.submit((EV_MOVE, i, mode, self.turns))
-            if r is None:
-                self.turns = 0
-            return r
+            turns = self.turns
+            self.turns = 0      # counted afresh for every move (unused turns are lost)
+            return self.submit((EV_MOVE, i, mode, turns))
         if what == "turn+":
             self.turns = (self.turns + 1) % 10
             return None

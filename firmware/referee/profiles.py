@@ -315,12 +315,12 @@ class SWSB(Profile):
         return self.d20_hit(g, roll, total, need), total, need
 
     def apply_attack(self, g, a, roll, c):
+        Profile.apply_attack(self, g, a, roll, c)
         w = g.aux[a] & 7
         if w == G.W_BROAD_L:
             g.fl2[a] |= G.G_BROAD_L
         elif w == G.W_BROAD_R:
             g.fl2[a] |= G.G_BROAD_R
-        Profile.apply_attack(self, g, a, roll, c)
 
     def check_ext(self, g, kind, a, b, c):
         r = self.ext_common(g, kind, a, b, c)
