@@ -338,7 +338,7 @@ class Referee:
         if what == "choose":
             return self.submit((EV_CHOOSE, g.side[i], 0, 0))
         if what == "overlap":
-            from referee.profiles import overlap_dice
+            from referee.rules_xwing import overlap_dice
             n = overlap_dice(g.size[m], g.size[i])
             hits = crits = 0
             for _ in range(n):
