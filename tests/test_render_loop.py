@@ -158,3 +158,21 @@ def test_main_loop_tasks_keys_serial_render_and_task_errors_do_not_stop_it():
     assert store.calls >= 2 and runner.crashes >= 2            # autosave failed, loop went on
     assert any("autosave task" in json.loads(l).get("msg", "") for l in ser.out)
     assert disp.frames and len(disp.frames) < 60                # renders only on change
+
+
+def test_ctrl_c_is_not_swallowed_by_the_loop():
+    # mpremote takes the board back with Ctrl-C: the tasks catch Exception, never
+    # KeyboardInterrupt, so it ends the loop and reaches the REPL
+    a = Referee(BOARD, os.path.join(ROOT, "firmware", "rosters"), lambda l: None,
+                Dice(XorShift32(3)), 12)
+    a.load_scenario("hoth")
+
+    class CtrlC:
+        def poll(self, now):
+            raise KeyboardInterrupt
+
+    runner = Runner(a, KeyMap(BOARD, ACTIONS), CtrlC(), FakeDisplay(), FakeSerial([]),
+                    Renderer(16, 16))
+    with pytest.raises(KeyboardInterrupt):
+        asyncio.run(runner.main())
+    assert runner.crashes == 0

@@ -145,7 +145,11 @@ class Profile:
                                               if kind < len(G.EV_NAMES) else kind)
 
     def apply_ext(self, g, kind, a, b, c):
-        pass
+        """Apply an event of kind >= EV_AIM that check_ext accepted (aim and attack here)."""
+        if kind == G.EV_AIM:
+            g.aux[a] = self.aim_value(g, b, c)
+        elif kind == G.EV_ATTACK:
+            self.apply_attack(g, a, b, c)
 
     def acting_side(self, g):
         """Side whose turn it is to act (shown on the grid), or NONE."""

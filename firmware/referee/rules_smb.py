@@ -210,11 +210,11 @@ class SMB(Profile):
 
     def apply_ext(self, g, kind, a, b, c):
         if kind == G.EV_AIM:
-            g.aux[a] = self.aim_value(g, b, c)
+            Profile.apply_ext(self, g, kind, a, b, c)
         elif kind == G.EV_ATTACK:
-            self.apply_attack(g, a, b, c)
+            Profile.apply_ext(self, g, kind, a, b, c)
             if g.rapid_at[a] == c + 1:
-                g.rapid_at[a] = 0
+                g.rapid_at[a] = 0      # the rapid-fire response is used
         elif kind == G.EV_MOVE:
             self.apply_move(g, a, b)
         elif kind == G.EV_RESPONSE:

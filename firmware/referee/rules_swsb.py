@@ -118,11 +118,9 @@ class SWSB(Profile):
         return Profile.check_ext(self, g, kind, a, b, c)
 
     def apply_ext(self, g, kind, a, b, c):
-        if kind == G.EV_AIM:
-            g.aux[a] = self.aim_value(g, b, c)
-        elif kind == G.EV_ATTACK:
-            self.apply_attack(g, a, b, c)
-        elif kind == G.EV_TRANSFER:
+        if kind != G.EV_TRANSFER:
+            Profile.apply_ext(self, g, kind, a, b, c)
+        else:
             g.pend[a] -= b
             t = g.hp1[c] + g.hp2[c]
             g.dmg[c] = min(g.dmg[c] + b, t)      # at once, not in the damage phase
