@@ -36,8 +36,9 @@ class SimView:
             row = []
             for c in range(4):
                 i = r * 4 + c
-                s = km.action(i, False)
-                lg = km.action(i, True)
+                g = self.app.game
+                s = view.pad_label(g, km.action(i, False))
+                lg = view.pad_label(g, km.action(i, True))
                 row.append("%s %s%s" % (PAD_KEYS[i], s, "" if lg == s else " (%s %s)" % (PAD_SHIFT[i], lg)))
             tab.add_row(*row)
         return tab

@@ -43,6 +43,20 @@ def bar(game, i, width=10):
     return t
 
 
+def pad_label(game, action):
+    """What a pad action does in this game's profile (the option keys are profile-specific)."""
+    p = game.profile
+    if action.startswith("opt") and game.nopt:
+        return p.options[int(action[3]) - 1].name
+    if action.startswith("opt"):
+        return p.pad[int(action[3]) - 1] or "-"
+    if action.startswith("alt"):
+        return p.pad[3 + int(action[3])] or "-"
+    if action == "power":
+        return "full power" if p.capital_phase >= 0 else "move"
+    return action
+
+
 def ships_table(game, cursor=None):
     tab = Table(expand=False, padding=(0, 1), show_edge=False)
     for col in ("#", "ship", "side", "cl", "hit points", "cc", "state"):
@@ -83,11 +97,17 @@ def header_text(game, scenario):
     init = game.init
     holder = "undecided" if init == 255 else game.side_names[init]
     mf = game.moves_first()
+    act = game.profile.acting_side(game)
     t = Text()
     t.append("%s  (%s)\n" % (scenario, game.profile.name), style="bold")
     t.append("round %d  phase %s  initiative: %s" % (game.round, game.phase_name(), holder))
-    if mf != 255:
+    if act != 255 and act != mf:
+        t.append("  to act: %s" % game.side_names[act])
+    elif mf != 255:
         t.append("  moves first: %s" % game.side_names[mf])
+    w = game.winner()
+    if w is not None:
+        t.append("\nWINNER: %s" % game.side_names[w], style="bold green")
     if game.rolls[0]:
         t.append("\nlast roll: %s %d, %s %d%s" % (game.side_names[0], game.rolls[0],
                                                 game.side_names[1], game.rolls[1],

@@ -90,6 +90,10 @@ class WS2812Panel:
     def show(self, fb):
         s = brightness_scale(fb, self.budget_ma, self.ma_per_channel, self.idle_ma, self.n)
         self.last_scale = s
+        dma = self.dma
+        if dma is not None:
+            while dma.active():   # the previous frame is still going out of this buffer
+                pass
         words = self.words
         order = self.order
         for i in range(self.n):
@@ -98,10 +102,7 @@ class WS2812Panel:
             g = (fb[o + 1] * s) >> 16
             b = (fb[o + 2] * s) >> 16
             words[i] = (g << 24) | (r << 16) | (b << 8)
-        dma = self.dma
         if dma is not None:
-            while dma.active():   # the previous frame is still going out
-                pass
             # DREQ of PIO0 TX FIFO n is n (RP2040 datasheet 2.5.3.1)
             dma.config(read=words, write=self.sm, count=self.n,
                        ctrl=dma.pack_ctrl(size=2, inc_write=False, treq_sel=self.sm_id),
