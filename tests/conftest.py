@@ -23,6 +23,22 @@ def new_game(name, settings=None):
     return Game(profiles.get(norm["ruleset"]), norm, settings)
 
 
+def default_board():
+    with open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")) as f:
+        return json.load(f)
+
+
+def make_referee(scenario="hoth", seed=3):
+    """A Referee on the default board with ``scenario`` loaded; returns (app, output lines)."""
+    from referee.app import Referee
+    from referee.dice import Dice, XorShift32
+    out = []
+    a = Referee(default_board(), os.path.join(ROOT, "firmware", "rosters"), out.append,
+                Dice(XorShift32(seed)), 12)
+    a.load_scenario(scenario)
+    return a, out
+
+
 class SimProcess:
     """A `fleetref sim` subprocess; .port is its pseudo-terminal."""
 

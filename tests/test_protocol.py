@@ -4,21 +4,14 @@ import json
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, make_referee
 from referee.app import Referee
 from referee.dice import Dice, XorShift32
 from referee.protocol import MAX_LINE, OVERLONG, encode
 import os
 
-BOARD = json.load(open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")))
-
-
 def make(scenario="hoth"):
-    out = []
-    a = Referee(BOARD, os.path.join(ROOT, "firmware", "rosters"), out.append,
-                Dice(XorShift32(3)), 12)
-    a.load_scenario(scenario)
-    return a, out
+    return make_referee(scenario)
 
 
 def last(out):

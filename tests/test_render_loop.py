@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, make_referee
 from referee import render
 from referee.app import Referee, ACTIONS
 from referee.dice import Dice, XorShift32
@@ -18,11 +18,7 @@ BOARD = json.load(open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")))
 
 
 def make(scenario="swsb-example"):
-    out = []
-    a = Referee(BOARD, os.path.join(ROOT, "firmware", "rosters"), out.append,
-                Dice(XorShift32(3)), 12)
-    a.load_scenario(scenario)
-    return a, out
+    return make_referee(scenario)
 
 
 def test_layout_round_phase_initiative_bars_counters_chart_dice():

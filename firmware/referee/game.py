@@ -400,9 +400,6 @@ class Game:
         for i in range(8):
             self.x[i] = data[o + i]
 
-    def total_hp(self, i):
-        return self.hp1[i] + self.hp2[i]
-
     def status(self, i):
         """OK, DAMAGED (card flipped: X used, Y > 0) or DESTROYED (X+Y used); digest 2.2."""
         d = self.dmg[i]
@@ -728,6 +725,7 @@ class Game:
         self._rebuild()
 
     def _apply_at(self, i):
+        # as self._apply(*self._ev(i)), without a tuple per event: rebuilds replay the window
         w = self._w
         o = i * 4
         b = w[o + 2]

@@ -98,12 +98,6 @@ class Profile:
                 out[k] = v
         return out
 
-    def phase_index(self, name):
-        for i in range(len(self.phases)):
-            if self.phases[i] == name:
-                return i
-        return -1
-
     # ---- hooks the rules core calls (game.py); profiles override what they use ----------
     # pad actions of the option keys: opt1..opt4 (short; fleet command counters when the
     # profile has a chart) and alt1..alt4 (their long presses); "" = unused

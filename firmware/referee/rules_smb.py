@@ -56,9 +56,6 @@ class SMB(Profile):
     # - victory (roster ``victory``): Hoth, the Transport destroyed or exited; the Death Star
     #   port hit (the seed gives no conditions there: recorded as the Rebels' aim).
 
-    def _type_name(self, g, i):
-        return "fighter" if g.ab[i] & G.A_FIGHTER else "ship"
-
     def _unmoved(self, g, side):
         out = []
         for i in range(g.n):
@@ -260,6 +257,3 @@ class SMB(Profile):
         r["ionized"] = [i for i in range(g.n) if g.fl2[i] & (G.G_ION | G.G_ION_NOW)]
         r["ion_bursts"] = g.x[5]
         return r
-
-    def check_phase(self, g):
-        return None
