@@ -19,7 +19,7 @@ function mount(src, dst) {
     const d = dst + "/" + name;
     if (fs.statSync(s).isDirectory()) {
       if (name !== "__pycache__") mount(s, d);
-    } else if (name.endsWith(".py") || name.endsWith(".json")) {
+    } else if (name.endsWith(".py") || name.endsWith(".mpy") || name.endsWith(".json")) {
       mp.FS.writeFile(d, fs.readFileSync(s));
     }
   }
