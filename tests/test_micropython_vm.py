@@ -90,3 +90,22 @@ def test_soak_20000_events_on_micropython_with_pico_heap(tmp_path):
     assert restored == h                          # the journal restores the same state
     assert live_late + event_peak <= HEAP         # never a MemoryError on a Pico's heap
     assert live_late - live_early < 4096          # the heap stays bounded: no growth per event
+
+
+def test_compiled_mpy_files_run_the_same_game(tmp_path):
+    """The .mpy files mpy-cross makes (bytecode, as the Pico loads them) play Escape from Hoth
+    with the same hashes and frames as CPython after every key press."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_run", os.path.join(ROOT, "bench", "run.py"))
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    tree = bench.mpy_tree()
+    assert not any(n.endswith(".py") for n in os.listdir(os.path.join(tree, "referee")))
+    actions, rows, app = cpython_steps("hoth", "hoth-3-rounds.txt")
+    p = tmp_path / "data.json"
+    p.write_text(json.dumps({"scenario": "hoth", "actions": actions, "board": BOARD, "seed": 1}))
+    out = subprocess.run(["node", RUNNER, tree, PLAY, str(p)], capture_output=True, text=True,
+                         cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    steps = [l.split(" ", 2)[2] for l in out.stdout.splitlines() if l.startswith("STEP")]
+    assert steps == rows
