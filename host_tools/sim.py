@@ -64,12 +64,17 @@ def running_sim_ports():
 def make_board(args):
     """Build the simulated board: returns (app, runner, serial, keys, display, keymap)."""
     board = paths.board_profile(args.board)
-    keymap = KeyMap(board, ACTIONS)
     ser = PtySerial()
     seed = args.seed if args.seed is not None else board_seed()
     dice = Dice(XorShift32(seed))
-    renderer = Renderer(board["grid"]["w"], board["grid"]["h"])
-    app = Referee(board, paths.ROSTERS, ser.write_line, dice, renderer.rows_per_page)
+    if board.get("ui") == "keypad":      # lit keys are pad and grid (firmware/main.py does so)
+        from referee.keypad_ui import KeypadUI, PER_PAGE
+        app = Referee(board, paths.ROSTERS, ser.write_line, dice, PER_PAGE)
+        renderer = keymap = KeypadUI(app)
+    else:
+        keymap = KeyMap(board, ACTIONS)
+        renderer = Renderer(board["grid"]["w"], board["grid"]["h"])
+        app = Referee(board, paths.ROSTERS, ser.write_line, dice, renderer.rows_per_page)
     if args.flash:
         from referee.journal import Journal, OSFS
         os.makedirs(args.flash, exist_ok=True)
@@ -140,6 +145,11 @@ async def run(args):
         app, runner, ser, keys, display, keymap = make_board(args)
     except (ValueError, OSError) as e:
         raise SystemExit("fleetref sim: %s" % e)
+    if steps and not hasattr(keymap, "find") and any(st[0] != "raw" and st[0] != "wait"
+                                                      for st in steps):
+        ser.close()
+        raise SystemExit("fleetref sim: this board's keys change with its mode: script it "
+                         "with K<n> tokens")
     print("serial: %s" % ser.path, flush=True)
     portfile = register_port(ser.path)
     app.hello()

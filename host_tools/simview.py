@@ -31,6 +31,9 @@ class SimView:
 
     def legend(self):
         km = self.runner.keymap
+        if not hasattr(km, "find"):      # the keypad's mode-based UI: keys change with mode
+            return Text("keypad, %s mode: keys 1234/qwer/asdf/zxcv, shifted = held. "
+                        "See firmware/referee/keypad_ui.py" % ("ships", "actions")[km.mode])
         tab = Table(show_header=False, show_edge=False, padding=(0, 1))
         for r in range(4):
             row = []

@@ -154,3 +154,21 @@ def test_every_profile_runs_from_a_key_script_and_is_mirrored(sim_factory, rules
     assert final["ruleset"] == ruleset
     assert [r["msg"] for r in final["rejected"]] == refusals
     assert final["round"] == 2
+
+
+def test_keypad_board_in_the_simulator(tmp_path):
+    """The Pimoroni RGB Keypad board's mode-based UI runs in the simulator: hold key 13 to
+    roll, 13 for the next phase, 12 for actions mode, then key 0 marks damage."""
+    script = tmp_path / "kp.txt"
+    script.write_text("K13~ K13 K12 K0\n")
+    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--board",
+                          "pimoroni-rgb-keypad", "--scenario", "hoth", "--seed", "1", "--script",
+                          str(script)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    snap = json.loads(out.stdout.splitlines()[-1])
+    assert [e[0] for e in snap["events"]] == [1, 4, 2]       # initiative, phase, hit
+    assert snap["phase"] == "movement" and snap["ships"][0]["damage"] == 1
+    script.write_text("dmg+\n")
+    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--board",
+                          "pimoroni-rgb-keypad", "--seed", "1", "--script", str(script)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode != 0 and "K<n> tokens" in out.stderr
