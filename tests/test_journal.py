@@ -75,7 +75,7 @@ def test_full_game_restores_exactly():
     assert g.seq == EVENTS and g.state_hash() == hashes[-1]
     assert j.setup() == '{"setup": 1}'
     # the whole history is still on flash
-    evs = j.events(0)
+    evs = list(j.events(0))
     assert [s for s, _ in evs] == list(range(1, EVENTS + 1))
 
 

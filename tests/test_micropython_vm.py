@@ -88,6 +88,7 @@ def test_soak_20000_events_on_micropython_with_pico_heap(tmp_path):
     event_peak, live_min, live_early, live_late = map(int, soak[5:9])
     assert accepted == seq == 20000
     assert restored == h                          # the journal restores the same state
+    assert int(soak[10]) == 20000                 # and holds the full log, 1..20,000
     assert live_late + event_peak <= HEAP         # never a MemoryError on a Pico's heap
     assert live_late - live_early < 4096          # the heap stays bounded: no growth per event
 

@@ -526,17 +526,21 @@ class Referee:
             if since > g.seq:
                 raise ValueError("since %d is past the newest event %d" % (since, g.seq))
             if since < g.base_seq:
-                old = self.journal.events(since) if self.journal is not None else []
-                if not old or old[0][0] != since + 1:
+                first = True
+                if self.journal is not None:
+                    for seq, ev in self.journal.events(since):   # streamed from flash
+                        if first and seq != since + 1:
+                            break
+                        first = False
+                        if seq > g.base_seq:
+                            break
+                        self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d],'
+                                  ' "hash": ""}' % ((self.gid, seq) + tuple(ev)))
+                if first:
                     self._out({"t": "err", "src": "serial", "c": c, "code": "gone",
                                "msg": "events %d..%d are no longer held: ask for state"
                                       % (since + 1, g.base_seq)})
                     return
-                for seq, ev in old:
-                    if seq > g.base_seq:
-                        break
-                    self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d], '
-                              '"hash": ""}' % ((self.gid, seq) + tuple(ev)))
                 since = g.base_seq
             for s in range(since + 1, g.seq + 1):
                 self.send_event(s)

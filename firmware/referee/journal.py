@@ -98,11 +98,13 @@ def parse_records(data, start):
 
 
 class Journal:
-    """``budget``: log records before a snapshot; ``history_budget``: bytes of old segments
-    kept. ``bytes_written`` counts the bytes this journal has written (for docs/performance.md).
+    """``budget``: log records before a snapshot (32: littlefs rewrites more of a file the
+    longer it grows, so short logs cost the least flash per event; docs/performance.md);
+    ``history_budget``: bytes of old segments kept (256 KB: about 25,000 events).
+    ``bytes_written`` counts the bytes this journal has written.
     """
 
-    def __init__(self, fs, root="/game", budget=128, history_budget=64 * 1024):
+    def __init__(self, fs, root="/game", budget=32, history_budget=256 * 1024):
         self.fs = fs
         self.root = root
         self.budget = budget
@@ -170,13 +172,18 @@ class Journal:
         for i in game.eff:
             eff.append(i & 255)
             eff.append(i >> 8)
+        # the snapshot first, then the log is rotated: a cut in between leaves the old log,
+        # whose records the snapshot already holds (restore skips them)
+        ns = (self.next_slot + 1) % self.slots if self.records else self.next_slot
         body = MAGIC + _p32(game.base_seq) + bytes((len(base) & 255, len(base) >> 8)) + \
             bytes(base) + _p32(len(w) // 4) + bytes(w) + bytes(game.hlog) + \
-            _p32(len(game.eff)) + bytes(eff)
+            _p32(len(game.eff)) + bytes(eff) + bytes((ns & 255, ns >> 8))
         self._write_atomic("snap.bin", body + _p32(fnv1a32(body)))
-        self._rotate(game.seq)
+        self._rotate_log()
+        self._new_log(game.seq)
 
-    def _rotate(self, seq):
+    def _rotate_log(self):
+        """Move a log that holds records into the next history slot (the oldest is replaced)."""
         try:
             old = self._read("log.bin")
             if old is not None and len(old) > 4:
@@ -184,6 +191,8 @@ class Journal:
                 self.next_slot = (self.next_slot + 1) % self.slots
         except OSError:
             pass
+
+    def _new_log(self, seq):
         self._write_atomic("log.bin", _p32(seq))
         self.records = 0
         self.log_start = seq
@@ -240,6 +249,8 @@ class Journal:
         eff = []
         for i in range(ne):
             eff.append(body[o + 2 * i] | (body[o + 2 * i + 1] << 8))
+        o += 2 * ne
+        self.next_slot = (body[o] | (body[o + 1] << 8)) % self.slots
         return base_seq, base, events, hashes, eff
 
     def restore(self, game):
@@ -251,11 +262,9 @@ class Journal:
             raise ValueError("no readable snapshot")
         game.set_window(*snap)
         start = game.seq
-        segs = self._segments()
-        self.next_slot = (segs[-1][1] + 1) % self.slots if segs else 0
         log = self._read("log.bin")
         if log is None or len(log) < 4:
-            self._rotate(start)
+            self._new_log(start)
             return game.seq
         header = _u32(log, 0)
         recs = parse_records(log, start) if header <= start else []
@@ -270,15 +279,13 @@ class Journal:
         return game.seq
 
     def events(self, since):
-        """(seq, ev) of the events after ``since`` still on flash, oldest first."""
-        out = []
+        """Yield (seq, ev) of the events after ``since`` still on flash, oldest first, one
+        segment in memory at a time."""
         names = ["h%d.bin" % k for _, k in self._segments()] + ["log.bin"]
         for n in names:
             d = self._read(n)
             if d is None or len(d) < 4:
                 continue
-            start = _u32(d, 0)
-            for seq, ev in parse_records(d, start):
+            for seq, ev in parse_records(d, _u32(d, 0)):
                 if seq > since:
-                    out.append((seq, ev))
-        return out
+                    yield seq, ev

@@ -23,7 +23,7 @@ roster = {"name": "soak", "ruleset": spec["ruleset"], "sides": [
     {"name": "A", "ships": ships}, {"name": "B", "ships": ships}]}
 norm, raw = scenarios.load_text(json.dumps(roster))
 game = G.Game(profiles.get(norm["ruleset"]), norm, window=spec["window"])
-journal = Journal(OSFS(""), "/game", budget=128)
+journal = Journal(OSFS(""), "/game")
 journal.new_game(json.dumps(roster), game)
 rng = XorShift32(spec["seed"])
 live = [1 << 30, 0, 0]   # min, max over the first quarter of steps, max over the second half
@@ -84,5 +84,12 @@ def finish():
     gc.collect()
     g2 = G.Game(profiles.get(norm["ruleset"]), norm, window=spec["window"])
     journal.restore(g2)
+    n = 0
+    last = 0
+    for seq, ev in journal.events(0):     # the full log, streamed from the journal
+        if seq != last + 1:
+            break
+        last = seq
+        n += 1
     print("SOAK", accepted[0], game.seq, game.state_hash(), g2.state_hash(), peak[0],
-          live[0], live[1], live[2], journal.bytes_written)
+          live[0], live[1], live[2], journal.bytes_written, n)
