@@ -116,3 +116,18 @@ def test_torn_record_is_dropped():
     bad[-1] ^= 0xFF
     assert parse_records(bytes(bad), 0) == [(1, (4, 0, 0, 0))]
     assert parse_records(data[:-3], 0) == [(1, (4, 0, 0, 0))]
+
+
+def test_history_ring_keeps_the_newest_chunks(tmp_path):
+    from referee.journal import OSFS, CHUNK
+    g = new_game("swsb-example")
+    j = Journal(OSFS(str(tmp_path)), "/game", history_budget=2 * 4096)   # two chunks
+    j.new_game("{}", g)
+    play(g, 3 * CHUNK + 10, 3, lambda seq, ev: j.append(g, seq, ev))
+    seqs = [s for s, _ in j.events(0)]
+    assert seqs == list(range(seqs[0], g.seq + 1))     # contiguous up to the newest event
+    assert CHUNK < seqs[0] <= 2 * CHUNK + 1            # the oldest chunk was overwritten
+    assert len([n for n in (tmp_path / "game").iterdir() if n.name.startswith("h")]) == 2
+    g2 = new_game("swsb-example")
+    Journal(OSFS(str(tmp_path)), "/game", history_budget=2 * 4096).restore(g2)
+    assert g2.state_hash() == g.state_hash()

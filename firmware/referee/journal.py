@@ -9,8 +9,9 @@ Files under ``root`` (default ``/game``):
 - ``log.bin``: the events after the snapshot, appended one 10-byte record each and closed
   (littlefs commits a file on close): kind, a, b, c, seq (4 bytes LE), check (2 bytes).
   It starts with a 4-byte header: the snapshot seq it follows.
-- ``h<k>.bin``: older log segments (the history) in a ring of slots that fits
-  ``history_budget`` bytes; the oldest slot is overwritten (no directory listing needed).
+- ``h<k>.bin``: the history, in a ring of chunks of up to 1,000 events (4 bytes each after a
+  4-byte header: the first seq), one flash block each, as many as ``history_budget`` allows;
+  the oldest chunk is overwritten. Log records are moved there when the log is rotated.
 
 When ``log.bin`` holds ``budget`` records a new snapshot is written and the log rotated, so
 recovery never reads more than one snapshot and ``budget`` records. A power cut at any moment
@@ -24,7 +25,9 @@ leaves a prefix of the game: a torn record fails its check and is dropped.
 from referee.game import fnv1a32
 
 REC = 10
-MAGIC = b"FRS1"
+MAGIC = b"FRS2"
+CHUNK = 1000          # events per history chunk: 4 + 4 * 1000 bytes fit a 4 KB block
+BLOCK = 4096
 
 
 class OSFS:
@@ -100,7 +103,7 @@ def parse_records(data, start):
 class Journal:
     """``budget``: log records before a snapshot (32: littlefs rewrites more of a file the
     longer it grows, so short logs cost the least flash per event; docs/performance.md);
-    ``history_budget``: bytes of old segments kept (256 KB: about 25,000 events).
+    ``history_budget``: flash for the history (256 KB: 64 chunks, 64,000 events).
     ``bytes_written`` counts the bytes this journal has written.
     """
 
@@ -112,8 +115,8 @@ class Journal:
         self.records = 0
         self.log_start = 0
         self.bytes_written = 0
-        self.slots = max(1, history_budget // (4 + REC * budget))
-        self.next_slot = 0
+        self.slots = max(1, history_budget // BLOCK)
+        self.chunk = 0        # the history chunk being filled
         try:
             fs.stat(root)
         except OSError:
@@ -148,7 +151,7 @@ class Journal:
         self._write_atomic("setup.json", setup.encode())
         for k in range(self.slots):
             self._remove("h%d.bin" % k)
-        self.next_slot = 0
+        self.chunk = 0
         self.snapshot(game)
 
     def append(self, game, seq, ev):
@@ -164,33 +167,62 @@ class Journal:
             self.snapshot(game)
 
     def snapshot(self, game):
-        """Write the game's base state, RAM window, its hashes and undo stack, then start a new
-        log segment."""
+        """Move the log's records into the history, write the game's base state, RAM window,
+        hashes and undo stack, then start a new log. A cut at any point leaves a snapshot and
+        a log that restore reads correctly (records the snapshot holds are skipped, and the
+        history skips records it holds)."""
+        self._archive()
         base = game._base or b""
         w = game._w
         eff = bytearray()
         for i in game.eff:
             eff.append(i & 255)
             eff.append(i >> 8)
-        # the snapshot first, then the log is rotated: a cut in between leaves the old log,
-        # whose records the snapshot already holds (restore skips them)
-        ns = (self.next_slot + 1) % self.slots if self.records else self.next_slot
         body = MAGIC + _p32(game.base_seq) + bytes((len(base) & 255, len(base) >> 8)) + \
             bytes(base) + _p32(len(w) // 4) + bytes(w) + bytes(game.hlog) + \
-            _p32(len(game.eff)) + bytes(eff) + bytes((ns & 255, ns >> 8))
+            _p32(len(game.eff)) + bytes(eff) + bytes((self.chunk & 255, self.chunk >> 8))
         self._write_atomic("snap.bin", body + _p32(fnv1a32(body)))
-        self._rotate_log()
         self._new_log(game.seq)
 
-    def _rotate_log(self):
-        """Move a log that holds records into the next history slot (the oldest is replaced)."""
-        try:
-            old = self._read("log.bin")
-            if old is not None and len(old) > 4:
-                self.fs.rename(self._p("log.bin"), self._p("h%d.bin" % self.next_slot))
-                self.next_slot = (self.next_slot + 1) % self.slots
-        except OSError:
-            pass
+    def _archive(self):
+        """Append the log's records to the history chunks (4 bytes an event)."""
+        log = self._read("log.bin")
+        if log is None or len(log) <= 4:
+            return
+        recs = parse_records(log, _u32(log, 0))
+        i = 0
+        while i < len(recs):
+            name = "h%d.bin" % self.chunk
+            d = self._read(name)
+            if d is None or len(d) < 4:
+                self._write_atomic(name, _p32(recs[i][0]))
+                continue
+            first = _u32(d, 0)
+            count = (len(d) - 4) // 4
+            last = first + count - 1
+            while i < len(recs) and recs[i][0] <= last and recs[i][0] >= first:
+                i += 1                       # already in the history (a cut after archiving)
+            if i >= len(recs):
+                break
+            if recs[i][0] != last + 1 or count >= CHUNK:
+                self.chunk = (self.chunk + 1) % self.slots      # overwrite the oldest chunk
+                self._write_atomic("h%d.bin" % self.chunk, _p32(recs[i][0]))
+                continue
+            n = min(CHUNK - count, len(recs) - i)
+            buf = bytearray(4 * n)
+            for k in range(n):
+                ev = recs[i + k][1]
+                buf[4 * k] = ev[0]
+                buf[4 * k + 1] = ev[1]
+                buf[4 * k + 2] = ev[2] & 255
+                buf[4 * k + 3] = ev[3]
+            f = self.fs.open(self._p(name), "ab")
+            try:
+                f.write(buf)
+            finally:
+                f.close()
+            self.bytes_written += len(buf)
+            i += n
 
     def _new_log(self, seq):
         self._write_atomic("log.bin", _p32(seq))
@@ -203,8 +235,8 @@ class Journal:
         except OSError:
             pass
 
-    def _segments(self):
-        """(header seq, slot) of the history segments on flash, oldest first."""
+    def _chunks(self):
+        """(first seq, slot) of the history chunks on flash, oldest first."""
         out = []
         for k in range(self.slots):
             try:
@@ -250,7 +282,7 @@ class Journal:
         for i in range(ne):
             eff.append(body[o + 2 * i] | (body[o + 2 * i + 1] << 8))
         o += 2 * ne
-        self.next_slot = (body[o] | (body[o + 1] << 8)) % self.slots
+        self.chunk = (body[o] | (body[o + 1] << 8)) % self.slots
         return base_seq, base, events, hashes, eff
 
     def restore(self, game):
@@ -280,12 +312,24 @@ class Journal:
 
     def events(self, since):
         """Yield (seq, ev) of the events after ``since`` still on flash, oldest first, one
-        segment in memory at a time."""
-        names = ["h%d.bin" % k for _, k in self._segments()] + ["log.bin"]
-        for n in names:
-            d = self._read(n)
-            if d is None or len(d) < 4:
+        chunk in memory at a time."""
+        last = since
+        for first, k in self._chunks():
+            d = self._read("h%d.bin" % k)
+            if d is None:
                 continue
+            for j in range((len(d) - 4) // 4):
+                seq = first + j
+                if seq > last:
+                    o = 4 + 4 * j
+                    b = d[o + 2]
+                    if d[o] == 2 and b >= 128:
+                        b -= 256
+                    last = seq
+                    yield seq, (d[o], d[o + 1], b, d[o + 3])
+        d = self._read("log.bin")
+        if d is not None and len(d) >= 4:
             for seq, ev in parse_records(d, _u32(d, 0)):
-                if seq > since:
+                if seq > last:
+                    last = seq
                     yield seq, ev
