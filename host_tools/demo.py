@@ -20,17 +20,8 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=1)
 
 
-def pico_port():
-    from serial.tools import list_ports
-    from host_tools.mirror import PICO_VID, PICO_PID
-    for p in list_ports.comports():
-        if p.vid == PICO_VID and p.pid == PICO_PID:
-            return p.device
-    return None
-
-
 def main(args):
-    from host_tools.mirror import Mirror, live_view
+    from host_tools.mirror import Mirror, live_view, pico_port
     port = pico_port()
     if port:
         print("fleetref demo: Pico found on %s; mirroring it (Ctrl-C quits)" % port)

@@ -129,11 +129,10 @@ class Mpremote:
 
 def find_pico():
     """The serial device of a Pico running MicroPython (USB 2E8A:0005) or FlashError."""
-    from serial.tools import list_ports
-    from host_tools.mirror import PICO_VID, PICO_PID
-    for p in list_ports.comports():
-        if p.vid == PICO_VID and p.pid == PICO_PID:
-            return p.device
+    from host_tools.mirror import pico_port
+    port = pico_port()
+    if port:
+        return port
     raise FlashError("no Pico found: no USB serial device 2E8A:0005 (MicroPython). Plug one "
                      "in (hold BOOTSEL to install MicroPython first) or give --port")
 

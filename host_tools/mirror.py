@@ -27,12 +27,20 @@ class MirrorError(Exception):
     pass
 
 
-def find_port():
-    """A Pico running MicroPython (USB VID:PID 2E8A:0005), else the newest running simulator.
-    Raises MirrorError when there is neither."""
+def pico_port():
+    """The serial device of a Pico running MicroPython (USB VID:PID 2E8A:0005), or None."""
     for p in list_ports.comports():
         if p.vid == PICO_VID and p.pid == PICO_PID:
             return p.device
+    return None
+
+
+def find_port():
+    """A Pico running MicroPython, else the newest running simulator.
+    Raises MirrorError when there is neither."""
+    port = pico_port()
+    if port:
+        return port
     from host_tools.sim import running_sim_ports
     sims = running_sim_ports()
     if sims:

@@ -1,7 +1,6 @@
 """Where the repository's firmware, rosters and board profiles are."""
 
 import os
-import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -43,7 +42,3 @@ def load_roster_file(path):
     except Exception as e:
         raise SystemExit("fleetref: roster file %s is not valid %s: %s"
                          % (path, "TOML" if path.endswith(".toml") else "JSON", e))
-
-
-def stderr(msg):
-    print(msg, file=sys.stderr)

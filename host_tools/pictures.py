@@ -85,6 +85,10 @@ def keymap_image(board):
     return img
 
 
+def add_arguments(p):
+    p.add_argument("--out", default=None, help="directory (default: docs/)")
+
+
 def main(args):
     out = args.out or os.path.join(paths.ROOT, "docs")
     os.makedirs(out, exist_ok=True)

@@ -61,6 +61,31 @@ def running_sim_ports():
     return [p for _, p in sorted(out, reverse=True)]
 
 
+class EventRecord:
+    """Every event of the current game, kept by the host (the board's RAM holds a window)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.gid = None
+        self.evs = []
+
+    def __call__(self, seq, ev):
+        if self.app.gid != self.gid:
+            self.gid = self.app.gid
+            self.evs = [] if seq == 1 else None   # a restored game: only its window is known
+        if self.evs is not None:
+            self.evs.append(list(ev))
+
+    def events(self):
+        """All events as lists when known from the first, else the game's RAM window."""
+        g = self.app.game
+        if self.gid == self.app.gid and self.evs is not None:
+            return self.evs
+        if g.base_seq == 0:
+            return [list(e) for e in g.log]
+        return None
+
+
 def make_board(args):
     """Build the simulated board: returns (app, runner, serial, keys, display, keymap)."""
     board = paths.board_profile(args.board)
@@ -97,6 +122,7 @@ def make_board(args):
         app.load_scenario(profiles.get(args.ruleset).example)
     else:
         app.load_scenario("hoth")
+    app.on_event = EventRecord(app)
     keys = QueueKeys()
     display = FrameCapture()
     runner = Runner(app, keymap, keys, display, ser, renderer)
@@ -128,7 +154,7 @@ async def play_script(steps, app, keys, keymap, pace_ms, rejected):
 def final_snapshot(app, ser, rejected):
     snap = app.game.snapshot()
     snap["gid"] = app.gid
-    snap["events"] = [list(e) for e in app.game.log]
+    snap["events"] = app.on_event.events()
     snap["rejected"] = rejected
     snap["serial_dropped"] = ser.dropped
     return snap

@@ -207,18 +207,25 @@ def test_apa102_frames_and_chip_select(hw):
     assert data[68:] == b"\xff\xff\xff\xff" and len(data) == 72   # end frame
 
 
+class Out:
+    def __init__(self):
+        self.parts = []
+
+    def write(self, s):
+        self.parts.append(s)
+
+
+def pipe_io():
+    """(stdin the board reads without buffering, write end for the test, stdout recorder)."""
+    r, w = os.pipe()
+    return os.fdopen(r, "rb", buffering=0), w, Out()
+
+
 def test_usbserial_nonblocking_lines_and_overlong(hw):
     us = importlib.import_module("drivers.usbserial")
     from referee.protocol import MAX_LINE, OVERLONG
-    r, w = os.pipe()
-    stdin = os.fdopen(r, "rb", buffering=0)
-    out = []
-
-    class Out:
-        def write(self, s):
-            out.append(s)
-
-    s = us.USBSerial(stdin, Out())
+    stdin, w, out = pipe_io()
+    s = us.USBSerial(stdin, out)
     assert s.read_line() is None            # nothing there: returns at once
     os.write(w, b'{"c": "hello"}\r\n{"c": "sn')
     assert s.read_line() == '{"c": "hello"}'
@@ -228,23 +235,16 @@ def test_usbserial_nonblocking_lines_and_overlong(hw):
     assert s.read_line() == OVERLONG
     assert s.read_line() == "ok"
     s.write_line("hi")
-    assert "".join(out) == "hi\n"
+    assert "".join(out.parts) == "hi\n"
 
 
 def load_main(hw, board):
     sys.modules.pop("main", None)
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
     main = importlib.import_module("main")
-    r, w = os.pipe()
-    stdin = os.fdopen(r, "rb", buffering=0)
-    out = []
-
-    class Out:
-        def write(self, s):
-            out.append(s)
-
-    runner = main.build(board, os.path.join(ROOT, "firmware", "rosters"), stdin, Out(), seed=5)
-    return runner, w, out
+    stdin, w, out = pipe_io()
+    runner = main.build(board, os.path.join(ROOT, "firmware", "rosters"), stdin, out, seed=5)
+    return runner, w, out.parts
 
 
 @pytest.mark.parametrize("board_name", ["pico-ws2812-16x16", "pimoroni-rgb-keypad"])

@@ -412,6 +412,10 @@ class Game:
     def destroyed(self, i):
         return self.dmg[i] >= self.hp1[i] + self.hp2[i]
 
+    def in_play(self, i):
+        """Launched (on the map) and not destroyed."""
+        return bool(self.fl[i] & F_LAUNCHED) and not self.destroyed(i)
+
     def moves_first(self):
         """Side that moves first this round, or NONE before initiative is decided."""
         if self.init == NONE:
@@ -583,9 +587,6 @@ class Game:
                 return "%s: no hit on %s to avoid" % (opt.name, self.names[c])
             return None
         if kind == EV_PHASE:
-            r = p.check_phase(self)
-            if r:
-                return r
             if self.phase == 0 and self.init == NONE and p.phases[0] == "initiative":
                 if self.rolls[0] and self.rolls[0] == self.rolls[1]:
                     return "initiative is tied: roll again"

@@ -103,10 +103,6 @@ class Profile:
     # profile has a chart) and alt1..alt4 (their long presses); "" = unused
     pad = ("", "", "", "", "", "", "", "")
 
-    def check_phase(self, g):
-        """Reason the phase may not advance now, or None."""
-        return None
-
     def start_phase(self, g):
         """Called after the phase advanced (also into a new round's first phase)."""
         pass

@@ -60,7 +60,7 @@ class SquadronsD6(Profile):
         nm = g.names[a]
         if g.phase != 0:
             return "craft move in the movement phase"
-        if g.destroyed(a) or not g.fl[a] & G.F_LAUNCHED:
+        if not g.in_play(a):
             return "%s is not on the map" % nm
         if g.fl2[a] & G.G_MOVED:
             return "%s has already moved this round" % nm

@@ -71,7 +71,7 @@ class SMB(Profile):
         if r:
             return r
         nm = g.names[a]
-        if g.destroyed(a) or not g.fl[a] & G.F_LAUNCHED:
+        if not g.in_play(a):
             return "%s is not on the table" % nm
         if g.fl2[a] & G.G_ION_NOW:
             return "%s is ionized: it cannot move this round" % nm
@@ -157,7 +157,7 @@ class SMB(Profile):
                 return "%s has not moved" % g.names[c]
             if g.fl2[c] & self.G_RESPONDED:
                 return "only one response per enemy ship moved"
-            if g.destroyed(a) or not g.fl[a] & G.F_LAUNCHED:
+            if not g.in_play(a):
                 return "%s is not on the table" % g.names[a]
             if g.fl2[a] & G.G_ION_NOW:
                 return "%s is ionized this round" % g.names[a]
@@ -200,7 +200,7 @@ class SMB(Profile):
                 return r
             if b not in (1, 2):
                 return "exit kinds: 1 left by the table edge, 2 hit the target port"
-            if g.destroyed(a) or not g.fl[a] & G.F_LAUNCHED:
+            if not g.in_play(a):
                 return "%s is not on the table" % g.names[a]
             return None
         return Profile.check_ext(self, g, kind, a, b, c)

@@ -208,7 +208,7 @@ class SWSBAddon(SWSB):
 
     def _pending(self, g, side, tier, flag, use_fl2):
         for i in range(g.n):
-            if g.side[i] != side or g.destroyed(i) or not g.fl[i] & G.F_LAUNCHED:
+            if g.side[i] != side or not g.in_play(i):
                 continue
             if (g.cls[i] == 4) != (tier == 1):
                 continue
@@ -265,29 +265,23 @@ class SWSBAddon(SWSB):
             if a not in (0, 1):
                 return "choose side 0 or 1"
             return None
-        if kind == G.EV_MOVE:
+        if kind in (G.EV_MOVE, G.EV_DONE):
+            # an activation: moving (move phase) or finishing firing (attack phase)
+            moving = kind == G.EV_MOVE
             r = g._ship(a)
             if r:
                 return r
-            if g.phase != 1:
-                return "ships move in the move phase"
-            if g.fl2[a] & G.G_MOVED:
-                return "%s has already moved" % g.names[a]
-            if g.destroyed(a) or not g.fl[a] & G.F_LAUNCHED:
-                return "%s is not on the map" % g.names[a]
-            return self._check_turn(g, a, G.G_MOVED, True, "move")
-        if kind == G.EV_DONE:
-            r = g._ship(a)
-            if r:
-                return r
-            if g.phase != 2:
-                return "a ship finishes firing in the attack phase"
-            if g.fl[a] & G.F_FIRED:
-                return "%s has already fired" % g.names[a]
-            if g.active != G.NONE and g.active != a:
+            if g.phase != (1 if moving else 2):
+                return "ships move in the move phase" if moving else \
+                    "a ship finishes firing in the attack phase"
+            if (g.fl2[a] & G.G_MOVED) if moving else (g.fl[a] & G.F_FIRED):
+                return "%s has already %s" % (g.names[a], "moved" if moving else "fired")
+            if not moving and g.active != G.NONE and g.active != a:
                 return "%s is firing now" % g.names[g.active]
-            if g.destroyed(a) or not g.fl[a] & G.F_LAUNCHED:
+            if not g.in_play(a):
                 return "%s is not on the map" % g.names[a]
+            if moving:
+                return self._check_turn(g, a, G.G_MOVED, True, "move")
             return self._check_turn(g, a, G.F_FIRED, False, "fire")
         if kind == G.EV_ATTACK:
             r = SWSB.check_ext(self, g, kind, a, b, c)
@@ -325,7 +319,7 @@ class SWSBAddon(SWSB):
         return G.NONE
 
     def yet_to_act(self, g, i):
-        if g.destroyed(i) or not g.fl[i] & G.F_LAUNCHED:
+        if not g.in_play(i):
             return False
         if g.phase == 1:
             return not g.fl2[i] & G.G_MOVED

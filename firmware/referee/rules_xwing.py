@@ -63,7 +63,7 @@ class XWingOverlap(Profile):
         if g.phase != 0:
             return "overlaps happen when a ship executes its maneuver (activation)"
         for i in (a, c):
-            if g.destroyed(i) or not g.fl[i] & G.F_LAUNCHED:
+            if not g.in_play(i):
                 return "%s is not in play" % g.names[i]
             if not g.size[i]:
                 return "the roster gives no size (small, large, huge) for %s" % g.names[i]
