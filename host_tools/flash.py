@@ -179,11 +179,46 @@ def flash(port, plan, tool, progress=None):
     return [p[1] for p in todo]
 
 
+def write_files(args, board, plan):
+    """``--out DIR`` and ``--uf2 OUT --micropython IN``: the plan as files. Returns the exit
+    status (2 with one line on stderr for a bad argument or an unreadable image)."""
+    from host_tools import image
+    if args.uf2 and not args.micropython:
+        print("fleetref flash: --uf2 needs --micropython RPI_PICO.uf2 (MicroPython 1.22 or newer "
+              "for the Pico, from https://micropython.org/download/RPI_PICO/)", file=sys.stderr)
+        return 2
+    try:
+        if args.out:
+            files = image.write_tree(plan, args.out)
+            print("wrote %d files for board %s to %s" % (len(files), board["name"], args.out))
+        if args.uf2:
+            data = image.combined_uf2(args.micropython, image.littlefs_image(plan))
+            with open(args.uf2, "wb") as f:
+                f.write(data)
+            print("wrote %s (%d KB): MicroPython and the %s filesystem; hold BOOTSEL, plug the "
+                  "Pico in and copy it onto the RPI-RP2 drive" % (args.uf2, len(data) // 1024,
+                                                                board["name"]))
+    except image.ImageError as e:
+        print("fleetref flash: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("fleetref flash: cannot write: %s" % e, file=sys.stderr)
+        return 2
+    return 0
+
+
 def add_arguments(p):
     p.add_argument("--board", default=paths.DEFAULT_BOARD, help="board profile in boards/")
     p.add_argument("--port", default="auto", help="serial port of the Pico (auto: by USB id)")
     p.add_argument("--dry-run", action="store_true", help="print the plan, touch no board")
     p.add_argument("--scenario", help="scenario the board starts with (default: the profile's)")
+    p.add_argument("--out", metavar="DIR",
+                   help="write the files it would copy into DIR instead (touch no board)")
+    p.add_argument("--uf2", metavar="OUT.uf2",
+                   help="write one UF2 file: MicroPython (--micropython) and the board's "
+                        "filesystem; drop it on the RPI-RP2 drive (hold BOOTSEL)")
+    p.add_argument("--micropython", metavar="RPI_PICO.uf2",
+                   help="with --uf2: the MicroPython image from micropython.org/download/RPI_PICO")
 
 
 def main(args):
@@ -196,6 +231,8 @@ def main(args):
     except FlashError as e:
         print("fleetref flash: %s" % e, file=sys.stderr)
         return 2
+    if args.out or args.uf2:
+        return write_files(args, board, plan)
     if args.dry_run:
         total = 0
         print("fleetref flash plan for board %s (%d files):" % (board["name"], len(plan)))

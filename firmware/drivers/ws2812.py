@@ -11,21 +11,20 @@ import array
 import rp2
 from machine import Pin
 
-T1 = 2
-T2 = 5
-T3 = 3
 
-
+# rp2.asm_pio runs the body with only the PIO assembler's names as globals: module constants
+# are invisible there, so the delays are literals (T1 = 2, T2 = 5, T3 = 3 cycles; each
+# [delay] is the phase length minus the instruction's own cycle).
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True,
              pull_thresh=24)
 def ws2812_program():
     wrap_target()  # type: ignore # noqa: F821 (PIO assembler names)
     label("bitloop")  # type: ignore # noqa: F821
-    out(x, 1).side(0)[T3 - 1]  # type: ignore # noqa: F821
-    jmp(not_x, "do_zero").side(1)[T1 - 1]  # type: ignore # noqa: F821
-    jmp("bitloop").side(1)[T2 - 1]  # type: ignore # noqa: F821
+    out(x, 1).side(0)[2]  # type: ignore # noqa: F821  T3 - 1
+    jmp(not_x, "do_zero").side(1)[1]  # type: ignore # noqa: F821  T1 - 1
+    jmp("bitloop").side(1)[4]  # type: ignore # noqa: F821  T2 - 1
     label("do_zero")  # type: ignore # noqa: F821
-    nop().side(0)[T2 - 1]  # type: ignore # noqa: F821
+    nop().side(0)[4]  # type: ignore # noqa: F821  T2 - 1
     wrap()  # type: ignore # noqa: F821
 
 

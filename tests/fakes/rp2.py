@@ -1,4 +1,4 @@
-"""Fake ``rp2`` for driver tests on CPython: ``asm_pio`` assembles the PIO program into a list
+"""Fake ``rp2`` for driver tests on CPython (the real one runs in tests/test_emu_*.py): ``asm_pio`` assembles the PIO program into a list
 of instructions, and ``StateMachine`` runs it in a small PIO simulator (out/jmp/nop, side-set,
 delays, autopull, wrap), producing the output pin's level for every PIO clock cycle."""
 
@@ -55,17 +55,12 @@ def asm_pio(**opts):
             "nop": lambda: emit("nop"),
             "x": "x", "not_x": "not_x",
         }
-        g = fn.__globals__
-        saved = {k: g[k] for k in names if k in g}
-        g.update(names)
-        try:
-            fn()
-        finally:
-            for k in names:
-                if k in saved:
-                    g[k] = saved[k]
-                else:
-                    g.pop(k, None)
+        # as MicroPython's rp2.asm_pio: the body sees the assembler's names and builtins only,
+        # never the module's globals (a module constant used there is a NameError on the Pico)
+        import builtins
+        import types
+        names["__builtins__"] = builtins
+        types.FunctionType(fn.__code__, names)()
         return prog
     return deco
 
