@@ -22,7 +22,8 @@ from referee.render import Renderer
 def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, journal_fs=None):
     """Drivers, app and loop for ``board`` (a board profile dict). Returns the Runner.
     ``journal_fs``: filesystem for the game journal (journal.OSFS() on the board).
-    Raises ValueError for an unknown driver name in the profile."""
+    Every pin and bus comes from the profile. Raises ValueError for an unknown driver name,
+    KeyError for a pin the profile lacks."""
     from drivers.usbserial import USBSerial
     serial = USBSerial(stdin, stdout)
     dice = Dice(XorShift32(board_seed() if seed is None else seed))
@@ -50,7 +51,8 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
                               disp.get("idle_ma", 0))
     elif d == "apa102":
         from drivers.rgbkeypad import KeypadLEDs
-        display = KeypadLEDs(cs=disp.get("cs", 17), brightness=disp.get("brightness", 8))
+        display = KeypadLEDs(disp.get("spi", 0), disp["sck"], disp["mosi"], disp["cs"],
+                             disp.get("brightness", 8), board["grid"]["w"] * board["grid"]["h"])
     else:
         raise ValueError("board profile: unknown display driver %r" % d)
     k = inp.get("driver")
@@ -59,7 +61,8 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
         keys = KeyMatrix(inp["rows"], inp["cols"], deb, long_ms)
     elif k == "tca9555":
         from drivers.rgbkeypad import KeypadKeys
-        keys = KeypadKeys(addr=inp.get("addr", 0x20), debounce_ms=deb, long_ms=long_ms)
+        keys = KeypadKeys(inp.get("i2c", 0), inp["sda"], inp["scl"], inp.get("addr", 0x20),
+                          deb, long_ms)
     else:
         raise ValueError("board profile: unknown input driver %r" % k)
     if journal_fs is not None:
@@ -75,10 +78,16 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
 
 
 def main():
-    with open("/board.json") as f:
-        board = json.load(f)
     from referee.journal import OSFS
-    runner = build(board, journal_fs=OSFS(""))
+    try:
+        with open("/board.json") as f:
+            board = json.load(f)
+        runner = build(board, journal_fs=OSFS(""))
+    except (OSError, ValueError, KeyError) as e:
+        # a missing or broken /board.json: one line, then the REPL (fleetref flash fixes it)
+        print("fleetref: cannot start from /board.json: %s: %s (run fleetref flash)"
+              % (type(e).__name__, e))
+        return
     runner.app.hello()
     asyncio.run(runner.main())
 

@@ -179,7 +179,8 @@ def test_matrix_scan_order_and_keys(hw):
 def test_tca9555_keys_active_low(hw):
     machine, rp2 = hw
     kp = importlib.import_module("drivers.rgbkeypad")
-    keys = kp.KeypadKeys(debounce_ms=5)
+    keys = kp.KeypadKeys(1, 26, 27, 0x20, debounce_ms=5)
+    assert ("i2c-init", 1, 27, 26) in machine.LOG            # the bus and pins it was given
     machine.I2C_REGS[(0x20, 0x00)] = bytes([0xFF & ~(1 << 3), 0xFF & ~(1 << 1)])  # keys 3, 9
     assert keys.read() == (1 << 3) | (1 << 9)
     assert machine.LOG[-1] == ("i2c", 0x20, 0x00, 2)
@@ -193,13 +194,14 @@ def test_tca9555_keys_active_low(hw):
 def test_apa102_frames_and_chip_select(hw):
     machine, rp2 = hw
     kp = importlib.import_module("drivers.rgbkeypad")
-    leds = kp.KeypadLEDs(brightness=8)
+    leds = kp.KeypadLEDs(1, 10, 11, 13, brightness=8)
+    assert ("spi-init", 1, 10, 11) in machine.LOG
     fb = bytearray(48)
     fb[0:3] = bytes((10, 20, 30))
     fb[45:48] = bytes((1, 2, 3))
     del machine.LOG[:]
     leds.show(fb)
-    assert machine.LOG[0] == ("pin", 17, 0) and machine.LOG[-1] == ("pin", 17, 1)
+    assert machine.LOG[0] == ("pin", 13, 0) and machine.LOG[-1] == ("pin", 13, 1)
     data = machine.LOG[1][1]
     assert data[:4] == b"\x00\x00\x00\x00"                  # start frame
     assert data[4:8] == bytes((0xE0 | 8, 30, 20, 10))       # brightness bits, then B, G, R

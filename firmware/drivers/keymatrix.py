@@ -8,14 +8,17 @@ on release; holding it ``long_ms`` gives a long press at once (and nothing on re
 
 from machine import Pin
 
+from referee.ticks import ticks_diff
+
 NONE = 255
 
 
 class Debouncer:
     """Debounce and long-press logic for ``n`` keys, independent of the GPIO.
 
-    ``update(i, raw, now_ms)`` feeds key i's raw reading; ``poll()`` returns the next event
-    ``(key, is_long)`` or None. Events wait in a fixed ring of 16 (older ones are dropped)."""
+    ``update(i, raw, now_ms)`` feeds key i's raw reading (``now_ms`` from ``time.ticks_ms``,
+    compared with ``ticks_diff`` so the 2**30 wrap is harmless); ``poll()`` returns the next
+    event ``(key, is_long)`` or None. Events wait in a fixed ring of 16 (older ones are dropped)."""
 
     def __init__(self, n, debounce_ms=5, long_ms=600):
         self.n = n
@@ -42,14 +45,15 @@ class Debouncer:
         if raw != self.raw[i]:
             self.raw[i] = raw
             self.changed_at[i] = now
-        elif raw != self.state[i] and now - self.changed_at[i] >= self.debounce_ms:
+        elif raw != self.state[i] and ticks_diff(now, self.changed_at[i]) >= self.debounce_ms:
             self.state[i] = raw
             if raw:
                 self.down_at[i] = now
                 self.long_done[i] = 0
             elif not self.long_done[i]:
                 self._emit(i, False)
-        if self.state[i] and not self.long_done[i] and now - self.down_at[i] >= self.long_ms:
+        if (self.state[i] and not self.long_done[i]
+                and ticks_diff(now, self.down_at[i]) >= self.long_ms):
             self.long_done[i] = 1
             self._emit(i, True)
 

@@ -1,7 +1,9 @@
 """The board's end of the serial link: USB CDC through sys.stdin / sys.stdout.
 
 Reading never blocks (``select.poll``); an overlong line is dropped whole and reported as
-``protocol.OVERLONG``. Writing goes through a bounded queue drained a little at a time, so a
+``protocol.OVERLONG``, a line that is not UTF-8 as ``protocol.NOT_UTF8`` (both answered with
+an ``err`` line; the next line is read normally); CR, LF and CRLF end a line, empty lines are
+skipped. Writing goes through a bounded queue drained a little at a time, so a
 host that stops reading cannot stall the referee (the oldest lines are dropped; the host
 catches up with ``events``). Ctrl-C is left to MicroPython, so mpremote can take the board.
 """
@@ -9,14 +11,16 @@ catches up with ``events``). Ctrl-C is left to MicroPython, so mpremote can take
 import select
 import sys
 
-from referee.protocol import MAX_LINE, OVERLONG
+from referee.protocol import MAX_LINE, NOT_UTF8, OVERLONG
 
 OUT_LIMIT = 8192
 
 
 class USBSerial:
     def __init__(self, stdin=None, stdout=None):
-        self.stdin = stdin if stdin is not None else sys.stdin
+        # raw bytes where the port has them (sys.stdin.buffer), so a byte that is not UTF-8
+        # reaches read_line instead of failing inside the text layer
+        self.stdin = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
         self.stdout = stdout if stdout is not None else sys.stdout
         self.poller = select.poll()
         self.poller.register(self.stdin, select.POLLIN)
@@ -27,23 +31,33 @@ class USBSerial:
         self.dropped = 0
 
     def read_line(self):
+        """The next complete line (str, without its end), or None when there is none yet.
+        Never blocks. A line ends at LF or CR (MicroPython's text stdin turns CR into LF, so
+        CRLF arrives as two ends); empty lines are skipped. An overlong line gives OVERLONG,
+        a line that is not UTF-8 gives NOT_UTF8: the caller answers an error and the next
+        line is read normally."""
         while self.poller.poll(0):
             ch = self.stdin.read(1)
             if not ch:
                 return None
             b = ch[0] if isinstance(ch, bytes) else ord(ch[0])
-            if b == 10:
+            if b == 10 or b == 13:
                 if self.discarding:
                     self.discarding = False
                     return OVERLONG
-                line = self.buf.decode()
+                if not self.buf:
+                    continue
+                raw = self.buf
                 self.buf = bytearray()
-                return line.rstrip("\r")
+                try:
+                    return raw.decode()
+                except UnicodeError:
+                    return NOT_UTF8
             if not self.discarding:
-                if b < 128:
+                if b < 128 or isinstance(ch, bytes):
                     self.buf.append(b)
                 else:
-                    self.buf.extend(ch.encode() if isinstance(ch, str) else ch)
+                    self.buf.extend(ch.encode())
                 if len(self.buf) > MAX_LINE:
                     self.buf = bytearray()
                     self.discarding = True

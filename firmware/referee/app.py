@@ -7,6 +7,7 @@ strings, and output leaves through ``send`` (a callable taking one str line, no 
 
 from referee import FW_VERSION, PROTO_VERSION, profiles, scenarios
 from referee import protocol
+from referee.ticks import ticks_add, ticks_diff
 from referee.game import (Game, NONE, EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_POWER,
                           EV_LAUNCH, EV_NAMES, EV_AIM, EV_ATTACK, EV_TRANSFER, EV_MOVE,
                           EV_RESPONSE, EV_OVERLAP, EV_CHOOSE, EV_DONE, EV_EXIT, EV_ION)
@@ -58,6 +59,7 @@ class Referee:
         self.turns = 0          # squadrons-d6: turns to record with the next move
         self.error_text = ""
         self.error_until = 0
+        self.error_on = False    # error_until is meaningful (ticks wrap: compare with ticks_diff)
         self.now_ms = 0
         self.on_event = None   # optional callable(seq, ev), e.g. the simulator's full record
         self.journal = None    # optional journal.Journal: every event goes to flash
@@ -167,7 +169,8 @@ class Referee:
     def error(self, msg, origin, cmd=None):
         """Report a refused action: an ``err`` line and the error row on the grid."""
         self.error_text = msg
-        self.error_until = self.now_ms + ERROR_MS
+        self.error_until = ticks_add(self.now_ms, ERROR_MS)
+        self.error_on = True
         self.version += 1
         obj = {"t": "err", "src": origin, "msg": msg}
         if cmd is not None:
@@ -176,7 +179,10 @@ class Referee:
         return msg
 
     def showing_error(self):
-        return self.error_until > self.now_ms
+        if self.error_on and ticks_diff(self.error_until, self.now_ms) > 0:
+            return True
+        self.error_on = False
+        return False
 
     # ---- events ------------------------------------------------------------------------
     def submit(self, ev, origin="key", cmd=None):

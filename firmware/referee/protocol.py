@@ -9,6 +9,8 @@ import json
 MAX_LINE = 16384   # bytes; longer lines are refused whole
 # What a serial driver returns in place of a line it dropped for being longer than MAX_LINE.
 OVERLONG = "\x00overlong"
+# ... and in place of a line holding bytes that are not UTF-8.
+NOT_UTF8 = "\x00not-utf-8"
 
 
 class ProtocolError(ValueError):
@@ -48,6 +50,8 @@ def decode(line):
     """
     if line == OVERLONG or len(line) > MAX_LINE:
         raise ProtocolError("line too long (over %d bytes)" % MAX_LINE)
+    if line == NOT_UTF8:
+        raise ProtocolError("bytes that are not UTF-8 in line")
     for ch in line:
         o = ord(ch)
         if o < 32 and o != 9:

@@ -41,6 +41,7 @@ class Pin:
 class I2C:
     def __init__(self, id, scl=None, sda=None, freq=None):
         self.id = id
+        LOG.append(("i2c-init", id, scl.id, sda.id))
 
     def readfrom_mem_into(self, addr, reg, buf):
         LOG.append(("i2c", addr, reg, len(buf)))
@@ -52,6 +53,7 @@ class I2C:
 class SPI:
     def __init__(self, id, baudrate=None, sck=None, mosi=None, miso=None):
         self.id = id
+        LOG.append(("spi-init", id, sck.id, mosi.id))
 
     def write(self, buf):
         LOG.append(("spi", bytes(buf)))
