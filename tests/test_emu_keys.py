@@ -1,0 +1,150 @@
+"""Issue 8 part 3 on the emulated Pico, both board profiles: a key script pressed on the GPIO
+key matrix (default board) or on the TCA9555 model (keypad base), with a person's timing,
+gives the same events and the same state_hash after every event as the CPython referee playing
+the same script (`fleetref sim --headless --script`, and the host mirror's replica); and the
+LED frames decoded from the wire (WS2812 on GP28, the APA102 chain) are pixel for pixel the
+renderer's frame after the wiring order and the brightness limit of the board profile."""
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
+from host_tools import script as scriptmod
+from host_tools.mirror import Replica
+
+SCRIPTS = {"pico-ws2812-16x16": "emu-hoth.txt", "pimoroni-rgb-keypad": "emu-hoth-keypad.txt"}
+
+
+def key_for(board, action):
+    """(key index, long) of an action, read from the board profile's key layout."""
+    flat = [a for row in board["keys"] for a in row]
+    if action in flat:
+        return flat.index(action), False
+    for a, b in board.get("long", {}).items():
+        if b == action:
+            return flat.index(a), True
+    raise ValueError(action)
+
+
+def presses(board, text):
+    """The script as (key index, long) presses (scripts here use no `select`)."""
+    out = []
+    for step in scriptmod.parse(text):
+        if step[0] == "raw":
+            out.append((step[1], step[2]))
+        else:
+            out += [key_for(board, a) for a in scriptmod.expand(step, None)]
+    return out
+
+
+def timed(ps, seed=1):
+    """A person's quick timing: short presses held 50-100 ms, long ones 650-750 ms (the
+    profile's long press is 600 ms), 100-180 ms between presses (emulated time)."""
+    rng = random.Random(seed)
+    return [(k, rng.randint(650, 750) if lg else rng.randint(50, 100), rng.randint(100, 180))
+            for k, lg in ps]
+
+
+def cpython_frames(name, ps):
+    """The renderer's frame buffer after each press, from the simulator's board (CPython)."""
+    from host_tools.sim import make_board
+    args = argparse.Namespace(board=name, flash=None, roster=None, scenario="hoth",
+                              ruleset=None, seed=1)
+    app, runner, ser, keys, display, keymap = make_board(args)
+    out = []
+    state = [-1, False]
+    try:
+        for k, lg in ps:
+            keys.push(k, lg)
+            runner.step_keys()
+            runner.step_render(state)
+            out.append(display.frame)
+    finally:
+        ser.close()
+    return out
+
+
+def ws2812_expected(board, fb):
+    """Chain-ordered (r, g, b) the panel should receive for frame buffer ``fb``: serpentine
+    wiring (odd rows right to left) and the current budget of the profile (each channel at 255
+    draws ma_per_channel mA; everything scales down by one factor to fit budget_ma)."""
+    g, d = board["grid"], board["display"]
+    w, h = g["w"], g["h"]
+    need = sum(fb) * d["ma_per_channel"]
+    avail = (d["budget_ma"] - d.get("idle_ma", 0) * w * h) * 255
+    scale = 65536 if need <= avail else avail * 65536 // need
+    out = []
+    for p in range(w * h):
+        y, x = divmod(p, w)
+        if g.get("wiring") == "serpentine" and y % 2:
+            x = w - 1 - x
+        o = (y * w + x) * 3
+        out.append(tuple((v * scale) >> 16 for v in fb[o:o + 3]))
+    return out
+
+
+def apa102_expected(board, fb):
+    br = board["display"].get("brightness", 8)
+    return [tuple(fb[i * 3:i * 3 + 3]) + (br,) for i in range(len(fb) // 3)]
+
+
+def sim_run(name, path):
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--board",
+                        name, "--scenario", "hoth", "--seed", "1", "--script", path],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("name", ["pico-ws2812-16x16", "pimoroni-rgb-keypad"])
+def test_key_script_events_hashes_and_frames(name, uf2_dir):  # noqa: F811
+    need_emu()
+    board = board_profile(name)
+    path = os.path.join(ROOT, "tests", "scripts", SCRIPTS[name])
+    ps = presses(board, open(path).read())
+    sim = sim_run(name, path)
+    assert sim["rejected"] == [] and len(sim["events"]) >= 8     # the script itself is sound
+    want_frames = cpython_frames(name, ps)
+    with boot(build_uf2(name, uf2_dir), board) as pico:
+        game = pico.wait_msg(lambda m: m.get("t") == "game")
+        pico.wait_msg(lambda m: m.get("t") == "hello")
+        start = pico.mark()
+        n0 = len(pico.events)
+        pico.press(timed(ps))
+        pico.write(b'{"c": "snap"}\n')
+        snap = pico.wait_msg(lambda m: m.get("t") == "snap", 60, start)
+        evs = [m for m in pico.messages(start) if m["t"] == "ev"]
+        errs = [m for m in pico.messages(start) if m["t"] == "err"]
+        events = list(pico.events[n0:])
+    assert errs == []
+    # same events as the CPython referee playing the same script
+    assert [m["ev"] for m in evs] == sim["events"]
+    assert [m["seq"] for m in evs] == list(range(1, len(evs) + 1))
+    # the same state hash after every event: the host's replica replays them and compares
+    rep = Replica()
+    rep.load_game(game)
+    for m in evs:
+        assert rep.apply_event(m) == "ok", (m, rep.mismatches)
+    assert rep.checked == len(evs)
+    assert snap["state_hash"] == sim["state_hash"] == evs[-1]["hash"]
+    # frames: the one latched last before each next press is the renderer's after this press
+    downs = [e["t"] for e in events if e.get("ev") == "key" and e["down"]]
+    frames = [e for e in events if e.get("ev") in ("ws2812", "apa102")]
+    assert len(downs) == len(ps)
+    ends = downs[1:] + [float("inf")]
+    expect = ws2812_expected if board["display"]["driver"] == "ws2812" else apa102_expected
+    lit = 0
+    for i, (fb, end) in enumerate(zip(want_frames, ends)):
+        before = [f for f in frames if f["t"] < end]
+        assert before, "no frame before press %d" % (i + 1)
+        got = before[-1]["px"]
+        assert got == expect(board, fb), "press %d: the frame on the wire differs" % (i + 1)
+        lit += any(any(p[:3]) for p in got)
+    assert lit == len(ps)
