@@ -9,6 +9,11 @@ from host_tools import savefile
 from host_tools.mirror import Mirror, MirrorError, find_port
 
 
+# seconds a board may take to load a game: it parses the roster and starts a new journal on
+# its flash (erases of 4 KB blocks), far slower than answering a line
+LOAD_TIMEOUT = 30
+
+
 def add_arguments(p):
     p.add_argument("file")
     p.add_argument("--port", default="auto", help="serial port (auto: a Pico or a simulator)")
@@ -49,7 +54,7 @@ def load(port, path):
     try:
         m.send({"c": "load", "roster": data["game"]["roster"],
                 "scenario": data["game"].get("scenario") or ""})
-        m.wait_for("game")
+        m.wait_for("game", LOAD_TIMEOUT)
         if data["base"]:
             m.send({"c": "base", "base_seq": data["base_seq"], "base": data["base"]})
             _ok(m, "base")

@@ -1,0 +1,94 @@
+"""Issue 8 part 3: the host tools against the emulated board over a serial port (a
+pseudo-terminal bridged to its USB CDC, as /dev/ttyACM0 of a real Pico):
+`fleetref flash` itself with real mpremote (copy, skip unchanged files, reset, boot),
+`fleetref mirror --once --json` (same state_hash), `fleetref save` and `fleetref load`, and
+Ctrl-C from mpremote taking the board back while the referee runs. One boot for all of it."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import serial
+
+from conftest import ROOT
+from emu import pico as emu
+from emu_support import board_profile, need_emu
+from host_tools import image
+
+NAME = "pico-ws2812-16x16"
+
+
+def cli(*args, timeout=600):
+    return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=timeout)
+
+
+def board_says(port, line, want, timeout=120):
+    """Send ``line`` on the serial port, return the first protocol message of type ``want``."""
+    end = time.monotonic() + timeout
+    with serial.Serial(port, 115200, timeout=0.2, exclusive=True) as s:
+        s.write(line.encode() + b"\n")
+        buf = b""
+        while time.monotonic() < end:
+            buf += s.read(4096)
+            *lines, buf = buf.split(b"\n")
+            for raw in lines:
+                try:
+                    m = json.loads(raw)
+                except ValueError:
+                    continue
+                if isinstance(m, dict) and m.get("t") == want:
+                    return m
+    raise AssertionError("no %s reply on %s" % (want, port))
+
+
+def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
+    need_emu()
+    # a Pico with MicroPython and an old main.py: what `fleetref flash` meets on a used board
+    old = tmp_path / "main.py"
+    old.write_text("print('an older program')\n")
+    uf2 = tmp_path / "old.uf2"
+    uf2.write_bytes(image.combined_uf2(emu.firmware_path(),
+                                       image.littlefs_image([(str(old), ":/main.py")])))
+    with emu.EmulatedPico(str(uf2), board_profile(NAME), connect_serial=False) as pico:
+        port = pico.pty()
+        r = cli("flash", "--board", NAME, "--port", port)
+        assert r.returncode == 0, r.stdout + r.stderr
+        plan_size = len([l for l in cli("flash", "--dry-run", "--board", NAME).stdout
+                         .splitlines()[1:-1]])
+        assert "copied %d changed file(s) of %d; board reset" % (plan_size, plan_size) in r.stdout
+        hello = board_says(port, '{"c": "hello"}', "hello")        # reset and booted
+        assert hello["board"] == NAME and hello["scenario"] == "hoth"
+        r = cli("flash", "--board", NAME, "--port", port)           # again: nothing changed
+        assert r.returncode == 0, r.stderr
+        assert "copied 0 changed file(s) of %d; board reset" % plan_size in r.stdout
+        assert board_says(port, '{"c": "hello"}', "hello")["board"] == NAME
+
+        # a little game over the serial port, then the mirror
+        board_says(port, '{"c": "roll", "values": [15, 8]}', "ev")
+        board_says(port, '{"c": "phase"}', "ev")
+        snap = board_says(port, '{"c": "snap"}', "snap")
+        r = cli("mirror", "--once", "--json", "--port", port)
+        assert r.returncode == 0, r.stderr
+        mirrored = json.loads(r.stdout)
+        assert mirrored["hash_match"] and mirrored["state_hash"] == snap["state_hash"]
+        assert mirrored["seq"] == snap["seq"] == 2
+
+        # save, change the game on the board, load the save back
+        saved = tmp_path / "game.json"
+        r = cli("save", str(saved), "--port", port)
+        assert r.returncode == 0 and "saved 2 events" in r.stdout, r.stderr
+        board_says(port, '{"c": "load", "scenario": "deathstar"}', "game")
+        assert board_says(port, '{"c": "snap"}', "snap")["state_hash"] != snap["state_hash"]
+        r = cli("load", str(saved), "--port", port)
+        assert r.returncode == 0, r.stderr
+        back = board_says(port, '{"c": "snap"}', "snap")
+        assert back["state_hash"] == snap["state_hash"] and back["seq"] == 2
+
+        # Ctrl-C from mpremote takes the board back from the running referee
+        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "exec",
+                            "import sys; print('repl', sys.implementation.name)"],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and "repl micropython" in r.stdout, r.stdout + r.stderr
