@@ -124,8 +124,9 @@ class EmulatedPico:
         with self.lock:
             self.lock.notify_all()
 
-    def cmd(self, name, timeout=30, **kw):
+    def cmd(self, command, timeout=30, **kw):
         """Send a control command, wait for its reply (dict). Raises EmuError."""
+        name = command
         with self.lock:
             i = self.next_id
             self.next_id += 1
