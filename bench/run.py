@@ -163,6 +163,8 @@ def main():
     import argparse
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
+    ap.add_argument("--no-rp2", action="store_true",
+                    help="leave out the figures from the emulated Pico (bench/rp2.py)")
     args = ap.parse_args()
     t = time.strftime("%Y-%m-%d")
     b = bench_vm()
@@ -192,6 +194,11 @@ def main():
         ("Flash bytes programmed per event: naive rewrite of the whole snapshot (state and "
          "undo window, up to %d B) each event" % snap_len, "%.0f B" % full, "", ""),
     ]
+    rp2_notes = []
+    if not args.no_rp2:
+        import bench.rp2 as rp2
+        rows += rp2.measure()
+        rp2_notes = rp2.NOTES
     out = ["# Performance", "",
            "Produced by `make bench` (`.venv/bin/python bench/run.py`) on %s. Nothing here is "
            "typed in by hand; rerun the command to refresh it." % t, "",
@@ -220,7 +227,7 @@ def main():
             "is, so a short log costs the least), moving its records into 4 KB history chunks "
             "(4 bytes an event); most of its cost is littlefs's "
             "copy-on-write commit per append. Exact restore (undo included) needs the snapshot, so "
-            "the fair naive figure is the last row."]
+            "the fair naive figure is the last row."] + rp2_notes
     with open(args.out, "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))

@@ -182,6 +182,12 @@ class EmulatedPico:
         self.wait_event(lambda e: e.get("ev") == "presses-done" and e.get("id") == r["id"],
                         timeout, n)
 
+    def sleep(self, seconds, timeout=300):
+        """Return once ``seconds`` of emulated time have passed."""
+        n = len(self.events)
+        r = self.cmd("sleep", ms=seconds * 1000)
+        self.wait_event(lambda e: e.get("ev") == "slept" and e.get("id") == r["id"], timeout, n)
+
     # ---- USB CDC serial --------------------------------------------------------------------
     def connect(self):
         self.sock = socket.create_connection(("127.0.0.1", self.serial_port))

@@ -127,6 +127,7 @@ const handle = (msg) => {
     case 'start': pico.start(); return reply();
     case 'key': setKey(msg.k, !!msg.down); return reply({ t: now() });
     case 'presses': pressAll(id, msg.list); return reply({ t: now() });
+    case 'sleep': pico.after(msg.ms / 1000, () => out({ ev: 'slept', id, t: now() })); return reply({ t: now() });
     case 'time': return reply({ t: now(), busy: pico.busyNanos / 1e9, resets: pico.resets, flashOps: pico.flashOps });
     case 'reset': cut('reset command'); return reply();
     case 'cut_after_ops': cutAfterOps = msg.n; return reply({ flashOps: pico.flashOps });

@@ -21,3 +21,29 @@ def test_single_uf2_boots_to_hello_and_lights(name, uf2_dir):  # noqa: F811
         assert any(any(px[:3]) for px in f["px"])          # something is lit
         text = pico.wait_serial(lambda s: True)
         assert "Traceback" not in text and "Error" not in text
+
+
+def test_keypad_drivers_use_the_profiles_pins(tmp_path):
+    """The keypad base's drivers take bus and pins from the board profile: moved to other
+    valid pins (I2C0 on GP8/GP9, SPI0 on GP6/GP7, chip select GP10), the emulated TCA9555 and
+    APA102 (which answer only on the profile's pins) still work. Built by the same code as
+    `fleetref flash --uf2`."""
+    need_emu()
+    from emu import pico as emu
+    from host_tools import flash, image
+    board = board_profile("pimoroni-rgb-keypad")
+    board["input"].update(sda=8, scl=9)
+    board["display"].update(sck=6, mosi=7, cs=10)
+    plan = flash.compile_firmware(str(tmp_path)) + [flash.board_file(board, str(tmp_path))]
+    uf2 = tmp_path / "moved.uf2"
+    uf2.write_bytes(image.combined_uf2(emu.firmware_path(), image.littlefs_image(plan)))
+    with boot(str(uf2), board) as pico:
+        pico.wait_msg(lambda m: m.get("t") == "hello")
+        first = pico.wait_event(lambda e: e.get("ev") == "apa102", 60)
+        start = pico.mark()
+        pico.press([(1, 80, 150)])        # ships mode: select ship 1 (its key turns white)
+        pico.write(b'{"c": "snap"}\n')
+        pico.wait_msg(lambda m: m.get("t") == "snap", 60, start)
+        assert [m for m in pico.messages(start) if m["t"] == "err"] == []
+        last = pico.frames[-1]["px"]
+        assert last != first["px"] and last[1][:3] == (255, 255, 255)
