@@ -11,7 +11,8 @@ NODE_STAMP := node_modules/.installed-stamp
 
 setup: $(STAMP) $(NODE_STAMP)
 
-# real MicroPython (WebAssembly port) for the tests, pinned by package-lock.json
+# real MicroPython (WebAssembly port) and rp2040js (the emulated Pico, emu/) for the tests,
+# pinned by package-lock.json
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
@@ -27,8 +28,9 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/fleetref demo
 
+# two workers: the emulated-Pico tests (tests/test_emu_*.py) each keep one core busy
 test: $(STAMP) $(NODE_STAMP)
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n 2 tests
 
 # benchmarks: writes docs/performance.md (figures are never typed in by hand)
 bench: $(STAMP) $(NODE_STAMP)

@@ -101,18 +101,23 @@ def read_uf2(path):
 
 
 def uf2_blocks(chunks):
-    """UF2 bytes for ``chunks`` [(flash address, bytes)], 256 bytes per block, numbered over
-    the whole file, RP2040 family id."""
-    pieces = []
+    """UF2 bytes for ``chunks`` [(flash address, bytes)]: 256-byte pages aligned to 256 (the
+    RP2040 bootrom takes nothing else; bytes a chunk leaves out of a page stay erased, 0xFF),
+    numbered over the whole file, RP2040 family id."""
+    pages = {}
     for addr, data in chunks:
-        for i in range(0, len(data), PAYLOAD):
-            pieces.append((addr + i, data[i:i + PAYLOAD]))
+        for i in range(len(data)):
+            a = addr + i
+            page = pages.get(a & ~0xFF)
+            if page is None:
+                page = pages[a & ~0xFF] = bytearray(b"\xff" * PAYLOAD)
+            page[a & 0xFF] = data[i]
     out = bytearray()
-    for no, (addr, payload) in enumerate(pieces):
-        block = struct.pack("<8I", UF2_MAGIC0, UF2_MAGIC1, UF2_FLAG_FAMILY, addr, len(payload),
-                            no, len(pieces), RP2040_FAMILY)
-        block += payload + bytes(476 - len(payload)) + struct.pack("<I", UF2_MAGIC_END)
-        out += block
+    order = sorted(pages)
+    for no, addr in enumerate(order):
+        out += struct.pack("<8I", UF2_MAGIC0, UF2_MAGIC1, UF2_FLAG_FAMILY, addr, PAYLOAD, no,
+                           len(order), RP2040_FAMILY)
+        out += pages[addr] + bytes(476 - PAYLOAD) + struct.pack("<I", UF2_MAGIC_END)
     return bytes(out)
 
 

@@ -11,6 +11,8 @@ import json
 import os
 import random
 
+import pytest
+
 from conftest import ROOT
 from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
 from host_tools.mirror import Replica
@@ -67,7 +69,10 @@ def check_prefix(seq, h, sent_msgs, all_hashes):
     assert seq < len(all_hashes) and h == all_hashes[seq], (seq, h)
 
 
-def test_cut_at_every_flash_write_of_a_snapshot_event(uf2_dir):  # noqa: F811
+@pytest.mark.parametrize("half", [0, 1])
+def test_cut_at_every_flash_write_of_a_snapshot_event(half, uf2_dir):  # noqa: F811
+    """``half``: the odd-numbered writes, then the even ones (two runs that can go in
+    parallel); together every write of that event."""
     need_emu()
     with boot(build_uf2(NAME, uf2_dir), board_profile(NAME)) as pico:
         game = pico.wait_msg(lambda m: m.get("t") == "game")
@@ -91,7 +96,7 @@ def test_cut_at_every_flash_write_of_a_snapshot_event(uf2_dir):  # noqa: F811
             assert seq < 70, "no event wrote a snapshot: %s" % costs
         snap_seq, n_ops = seq, ops
         assert n_ops >= 4
-        for k in range(1, n_ops + 1):
+        for k in range(1 + half, n_ops + 1, 2):
             start = pico.mark()
             pico.cmd("restore_flash", name="pre")           # the board just before that event
             assert after_reboot(pico, start)[0] == snap_seq - 1
