@@ -61,6 +61,7 @@ class Referee:
         self.now_ms = 0
         self.on_event = None   # optional callable(seq, ev), e.g. the simulator's full record
         self.journal = None    # optional journal.Journal: every event goes to flash
+        self.boot_note = ""    # what a damaged journal lost at boot (said after every hello)
 
     # ---- set-up ------------------------------------------------------------------------
     def load_text(self, text, ruleset=None, scenario=""):
@@ -90,8 +91,10 @@ class Referee:
         self.version += 1
 
     def restore(self):
-        """Restore the journal's game after a reset or power cut. Returns the events recovered,
-        or raises ValueError/OSError when there is no usable journal."""
+        """Restore the journal's game after a reset or power cut: the longest prefix that
+        checks (journal.py). Returns the events recovered. A damaged journal is repaired (its
+        files kept aside) and ``boot_note`` says what was kept and lost. Raises ValueError
+        (journal.JournalError) / OSError when there is no usable journal."""
         import json
         j = self.journal
         if j is None:
@@ -103,12 +106,49 @@ class Referee:
         norm, raw = scenarios.load_text(protocol.encode(msg["roster"]))
         game = Game(profiles.get(norm["ruleset"]), norm)
         n = j.restore(game)
+        if j.problems:
+            j.repair(game)
+            self.boot_note = j.report(n)
         self.game = game
         self.raw_text = protocol.encode(raw)
         self.scenario = msg.get("scenario") or norm["name"]
         self.gid = msg["gid"]
         self._ui_reset(len(norm["sides"][0]["ships"]))
         return n
+
+    def boot(self, scenario):
+        """At power-up: restore the journal's game, or load ``scenario`` when the journal holds
+        none. A journal whose set-up is unreadable is set aside (never overwritten) and said so;
+        only then is ``scenario`` loaded. Raises OSError / ValueError for a bad ``scenario``."""
+        j = self.journal
+        if j is not None:
+            try:
+                if j.setup() is not None:
+                    self.restore()
+                    if self.boot_note:
+                        self.journal_error()
+                    return
+            except (ValueError, KeyError, TypeError, IndexError, OSError) as e:
+                try:
+                    where = j.set_aside()
+                except OSError:
+                    where = "place (set-aside failed)"
+                self.boot_note = ("journal damaged: no game restored (%s); damaged files kept in "
+                                  "%s; new game %s started" % (e, where, scenario))
+        self.load_scenario(scenario)
+        if self.boot_note:
+            self.journal_error()
+
+    def journal_error(self):
+        """Say ``boot_note`` over serial (an ``err`` line, code "journal") and on the grid."""
+        self.error_text = self.boot_note
+        self.error_until = self.now_ms + 5 * ERROR_MS
+        self.version += 1
+        self.send(self.journal_line())
+
+    def journal_line(self):
+        return protocol.encode({"t": "err", "src": "boot", "code": "journal",
+                                "msg": self.boot_note})
 
     def load_scenario(self, name, ruleset=None):
         """Load scenario file ``name`` (e.g. "hoth"). Raises OSError / ValueError."""
@@ -136,6 +176,8 @@ class Referee:
                    "board": self.board.get("name", "?"),
                    "ruleset": g.profile.name if g else None, "scenario": self.scenario,
                    "gid": self.gid, "seq": g.seq if g else 0})
+        if self.boot_note:
+            self.send(self.journal_line())
 
     def game_line(self):
         """The ``game`` message as one line (raw_text is already printable JSON)."""

@@ -117,6 +117,36 @@ def fnv1a32(data, h=_FNV_OFFSET):
     return (hi << 16) | lo
 
 
+def _digest(v, h):
+    """FNV-1a of JSON value ``v`` in a canonical form (dict keys sorted) continuing from ``h``:
+    the same on MicroPython and CPython."""
+    if isinstance(v, dict):
+        h = fnv1a32(b"{", h)
+        for k in sorted(v):
+            h = _digest(v[k], _digest(k, h))
+        return fnv1a32(b"}", h)
+    if isinstance(v, (list, tuple)):
+        h = fnv1a32(b"[", h)
+        for x in v:
+            h = _digest(x, h)
+        return fnv1a32(b"]", h)
+    if isinstance(v, str):
+        try:
+            t = v.encode()
+        except UnicodeError:
+            t = repr(v).encode()
+        return fnv1a32(b'"', fnv1a32(t, fnv1a32(b'"', h)))
+    if isinstance(v, float):
+        v = "f%d" % round(v * 1000)
+    return fnv1a32(str(v).encode(), h)
+
+
+def roster_digest(roster, settings):
+    """The 32-bit digest of a normalised roster and the game's settings that seeds every state
+    hash, so a game of another roster never shows the same hash."""
+    return _digest(settings, _digest(roster, _FNV_OFFSET))
+
+
 def _b(v):
     """A stat as a byte: ints 0..254 as they are, anything else 255 (not given)."""
     if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 255:
@@ -224,6 +254,7 @@ class Game:
         self._w = bytearray()     # events after base_seq, 4 bytes each (b signed for EV_HIT)
         self.hlog = bytearray()   # 4 bytes per event in the window: the state hash after it
         self.eff = []             # window indices of the events in effect (the undo stack)
+        self.rid = roster_digest(roster, self.settings)
         self._reset()
 
     def _prepare_stats(self, ships):
@@ -445,8 +476,9 @@ class Game:
             bytes(self.rapid_at) + bytes(self.x)
 
     def state_hash(self):
-        """The state's 32-bit FNV-1a as 8 lowercase hex digits (same on MicroPython and CPython)."""
-        return "%08x" % fnv1a32(self.state_bytes())
+        """The state's 32-bit FNV-1a, seeded with the roster's digest, as 8 lowercase hex digits
+        (same on MicroPython and CPython): a different roster never gives the same hash."""
+        return "%08x" % fnv1a32(self.state_bytes(), self.rid)
 
     def winner(self):
         """Side that has won by the roster's victory conditions, or None (seed 004 Hoth)."""
@@ -785,7 +817,7 @@ class Game:
         else:
             self.eff.append(len(w) // 4 - 1)
             self._apply(kind, a, b, c)
-        h = fnv1a32(self.state_bytes())
+        h = fnv1a32(self.state_bytes(), self.rid)
         self.hlog.append(h & 255)
         self.hlog.append((h >> 8) & 255)
         self.hlog.append((h >> 16) & 255)
