@@ -136,12 +136,6 @@ def make_board(args):
     if app.boot_note:
         print("fleetref sim: " + app.boot_note, file=sys.stderr, flush=True)
     app.on_event = EventRecord(app)
-            return _finish(app, board, ser, keymap, renderer)
-    if args.roster:
-        app.load_text(paths.load_roster_file(args.roster), args.ruleset, wanted)
-    else:
-        app.load_scenario(wanted or "hoth", args.ruleset)
-    app.on_event = EventRecord(app)
     keys = QueueKeys()
     display = FrameCapture()
     runner = Runner(app, keymap, keys, display, ser, renderer)
