@@ -117,34 +117,41 @@ def fnv1a32(data, h=_FNV_OFFSET):
     return (hi << 16) | lo
 
 
-def _digest(v, h):
-    """FNV-1a of JSON value ``v`` in a canonical form (dict keys sorted) continuing from ``h``:
-    the same on MicroPython and CPython."""
+def _canon(v, out):
+    """Append JSON value ``v`` in a canonical form (dict keys sorted) to bytearray ``out``:
+    the same bytes on MicroPython and CPython."""
     if isinstance(v, dict):
-        h = fnv1a32(b"{", h)
+        out.extend(b"{")
         for k in sorted(v):
-            h = _digest(v[k], _digest(k, h))
-        return fnv1a32(b"}", h)
-    if isinstance(v, (list, tuple)):
-        h = fnv1a32(b"[", h)
+            _canon(k, out)
+            _canon(v[k], out)
+        out.extend(b"}")
+    elif isinstance(v, (list, tuple)):
+        out.extend(b"[")
         for x in v:
-            h = _digest(x, h)
-        return fnv1a32(b"]", h)
-    if isinstance(v, str):
+            _canon(x, out)
+        out.extend(b"]")
+    elif isinstance(v, str):
         try:
             t = v.encode()
         except UnicodeError:
             t = repr(v).encode()
-        return fnv1a32(b'"', fnv1a32(t, fnv1a32(b'"', h)))
-    if isinstance(v, float):
-        v = "f%d" % round(v * 1000)
-    return fnv1a32(str(v).encode(), h)
+        out.extend(b'"')
+        out.extend(t)
+        out.extend(b'"')
+    elif isinstance(v, float):
+        out.extend(("f%d," % round(v * 1000)).encode())
+    else:
+        out.extend((str(v) + ",").encode())
 
 
 def roster_digest(roster, settings):
     """The 32-bit digest of a normalised roster and the game's settings that seeds every state
     hash, so a game of another roster never shows the same hash."""
-    return _digest(settings, _digest(roster, _FNV_OFFSET))
+    out = bytearray()
+    _canon(roster, out)
+    _canon(settings, out)
+    return fnv1a32(out)
 
 
 def _b(v):

@@ -26,7 +26,7 @@ check is listed in :attr:`Journal.problems`; a damaged journal's files are then 
 ``root + ".bad"`` and a clean journal of the recovered prefix is written (:meth:`repair`).
 
 ``fs`` is anything with ``open(path, mode)``, ``rename(a, b)`` (replacing b), ``remove(p)``,
-``stat(p)`` (OSError when missing) and ``mkdir(p)``: MicroPython's ``os`` plus
+``stat(p)`` (OSError when missing), ``mkdir(p)`` and ``listdir(p)`` (names): MicroPython's ``os`` plus
 ``open`` on the Pico (:class:`OSFS`), littlefs-python in the tests, a directory in the simulator.
 """
 
@@ -70,6 +70,9 @@ class OSFS:
 
     def mkdir(self, p):
         self.os.mkdir(self.base + p)
+
+    def listdir(self, p):
+        return self.os.listdir(self.base + p)
 
 
 def _u32(b, o):
@@ -172,6 +175,7 @@ class Journal:
         self.bytes_written = 0
         self.slots = max(1, history_budget // BLOCK)
         self.chunk = 0        # the history chunk being filled
+        self.hfirst = 1       # the first event the history keeps (after a repair: maybe later)
         self.key = None       # CRC-32 of the set-up line
         self.line = None      # the set-up line (str)
         self.problems = []
@@ -229,13 +233,12 @@ class Journal:
         except OSError:
             pass
 
-    def names(self):
-        """Every file name the journal may hold (temporary files included)."""
-        out = []
-        for n in [SETUP, "snap.bin", "log.bin"] + ["h%d.bin" % k for k in range(self.slots)]:
-            out.append(n)
-            out.append(n + ".tmp")
-        return out
+    def names(self, root=None):
+        """The names of the files in ``root`` (default: the journal's directory)."""
+        try:
+            return list(self.fs.listdir(root or self.root))
+        except OSError:
+            return []
 
     # ---- writing -----------------------------------------------------------------------
     def new_game(self, setup, game):
@@ -244,9 +247,11 @@ class Journal:
         self.key = crc32(data)
         self.line = setup
         self._write_atomic(SETUP, data + ("\n%08x" % self.key).encode())
-        for k in range(self.slots):
-            self._remove("h%d.bin" % k)
+        for n in self.names():
+            if n[0] == "h":
+                self._remove(n)
         self.chunk = 0
+        self.hfirst = 1
         self._new_log(0)                  # the old game's log: its records fail the new key
         self.snapshot(game)
 
@@ -272,7 +277,8 @@ class Journal:
         body = MAGIC + _p32(self.key) + _p32(game.base_seq) + \
             bytes((len(base) & 255, len(base) >> 8)) + bytes(base) + _p32(len(w) // 4) + \
             bytes(w) + bytes(game.hlog) + _p32(len(game.eff)) + bytes(eff) + \
-            bytes((self.chunk & 255, self.chunk >> 8)) + _p32(int(game.state_hash(), 16))
+            bytes((self.chunk & 255, self.chunk >> 8)) + _p32(self.hfirst) + \
+            _p32(int(game.state_hash(), 16))
         self._write_atomic("snap.bin", body + _p32(crc32(body, self.key)))
         self._new_log(game.seq)
 
@@ -331,10 +337,13 @@ class Journal:
     def _chunks(self):
         """(first seq, slot) of the history chunks whose header checks, oldest first."""
         out = []
-        for k in range(self.slots):
+        for n in self.names():
+            if n[0] != "h" or not n.endswith(".bin"):
+                continue
             try:
-                f = self.fs.open(self._p("h%d.bin" % k), "rb")
-            except OSError:
+                k = int(n[1:-4])
+                f = self.fs.open(self._p(n), "rb")
+            except (ValueError, OSError):
                 continue
             try:
                 h = f.read(HEAD)
@@ -375,9 +384,9 @@ class Journal:
 
     def read_snapshot(self, name="snap.bin"):
         """(base_seq, base bytes or None, window event bytes, hash bytes, undo stack list,
-        state hash int, ring slot), or None when missing, of another game or corrupt."""
+        state hash int, ring slot, first seq of the history), or None when missing, of another game or corrupt."""
         d = self._read(name)
-        if d is None or len(d) < 32 or d[:4] != MAGIC or _u32(d, 4) != self.key:
+        if d is None or len(d) < 36 or d[:4] != MAGIC or _u32(d, 4) != self.key:
             return None
         body = d[:-4]
         if _u32(d, len(d) - 4) != crc32(body, self.key):
@@ -404,10 +413,10 @@ class Journal:
         for i in range(ne):
             eff.append(body[o + 2 * i] | (body[o + 2 * i + 1] << 8))
         o += 2 * ne
-        if o + 6 != len(body):
+        if o + 10 != len(body):
             return None
         slot = body[o] | (body[o + 1] << 8)
-        return base_seq, base, events, hashes, eff, _u32(body, o + 2), slot
+        return base_seq, base, events, hashes, eff, _u32(body, o + 6), slot, _u32(body, o + 2)
 
     def _take(self, game, snap):
         """Set ``game`` to snapshot ``snap``; True when its state hash matches the stored one."""
@@ -472,6 +481,7 @@ class Journal:
         if best is not None:
             self._take(game, best[1])
             self.chunk = best[1][6] % self.slots
+            self.hfirst = best[1][7]
         else:
             game.set_window(0, None, b"", b"", [])    # replay the history from event 1
         self._extend(game)
@@ -480,6 +490,15 @@ class Journal:
         hist = self._history_gap(game)
         if hist:
             probs.append(hist)
+        for n in self.names():
+            if n[0] == "h" and n.endswith(".bin"):
+                d = self._read(n)
+                c = parse_chunk(self.key, d)
+                if c is None:
+                    probs.append("%s fails its check" % n)
+                elif c[2] != len(d):
+                    probs.append("%s: %d bytes after event %d fail their check"
+                                 % (n, len(d) - c[2], c[0] + len(c[1]) // 4 - 1))
         self.seen = max(seen, game.seq)
         for n in self.names():
             if n.endswith(".tmp"):
@@ -493,18 +512,20 @@ class Journal:
         return game.seq
 
     def _history_gap(self, game):
-        """A problem text when the history on flash has a hole before the RAM window."""
-        last = None
-        first = None
+        """A problem text when the events on flash (history and log) do not run from event 1
+        (or the oldest chunk of a full ring) to ``game.seq``."""
+        first = last = None
         for s, _ in self.events(0):
             if first is None:
                 first = s
             last = s
-        if game.base_seq == 0 or (last is not None and last >= game.base_seq):
-            return None
-        if last is None:
-            return "history: events 1..%d are not on flash" % game.base_seq
-        return "history: events %d..%d are not on flash" % (last + 1, game.base_seq)
+        if first is None:
+            return None if game.seq == 0 else "history: events 1..%d are not on flash" % game.seq
+        if first > self.hfirst and len(self._chunks()) < self.slots:
+            return "history: events %d..%d are not on flash" % (self.hfirst, first - 1)
+        if last < game.seq:
+            return "history: events %d..%d are not on flash" % (last + 1, game.seq)
+        return None
 
     def report(self, seq):
         """A one-line account of a damaged restore that reached ``seq``."""
@@ -520,13 +541,10 @@ class Journal:
         that directory."""
         bad = self.root + ".bad"
         self._mkdir(bad)
+        for n in self.names(bad):
+            self.fs.remove(bad + "/" + n)
         for n in self.names():
-            try:
-                self.fs.remove(bad + "/" + n)
-            except OSError:
-                pass
-            if self._exists(n):
-                self.fs.rename(self._p(n), bad + "/" + n)
+            self.fs.rename(self._p(n), bad + "/" + n)
         self.aside = bad
         return bad
 
@@ -539,13 +557,26 @@ class Journal:
         data = self.line.encode()
         self._write_atomic(SETUP, data + ("\n%08x" % self.key).encode())
         self.chunk = 0
+        first = last = 0
+        for s, _ in old.events(0):       # the readable history before the RAM window
+            if s > game.base_seq:
+                break
+            first = first or s
+            last = s
         batch = []
-        for s, ev in old.events(0):
-            if s > game.seq:
-                break
-            if batch and s != batch[-1][0] + 1:
-                break
-            batch.append((s, ev))
+        if last and last == game.base_seq:
+            self.hfirst = first
+            for s, ev in old.events(0):
+                if s > last:
+                    break
+                batch.append((s, ev))
+                if len(batch) >= 64:
+                    self.add_history(batch)
+                    batch = []
+        else:                            # it does not reach the window: keep from the window on
+            self.hfirst = game.base_seq + 1
+        for s in range(game.base_seq + 1, game.seq + 1):
+            batch.append((s, game.event(s)))
             if len(batch) >= 64:
                 self.add_history(batch)
                 batch = []
