@@ -149,6 +149,8 @@ class Mirror:
         self.board_snap = None
         self.buf = b""
         self.connected = False
+        self.behind = False       # a gap was seen while catching up
+        self.catching = False
 
     # ---- link --------------------------------------------------------------------------
     def open(self):
@@ -228,22 +230,32 @@ class Mirror:
 
     def catch_up(self):
         """Ask for the events after the newest one held; if the board no longer holds them,
-        take its state (base and RAM window) instead."""
-        self.send({"c": "events", "since": self.rep.game.seq})
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            msg = self.read_msg()
-            if msg is None:
-                continue
-            if msg.get("t") == "err" and msg.get("code") == "gone":
-                self.send({"c": "state"})
-                self.wait_for("state")
-                self.send({"c": "events", "since": self.rep.game.seq})
-                continue
-            self.handle(msg)
-            if msg.get("t") == "events-end":
-                return
-        raise MirrorError("no events-end from the board")
+        take its state (base and RAM window) instead. Iterative: a gap seen meanwhile only
+        asks again once the current answer has ended (no recursion, however long the game)."""
+        self.behind = False
+        self.catching = True
+        try:
+            self.send({"c": "events", "since": self.rep.game.seq})
+            end = time.monotonic() + 10
+            while time.monotonic() < end:
+                msg = self.read_msg()
+                if msg is None:
+                    continue
+                end = time.monotonic() + 10          # the board is still answering
+                if msg.get("t") == "err" and msg.get("code") == "gone":
+                    self.send({"c": "state"})
+                    self.wait_for("state")
+                    self.send({"c": "events", "since": self.rep.game.seq})
+                    continue
+                self.handle(msg)
+                if msg.get("t") == "events-end":
+                    if not self.behind and (msg.get("seq") or 0) <= self.rep.game.seq:
+                        return
+                    self.behind = False
+                    self.send({"c": "events", "since": self.rep.game.seq})
+            raise MirrorError("no events-end from the board")
+        finally:
+            self.catching = False
 
     def handle(self, msg):
         t = msg.get("t")
@@ -261,7 +273,9 @@ class Mirror:
                                            "hash": g.state_hash()}) + "\n")
                 self.log.flush()
             elif r == "gap":
-                self.catch_up()
+                self.behind = True
+                if not self.catching:
+                    self.catch_up()
             elif r == "mismatch":
                 seq, bh, mh = self.rep.mismatches[-1]
                 self.warn("STATE HASH MISMATCH at event %d: board %s, mirror %s; resyncing"

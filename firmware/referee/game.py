@@ -414,16 +414,16 @@ class Game:
         Raises ValueError when the length or ship count does not match."""
         n = self.n
         k = self.nopt
-        if len(data) != 18 + 7 * n + 2 * k or data[9] != n:
+        if len(data) != 20 + 7 * n + 2 * k or data[11] != n:
             raise ValueError("state does not fit this game")
-        self.round = data[0] | (data[1] << 8)
-        self.phase = data[2]
-        self.init = data[3]
-        self.prev_init = data[4]
-        self.rolls = (data[5], data[6])
-        self.roll_src = data[7]
-        self.active = data[8]
-        o = 10
+        self.round = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
+        self.phase = data[4]
+        self.init = data[5]
+        self.prev_init = data[6]
+        self.rolls = (data[7], data[8])
+        self.roll_src = data[9]
+        self.active = data[10]
+        o = 12
         for arr in (self.dmg, self.pend, self.cc, self.fl):
             for i in range(n):
                 arr[i] = data[o + i]
@@ -467,17 +467,20 @@ class Game:
 
     def state_bytes(self):
         """Canonical bytes of the state (what the hash covers; not the log)."""
-        head = bytearray(10)
-        head[0] = self.round & 255
-        head[1] = (self.round >> 8) & 255
-        head[2] = self.phase
-        head[3] = self.init
-        head[4] = self.prev_init
-        head[5] = self.rolls[0]
-        head[6] = self.rolls[1]
-        head[7] = self.roll_src
-        head[8] = self.active
-        head[9] = self.n
+        head = bytearray(12)
+        r = self.round                  # 32 bits: a long game never wraps it
+        head[0] = r & 255
+        head[1] = (r >> 8) & 255
+        head[2] = (r >> 16) & 255
+        head[3] = (r >> 24) & 255
+        head[4] = self.phase
+        head[5] = self.init
+        head[6] = self.prev_init
+        head[7] = self.rolls[0]
+        head[8] = self.rolls[1]
+        head[9] = self.roll_src
+        head[10] = self.active
+        head[11] = self.n
         return bytes(head) + bytes(self.dmg) + bytes(self.pend) + bytes(self.cc) + \
             bytes(self.fl) + bytes(self.chart) + bytes(self.fl2) + bytes(self.aux) + \
             bytes(self.rapid_at) + bytes(self.x)

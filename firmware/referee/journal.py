@@ -296,8 +296,8 @@ class Journal:
         i = 0
         while i < len(recs):
             name = "h%d.bin" % self.chunk
-            d = self._read(name)
-            c = None if d is None else parse_chunk(self.key, d)
+            d = self._read(name) or b""
+            c = parse_chunk(self.key, d)
             if c is None:
                 self._write_atomic(name, head(self.key, recs[i][0]))
                 continue
@@ -492,7 +492,7 @@ class Journal:
             probs.append(hist)
         for n in self.names():
             if n[0] == "h" and n.endswith(".bin"):
-                d = self._read(n)
+                d = self._read(n) or b""
                 c = parse_chunk(self.key, d)
                 if c is None:
                     probs.append("%s fails its check" % n)
@@ -503,7 +503,7 @@ class Journal:
         for n in self.names():
             if n.endswith(".tmp"):
                 self._remove(n)          # stale temporary files of a cut write
-        if probs:
+        if probs or best is None:
             return game.seq
         self.records = len(recs)
         self.log_start = start
@@ -523,7 +523,7 @@ class Journal:
             return None if game.seq == 0 else "history: events 1..%d are not on flash" % game.seq
         if first > self.hfirst and len(self._chunks()) < self.slots:
             return "history: events %d..%d are not on flash" % (self.hfirst, first - 1)
-        if last < game.seq:
+        if last is not None and last < game.seq:
             return "history: events %d..%d are not on flash" % (last + 1, game.seq)
         return None
 
@@ -532,8 +532,8 @@ class Journal:
         lost = ""
         if self.seen > seq:
             lost = ", lost events %d..%d" % (seq + 1, self.seen)
-        return "journal damaged: kept events 1..%d%s (%s)%s" % (
-            seq, lost, "; ".join(self.problems),
+        return "journal damaged: kept %s%s (%s)%s" % (
+            "events 1..%d" % seq if seq else "no events", lost, "; ".join(self.problems),
             "; damaged files kept in %s" % self.aside if self.aside else "")
 
     def set_aside(self):
@@ -554,7 +554,7 @@ class Journal:
         bad = self.set_aside()
         old = Journal(self.fs, bad, self.budget, self.history_budget)
         old.key = self.key
-        data = self.line.encode()
+        data = (self.line or "").encode()
         self._write_atomic(SETUP, data + ("\n%08x" % self.key).encode())
         self.chunk = 0
         first = last = 0
