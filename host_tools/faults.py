@@ -104,14 +104,15 @@ class Played:
                 self.files[name] = f.read()
 
 
-def faults(played, flip_stride=1, rng_seed=1):
+def faults(played, flip_stride=1, cut_stride=1, rng_seed=1):
     """Yield (kind, detail, image) for every fault of the campaign on ``played``:
-    truncations at every offset of every file, one bit flipped in every ``flip_stride``-th byte
-    of every file, every used 4 KB block zeroed, every file deleted, stale temporary files."""
+    truncations at every ``cut_stride``-th offset of every file (1: every offset), one bit
+    flipped in every ``flip_stride``-th byte of every file, every used 4 KB block zeroed, every
+    file deleted, stale temporary files."""
     files = played.files
     for name in sorted(files):
         data = files[name]
-        for off in range(len(data)):
+        for off in range(0, len(data), cut_stride):
             yield "truncate", "%s@%d" % (name, off), _with(played, {name: data[:off]})
         for off in range(0, len(data), flip_stride):
             bad = bytearray(data)
@@ -227,12 +228,12 @@ def _aside_holds(dev, played):
     return bool(set(names) & set(played.files) | set(n for n in names if n.endswith(".tmp")))
 
 
-def campaign(events, flip_stride=1, reboot_every=5):
+def campaign(events, flip_stride=1, cut_stride=1, reboot_every=5):
     """Run every fault on a game of ``events`` events. Returns (played, results): results are
     (kind, detail, class, seq, text)."""
     played = Played(events)
     results = []
-    for i, (kind, detail, image) in enumerate(faults(played, flip_stride)):
+    for i, (kind, detail, image) in enumerate(faults(played, flip_stride, cut_stride)):
         c, k, text = classify(played, kind, detail, image, reboot=(i % reboot_every == 0))
         results.append((kind, detail, c, k, text))
     return played, results

@@ -19,8 +19,8 @@ from referee import PROTO_VERSION
 from referee.journal import Journal, JournalError
 
 
-def check_campaign(events, stride):
-    played, results = faults.campaign(events, flip_stride=stride)
+def check_campaign(events, flip_stride, cut_stride):
+    played, results = faults.campaign(events, flip_stride, cut_stride)
     count = collections.Counter(r[2] for r in results)
     for kind, detail, c, k, text in results:
         assert c != "wrong", (kind, detail, k, text)
@@ -42,11 +42,12 @@ def check_campaign(events, stride):
 
 
 def test_faults_on_a_100_event_game():
-    check_campaign(100, 1)          # every offset truncated, every byte with one bit flipped
+    check_campaign(100, 1, 1)       # every offset truncated, every byte with one bit flipped
 
 
 def test_faults_on_a_700_event_game():
-    played, _ = check_campaign(700, 5)   # every offset truncated, every 5th byte flipped
+    # every 7th offset truncated (all of them: make bench), every 11th byte flipped
+    played, _ = check_campaign(700, 11, 7)
     assert len(played.files["h0.bin"]) > 2048   # the history holds most of the game
 
 
