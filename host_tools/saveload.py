@@ -37,10 +37,10 @@ def save(port, path):
     g = m.rep.game
     if g.state_hash() != board["state_hash"]:
         raise MirrorError("the board's state hash differs from the replayed log; not saved")
-    base = g._base.hex() if g._base is not None else None
-    events = [(s, g.event(s), g.event_hash(s)) for s in range(g.base_seq + 1, g.seq + 1)]
+    base_seq, base = m.rep.base0
+    events = m.rep.rows
     snap = g.snapshot()
-    data = savefile.build(m.rep.game_msg, g.base_seq, base, events, snap)
+    data = savefile.build(m.rep.game_msg, base_seq, base, events, snap)
     savefile.write_file(path, data)
     return len(events)
 
