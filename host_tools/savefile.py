@@ -16,7 +16,7 @@ the first link starts from the SHA-256 of the game and base.
 import hashlib
 import json
 
-from referee import profiles, scenarios
+from referee import rules as profiles, scenarios
 from referee.game import Game
 
 

@@ -31,10 +31,11 @@ def save(port, path):
     g = m.rep.game
     if g.state_hash() != board["state_hash"]:
         raise MirrorError("the board's state hash differs from the replayed log; not saved")
-    base = g._base.hex() if g._base is not None else None
-    events = [(s, g.event(s), g.event_hash(s)) for s in range(g.base_seq + 1, g.seq + 1)]
+    base_seq, base = g.get_window()[:2]
+    base = base.hex() if base is not None else None
+    events = [(s, g.event(s), g.event_hash(s)) for s in range(base_seq + 1, g.seq + 1)]
     snap = g.snapshot()
-    data = savefile.build(m.rep.game_msg, g.base_seq, base, events, snap)
+    data = savefile.build(m.rep.game_msg, base_seq, base, events, snap)
     with open(path, "w") as f:
         json.dump(data, f, indent=0)
     return len(events)

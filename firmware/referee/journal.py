@@ -22,7 +22,8 @@ leaves a prefix of the game: a torn record fails its check and is dropped.
 ``open`` on the Pico (:class:`OSFS`), littlefs-python in the tests, a directory in the simulator.
 """
 
-from referee.game import fnv1a32
+from referee.events import pack_into, unpack
+from referee.fleet import fnv1a32
 
 REC = 10
 MAGIC = b"FRS2"
@@ -64,15 +65,12 @@ def _p32(v):
 
 def record(seq, ev):
     """The 10-byte log record of event ``ev`` with sequence number ``seq``."""
-    r = bytearray(REC)
-    r[0] = ev[0]
-    r[1] = ev[1]
-    r[2] = ev[2] & 255
-    r[3] = ev[3]
-    r[4:8] = _p32(seq)
-    h = fnv1a32(r[:8])
-    r[8] = h & 255
-    r[9] = (h >> 8) & 255
+    r = bytearray()
+    pack_into(r, ev)
+    r.extend(_p32(seq))
+    h = fnv1a32(r)
+    r.append(h & 255)
+    r.append((h >> 8) & 255)
     return r
 
 
@@ -89,10 +87,7 @@ def parse_records(data, start):
             break
         seq = _u32(r, 4)
         if seq == want:
-            b = r[2]
-            if r[0] == 2 and b >= 128:
-                b -= 256
-            out.append((seq, (r[0], r[1], b, r[3])))
+            out.append((seq, unpack(r, 0)))
             want += 1
         elif seq > want:
             break
@@ -172,15 +167,15 @@ class Journal:
         a log that restore reads correctly (records the snapshot holds are skipped, and the
         history skips records it holds)."""
         self._archive()
-        base = game._base or b""
-        w = game._w
+        base_seq, base, w, hashes, stack = game.get_window()
+        base = base or b""
         eff = bytearray()
-        for i in game.eff:
+        for i in stack:
             eff.append(i & 255)
             eff.append(i >> 8)
-        body = MAGIC + _p32(game.base_seq) + bytes((len(base) & 255, len(base) >> 8)) + \
-            bytes(base) + _p32(len(w) // 4) + bytes(w) + bytes(game.hlog) + \
-            _p32(len(game.eff)) + bytes(eff) + bytes((self.chunk & 255, self.chunk >> 8))
+        body = MAGIC + _p32(base_seq) + bytes((len(base) & 255, len(base) >> 8)) + \
+            bytes(base) + _p32(len(w) // 4) + bytes(w) + bytes(hashes) + \
+            _p32(len(stack)) + bytes(eff) + bytes((self.chunk & 255, self.chunk >> 8))
         self._write_atomic("snap.bin", body + _p32(fnv1a32(body)))
         self._new_log(game.seq)
 
@@ -209,13 +204,9 @@ class Journal:
                 self._write_atomic("h%d.bin" % self.chunk, _p32(recs[i][0]))
                 continue
             n = min(CHUNK - count, len(recs) - i)
-            buf = bytearray(4 * n)
+            buf = bytearray()
             for k in range(n):
-                ev = recs[i + k][1]
-                buf[4 * k] = ev[0]
-                buf[4 * k + 1] = ev[1]
-                buf[4 * k + 2] = ev[2] & 255
-                buf[4 * k + 3] = ev[3]
+                pack_into(buf, recs[i + k][1])
             f = self.fs.open(self._p(name), "ab")
             try:
                 f.write(buf)
@@ -321,12 +312,8 @@ class Journal:
             for j in range((len(d) - 4) // 4):
                 seq = first + j
                 if seq > last:
-                    o = 4 + 4 * j
-                    b = d[o + 2]
-                    if d[o] == 2 and b >= 128:
-                        b -= 256
                     last = seq
-                    yield seq, (d[o], d[o + 1], b, d[o + 3])
+                    yield seq, unpack(d, 4 + 4 * j)
         d = self._read("log.bin")
         if d is not None and len(d) >= 4:
             for seq, ev in parse_records(d, _u32(d, 0)):
