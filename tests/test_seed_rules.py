@@ -67,7 +67,8 @@ def test_swsb_attack_order_alternating_setting():
 def broadside_game():
     r = {"name": "broadside", "ruleset": "swsb", "sides": [
         {"name": "Light", "ships": [ship("Cruiser", 2, [4, 2], defense=10, attack=6, pd=4),
-                                    ship("Corvette", 3, [3, 2], defense=10, attack=4, pd=0)]},
+                                    ship("Corvette", 3, [3, 2], defense=10, attack=4, pd=0),
+                                    ship("X-wing", 4, 1, defense=10, attack=4, count=2)]},
         {"name": "Dark", "ships": [ship("Invisible Hand", 2, [4, 2], defense=14, attack=5,
                                         pd=2, broadside=True),
                                    ship("TIE", 4, 1, defense=14, attack=3, count=2)]}]}
@@ -83,8 +84,9 @@ def test_swsb_each_weapon_once_a_round_broadside_once_to_each_side():
     # both the left and right sides of the starship? Yes" - so a weapon fires once a round,
     # and a broadside once to each side.
     b = broadside_game()
-    b.ok("hit", ship="Cruiser", by="Invisible Hand")          # its point defense
-    b.refused("already fired its point defense", "hit", ship="Corvette", by="Invisible Hand")
+    # point defense: "use Point Defense on all fighters within 2 squares" - every fighter
+    b.ok("hit", ship="X-wing 1", by="Invisible Hand")
+    b.ok("hit", ship="X-wing 2", by="Invisible Hand")
     b.ok("phase")                                             # attack: one ship at a time
     b.ok("aim", ship="Invisible Hand", weapon=2, arg=0)       # broadside to the left
     b.ok("attack", ship="Invisible Hand", target="Cruiser", roll=20)
@@ -98,7 +100,7 @@ def test_swsb_each_weapon_once_a_round_broadside_once_to_each_side():
     b.refused("primary weapon", "attack", ship="Invisible Hand", target="Cruiser", roll=20)
     b.refused("primary weapon", "hit", ship="Cruiser", by="Invisible Hand")
     s = b.snap()
-    assert [x["pending"] for x in s["ships"][:2]] == [2, 2]
+    assert [x["pending"] for x in s["ships"][:4]] == [1, 2, 1, 1]
 
 
 # ---- swsb-addon, seed 001 ---------------------------------------------------------------------
@@ -455,3 +457,38 @@ def test_smb_a_response_answers_the_ship_that_has_just_moved():
     b.refused("has just moved (X-Wing 2)", "respond", ship="Star Destroyer", mover="X-Wing 1",
               kind=2)
     b.ok("respond", ship="Star Destroyer", mover="X-Wing 2", kind=2)
+
+
+def test_addon_one_turn_per_class_number():
+    # seed 001: "Units can make one turn per Class number. ... Fighters, Class 4 ships, are an
+    # exception in that they can simply be turned to face any direction at the end"
+    b = Board(roster=restart_roster())
+    b.ok("roll", values=[3, 12])
+    b.ok("phase")
+    b.ok("choose", side=1)
+    b.refused("at most 3 turns", "move", ship="Raider 1", turns=4)
+    b.ok("move", ship="Raider 1", turns=3)
+    b.ok("move", ship="Raider 2")
+    b.refused("at most 2 turns", "move", ship="Cruiser", turns=3)
+    b.ok("move", ship="Cruiser", turns=2)
+
+
+def test_smb_capital_rear_setting_and_rapid_immunity():
+    # seed 004: "Capital weapons can be fired into any facing except rear." Reading 0 (the
+    # default): the firing ship's rear arc, on the table; reading 1: not at the target's rear.
+    # "most capital ships are immune to fire from rapid weapons": roster immune_to_rapid.
+    for setting in (0, 1):
+        r = roster_file("hoth")
+        r["settings"] = {"capital_rear": setting}
+        r["sides"][1]["ships"][0]["stats"]["immune_to_rapid"] = True     # the Transport
+        b = Board(roster=r)
+        b.ok("roll", values=[2, 9])
+        b.ok("phase")
+        b.ok("move", ship="Troop Transport")
+        b.ok("respond", ship="Star Destroyer", mover="Troop Transport", kind=2)
+        b.refused("immune to fire from rapid weapons", "hit", ship="Troop Transport",
+                  by="Star Destroyer")
+        b.ok("phase")
+        b.ok("aim", ship="Star Destroyer", weapon=4, arg=2)      # at the Transport's rear
+        r = b.c("attack", ship="Star Destroyer", target="Troop Transport", roll=20)
+        assert (r is None) == (setting == 0), r

@@ -5,7 +5,9 @@ Star. See docs/rules.md, table smb.
 Roster stats (named keys): ``type`` (capital, cruiser, fighter or ship), ``speed``,
 ``defense`` [front, side, rear], ``weapons`` [{``kind``: capital, heavy or rapid, ``bonus``}],
 ``snub_defense`` (defence bonus against snub weapons), ``no_snub_damage`` (cannot be damaged
-by snub weapons), ``fighter_attack_move`` (a non-fighter that may make the attack move).
+by snub weapons), ``fighter_attack_move`` (a non-fighter that may make the attack move),
+``immune_to_rapid`` ("most capital ships are immune to fire from rapid weapons": which ones is
+roster data; none of the shipped scenarios says so).
 Roster ``extras.ion_cannon`` {``side``, ``bonus``, ``bursts``}; ``victory`` conditions
 ``destroyed``, ``exited`` (the ship left by the far edge) and ``port`` (the target port hit).
 """
@@ -35,6 +37,7 @@ K_FIGHTER = 2
 K_CRUISER = 4
 K_NO_SNUB = 8
 K_ATTACK_MOVE = 16
+K_NO_RAPID = 32
 TYPES = {"capital": K_CAPITAL, "fighter": K_FIGHTER, "cruiser": K_CRUISER, "ship": 0}
 
 MOVED = 1
@@ -69,13 +72,15 @@ class Rules(D20Rules):
     tie = TIE_KEEP
     move_order = MOVE_HOLDER_FIRST
     SETTINGS = {"damage_per_hit": (1, 1, 9), "first_tie_reroll": (1, 0, 1),
-                "tie_hits": (1, 0, 1), "attack_move_one_target": (1, 0, 1)}
+                "tie_hits": (1, 0, 1), "attack_move_one_target": (1, 0, 1),
+                "capital_rear": (0, 0, 1)}
     EVENTS = {EV_POWER: "full-power", EV_AIM: "aim", EV_ATTACK: "attack", EV_MOVE: "move",
               EV_RESPONSE: "response", EV_EXIT: "exit", EV_ION: "ion"}
     STATS = D20_STATS + ("capital_bonus", "heavy_bonus", "rapid_bonus", "speed", "kind",
                          "snub_defense")
+    # "zone": the threat zone letter of the Death Star table (recorded, not used)
     STAT_KEYS = ("type", "speed", "defense", "weapons", "snub_defense", "no_snub_damage",
-                 "fighter_attack_move", "zone")     # zone: the threat zone letter (recorded)
+                 "fighter_attack_move", "immune_to_rapid", "zone")
     FLAGS = ("moved", "full_power", "attack_move", "responded", "ion_next_round",
              "ionized", "exited")
     ROUND_FLAGS = ROUND
@@ -117,6 +122,8 @@ class Rules(D20Rules):
             k |= K_NO_SNUB
         if st.get("fighter_attack_move"):
             k |= K_ATTACK_MOVE
+        if st.get("immune_to_rapid"):
+            k |= K_NO_RAPID
         return v + b + [byte(st.get("speed", 255)), k, byte(st.get("snub_defense", 0))]
 
     def tie_without_holder(self, g):
@@ -194,6 +201,8 @@ class Rules(D20Rules):
                 return "%s made a full-power move and cannot fire capital weapons" % nm
             if self.kind(g, c, K_FIGHTER):
                 return "capital weapons cannot target fighters"
+            if g.settings["capital_rear"] and (self.aim(g, a) >> 3) & 3 == 2:
+                return "capital weapons cannot be fired into the rear facing"
         elif g.phase != MOVING:
             return "heavy and rapid weapons fire in the movement phase"
         elif g.sx[4 * a + B_RAPID_AT] == c + 1:
@@ -211,6 +220,8 @@ class Rules(D20Rules):
                    "fire) or during its own fighter attack move" % (nm, g.names[c])
         if self.kind(g, a, K_FIGHTER) and self.kind(g, c, K_NO_SNUB):
             return "%s cannot be damaged by snub weapons" % g.names[c]
+        if w == W_RAPID and self.kind(g, c, K_NO_RAPID):
+            return "%s is immune to fire from rapid weapons" % g.names[c]
         return None
 
     def check_aim(self, g, a, weapon, arg):

@@ -88,7 +88,7 @@ class Rules(Ruleset):
     COMMANDS = ("move",)
     example = "squadrons-d6-example"
     pad = ("attack-speed", "full-throttle", "stop", "turn+", "hex+", "", "", "")
-    power = ("", "")
+    power = ("Attack Speed", "attack-speed")
 
     def parse_stats(self, st, ctx):
         sq = st.get("squadron")

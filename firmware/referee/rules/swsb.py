@@ -124,7 +124,7 @@ class Rules(D20Rules):
 
     def check_weapon(self, g, a, w):
         """Seed 000 FAQ "Attack Phase": all point defense first; every weapon may fire, once a
-        round; a broadside once to each side."""
+        round; a broadside once to each side; point defense at every fighter in reach."""
         nm = g.names[a]
         if w == W_PD and self.pd_step >= 0 and g.phase != self.pd_step:
             return "point defense fires in the attack-pd step"
@@ -134,7 +134,9 @@ class Rules(D20Rules):
                 return "%s has no point defense" % nm
         if w in (W_BROAD_L, W_BROAD_R) and not self.has(g, a, A_BROADSIDE):
             return "%s has no broadside weapon" % nm
-        if g.fl2[a] & WEAPON_FLAG[w]:
+        if w != W_PD and g.fl2[a] & WEAPON_FLAG[w]:
+            # point defense attacks every fighter in reach (FAQ: Slave I "use Point Defense
+            # on all fighters within 2 squares"): not limited here (one shot per fighter)
             return "%s has already fired its %s this round" % (nm, WEAPON_NAME[w])
         return None
 

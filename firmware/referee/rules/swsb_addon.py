@@ -254,6 +254,9 @@ class Rules(swsb.Rules):
                 return "%s is not on the map" % g.names[a]
             if moving and b != 1:
                 return "swsb-addon moves: mode 1"
+            if moving and g.cls[a] < 4 and c > g.cls[a]:
+                # "Units can make one turn per Class number"; fighters turn freely at the end
+                return "a class %d ship makes at most %d turns" % (g.cls[a], g.cls[a])
             if not moving and g.active == a:
                 return None
             return self._check_turn(g, a, moving)
@@ -305,14 +308,15 @@ class Rules(swsb.Rules):
     def event_text(self, g, ev):
         k, a, b, c = ev
         if k == EV_MOVE:
-            return "%s moves" % g.names[a]
+            return "%s moves (%d turns)" % (g.names[a], c)
         if k == EV_CHOOSE:
             return "%s moves first" % g.side_names[a]
         return swsb.Rules.event_text(self, g, ev)
 
     def command(self, link, c, msg):
         if c == "move":
-            return (EV_MOVE, link.ship_arg(msg), link.int_arg(msg, "mode", 1, 1, 1), 0)
+            return (EV_MOVE, link.ship_arg(msg), link.int_arg(msg, "mode", 1, 1, 1),
+                    link.int_arg(msg, "turns", 0, 0, 9))
         if c == "choose":
             return (EV_CHOOSE, link.int_arg(msg, "side", 0, 0, 1), 0, 0)
         return swsb.Rules.command(self, link, c, msg)
