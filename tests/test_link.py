@@ -140,12 +140,12 @@ def test_incompatible_protocol_versions_say_so(sim_factory):
         buf = b""
         while b"\n" not in buf:
             buf += os.read(master, 1024)
-        os.write(master, b'{"t": "hello", "proto": 2, "gid": "x", "seq": 0}\n')
+        os.write(master, b'{"t": "hello", "proto": 3, "gid": "x", "seq": 0}\n')
 
     threading.Thread(target=fake_board, daemon=True).start()
     m = Mirror(os.ttyname(slave), warn=lambda s: None)
     m.open()
-    with pytest.raises(MirrorError, match="protocol 2.*update the host tools"):
+    with pytest.raises(MirrorError, match="protocol 3.*update the host tools"):
         m.sync()
     m.close()
 
