@@ -12,9 +12,15 @@ from referee.events import EV_INIT, EV_PHASE, NONE
 from referee.game import Game
 from referee.link import SerialLink
 from referee.pad import PadUI, ACTIONS  # noqa: F401  (ACTIONS: main.py and the host import it here)
-from referee.views import event_text  # noqa: F401  (the mirror imports it here)
 
 ERROR_MS = 1200
+
+
+def event_text(game, ev):
+    """A line for event ``ev`` of ``game`` (views.event_text; imported on use, so the board
+    keeps views.py out of its heap until a host asks)."""
+    from referee.views import event_text as text
+    return text(game, ev)
 
 
 class Referee(PadUI, SerialLink):

@@ -47,8 +47,7 @@ class Fleet:
     rules.base.Ruleset)."""
 
     def __init__(self, rules, roster):
-        self.profile = rules
-        self.rules = rules
+        self.profile = rules      # the ruleset (rules.base.Ruleset)
         names = []
         side = []
         cls = []
@@ -201,4 +200,4 @@ class Fleet:
     def add_damage(self, i, points):
         """Apply ``points`` of damage to ship i at once (capped at X+Y) and tell the ruleset."""
         self.dmg[i] = min(self.dmg[i] + points, self.hp1[i] + self.hp2[i])
-        self.rules.on_damage(self, i)
+        self.profile.on_damage(self, i)

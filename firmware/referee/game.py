@@ -9,7 +9,7 @@ window.EventWindow; the fleet's state is fleet.Fleet; the JSON views are views.p
 """
 
 from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE,
-                            CORE_NAMES, valid)
+                            valid)
 from referee.fleet import (Fleet, fnv1a32, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401
                            ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)  # (re-exported)
 from referee.rules.base import TIE_KEEP, EFFECT_AVOID
@@ -158,9 +158,6 @@ class Game(Fleet):
         return ship_dict(self, i)
 
     # ---- core rules --------------------------------------------------------------------
-    def _ship(self, i):
-        return self.ship(i)
-
     def check(self, ev):
         """Return None if event ``ev`` is allowed now, else the reason (str). Changes nothing."""
         r = valid(ev)
@@ -366,7 +363,3 @@ class Game(Fleet):
                 self.pend[i] = 0
                 self.add_damage(i, pts)
 
-
-def event_name(rules, kind):
-    """The name of event ``kind`` under ``rules`` (str)."""
-    return CORE_NAMES.get(kind) or rules.EVENTS.get(kind, "event %d" % kind)
