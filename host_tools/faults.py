@@ -70,7 +70,7 @@ def _candidates(g, rng):
              rng.choice((255, rng.randrange(n)))),
             (G.EV_UNDO, 0, 0, 0), (G.EV_COUNTER, rng.randrange(n), rng.randrange(4),
                                    rng.randrange(n)),
-            (G.EV_LAUNCH, rng.randrange(n), 0, 0), (G.EV_POWER, rng.randrange(n), 0, 0)]
+            (G.EV_LAUNCH, rng.randrange(n), 0, 0), (6, rng.randrange(n), 0, 0)]  # 6: full-power
 
 
 class Played:

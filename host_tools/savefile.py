@@ -19,7 +19,7 @@ board.
 import hashlib
 import json
 
-from referee import profiles, scenarios
+from referee import rules as profiles, scenarios
 from referee.game import Game
 
 VERSION = 2

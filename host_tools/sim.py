@@ -12,7 +12,7 @@ import signal
 import sys
 import tempfile
 
-from referee import profiles
+from referee import rules as profiles
 from referee.app import Referee, ACTIONS
 from referee.dice import Dice, XorShift32, board_seed
 from referee.keymap import KeyMap

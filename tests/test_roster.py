@@ -7,7 +7,7 @@ import os
 import pytest
 
 from conftest import ROOT, scenario_text
-from referee import roster, scenarios, profiles
+from referee import roster, scenarios, rules
 
 GOOD = {"name": "t", "ruleset": "swsb", "sides": [
     {"name": "A", "ships": [{"name": "Cruiser", "class": 2, "hp": [4, 3], "cc": 2},
@@ -20,12 +20,12 @@ def bad(path_value, where):
     r = copy.deepcopy(GOOD)
     path_value(r)
     with pytest.raises(roster.RosterError) as e:
-        roster.validate(r, profiles.PROFILES)
+        roster.validate(r, rules.RULESETS)
     assert where in str(e.value), str(e.value)
 
 
 def test_good_roster_normalised():
-    n = roster.validate(GOOD, profiles.PROFILES)
+    n = roster.validate(GOOD, rules.RULESETS)
     names = [s["name"] for s in n["sides"][0]["ships"]]
     assert names == ["Cruiser", "TIE 1", "TIE 2"]
     assert n["sides"][0]["ships"][1]["carrier"] == 0
@@ -65,7 +65,7 @@ def test_bad_json_and_bad_settings():
 @pytest.mark.parametrize("name", ["hoth", "deathstar", "swsb-example"])
 def test_shipped_scenarios_valid(name):
     norm, raw = scenarios.load_text(scenario_text(name))
-    assert norm["ruleset"] in profiles.PROFILES
+    assert norm["ruleset"] in rules.RULESETS
 
 
 def test_hoth_stats_as_printed_in_seed_004():

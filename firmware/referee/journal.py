@@ -35,6 +35,8 @@ try:
 except ImportError:  # pragma: no cover - very old MicroPython
     from ubinascii import crc32  # type: ignore
 
+from referee.events import pack_into, unpack
+
 REC = 12
 HEAD = 8              # log and history chunk header: seq, CRC-32
 MAGIC = b"FRS3"
@@ -83,13 +85,6 @@ def _p32(v):
     return bytes((v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >> 24) & 255))
 
 
-def _ev(d, o):
-    b = d[o + 2]
-    if d[o] == 2 and b >= 128:      # EV_HIT: signed points
-        b -= 256
-    return (d[o], d[o + 1], b, d[o + 3])
-
-
 def head(key, seq):
     """The 8-byte header of a log or history chunk starting after / at ``seq``."""
     p = _p32(seq)
@@ -105,13 +100,10 @@ def _head_seq(key, d):
 
 def record(key, seq, ev):
     """The 12-byte log record of event ``ev`` (4 ints) with sequence number ``seq``."""
-    r = bytearray(REC)
-    r[0] = ev[0]
-    r[1] = ev[1]
-    r[2] = ev[2] & 255
-    r[3] = ev[3]
-    r[4:8] = _p32(seq)
-    r[8:12] = _p32(crc32(r[:8], key))
+    r = bytearray()
+    pack_into(r, ev)
+    r.extend(_p32(seq))
+    r.extend(_p32(crc32(r, key)))
     return r
 
 
@@ -129,7 +121,7 @@ def parse_records(data, key, start):
         if seq > want or seq < start:
             break
         if seq == want:
-            out.append((seq, _ev(data, o)))
+            out.append((seq, unpack(data, o)))
             want += 1
         o += REC
     return out, o
@@ -268,15 +260,15 @@ class Journal:
         a log that restore reads correctly (records the snapshot holds are skipped, and the
         history skips records it holds)."""
         self._archive()
-        base = game._base or b""
-        w = game._w
+        base_seq, base, w, hashes, stack = game.get_window()
+        base = base or b""
         eff = bytearray()
-        for i in game.eff:
+        for i in stack:
             eff.append(i & 255)
             eff.append(i >> 8)
-        body = MAGIC + _p32(self.key) + _p32(game.base_seq) + \
+        body = MAGIC + _p32(self.key) + _p32(base_seq) + \
             bytes((len(base) & 255, len(base) >> 8)) + bytes(base) + _p32(len(w) // 4) + \
-            bytes(w) + bytes(game.hlog) + _p32(len(game.eff)) + bytes(eff) + \
+            bytes(w) + bytes(hashes) + _p32(len(stack)) + bytes(eff) + \
             bytes((self.chunk & 255, self.chunk >> 8)) + _p32(self.hfirst) + \
             _p32(int(game.state_hash(), 16))
         self._write_atomic("snap.bin", body + _p32(crc32(body, self.key)))
@@ -315,16 +307,9 @@ class Journal:
                 self.chunk = (self.chunk + 1) % self.slots      # overwrite the oldest chunk
                 self._write_atomic("h%d.bin" % self.chunk, head(self.key, recs[i][0]))
                 continue
-            seg = bytearray(2 + 4 * n)
-            seg[0] = n & 255
-            seg[1] = n >> 8
+            seg = bytearray((n & 255, n >> 8))
             for k in range(n):
-                ev = recs[i + k][1]
-                o = 2 + 4 * k
-                seg[o] = ev[0]
-                seg[o + 1] = ev[1]
-                seg[o + 2] = ev[2] & 255
-                seg[o + 3] = ev[3]
+                pack_into(seg, recs[i + k][1])
             seg.extend(_p32(crc32(seg, crc32(_p32(last + 1), self.key))))
             self._append(name, seg)
             i += n
@@ -604,7 +589,7 @@ class Journal:
                         return
                     started = True
                     last = seq
-                    yield seq, _ev(evs, 4 * j)
+                    yield seq, unpack(evs, 4 * j)
         d = self._read("log.bin")
         start = _head_seq(self.key, d)
         if start is not None:
