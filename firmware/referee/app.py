@@ -187,18 +187,22 @@ class Referee(PadUI, SerialLink):
         g = self.game
         if g is None:
             return self.error("no game loaded", origin, cmd)
+        j = self.journal
+        saved = g.checkpoint() if j is not None else None
         r = g.submit(ev)
         if r:
             return self.error(r, origin, cmd)
+        ev = g.event(g.seq)
+        if j is not None and saved is not None:
+            try:
+                j.append(g, g.seq, ev)
+            except OSError as e:        # all or nothing: not on flash, so not in the game
+                g.back_to(saved)
+                return self.error("journal: %s (flash not written; event not applied)" % e,
+                                  origin, cmd)
         if ev[0] == EV_PHASE:   # a new phase starts with no ship marked
             self.mark = NONE
         self.version += 1
-        ev = g.event(g.seq)
-        if self.journal is not None:
-            try:
-                self.journal.append(g, g.seq, ev)
-            except OSError as e:
-                self.error("journal: %s (the game goes on; flash not updated)" % e, "task")
         if self.on_event is not None:
             self.on_event(g.seq, ev)
         self.send_event(g.seq)

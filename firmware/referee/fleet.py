@@ -191,6 +191,50 @@ class Fleet:
             bytes(self.fl) + bytes(self.chart) + bytes(self.fl2) + bytes(self.sx) + \
             bytes(self.x)
 
+    def check_state(self, data):
+        """None when ``data`` (bytes) is a state this game can be in, else the reason: length
+        and ship count, round >= 1, phase of the ruleset, initiative holder, d20 rolls, the
+        ship firing, each ship's damage (at most X+Y), pending damage, command counters (at
+        most the roster's), flags, and every chart entry (a ship of that side). Changes
+        nothing."""
+        n = self.n
+        k = self.nopt
+        if not isinstance(data, (bytes, bytearray)) or \
+                len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) or \
+                data[11] != n:
+            return "state does not fit this game (%d ships)" % n
+        rnd = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
+        if rnd < 1:
+            return "round must be 1 or more"
+        if data[4] >= len(self.profile.phases):
+            return "phase %d: %s has %d phases" % (data[4], self.profile.name,
+                                                   len(self.profile.phases))
+        if data[5] not in (0, 1, NONE) or data[6] not in (0, 1, NONE):
+            return "initiative holder must be side 0, 1 or none"
+        if data[7] > 20 or data[8] > 20 or data[9] > 1:
+            return "initiative rolls must be 0..20 and their source 0 or 1"
+        if data[10] != NONE and data[10] >= n:
+            return "the ship firing must be a ship"
+        o = 12
+        for i in range(n):
+            total = self.hp1[i] + self.hp2[i]
+            nm = self.names[i]
+            if data[o + i] > total:
+                return "%s: damage %d is more than its %d hit points" % (nm, data[o + i], total)
+            if data[o + i] + data[o + n + i] > total:
+                return "%s: pending damage %d is more than it can take" % (nm, data[o + n + i])
+            if data[o + 2 * n + i] > self._cc0[i]:
+                return "%s: %d command counters, its card has %d" % (nm, data[o + 2 * n + i],
+                                                                    self._cc0[i])
+            if data[o + 3 * n + i] & ~(F_LAUNCHED | 2 | F_FIRED | F_LAUNCHED_ONE) & 255:
+                return "%s: unknown flags" % nm
+        o += 4 * n
+        for j in range(2 * k):
+            v = data[o + j]
+            if v != NONE and (v >= n or self.side[v] != j // k):
+                return "fleet command chart entry %d names no ship of that side" % j
+        return None
+
     def load_state(self, data):
         """Set the state from ``data`` (bytes made by :meth:`state_bytes` for this roster).
         Raises ValueError when the length or ship count does not match."""

@@ -80,8 +80,18 @@ class Game(Fleet):
         """Take a saved RAM window (as :meth:`get_window` gives; journal.py, the ``state``
         message, save files). The undo stack is taken as it was, so an undo saved in the
         window never reverts the wrong event. Raises ValueError when they do not fit."""
+        if base is not None:
+            r = self.check_state(base)
+            if r:
+                raise ValueError(r)
+        old = self.win.export()
         self.win.set(base_seq, base, events, hashes, eff)
-        self._rebuild()
+        try:
+            self._rebuild()
+        except Exception as e:          # all or nothing: the window as it was
+            self.win.set(*old)
+            self._rebuild()
+            raise ValueError("the window does not replay: %s" % e)
 
     def _rebuild(self):
         w = self.win
@@ -118,15 +128,40 @@ class Game(Fleet):
         r = self.check(ev)
         if r:
             return r
-        i = w.append(ev)
-        if ev[0] == EV_UNDO:
-            w.eff.pop()
-            self._rebuild()
-        else:
-            w.eff.append(i)
-            self._apply(ev)
-        w.push_hash(fnv1a32(self.state_bytes(), self.rid))
+        saved = self.checkpoint()
+        try:
+            i = w.append(ev)
+            if ev[0] == EV_UNDO:
+                w.eff.pop()
+                self._rebuild()
+            else:
+                w.eff.append(i)
+                self._apply(ev)
+            w.push_hash(fnv1a32(self.state_bytes(), self.rid))
+        except Exception as e:          # all or nothing: a rule that raises changes nothing
+            self.back_to(saved)
+            return "refused: applying it failed (%s: %s)" % (type(e).__name__, e)
         return None
+
+    def checkpoint(self):
+        """What :meth:`back_to` needs to undo the next events (cheap: no copy of the log).
+        Folds a full window first, so the next event does not."""
+        w = self.win
+        if w.full():
+            self._fold()
+        return (len(w.events), len(w.hashes), list(w.eff), w.base_seq, self.state_bytes())
+
+    def back_to(self, saved):
+        """Forget every event after :meth:`checkpoint` gave ``saved`` (no fold in between): the
+        state, window and undo stack as they were."""
+        w = self.win
+        ne, nh, eff, base_seq, state = saved
+        if w.base_seq != base_seq:
+            raise ValueError("the window was folded since the mark")
+        w.events = w.events[:ne]
+        w.hashes = w.hashes[:nh]
+        w.eff = eff
+        self.load_state(state)
 
     def replay(self, events):
         """Submit each event of ``events`` in order; raises Rejected(seq, reason) on a refusal."""

@@ -248,11 +248,16 @@ class Journal:
         self.snapshot(game)
 
     def append(self, game, seq, ev):
-        """Append event ``ev`` (number ``seq``); snapshot and rotate when the log is full."""
-        self._append("log.bin", record(self.key, seq, ev))
+        """Append event ``ev`` (number ``seq``); snapshot and rotate when the log is full.
+        Raises OSError when the record could not be written (the event is then not on
+        flash: the caller takes it back)."""
+        self._append("log.bin", record(self.key, seq, ev))   # OSError: the event is not on flash
         self.records += 1
         if self.records >= self.budget:
-            self.snapshot(game)
+            try:
+                self.snapshot(game)
+            except OSError:
+                pass     # the event is in the log; the rotation is tried again at the next one
 
     def snapshot(self, game):
         """Move the log's records into the history, write the game's base state, RAM window,

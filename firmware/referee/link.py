@@ -206,9 +206,21 @@ class SerialLink(AppBase):
         base = msg.get("base")
         if not isinstance(base, str):
             raise ValueError("base must be hex text")
-        g.set_window(seq, binascii.unhexlify(base), b"", b"", [])
+        try:
+            data = binascii.unhexlify(base)
+        except (ValueError, TypeError):       # binascii.Error is a ValueError
+            raise ValueError("base must be hex text")
+        r = g.check_state(data)               # validated before anything changes
+        if r:
+            raise ValueError(r)
+        old = g.get_window()
+        g.set_window(seq, data, b"", b"", [])
         if self.journal is not None:
-            self.journal.snapshot(g)
+            try:
+                self.journal.snapshot(g)
+            except OSError:
+                g.set_window(*old)            # all or nothing
+                raise
         self.version += 1
         self._out({"t": "ok", "c": "base", "seq": g.seq, "hash": g.state_hash()})
 
