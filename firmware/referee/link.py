@@ -71,6 +71,8 @@ class SerialLink(AppBase):
             self._command(c, msg)
         except (ValueError, TypeError, KeyError, IndexError, OSError) as e:
             self.error("%s: %s" % (type(e).__name__, e), "serial", c)
+        except Exception as e:      # never a traceback on the wire (Ctrl-C is not an Exception)
+            self.error("internal error: %s: %s" % (type(e).__name__, e), "serial", c)
 
     def _command(self, c, msg):
         g = self.game
