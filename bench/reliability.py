@@ -60,8 +60,7 @@ def main():
         sections.append(
             "### A %d-event game\n\nJournal files: %s. %d faults, %.0f s.\n\n%s\n\n"
             "Most events lost where the loss was said: %d; where it was not said (whole log "
-            "records cut off, the same flash as a power cut before they were written, or a "
-            "littlefs metadata block lost): %d.\n"
+            "records cut off: the same flash as a power cut before they were written): %d.\n"
             % (n, sizes, len(results), time.time() - t, table(results), noted, silent))
     doc = TEMPLATE % {"sections": "\n".join(sections), "total": sum(totals.values()),
                       "wrong": totals["wrong"], "rec": REC,
@@ -91,7 +90,7 @@ Every stored byte is checked (`firmware/referee/journal.py`): the set-up (roster
 scenario) carries a CRC-32 whose value is the *game key*; every %(rec)d-byte log record, the
 log and history headers, every history segment and the snapshot carry a CRC-32 seeded with
 that key, so no record of another game or of another roster passes. The state hash itself is
-seeded with a digest of the roster and settings (`game.roster_digest`), and the snapshot stores
+seeded with a digest of the roster and settings (`fleet.roster_digest`), and the snapshot stores
 the hash of the state it holds: a snapshot restored onto a different roster is refused.
 
 At boot (`Referee.boot`) the board restores the longest prefix of the game that checks: the
