@@ -158,3 +158,22 @@ def test_load_never_replaces_a_newer_game_without_force(sim_factory, tmp_path):
     out = cli("load", str(p), "--port", sim.port, "--force")
     assert out.returncode == 0, out.stderr
     assert g.state_hash() in out.stdout
+
+
+def test_save_of_a_long_history_over_serial(sim_factory, tmp_path):
+    """3,000 events, most of them no longer in the board's RAM: the host streams them from
+    the board's journal and saves the whole game (it recursed handle -> catch_up -> handle)."""
+    from test_link import drive
+    phases = len(new_game("swsb-example").profile.phases)
+    rnd = [[EV_INIT, 12, 5, 0]] + [[EV_PHASE, 0, 0, 0]] * phases
+    evs = (rnd * (3000 // len(rnd) + 1))[:3000]
+    sim = sim_factory("--headless", "--scenario", "swsb-example", "--seed", "1", "--flash",
+                      str(tmp_path / "flash"))
+    drive(sim.port, [{"c": "append", "events": evs[i:i + 200]} for i in range(0, 3000, 200)])
+    p = tmp_path / "long.json"
+    out = cli("save", str(p), "--port", sim.port)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(p.read_text())
+    assert data["count"] == 3000 and data["base"] is None
+    assert [r["ev"] for r in data["events"]] == evs
+    savefile.verify(data)
