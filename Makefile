@@ -32,9 +32,11 @@ demo: $(STAMP)
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q -n 2 tests
 
-# benchmarks: writes docs/performance.md (figures are never typed in by hand)
+# benchmarks: writes docs/performance.md and docs/reliability.md (figures are never typed in
+# by hand)
 bench: $(STAMP) $(NODE_STAMP)
 	$(PY) bench/run.py
+	$(PY) bench/reliability.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info node_modules

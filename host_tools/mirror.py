@@ -20,7 +20,6 @@ PICO_VID = 0x2E8A
 PICO_PID = 0x0005   # MicroPython on the Raspberry Pi Pico (USB CDC)
 
 
-HOST_WINDOW = 1 << 30
 
 
 class MirrorError(Exception):
@@ -64,6 +63,8 @@ class Replica:
         self.recent = []          # (seq, text)
         self.errors = []          # board's err lines
         self.history = []         # (round, roll0, roll1, holder)
+        self.base0 = (0, None)
+        self.rows = []
 
     @property
     def game(self):
@@ -72,8 +73,9 @@ class Replica:
     def load_game(self, msg):
         self.game_msg = msg
         self.ref.load_text(json.dumps(msg["roster"]), None, msg.get("scenario") or "")
-        self.ref.game.window = HOST_WINDOW   # the host keeps every event it sees
         self.ref.cursor = NONE
+        self.base0 = (0, None)     # the full record (for save): base state, then every event
+        self.rows = []             # (seq, ev, state hash after it)
         self.gid = msg["gid"]
         self.recent = []
         self.history = []
@@ -87,7 +89,6 @@ class Replica:
         fresh = Replica()
         fresh.ref.load_text(self.ref.raw_text, None, self.ref.scenario)
         ng = fresh.ref.game
-        ng.window = HOST_WINDOW
         try:
             ng.set_window(msg["base_seq"], bytes.fromhex(msg["base"]) if msg["base"] else None,
                           bytes.fromhex(msg["window"]), bytes.fromhex(msg["hashes"]),
@@ -96,6 +97,9 @@ class Replica:
             self.mismatches.append((msg.get("seq"), msg.get("hash"), "bad state: %s" % e))
             return False
         self.ref.game = ng
+        self.base0 = (ng.base_seq, msg["base"] or None)
+        self.rows = [(s, ng.event(s), ng.event_hash(s)) for s in range(ng.base_seq + 1,
+                                                                      ng.seq + 1)]
         self.board_hash = msg["hash"]
         if ng.state_hash() != msg["hash"]:
             self.mismatches.append((ng.seq, msg["hash"], ng.state_hash()))
@@ -120,6 +124,7 @@ class Replica:
         if r:
             self.mismatches.append((seq, msg.get("hash"), "refused: " + r))
             return "mismatch"
+        self.rows.append((seq, g.event(g.seq), g.state_hash()))
         self.recent.append((seq, event_text(g, g.event(g.seq))))
         del self.recent[:-12]
         h = msg.get("hash")
@@ -149,6 +154,8 @@ class Mirror:
         self.board_snap = None
         self.buf = b""
         self.connected = False
+        self.behind = False       # a gap was seen while catching up
+        self.catching = False
 
     # ---- link --------------------------------------------------------------------------
     def open(self):
@@ -228,22 +235,32 @@ class Mirror:
 
     def catch_up(self):
         """Ask for the events after the newest one held; if the board no longer holds them,
-        take its state (base and RAM window) instead."""
-        self.send({"c": "events", "since": self.rep.game.seq})
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            msg = self.read_msg()
-            if msg is None:
-                continue
-            if msg.get("t") == "err" and msg.get("code") == "gone":
-                self.send({"c": "state"})
-                self.wait_for("state")
-                self.send({"c": "events", "since": self.rep.game.seq})
-                continue
-            self.handle(msg)
-            if msg.get("t") == "events-end":
-                return
-        raise MirrorError("no events-end from the board")
+        take its state (base and RAM window) instead. Iterative: a gap seen meanwhile only
+        asks again once the current answer has ended (no recursion, however long the game)."""
+        self.behind = False
+        self.catching = True
+        try:
+            self.send({"c": "events", "since": self.rep.game.seq})
+            end = time.monotonic() + 10
+            while time.monotonic() < end:
+                msg = self.read_msg()
+                if msg is None:
+                    continue
+                end = time.monotonic() + 10          # the board is still answering
+                if msg.get("t") == "err" and msg.get("code") == "gone":
+                    self.send({"c": "state"})
+                    self.wait_for("state")
+                    self.send({"c": "events", "since": self.rep.game.seq})
+                    continue
+                self.handle(msg)
+                if msg.get("t") == "events-end":
+                    if not self.behind and (msg.get("seq") or 0) <= self.rep.game.seq:
+                        return
+                    self.behind = False
+                    self.send({"c": "events", "since": self.rep.game.seq})
+            raise MirrorError("no events-end from the board")
+        finally:
+            self.catching = False
 
     def handle(self, msg):
         t = msg.get("t")
@@ -261,7 +278,9 @@ class Mirror:
                                            "hash": g.state_hash()}) + "\n")
                 self.log.flush()
             elif r == "gap":
-                self.catch_up()
+                self.behind = True
+                if not self.catching:
+                    self.catch_up()
             elif r == "mismatch":
                 seq, bh, mh = self.rep.mismatches[-1]
                 self.warn("STATE HASH MISMATCH at event %d: board %s, mirror %s; resyncing"

@@ -42,3 +42,15 @@ def load_roster_file(path):
     except Exception as e:
         raise SystemExit("fleetref: roster file %s is not valid %s: %s"
                          % (path, "TOML" if path.endswith(".toml") else "JSON", e))
+
+
+def firmware_modules(pkg):
+    """The .py files of firmware package ``pkg`` and its subpackages (e.g. referee/rules), as
+    paths relative to firmware/ with "/" ("referee/rules/smb.py"), sorted."""
+    out = []
+    for dirpath, dirs, files in os.walk(os.path.join(FIRMWARE, pkg)):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for f in files:
+            if f.endswith(".py"):
+                out.append(os.path.relpath(os.path.join(dirpath, f), FIRMWARE).replace(os.sep, "/"))
+    return sorted(out)

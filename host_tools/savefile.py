@@ -1,23 +1,29 @@
-"""Saved games: the full event log and a snapshot, hash-chained so that a tampered or
-truncated file is refused with the place where it breaks.
+"""Saved games: the full event log and a snapshot, hash-chained so that a tampered, truncated
+or malformed file is refused with the place where it breaks.
 
 File (JSON)::
 
-    {"format": "fleetref-save", "version": 1, "game": {"scenario", "roster"},
+    {"format": "fleetref-save", "version": 2, "game": {"scenario", "gid", "roster"},
      "base_seq": S, "base": hex state at S or null,
      "events": [{"seq", "ev", "hash", "chain"}, ...],
      "count": number of events, "head": chain of the last event,
      "snapshot": the final snapshot (state_hash included)}
 
 ``chain`` of an event = SHA-256 (hex) of the previous chain, its seq, event and state hash;
-the first link starts from the SHA-256 of the game and base.
+the first link starts from the SHA-256 of the game (scenario label, gid and roster) and base.
+:func:`verify` checks every field's type and range, the chain, and replays every event through
+the rules core (linear in the number of events, undo included) before anything is sent to a
+board.
 """
 
 import hashlib
 import json
 
-from referee import profiles, scenarios
+from referee import rules as profiles, scenarios
 from referee.game import Game
+
+VERSION = 2
+MAX_SEQ = 1 << 30
 
 
 class SaveError(ValueError):
@@ -25,7 +31,8 @@ class SaveError(ValueError):
 
 
 def _start(game, base_seq, base):
-    text = json.dumps({"roster": game["roster"], "base_seq": base_seq, "base": base},
+    text = json.dumps({"roster": game["roster"], "scenario": game.get("scenario", ""),
+                       "gid": game.get("gid", ""), "base_seq": base_seq, "base": base},
                       sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -36,47 +43,100 @@ def link(prev, seq, ev, h):
 
 
 def build(game_msg, base_seq, base, events, snapshot):
-    """The save dict. ``events``: list of (seq, ev, state hash after it)."""
-    game = {"scenario": game_msg.get("scenario", ""), "roster": game_msg["roster"]}
+    """The save dict. ``events``: iterable of (seq, ev, state hash after it)."""
+    game = {"scenario": game_msg.get("scenario", ""), "gid": game_msg.get("gid", ""),
+            "roster": game_msg["roster"]}
     prev = _start(game, base_seq, base)
     rows = []
     for seq, ev, h in events:
         prev = link(prev, seq, ev, h)
         rows.append({"seq": seq, "ev": list(ev), "hash": h, "chain": prev})
-    return {"format": "fleetref-save", "version": 1, "game": game, "base_seq": base_seq,
+    return {"format": "fleetref-save", "version": VERSION, "game": game, "base_seq": base_seq,
             "base": base, "events": rows, "count": len(rows), "head": prev,
             "snapshot": snapshot}
 
 
 def new_game_of(save):
-    norm, _ = scenarios.load_text(json.dumps(save["game"]["roster"]))
-    return Game(profiles.get(norm["ruleset"]), norm, window=1 << 30)
+    """A Game of the file's roster with the board's RAM window (so an undo costs what it costs
+    there: verify stays linear). Raises SaveError naming the bad roster field."""
+    try:
+        norm, _ = scenarios.load_text(json.dumps(save["game"]["roster"]))
+        return Game(profiles.get(norm["ruleset"]), norm)
+    except Exception as e:    # a roster the checks let through must still not crash the CLI
+        raise SaveError("the roster in the file is bad: %s" % e)
+
+
+def _int(v, lo, hi):
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+
+def _hex(v, n=None):
+    if not isinstance(v, str) or (n is not None and len(v) != n) or len(v) % 2:
+        return False
+    try:
+        bytes.fromhex(v)
+    except ValueError:
+        return False
+    return True
+
+
+def check_fields(save):
+    """Types, lengths and ranges of every field (no rules yet). Raises SaveError."""
+    if not isinstance(save, dict) or save.get("format") != "fleetref-save":
+        raise SaveError("not a fleetref save file")
+    if save.get("version") != VERSION:
+        raise SaveError("save format version %r is not supported (this fleetref reads "
+                        "version %d)" % (save.get("version"), VERSION))
+    for k in ("game", "base_seq", "base", "events", "count", "head"):
+        if k not in save:
+            raise SaveError("save file lacks %r" % k)
+    game = save["game"]
+    if not isinstance(game, dict) or not isinstance(game.get("roster"), dict):
+        raise SaveError("game must be an object with a roster object")
+    if not isinstance(game.get("scenario", ""), str) or not isinstance(game.get("gid", ""), str):
+        raise SaveError("game.scenario and game.gid must be text")
+    if not _int(save["base_seq"], 0, MAX_SEQ):
+        raise SaveError("base_seq must be an integer 0..%d" % MAX_SEQ)
+    if save["base"] is not None and (not _hex(save["base"]) or not save["base"]):
+        raise SaveError("base must be hex text or null")
+    if save["base"] is None and save["base_seq"]:
+        raise SaveError("base_seq %d needs a base state" % save["base_seq"])
+    if not isinstance(save["events"], list):
+        raise SaveError("events must be a list")
+    if not _int(save["count"], 0, MAX_SEQ) or not _hex(save["head"], 64):
+        raise SaveError("count must be an integer and head 64 hex digits")
+    for i, row in enumerate(save["events"]):
+        where = "event record %d" % (i + 1)
+        if not isinstance(row, dict):
+            raise SaveError("%s is not an object" % where)
+        ev = row.get("ev")
+        if not _int(row.get("seq"), 1, MAX_SEQ):
+            raise SaveError("%s: seq must be an integer 1..%d" % (where, MAX_SEQ))
+        if not isinstance(ev, list) or len(ev) != 4 or not all(_int(x, -255, 255) for x in ev):
+            raise SaveError("%s: ev must be 4 integers" % where)
+        if not _hex(row.get("hash"), 8) or not _hex(row.get("chain"), 64):
+            raise SaveError("%s: hash must be 8 and chain 64 hex digits" % where)
+    snap = save.get("snapshot")
+    if snap is not None and not isinstance(snap, dict):
+        raise SaveError("snapshot must be an object")
 
 
 def verify(save):
-    """Check a save dict: format, chain, truncation, and a replay through the rules core.
-    Returns the replayed Game. Raises SaveError saying where the file breaks."""
-    if not isinstance(save, dict) or save.get("format") != "fleetref-save":
-        raise SaveError("not a fleetref save file")
-    if save.get("version") != 1:
-        raise SaveError("save format version %r is not supported" % save.get("version"))
-    try:
-        game, base_seq, base = save["game"], save["base_seq"], save["base"]
-        rows, count, head = save["events"], save["count"], save["head"]
-    except KeyError as e:
-        raise SaveError("save file lacks %s" % e)
+    """Check a save dict: every field, the chain, truncation, and a replay of every event
+    through the rules core. Returns the replayed Game. Raises SaveError saying where the file
+    breaks."""
+    check_fields(save)
+    game, base_seq, base = save["game"], save["base_seq"], save["base"]
+    rows, count, head = save["events"], save["count"], save["head"]
     prev = _start(game, base_seq, base)
     want = base_seq + 1
-    for i, row in enumerate(rows):
-        try:
-            seq, ev, h, chain = row["seq"], row["ev"], row["hash"], row["chain"]
-        except (KeyError, TypeError):
-            raise SaveError("event record %d is malformed" % (i + 1))
+    for row in rows:
+        seq = row["seq"]
         if seq != want:
             raise SaveError("breaks at event %d: expected event %d (events missing or "
                             "reordered)" % (seq, want))
-        prev = link(prev, seq, ev, h)
-        if chain != prev:
+        prev = link(prev, seq, row["ev"], row["hash"])
+        if row["chain"] != prev:
             raise SaveError("breaks at event %d: hash chain does not match (the file was "
                             "changed there)" % seq)
         want += 1
@@ -84,12 +144,12 @@ def verify(save):
         last = rows[-1]["seq"] if rows else base_seq
         raise SaveError("truncated: %d of %d events, the file ends after event %d"
                         % (len(rows), count, last))
-    try:
-        g = new_game_of(save)
-    except ValueError as e:
-        raise SaveError("the roster in the file is bad: %s" % e)
+    g = new_game_of(save)
     if base:
-        g.set_window(base_seq, bytes.fromhex(base), b"", b"", [])
+        try:
+            g.set_window(base_seq, bytes.fromhex(base), b"", b"", [])
+        except (ValueError, IndexError) as e:
+            raise SaveError("the base state does not fit the roster: %s" % e)
     for row in rows:
         r = g.submit(tuple(row["ev"]))
         if r:
@@ -105,10 +165,19 @@ def verify(save):
 
 def load_file(path):
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             data = json.load(f)
     except OSError as e:
-        raise SaveError("cannot read %s: %s" % (path, e))
-    except ValueError as e:
+        raise SaveError("cannot read %s: %s" % (path, e.strerror or e))
+    except (ValueError, RecursionError) as e:
         raise SaveError("%s is not JSON (truncated?): %s" % (path, e))
     return data
+
+
+def write_file(path, data):
+    """Write save dict ``data`` to ``path``. Raises SaveError (missing folder, no space...)."""
+    try:
+        with open(path, "w") as f:
+            json.dump(data, f, indent=0)
+    except OSError as e:
+        raise SaveError("cannot write %s: %s" % (path, e.strerror or e))

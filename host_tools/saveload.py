@@ -1,12 +1,12 @@
 """``fleetref save FILE`` and ``fleetref load FILE``: pull a board's (or simulator's) game with
 its full event log and a snapshot, and put a saved game back onto a board."""
 
-import json
 import sys
 import time
 
 from host_tools import savefile
 from host_tools.mirror import Mirror, MirrorError, find_port
+from referee import PROTO_VERSION
 
 
 # seconds a board may take to load a game: it parses the roster and starts a new journal on
@@ -17,6 +17,12 @@ LOAD_TIMEOUT = 30
 def add_arguments(p):
     p.add_argument("file")
     p.add_argument("--port", default="auto", help="serial port (auto: a Pico or a simulator)")
+
+
+def add_load_arguments(p):
+    add_arguments(p)
+    p.add_argument("--force", action="store_true",
+                   help="replace the game on the board even when it is newer or another game")
 
 
 def _connect(port):
@@ -36,22 +42,32 @@ def save(port, path):
     g = m.rep.game
     if g.state_hash() != board["state_hash"]:
         raise MirrorError("the board's state hash differs from the replayed log; not saved")
-    base = g._base.hex() if g._base is not None else None
-    events = [(s, g.event(s), g.event_hash(s)) for s in range(g.base_seq + 1, g.seq + 1)]
+    base_seq, base = m.rep.base0
+    events = m.rep.rows
     snap = g.snapshot()
-    data = savefile.build(m.rep.game_msg, g.base_seq, base, events, snap)
-    with open(path, "w") as f:
-        json.dump(data, f, indent=0)
+    data = savefile.build(m.rep.game_msg, base_seq, base, events, snap)
+    savefile.write_file(path, data)
     return len(events)
 
 
-def load(port, path):
-    """Verify ``path`` and restore it onto the board. Returns the board's state hash."""
+def load(port, path, force=False):
+    """Verify ``path`` and restore it onto the board. Returns the board's state hash. Raises
+    MirrorError when the board holds a game in play that the file would replace (another game,
+    or this game further on) unless ``force``."""
     data = savefile.load_file(path)
     g = savefile.verify(data)
     m = Mirror(find_port() if port == "auto" else port, warn=lambda s: None)
     m.open()
     try:
+        m.send({"c": "hello", "proto": PROTO_VERSION})
+        hello = m.wait_for("hello")
+        bseq = hello.get("seq") or 0
+        same = hello.get("gid") == data["game"].get("gid")
+        if bseq and not force and not (same and bseq <= g.seq):
+            raise MirrorError("the board holds %s (%s, %d events): loading would replace it; "
+                              "add --force to do so" % (
+                                  "this game further on" if same else "another game in play",
+                                  hello.get("scenario") or "?", bseq))
         m.send({"c": "load", "roster": data["game"]["roster"],
                 "scenario": data["game"].get("scenario") or ""})
         m.wait_for("game", LOAD_TIMEOUT)
@@ -87,7 +103,7 @@ def _ok(m, c):
 def main_save(args):
     try:
         n = save(args.port, args.file)
-    except MirrorError as e:
+    except (MirrorError, savefile.SaveError) as e:
         print("fleetref save: %s" % e, file=sys.stderr)
         return 2
     print("saved %d events to %s" % (n, args.file))
@@ -96,7 +112,7 @@ def main_save(args):
 
 def main_load(args):
     try:
-        h = load(args.port, args.file)
+        h = load(args.port, args.file, args.force)
     except savefile.SaveError as e:
         print("fleetref load: %s: %s" % (args.file, e), file=sys.stderr)
         return 2

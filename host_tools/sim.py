@@ -12,7 +12,7 @@ import signal
 import sys
 import tempfile
 
-from referee import profiles
+from referee import rules as profiles
 from referee.app import Referee, ACTIONS
 from referee.dice import Dice, XorShift32, board_seed
 from referee.keymap import KeyMap
@@ -104,24 +104,37 @@ def make_board(args):
         from referee.journal import Journal, OSFS
         os.makedirs(args.flash, exist_ok=True)
         app.set_journal(Journal(OSFS(os.path.abspath(args.flash)), "/game"))
-    restored = False
-    if app.journal is not None and not (args.roster or args.scenario or args.ruleset):
-        try:
-            app.restore()
-            restored = True
-        except (ValueError, OSError, KeyError):
-            pass
-    if restored:
-        pass
-    elif args.roster:
-        app.load_text(paths.load_roster_file(args.roster), args.ruleset,
-                      os.path.splitext(os.path.basename(args.roster))[0])
+    wanted = None
+    if args.roster:
+        wanted = os.path.splitext(os.path.basename(args.roster))[0]
     elif args.scenario:
-        app.load_scenario(args.scenario, args.ruleset)
+        wanted = args.scenario
     elif args.ruleset:
-        app.load_scenario(profiles.get(args.ruleset).example)
-    else:
-        app.load_scenario("hoth")
+        wanted = profiles.get(args.ruleset).example
+    j = app.journal
+    if j is not None and not args.new and j.has_game():
+        held = None
+        try:
+            held = json.loads(j.setup()).get("scenario")
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
+        if held is None:
+            where = j.set_aside()
+            app.boot_note = ("journal damaged: its set-up is unreadable; damaged files kept in "
+                             "%s; a new game is started" % where)
+        elif wanted is not None and held != wanted:
+            raise ValueError("%s holds a game of %s in play: leave out --scenario/--roster/"
+                             "--ruleset to resume it, or add --new to start %s over it"
+                             % (args.flash, held, wanted))
+        else:
+            app.boot(held)
+    if app.game is None:
+        if args.roster:
+            app.load_text(paths.load_roster_file(args.roster), args.ruleset, wanted)
+        else:
+            app.load_scenario(wanted or "hoth", args.ruleset)
+    if app.boot_note:
+        print("fleetref sim: " + app.boot_note, file=sys.stderr, flush=True)
     app.on_event = EventRecord(app)
     keys = QueueKeys()
     display = FrameCapture()
@@ -241,6 +254,8 @@ def add_arguments(p):
                    help="start the script only once a host has sent a line")
     p.add_argument("--flash", help="directory standing for the board's flash: the game journal "
                                     "lives there and is restored at start (like a power cut)")
+    p.add_argument("--new", action="store_true",
+                   help="start a new game even when --flash holds one in play (it is replaced)")
     p.add_argument("--hold", action="store_true",
                    help="keep running after the script (headless), until interrupted")
 

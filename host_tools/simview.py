@@ -64,8 +64,9 @@ class SimView:
         if app.menu is not None:
             info.append("menu: %s  (sel+/sel- choose, enter loads, hold enter leaves)\n"
                         % app.menu[app.menu_i], style="bold yellow")
-        if app.turns:
-            info.append("turns for the next move: %d\n" % app.turns)
+        if app.count or app.count2:
+            info.append("counted on the pad for the next action: %d, %d\n"
+                        % (app.count, app.count2))
         if app.entry:
             info.append("entering %s's d20: %d\n" % (g.side_names[app.entry - 1], app.entry_value),
                         style="bold")

@@ -44,17 +44,9 @@ def bar(game, i, width=10):
 
 
 def pad_label(game, action):
-    """What a pad action does in this game's profile (the option keys are profile-specific)."""
-    p = game.profile
-    if action.startswith("opt") and game.nopt:
-        return p.options[int(action[3]) - 1].name
-    if action.startswith("opt"):
-        return p.pad[int(action[3]) - 1] or "-"
-    if action.startswith("alt"):
-        return p.pad[3 + int(action[3])] or "-"
-    if action == "power":
-        return "full power" if p.capital_phase >= 0 else "move"
-    return action
+    """What a pad action does in this game's ruleset: the ruleset's own declaration
+    (rules.base.Ruleset.pad_label), never a copy of its rules."""
+    return game.profile.pad_label(game, action)
 
 
 def ships_table(game, cursor=None):

@@ -86,10 +86,11 @@ def test_swsb_three_rounds_with_fleet_command_and_undo(sim_factory):
                                              "swsb-3-rounds.txt")
     check_mirror(final, rows, m, bsnap)
     s = ships(final)
-    # Falcon (3/2): R1 3 hits - Fly Casual = 2; R2 3 - 1 = 2 (4: damaged); R3 1 -> 5 destroyed
-    assert s["Millennium Falcon"]["damage"] == 5 and s["Millennium Falcon"]["counters"] == 0
-    # Slave I (3/2): 2 from the Falcon + 1 from Luke in R1 = 3: flipped, not destroyed
-    assert s["Slave I"]["damage"] == 3 and s["Slave I"]["status"] == "damaged"
+    # Falcon (3/2): R1 the ISD's hit avoided by Fly Casual; R2 2 hits - Fly Casual = 1
+    assert s["Millennium Falcon"]["damage"] == 1 and s["Millennium Falcon"]["counters"] == 0
+    # Slave I (3/2): 1 each from the Falcon and Luke in R1 (each weapon fires once a round),
+    # 1 from the Mon Calamari in R2: 3, flipped; 1 from the Falcon in R3: 4, not destroyed
+    assert s["Slave I"]["damage"] == 4 and s["Slave I"]["status"] == "damaged"
     # Luke's X-wing 1/1 takes 2 in R3: destroyed with carry-over; its counter is lost
     assert s["Luke's X-wing"]["status"] == "destroyed" and s["Luke's X-wing"]["counters"] == 1
     # ISD: 3 counters: Power to Engines R1, LRB for an unlaunched TIE R1, PtE R2
@@ -104,7 +105,11 @@ def test_swsb_three_rounds_with_fleet_command_and_undo(sim_factory):
     assert msgs == ["initiative is tied: roll again",
                     "Power to Engines already holds a counter this round",
                     "Millennium Falcon has no point defense",
+                    "Millennium Falcon has already fired its primary weapon this round",
                     "Millennium Falcon has already fired this round",
+                    "Light Side attacks first: Mon Calamari Cruiser has not fired yet "
+                    "(done passes)",
+                    "Imperial Star Destroyer has already fired its primary weapon this round",
                     "Fly Casual already holds a counter this round",
                     "Imperial Star Destroyer has no command counters left",
                     "Luke's X-wing is destroyed",
@@ -138,12 +143,21 @@ def test_cli_headless_snapshot_and_mirror_once_agree(sim_factory):
     ("swsb-addon", "swsb-addon-demo.txt", ["the initiative winner first chooses who moves first",
                                            "class 1-3 ships move before class 4",
                                            "Mon Calamari Cruiser is firing: finish its "
-                                           "activation (done) first"]),
+                                           "activation (done) first",
+                                           "Invisible Hand has already fired its primary "
+                                           "weapon this round"]),
     ("squadrons-d6", "squadrons-d6-demo.txt", [
+        "enter the hexes moved: each turn needs 3 hexes in a straight line before it",
+        "Red 1 must cross 3 hexes before each turn: 2 turns need 6 hexes (moved 5)",
         "all ships in a squadron move at the same rate (Red 1 moved at Attack Speed)",
+        "finish moving the squadron first: Red 2 has not moved",
+        "players alternate units: Empire moves next (Black 1 has not moved)",
+        "players alternate units: Rebels moves next (Corellian Corvette has not moved)",
         "Corellian Corvette may stop dead only after moving at Attack Speed the round before",
         "Star Destroyer has 1 turns a move (unused turns are lost)",
-        "Black 2 flew at Full Throttle (or its squadron did) and cannot fire"]),
+        "Black 2 flew at Full Throttle (or its squadron did) and cannot fire",
+        "players alternate units: Empire moves next (Black 2 has not moved)",
+        "Red 1 has not moved: only capital ships and heroes may come to a dead stop"]),
     ("xwing-overlap", "xwing-overlap-demo.txt", [
         "X-wing 1 and TIE Fighter 1 are touching: they cannot attack each other"]),
 ])

@@ -6,7 +6,7 @@ import pytest
 from conftest import new_game
 from gen import play
 from host_tools.flashsim import PowerCutDevice, new_fs, LfsFS, GEOMETRY
-from referee.journal import Journal, record, parse_records
+from referee.journal import Journal, head, record, parse_records
 
 SIZE = GEOMETRY["block_size"] * GEOMETRY["block_count"]
 EVENTS = 200
@@ -110,12 +110,14 @@ def test_power_cut_at_every_write_position():
 
 
 def test_torn_record_is_dropped():
-    data = b"\x00\x00\x00\x00" + record(1, (4, 0, 0, 0)) + record(2, (2, 3, -1, 255))
-    assert parse_records(data, 0) == [(1, (4, 0, 0, 0)), (2, (2, 3, -1, 255))]
+    key = 1234
+    data = head(key, 0) + record(key, 1, (4, 0, 0, 0)) + record(key, 2, (2, 3, -1, 255))
+    assert parse_records(data, key, 0) == ([(1, (4, 0, 0, 0)), (2, (2, 3, -1, 255))], len(data))
     bad = bytearray(data)
     bad[-1] ^= 0xFF
-    assert parse_records(bytes(bad), 0) == [(1, (4, 0, 0, 0))]
-    assert parse_records(data[:-3], 0) == [(1, (4, 0, 0, 0))]
+    assert parse_records(bytes(bad), key, 0)[0] == [(1, (4, 0, 0, 0))]
+    assert parse_records(data[:-3], key, 0)[0] == [(1, (4, 0, 0, 0))]
+    assert parse_records(data, key + 1, 0)[0] == []         # another game's key: nothing checks
 
 
 def test_history_ring_keeps_the_newest_chunks(tmp_path):

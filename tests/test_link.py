@@ -10,6 +10,7 @@ import serial
 
 from conftest import ROOT, SimProcess
 from host_tools.mirror import Mirror, MirrorError
+from referee import PROTO_VERSION
 
 
 def drive(port, commands):
@@ -140,12 +141,14 @@ def test_incompatible_protocol_versions_say_so(sim_factory):
         buf = b""
         while b"\n" not in buf:
             buf += os.read(master, 1024)
-        os.write(master, b'{"t": "hello", "proto": 2, "gid": "x", "seq": 0}\n')
+        os.write(master, b'{"t": "hello", "proto": %d, "gid": "x", "seq": 0}\n'
+                 % (PROTO_VERSION + 1))
 
     threading.Thread(target=fake_board, daemon=True).start()
     m = Mirror(os.ttyname(slave), warn=lambda s: None)
     m.open()
-    with pytest.raises(MirrorError, match="protocol 2.*update the host tools"):
+    with pytest.raises(MirrorError, match="protocol %d.*update the host tools"
+                       % (PROTO_VERSION + 1)):
         m.sync()
     m.close()
 

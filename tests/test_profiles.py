@@ -6,11 +6,16 @@ import os
 import pytest
 
 from conftest import ROOT, new_game
-from referee import game as G, profiles, scenarios
+from referee import game as G, rules as profiles, scenarios
 from referee.game import NONE
-from referee.rules_swsb import range_band
-from referee.rules_d6 import movement_figures
-from referee.rules_xwing import xwing_die, overlap_dice
+from referee.rules.d20 import EV_AIM, EV_ATTACK
+from referee.rules.swsb import EV_TRANSFER, EV_DONE, W_PRIMARY, W_PD, W_BROAD_L, W_BROAD_R
+from referee.rules.swsb_addon import EV_CHOOSE, range_band
+from referee.rules.swsb_addon import EV_MOVE
+from referee.rules.squadrons_d6 import movement_figures, dice_code, move_b, FULL_THROTTLE
+from referee.rules.xwing_overlap import EV_OVERLAP, xwing_die, overlap_dice, SKIP_ACTION
+from referee.rules.smb import (EV_POWER, EV_RESPONSE, EV_EXIT, EV_ION, W_CAPITAL, W_RAPID,
+                               ION_NEXT, S_SNUB_DEF)
 
 PH = (G.EV_PHASE, 0, 0, 0)
 
@@ -47,19 +52,19 @@ def swsb_roster(extra_light=(), extra_dark=(), settings=None):
             + list(extra_light)},
         {"name": "Dark", "ships": [
             {"name": "Flagship", "class": 1, "hp": [4, 4],
-             "stats": {"defense": 16, "attack": 7, "pd": 3, "abilities": ["Emperor's Will"]}},
+             "stats": {"defense": 16, "attack": 7, "pd": 3, "emperors_will": True}},
             {"name": "Invisible Hand", "class": 2, "hp": [4, 2],
              "stats": {"defense": 14, "attack": 5, "broadside": True}},
             {"name": "TIE", "class": 4, "hp": 1, "count": 2,
-             "stats": {"defense": 14, "attack": 3, "abilities": ["Infinite"]}}]
+             "stats": {"defense": 14, "attack": 3, "infinite": True}}]
             + list(extra_dark)}]}
     if settings:
         r["settings"] = settings
     return r
 
 
-def to_attack(g, pd=False):
-    ok(g, (G.EV_INIT, 12, 3, 0))
+def to_attack(g, pd=False, rolls=(12, 3)):
+    ok(g, (G.EV_INIT, rolls[0], rolls[1], 0))
     ok(g, PH)
     ok(g, PH)
     if not pd:
@@ -69,12 +74,12 @@ def to_attack(g, pd=False):
 def test_swsb_damaged_side_stat_block():
     g = game_of(swsb_roster())
     c = idx(g, "Cruiser")
-    assert (g.defense(c), g.attack_bonus(c), g.point_defense(c)) == (15, 6, 4)
+    assert (g.profile.defense(g, c), g.profile.attack_bonus(g, c), g.profile.point_defense(g, c)) == (15, 6, 4)
     to_attack(g)
     ok(g, (G.EV_HIT, c, 2, NONE))
     ok(g, PH)                                     # damage phase: the card flips
     assert g.status(c) == G.DAMAGED
-    assert (g.defense(c), g.attack_bonus(c), g.point_defense(c)) == (11, 3, 0)
+    assert (g.profile.defense(g, c), g.profile.attack_bonus(g, c), g.profile.point_defense(g, c)) == (11, 3, 0)
     ok(g, PH)
     to_attack(g, pd=True)
     refused(g, (G.EV_HIT, idx(g, "TIE 1"), 1, c), "no point defense")   # damaged PD 0
@@ -89,12 +94,12 @@ def test_emperors_will_moves_damage_to_an_allied_fighter_at_once():
     to_attack(g)
     ok(g, (G.EV_HIT, f, 2, NONE))
     assert g.pend[f] == 2
-    ok(g, (G.EV_TRANSFER, f, 1, tie))
+    ok(g, (EV_TRANSFER, f, 1, tie))
     assert g.pend[f] == 1 and g.dmg[f] == 0
     assert g.fl[tie] & G.F_LAUNCHED == 0          # destroyed at once: Infinite, back to the pool
-    refused(g, (G.EV_TRANSFER, f, 1, x), "allied fighter")
-    refused(g, (G.EV_TRANSFER, idx(g, "Invisible Hand"), 1, tie), "no Emperor's Will")
-    refused(g, (G.EV_TRANSFER, f, 5, idx(g, "TIE 2")), "has not 5 damage pending")
+    refused(g, (EV_TRANSFER, f, 1, x), "allied fighter")
+    refused(g, (EV_TRANSFER, idx(g, "Invisible Hand"), 1, tie), "no Emperor's Will")
+    refused(g, (EV_TRANSFER, f, 5, idx(g, "TIE 2")), "has not 5 damage pending")
 
 
 def test_infinite_fighters_return_to_the_pool():
@@ -115,14 +120,14 @@ def test_broadside_fires_once_to_each_side():
     # both the left and right sides of the starship?" "Yes"
     g = game_of(swsb_roster())
     h, c, x = idx(g, "Invisible Hand"), idx(g, "Cruiser"), idx(g, "X-wing")
-    to_attack(g)
-    refused(g, (G.EV_AIM, c, G.W_BROAD_L, 0), "no broadside")
-    ok(g, (G.EV_AIM, h, G.W_BROAD_L, 0))
-    ok(g, (G.EV_ATTACK, h, 18, c))
-    refused(g, (G.EV_ATTACK, h, 18, c), "broadside to the left")
-    ok(g, (G.EV_AIM, h, G.W_BROAD_R, 0))
-    ok(g, (G.EV_ATTACK, h, 18, x))
-    refused(g, (G.EV_ATTACK, h, 18, x), "broadside to the right")
+    to_attack(g, rolls=(3, 12))                # the Dark Side attacks first
+    refused(g, (EV_AIM, c, W_BROAD_L, 0), "no broadside")
+    ok(g, (EV_AIM, h, W_BROAD_L, 0))
+    ok(g, (EV_ATTACK, h, 18, c))
+    refused(g, (EV_ATTACK, h, 18, c), "broadside to the left")
+    ok(g, (EV_AIM, h, W_BROAD_R, 0))
+    ok(g, (EV_ATTACK, h, 18, x))
+    refused(g, (EV_ATTACK, h, 18, x), "broadside to the right")
 
 
 @pytest.mark.parametrize("roll,settings,hit", [
@@ -142,8 +147,9 @@ def test_attack_helper_d20_plus_attack_against_defense(roll, settings, hit):
     target = wall if roll == 20 else tie
     to_attack(g)
     if roll == 1:
-        g.defn[3 * tie] = 2
-    ok(g, (G.EV_ATTACK, x, roll, target))
+        g.st = bytearray(g.st)
+        g.st[tie * g.nst] = 2                # front Defense 2
+    ok(g, (EV_ATTACK, x, roll, target))
     assert g.x[0] == (1 if hit else 2)
     assert g.pend[target] == (1 if hit else 0)
     assert g.active == x                    # the attacker is the ship firing now
@@ -163,17 +169,17 @@ def addon(settings=None):
     return g
 
 
-def attack_total(g, a, c, inches, roll=10, weapon=G.W_PRIMARY):
-    ok(g, (G.EV_AIM, a, weapon, inches))
+def attack_total(g, a, c, inches, roll=10, weapon=W_PRIMARY):
+    ok(g, (EV_AIM, a, weapon, inches))
     res = g.profile.attack_result(g, a, c, roll)
-    bonus = g.point_defense(a) if weapon == G.W_PD else g.attack_bonus(a)
+    bonus = g.profile.point_defense(g, a) if weapon == W_PD else g.profile.attack_bonus(g, a)
     return res if isinstance(res, str) else res[1] - roll - bonus
 
 
 def addon_attack_phase(g):
     ok(g, (G.EV_INIT, 3, 12, 0))
     ok(g, PH)
-    ok(g, (G.EV_CHOOSE, 0, 0, 0))
+    ok(g, (EV_CHOOSE, 0, 0, 0))
     ok(g, PH)
 
 
@@ -183,8 +189,8 @@ def test_addon_modifiers_band_fighters_cloak_size():
     mc, fal, xw = idx(g, "Mon Calamari Cruiser"), idx(g, "Millennium Falcon"), idx(g, "X-wing 1")
     ih, cr, vd = idx(g, "Invisible Hand"), idx(g, "Cloaked Raider"), idx(g, "Vulture Droid 1")
     assert attack_total(g, mc, ih, 20) == -2               # Medium
-    assert attack_total(g, mc, vd, 4) == -1                # non-PD fire at fighters: 9-16"
-    assert attack_total(g, mc, vd, 4, weapon=G.W_PD) == 0  # PD at a fighter: no band rule
+    assert attack_total(g, mc, vd, 1) == -1                # non-PD fire at fighters: 9-16"
+    assert attack_total(g, mc, vd, 1, weapon=W_PD) == 0  # PD at a fighter: no band rule
     assert attack_total(g, mc, cr, 4) == -1                # Cloak: one band further out
     assert "Extreme" in attack_total(g, mc, cr, 28)        # Long -> Extreme: not targetable
     assert attack_total(g, xw, cr, 1) == 0                 # fighters attack Cloak unmodified
@@ -192,19 +198,19 @@ def test_addon_modifiers_band_fighters_cloak_size():
     addon_attack_phase(s)
     # "a Class 1 ship firing at a Class 3 ship would have a -2 (1 - 3) modifier"
     assert attack_total(s, mc, cr, 4) == -1 + (2 - 3)      # class 2 at class 3, cloak band
-    assert attack_total(s, mc, vd, 4) == 0 + (2 - 4)       # fighter band rule dropped
-    assert attack_total(s, mc, vd, 4, weapon=G.W_PD) == 0  # never for PD
+    assert attack_total(s, mc, vd, 1) == 0 + (2 - 4)       # fighter band rule dropped
+    assert attack_total(s, mc, vd, 1, weapon=W_PD) == 0  # never for PD
 
 
 def test_addon_roll_of_20_always_hits():
     g = addon()
     addon_attack_phase(g)
     mc, cr = idx(g, "Mon Calamari Cruiser"), idx(g, "Cloaked Raider")
-    g.defn[3 * cr] = 60
-    ok(g, (G.EV_AIM, mc, G.W_PRIMARY, 20))
-    ok(g, (G.EV_ATTACK, mc, 19, cr))
-    assert g.x[0] == 2
-    ok(g, (G.EV_ATTACK, mc, 20, cr))
+    g.st = bytearray(g.st)
+    g.st[cr * g.nst] = 60
+    ok(g, (EV_AIM, mc, W_PRIMARY, 20))
+    assert g.profile.attack_result(g, mc, cr, 19)[0] is False
+    ok(g, (EV_ATTACK, mc, 20, cr))
     assert g.x[0] == 1 and g.pend[cr] == 1
 
 
@@ -216,21 +222,21 @@ def test_alternating_activation():
                                           "Vulture Droid 1", "Vulture Droid 2")]
     ok(g, (G.EV_INIT, 3, 12, 0))           # the Dark Side wins and chooses
     ok(g, PH)
-    refused(g, (G.EV_MOVE, mc, 1, 0), "chooses who moves first")
-    ok(g, (G.EV_CHOOSE, 0, 0, 0))          # the Light Side moves first
-    refused(g, (G.EV_CHOOSE, 1, 0, 0), "already chosen")
-    refused(g, (G.EV_MOVE, ih, 1, 0), "not Dark")
-    refused(g, (G.EV_MOVE, x1, 1, 0), "class 1-3 ships move before class 4")
-    ok(g, (G.EV_MOVE, mc, 1, 0))
-    ok(g, (G.EV_MOVE, fal, 1, 0))          # two at a time: now the Dark Side
+    refused(g, (EV_MOVE, mc, 1, 0), "chooses who moves first")
+    ok(g, (EV_CHOOSE, 0, 0, 0))          # the Light Side moves first
+    refused(g, (EV_CHOOSE, 1, 0, 0), "already chosen")
+    refused(g, (EV_MOVE, ih, 1, 0), "not Dark")
+    refused(g, (EV_MOVE, x1, 1, 0), "class 1-3 ships move before class 4")
+    ok(g, (EV_MOVE, mc, 1, 0))
+    ok(g, (EV_MOVE, fal, 1, 0))          # two at a time: now the Dark Side
     assert g.profile.acting_side(g) == 1
-    ok(g, (G.EV_MOVE, ih, 1, 0))
-    ok(g, (G.EV_MOVE, cr, 1, 0))           # class 1-3 done: class 4, the first player again
+    ok(g, (EV_MOVE, ih, 1, 0))
+    ok(g, (EV_MOVE, cr, 1, 0))           # class 1-3 done: class 4, the first player again
     assert g.profile.acting_side(g) == 0
-    ok(g, (G.EV_MOVE, x1, 1, 0))
-    ok(g, (G.EV_MOVE, x2, 1, 0))
-    ok(g, (G.EV_MOVE, v1, 1, 0))
-    ok(g, (G.EV_MOVE, v2, 1, 0))
+    ok(g, (EV_MOVE, x1, 1, 0))
+    ok(g, (EV_MOVE, x2, 1, 0))
+    ok(g, (EV_MOVE, v1, 1, 0))
+    ok(g, (EV_MOVE, v2, 1, 0))
     ok(g, PH)                              # attack: the player that moved first fires first
     assert g.profile.acting_side(g) == 0
     refused(g, (G.EV_HIT, mc, 1, ih), "not Dark")
@@ -238,11 +244,11 @@ def test_alternating_activation():
     ok(g, (G.EV_HIT, ih, 2, mc))
     refused(g, (G.EV_HIT, cr, 1, fal), "finish its activation")
     assert g.pend[ih] == 2 and g.dmg[ih] == 0
-    ok(g, (G.EV_DONE, mc, 0, 0))           # damage assessed as soon as the ship has fired
+    ok(g, (EV_DONE, mc, 0, 0))           # damage assessed as soon as the ship has fired
     assert g.dmg[ih] == 2 and g.pend[ih] == 0
     refused(g, (G.EV_HIT, ih, 1, fal), "not Light")
     ok(g, (G.EV_HIT, fal, 4, ih))          # the Invisible Hand (4/2) fires
-    ok(g, (G.EV_DONE, ih, 0, 0))
+    ok(g, (EV_DONE, ih, 0, 0))
     assert g.status(fal) == G.DAMAGED
     assert g.profile.yet_to_act(g, cr) and not g.profile.yet_to_act(g, ih)
 
@@ -271,7 +277,7 @@ def test_movement_figures_from_the_seed_example():
     # "A Rebel X-wing (Space: 8) flown by a pilot with 4D+1 ... has an Attack Speed of 8, and a
     # Full Throttle of 12"; "maneuverability of 3 ... Its # of Turns is 3, and its Turn
     # Distance ... is 3"
-    assert G.dice_code("4D+1") == 4 and G.dice_code("3D") == 3
+    assert dice_code("4D+1") == 4 and dice_code("3D") == 3
     assert movement_figures(8, 4, 3) == (8, 12, 3, 3, "")
     assert movement_figures(8, 4, 6)[3:] == (0, "two-hexside turn")
     assert movement_figures(8, 6, 5)[3:] == (-1, "bootlegger turn")
@@ -284,23 +290,30 @@ def test_squadron_full_throttle_and_stop_dead_and_unused_turns():
     g = new_game("squadrons-d6-example")
     r1, r2, r3, lead = [idx(g, n) for n in ("Red 1", "Red 2", "Red 3", "Red Leader")]
     cor, b1, b2 = idx(g, "Corellian Corvette"), idx(g, "Black 1"), idx(g, "Black 2")
+    b3, b4, sd = idx(g, "Black 3"), idx(g, "Black 4"), idx(g, "Star Destroyer")
     refused(g, (G.EV_INIT, 3, 4, 0), "no initiative")
-    ok(g, (G.EV_MOVE, r1, 2, 1))                # Red 1 at Full Throttle...
-    refused(g, (G.EV_MOVE, r2, 1, 0), "same rate")
-    assert g.fl2[r3] & G.G_FULL_THROTTLE        # ...the whole squadron counts as Full Throttle
-    refused(g, (G.EV_MOVE, r2, 2, 4), "3 turns a move")
-    refused(g, (G.EV_MOVE, b1, 3, 0), "only capital ships and heroes")
-    refused(g, (G.EV_MOVE, cor, 3, 0), "Attack Speed the round before")
-    ok(g, (G.EV_MOVE, cor, 1, 1))               # 1 of its 2 turns used
-    ok(g, (G.EV_MOVE, b1, 1, 0))
-    ok(g, PH)                                   # combat
+    ok(g, (EV_MOVE, r1, move_b(2, 9), 1))      # Red 1 at Full Throttle...
+    refused(g, (EV_MOVE, r2, move_b(1, 5), 0), "same rate")
+    assert g.fl2[r3] & FULL_THROTTLE           # ...the whole squadron counts as Full Throttle
+    refused(g, (EV_MOVE, r2, move_b(2, 12), 4), "3 turns a move")
+    for k in (r2, r3, lead):
+        ok(g, (EV_MOVE, k, move_b(2, 10), 0))
+    refused(g, (EV_MOVE, cor, move_b(1, 5), 1), "players alternate units")
+    refused(g, (EV_MOVE, b1, move_b(3, 0), 0), "only capital ships and heroes")
+    for k in (b1, b2, b3, b4):
+        ok(g, (EV_MOVE, k, move_b(1, 4), 0))
+    refused(g, (EV_MOVE, cor, move_b(3, 0), 0), "Attack Speed the round before")
+    refused(g, (EV_MOVE, cor, move_b(1, 4), 1), "must cross 5 hexes before each turn")
+    ok(g, (EV_MOVE, cor, move_b(1, 5), 1))     # 1 of its 2 turns used
+    ok(g, (EV_MOVE, sd, move_b(1, 3), 0))
+    ok(g, PH)                                  # combat
     refused(g, (G.EV_HIT, b1, 1, r3), "Full Throttle")
     ok(g, (G.EV_HIT, r1, 1, b2))
-    ok(g, PH)                                   # round 2
-    assert not g.fl2[r3] & G.G_FULL_THROTTLE
-    refused(g, (G.EV_MOVE, cor, 1, 3), "2 turns a move")   # the unused turn was lost
-    ok(g, (G.EV_MOVE, cor, 3, 0))               # stop dead after Attack Speed last round
-    refused(g, (G.EV_MOVE, lead, 3, 0), "Attack Speed the round before")  # a hero that did not
+    ok(g, PH)                                  # round 2
+    assert not g.fl2[r3] & FULL_THROTTLE
+    refused(g, (EV_MOVE, cor, move_b(1, 6), 3), "2 turns a move")   # the unused turn was lost
+    ok(g, (EV_MOVE, cor, move_b(3, 0), 0))     # stop dead after Attack Speed last round
+    refused(g, (EV_MOVE, lead, move_b(3, 0), 0), "Attack Speed the round before")  # a hero
 
 
 # ---- xwing-overlap (seed 003) ---------------------------------------------------------------
@@ -318,19 +331,19 @@ def test_overlaps():
     t1, t2, vt, rd = [idx(g, n) for n in ("TIE Fighter 1", "TIE Fighter 2", "VT-49 Decimator",
                                           "Raider")]
     # small over small: skips Perform Action; touching ships cannot attack each other
-    ok(g, (G.EV_OVERLAP, x1, 0, t1))
-    assert g.fl2[x1] & G.G_SKIP_ACTION and not g.fl2[t1] & G.G_SKIP_ACTION
-    refused(g, (G.EV_OVERLAP, x2, 1, t2), "rolls 0 attack dice")
+    ok(g, (EV_OVERLAP, x1, 0, t1))
+    assert g.fl2[x1] & SKIP_ACTION and not g.fl2[t1] & SKIP_ACTION
+    refused(g, (EV_OVERLAP, x2, 1, t2), "rolls 0 attack dice")
     # small over huge: standard rules, and it rolls one die and suffers the result
-    ok(g, (G.EV_OVERLAP, x2, 1 << 4, rd))       # a crit
-    assert g.dmg[x2] == 1 and g.fl2[x2] & G.G_SKIP_ACTION
+    ok(g, (EV_OVERLAP, x2, 1 << 4, rd))       # a crit
+    assert g.dmg[x2] == 1 and g.fl2[x2] & SKIP_ACTION
     # huge over small and large: destroyed; 1 die per small, 2 per large, fore section
-    refused(g, (G.EV_OVERLAP, rd, 3, yt), "rolls 2 attack dice")
-    ok(g, (G.EV_OVERLAP, rd, 1 | (1 << 4), yt))  # a hit and a crit
-    assert g.destroyed(yt) and g.dmg[rd] == 2 and not g.fl2[rd] & G.G_SKIP_ACTION
+    refused(g, (EV_OVERLAP, rd, 3, yt), "rolls 2 attack dice")
+    ok(g, (EV_OVERLAP, rd, 1 | (1 << 4), yt))  # a hit and a crit
+    assert g.destroyed(yt) and g.dmg[rd] == 2 and not g.fl2[rd] & SKIP_ACTION
     # huge over huge: no skip; one faceup damage card each
-    ok(g, (G.EV_OVERLAP, cr, 0, rd))
-    assert g.dmg[cr] == 1 and g.dmg[rd] == 3 and not g.fl2[cr] & G.G_SKIP_ACTION
+    ok(g, (EV_OVERLAP, cr, 0, rd))
+    assert g.dmg[cr] == 1 and g.dmg[rd] == 3 and not g.fl2[cr] & SKIP_ACTION
     ok(g, PH)
     refused(g, (G.EV_HIT, t1, 1, x1), "touching")
     refused(g, (G.EV_HIT, x1, 1, t1), "touching")
@@ -348,23 +361,23 @@ def test_smb_responses():
     sd, t1 = idx(g, "Star Destroyer"), idx(g, "TIE Fighter 1")
     tt, x1, x2 = idx(g, "Troop Transport"), idx(g, "X-Wing 1"), idx(g, "X-Wing 2")
     hoth_movement(g, empire_first=False)        # the Rebels move first
-    refused(g, (G.EV_MOVE, sd, 1, 0), "Rebels moves first")
-    ok(g, (G.EV_MOVE, x1, 1, 0))
+    refused(g, (EV_MOVE, sd, 1, 0), "Rebels moves first")
+    ok(g, (EV_MOVE, x1, 1, 0))
     # "Star destroyer D cannot counter move because it is slower (speed 2) than the X-Wing"
-    refused(g, (G.EV_RESPONSE, sd, 1, x1), "same or higher speed")
-    refused(g, (G.EV_RESPONSE, sd, 2, tt), "has not moved")
-    refused(g, (G.EV_RESPONSE, x2, 2, x1), "enemy")
+    refused(g, (EV_RESPONSE, sd, 1, x1), "same or higher speed")
+    refused(g, (EV_RESPONSE, sd, 2, tt), "has not moved")
+    refused(g, (EV_RESPONSE, x2, 2, x1), "enemy")
     refused(g, (G.EV_HIT, x1, 1, sd), "only as a response")
-    ok(g, (G.EV_RESPONSE, sd, 2, x1))           # rapid fire: the turbolasers
-    refused(g, (G.EV_RESPONSE, sd, 2, x1), "only one response per enemy ship moved")
+    ok(g, (EV_RESPONSE, sd, 2, x1))           # rapid fire: the turbolasers
+    refused(g, (EV_RESPONSE, sd, 2, x1), "only one response per enemy ship moved")
     ok(g, (G.EV_HIT, x1, 1, sd))
-    ok(g, (G.EV_MOVE, x2, 1, 0))
-    ok(g, (G.EV_MOVE, tt, 1, 0))
+    ok(g, (EV_MOVE, x2, 1, 0))
+    ok(g, (EV_MOVE, tt, 1, 0))
+    ok(g, (EV_MOVE, sd, 1, 0))
     ok(g, (G.EV_LAUNCH, t1, 0, 0))
-    ok(g, (G.EV_MOVE, t1, 1, 0))
-    ok(g, (G.EV_MOVE, sd, 1, 0))
-    refused(g, (G.EV_RESPONSE, x2, 5, t1), "directly behind")     # countermove, behind
-    ok(g, (G.EV_RESPONSE, x2, 1, t1))           # X-Wing speed 4 = TIE speed 4
+    ok(g, (EV_MOVE, t1, 1, 0))
+    refused(g, (EV_RESPONSE, x2, 5, t1), "directly behind")     # countermove, behind
+    ok(g, (EV_RESPONSE, x2, 1, t1))           # X-Wing speed 4 = TIE speed 4
 
 
 def test_smb_defense_by_facing_snub_and_capital_targets():
@@ -373,21 +386,19 @@ def test_smb_defense_by_facing_snub_and_capital_targets():
                                           "X-Wing 1")]
     hoth_movement(g)
     ok(g, (G.EV_LAUNCH, t1, 0, 0))
-    ok(g, (G.EV_MOVE, sd, 1, 0))
-    ok(g, (G.EV_MOVE, t1, 3, 0))                # fighter attack move: fires during the move
-    ok(g, (G.EV_AIM, t1, G.W_RAPID, 0))         # lasers +2 at the Transport's front (14)
-    ok(g, (G.EV_ATTACK, t1, 15, tt))            # 17 < 14 + 4 against snub weapons: a miss
-    assert g.x[0] == 2
-    ok(g, (G.EV_ATTACK, t1, 16, tt))            # 18: a hit
+    ok(g, (EV_MOVE, sd, 1, 0))
+    ok(g, (EV_MOVE, t1, 3, 0))                # fighter attack move: fires during the move
+    ok(g, (EV_AIM, t1, W_RAPID, 0))         # lasers +2 at the Transport's front (14)
+    res = g.profile.attack_result(g, t1, tt, 15)   # 17 < 14 + 4 against snub weapons: a miss
+    assert res == (False, 17, 18)
+    ok(g, (EV_ATTACK, t1, 16, tt))            # 18: a hit
     assert g.x[0] == 1 and g.dmg[tt] == 1
-    ok(g, (G.EV_AIM, t1, G.W_RAPID, 2))         # the rear: 23 + 4
-    res = g.profile.attack_result(g, t1, tt, 20)
-    assert res[1:] == (22, 27) and res[0] is False
-    refused(g, (G.EV_AIM, t1, G.W_CAPITAL, 0), "no capital weapon")
+    assert g.profile.defense(g, tt, 2) + g.stat(tt, S_SNUB_DEF) == 27   # the rear: 23 + 4
+    refused(g, (EV_AIM, t1, W_CAPITAL, 0), "no capital weapon")
     ok(g, PH)                                   # capital weapons
-    ok(g, (G.EV_AIM, sd, G.W_CAPITAL, 1))
-    refused(g, (G.EV_ATTACK, sd, 10, x1), "cannot target fighters")
-    ok(g, (G.EV_ATTACK, sd, 15, tt))            # 15 + 5 = 20 vs side 20: a hit (pending)
+    ok(g, (EV_AIM, sd, W_CAPITAL, 1))
+    refused(g, (EV_ATTACK, sd, 10, x1), "cannot target fighters")
+    ok(g, (EV_ATTACK, sd, 15, tt))            # 15 + 5 = 20 vs side 20: a hit (pending)
     assert g.pend[tt] == 1
 
 
@@ -397,25 +408,25 @@ def test_ion_cannon():
     g = new_game("hoth")
     sd, tt = idx(g, "Star Destroyer"), idx(g, "Troop Transport")
     hoth_movement(g)
-    refused(g, (G.EV_ION, sd, 10, 0), "capital weapons phase")
+    refused(g, (EV_ION, sd, 10, 0), "capital weapons phase")
     ok(g, PH)
-    refused(g, (G.EV_ION, tt, 10, 0), "at the enemy")
-    ok(g, (G.EV_ION, sd, 1, 2))                 # 17 vs rear 27: a miss
+    refused(g, (EV_ION, tt, 10, 0), "at the enemy")
+    ok(g, (EV_ION, sd, 1, 2))                 # 17 vs rear 27: a miss
     assert g.x[0] == 2
-    ok(g, (G.EV_ION, sd, 11, 2))                # 27: a hit
-    assert g.dmg[sd] == 0 and g.fl2[sd] & G.G_ION
-    refused(g, (G.EV_ION, sd, 11, 2), "fired its 2 bursts")
+    ok(g, (EV_ION, sd, 11, 2))                # 27: a hit
+    assert g.dmg[sd] == 0 and g.fl2[sd] & ION_NEXT
+    refused(g, (EV_ION, sd, 11, 2), "fired its 2 bursts")
     ok(g, PH)
     ok(g, (G.EV_INIT, 15, 8, 0))
     ok(g, PH)
-    refused(g, (G.EV_MOVE, sd, 1, 0), "ionized")
-    refused(g, (G.EV_POWER, sd, 0, 0), "ionized")
+    refused(g, (EV_MOVE, sd, 1, 0), "ionized")
+    refused(g, (EV_POWER, sd, 0, 0), "ionized")
     ok(g, PH)
     refused(g, (G.EV_HIT, tt, 1, sd), "ionized")
     ok(g, PH)
     ok(g, (G.EV_INIT, 15, 8, 0))
     ok(g, PH)
-    ok(g, (G.EV_MOVE, sd, 1, 0))                # only the next round
+    ok(g, (EV_MOVE, sd, 1, 0))                # only the next round
 
 
 def test_victory_conditions():
@@ -423,7 +434,7 @@ def test_victory_conditions():
     tt = idx(g, "Troop Transport")
     assert g.winner() is None
     hoth_movement(g)
-    ok(g, (G.EV_EXIT, tt, 1, 0))                # the Transport leaves by the far edge
+    ok(g, (EV_EXIT, tt, 1, 0))                # the Transport leaves by the far edge
     assert g.winner() == 1
     g = new_game("hoth")
     hoth_movement(g)
@@ -432,13 +443,13 @@ def test_victory_conditions():
     d = new_game("deathstar")
     ok(d, (G.EV_INIT, 15, 8, 0))
     ok(d, PH)
-    ok(d, (G.EV_EXIT, idx(d, "X-Wing 3"), 2, 0))   # a hit on the target port
+    ok(d, (EV_EXIT, idx(d, "X-Wing 3"), 2, 0))   # a hit on the target port
     assert d.winner() == 1
 
 
 def test_every_profile_ships_example_fleets_and_a_docs_page():
     doc = open(os.path.join(ROOT, "docs", "rules.md")).read()
-    for name in profiles.PROFILES:
+    for name in profiles.RULESETS:
         p = profiles.get(name)
         g = new_game(p.example)
         assert g.profile is p

@@ -36,7 +36,7 @@ def test_layout_round_phase_initiative_bars_counters_chart_dice():
     assert r.get(7, 0) == render.WHITE and r.get(6, 0) == (0, 0, 0)   # round 1 in binary
     assert r.get(9 + 3, 0) == render.YELLOW                            # phase 3 "attack"
     assert r.get(15, 0) == render.SIDE_RGB[0]                          # initiative: side 0
-    assert r.get(14, 0) == render.SIDE_RGB[1]                          # side 1 moves first
+    assert r.get(14, 0) == render.SIDE_RGB[0]                          # side 0 attacks first
     # Falcon, row 3 (ship 1 of side 0): 2 pending amber, 1 more X in side colour, Y dim
     assert [r.get(x, 3) for x in range(5)] == [render.AMBER, render.AMBER, render.SIDE_RGB[0],
                                                 render.SIDE_DIM[0], render.SIDE_DIM[0]]

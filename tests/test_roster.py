@@ -3,11 +3,12 @@
 import copy
 import json
 import os
+import re
 
 import pytest
 
 from conftest import ROOT, scenario_text
-from referee import roster, scenarios, profiles
+from referee import roster, scenarios, rules
 
 GOOD = {"name": "t", "ruleset": "swsb", "sides": [
     {"name": "A", "ships": [{"name": "Cruiser", "class": 2, "hp": [4, 3], "cc": 2},
@@ -20,17 +21,66 @@ def bad(path_value, where):
     r = copy.deepcopy(GOOD)
     path_value(r)
     with pytest.raises(roster.RosterError) as e:
-        roster.validate(r, profiles.PROFILES)
-    assert where in str(e.value), str(e.value)
+        roster.validate(r, rules.RULESETS)
+    m = re.match(r"^(sides\[\d+\]\.ships\[\d+\])\.(.+)$", where)
+    if m:        # a ship's field: the path, the ship's name, then the field
+        assert str(e.value).startswith(m.group(1)), str(e.value)
+        assert ": " + m.group(2) in str(e.value), str(e.value)      # with '"Name"' if it has one
+    else:
+        assert where in str(e.value), str(e.value)
 
 
 def test_good_roster_normalised():
-    n = roster.validate(GOOD, profiles.PROFILES)
+    n = roster.validate(GOOD, rules.RULESETS)
     names = [s["name"] for s in n["sides"][0]["ships"]]
     assert names == ["Cruiser", "TIE 1", "TIE 2"]
     assert n["sides"][0]["ships"][1]["carrier"] == 0
     assert n["sides"][1]["ships"][0]["hp"] == [3, 2] and n["sides"][1]["ships"][0]["cc"] == 0
     assert GOOD["sides"][0]["ships"][1]["count"] == 2      # input untouched
+
+
+def test_errors_name_the_ship_and_its_field():
+    r = copy.deepcopy(GOOD)
+    r["sides"][1]["ships"][0]["name"] = "Victory-class Star Destroyer"
+    with pytest.raises(roster.RosterError) as e:
+        roster.validate(r, rules.RULESETS)
+    assert str(e.value) == \
+        'sides[1].ships[0] "Victory-class Star Destroyer": name longer than 24 characters'
+    r["sides"][1]["ships"][0]["name"] = "Falcon"
+    for stats, words in [({"defense": []}, 'sides[1].ships[0] "Falcon": stats.defense must be'),
+                         ({"defense": "14"}, "stats.defense must be an integer"),
+                         ({"damaged": 5}, "stats.damaged must be an object"),
+                         ({"weapons": 5}, "stats.weapons must be a list"),
+                         ({"abilities": 5}, "stats.abilities must be a list"),
+                         ({"weapons": [{"kind": "capital", "bonus": "x"}]},
+                          "stats.weapons[0].bonus must be an integer"),
+                         ({"piloting": {}}, "stats.piloting must be a die code"),
+                         ({"size": 5}, "stats.size must be small"),
+                         ({"speed": -3}, "stats.speed must be an integer 0..99")]:
+        r["sides"][1]["ships"][0]["stats"] = stats
+        with pytest.raises(roster.RosterError) as e:
+            roster.validate(r, rules.RULESETS)
+        assert words in str(e.value), str(e.value)
+    r["sides"][1]["ships"][0]["stats"] = {}
+    r["sides"][1]["ships"][0]["name"] = "Bad\ud800"
+    with pytest.raises(roster.RosterError, match="lone surrogates"):
+        roster.validate(r, rules.RULESETS)
+
+
+def test_sim_roster_errors_are_one_line(tmp_path):
+    import subprocess
+    import sys
+    for stats in ({"defense": []}, {"damaged": 5}, {"weapons": 5}, {"abilities": 5}):
+        r = copy.deepcopy(GOOD)
+        r["sides"][1]["ships"][0]["stats"] = stats
+        p = tmp_path / "r.json"
+        p.write_text(json.dumps(r))
+        out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
+                              "--roster", str(p)], capture_output=True, text=True, cwd=ROOT,
+                             timeout=60)
+        assert out.returncode != 0 and "Traceback" not in out.stderr, out.stderr
+        assert 'sides[1].ships[0] "Falcon": stats.' in out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1, out.stderr
 
 
 def test_errors_name_the_field():
@@ -65,7 +115,7 @@ def test_bad_json_and_bad_settings():
 @pytest.mark.parametrize("name", ["hoth", "deathstar", "swsb-example"])
 def test_shipped_scenarios_valid(name):
     norm, raw = scenarios.load_text(scenario_text(name))
-    assert norm["ruleset"] in profiles.PROFILES
+    assert norm["ruleset"] in rules.RULESETS
 
 
 def test_hoth_stats_as_printed_in_seed_004():

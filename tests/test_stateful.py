@@ -48,7 +48,7 @@ class RefereeMachine(RuleBasedStateMachine):
             assert not dead[c]
         if k == G.EV_COUNTER:
             assert not dead[a] and not dead[c]
-        if k in (G.EV_POWER, G.EV_LAUNCH):
+        if k in (6, G.EV_LAUNCH):   # 6: full-power (smb)
             assert not dead[a]
         if k == G.EV_HIT and b > 0:
             assert not dead[a]

@@ -5,4 +5,4 @@ Nothing in this package imports ``machine``, ``neopixel`` or ``rp2``: hardware l
 """
 
 FW_VERSION = "0.1.0"
-PROTO_VERSION = 1
+PROTO_VERSION = 3   # 3: the state hash covers the roster; the round takes 4 bytes

@@ -16,7 +16,8 @@ The object is both the key map (``action``) and the renderer (``render``, ``fb``
 referee.loop.Runner takes.
 """
 
-from referee.game import NONE, F_LAUNCHED
+from referee.events import NONE
+from referee.fleet import F_LAUNCHED
 from referee.render import SIDE_RGB, SIDE_DIM, RED, GREY, WHITE, YELLOW, DIM_WHITE, OPTION_RGB
 
 CYAN = (0, 200, 200)

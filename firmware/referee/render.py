@@ -25,7 +25,8 @@ columns), side 0 on the left:
 - the scenario menu (long press of phase): row 1 one pip per scenario, the chosen one white.
 """
 
-from referee.game import NONE, F_LAUNCHED, F_POWER
+from referee.events import NONE
+from referee.fleet import F_LAUNCHED
 
 SIDE_RGB = ((0, 90, 255), (0, 200, 60))
 SIDE_DIM = ((0, 18, 60), (0, 45, 14))
@@ -185,7 +186,7 @@ class Renderer:
             c = YELLOW
         elif i == g.active:
             c = MAGENTA
-        elif g.fl[i] & F_POWER:
+        elif g.profile.full_power(g, i):
             c = BLUE
         elif g.profile.yet_to_act(g, i):
             c = DIM_WHITE

@@ -27,8 +27,102 @@ MAX_HP = 99
 MAX_CC = 20
 
 
+MAX_STAT = 99       # defense, attack, bonuses, speed...: two-digit card values
+FLAGS = ("broadside", "capital", "cloak", "hero", "infinite", "emperors_will",
+         "no_snub_damage", "fighter_attack_move", "immune_to_rapid", "double_fighter_range")
+TEXTS = ("type", "zone", "note", "name")
+
+
 class RosterError(ValueError):
     pass
+
+
+def _stat_int(v, where, lo=0, hi=MAX_STAT):
+    return _int(v, where, lo, hi)
+
+
+def _defense(v, where):
+    if isinstance(v, list):
+        if len(v) != 3:
+            raise _e(where, "must be an integer 0..%d or [front, side, rear]" % MAX_STAT)
+        for k in range(3):
+            _stat_int(v[k], "%s[%d]" % (where, k))
+    else:
+        _stat_int(v, where)
+
+
+def _dice(v, where):
+    if isinstance(v, int) and not isinstance(v, bool):
+        return _stat_int(v, where)
+    if isinstance(v, str) and len(v) <= 8:
+        t = v.upper().split("D")
+        if len(t) == 2 and t[0].strip().isdigit():
+            return v
+    raise _e(where, "must be a die code like \"4D+1\" or an integer")
+
+
+def _stats(st, where):
+    """Check a ship's ``stats`` (the ruleset's named keys; every key any ruleset reads has a
+    type and range here). Unknown keys may carry card text (str) or numbers."""
+    if not isinstance(st, dict):
+        raise _e(where, "must be an object")
+    for k in st:
+        v = st[k]
+        w = where + "." + str(k)
+        if not isinstance(k, str):
+            raise _e(where, "keys must be text")
+        if k == "defense":
+            _defense(v, w)
+        elif k in ("attack", "pd", "speed", "space", "snub_defense"):
+            _stat_int(v, w)
+        elif k == "damaged":
+            if not isinstance(v, dict):
+                raise _e(w, "must be an object (the card's damaged side)")
+            for dk in v:
+                if dk == "defense":
+                    _defense(v[dk], w + ".defense")
+                elif dk in ("attack", "pd"):
+                    _stat_int(v[dk], w + "." + dk)
+                else:
+                    raise _e(w, "unknown field %r (defense, attack, pd)" % dk)
+        elif k == "weapons":
+            if not isinstance(v, list) or len(v) > 8:
+                raise _e(w, "must be a list of at most 8 weapons")
+            for j in range(len(v)):
+                wp = v[j]
+                ww = "%s[%d]" % (w, j)
+                if not isinstance(wp, dict):
+                    raise _e(ww, "must be an object")
+                if not isinstance(wp.get("kind", ""), str) or \
+                        not isinstance(wp.get("name", ""), str):
+                    raise _e(ww, "kind and name must be text")
+                if "bonus" in wp:
+                    _int(wp["bonus"], ww + ".bonus", -MAX_STAT, MAX_STAT)
+        elif k == "abilities":
+            if not isinstance(v, list) or len(v) > 16:
+                raise _e(w, "must be a list of texts")
+            for j in range(len(v)):
+                if not isinstance(v[j], str) or len(v[j]) > 200:
+                    raise _e("%s[%d]" % (w, j), "must be a text of at most 200 characters")
+        elif k in ("piloting", "maneuverability"):
+            _dice(v, w)
+        elif k == "size":
+            if v not in ("small", "large", "huge"):
+                raise _e(w, "must be small, large or huge")
+        elif k == "squadron":
+            if not (isinstance(v, str) and 0 < len(v) <= 40) and \
+                    (isinstance(v, bool) or not isinstance(v, int)):
+                raise _e(w, "must be a name or a number")
+        elif k in FLAGS:
+            if not isinstance(v, bool):
+                raise _e(w, "must be true or false")
+        elif k in TEXTS:
+            if not isinstance(v, str) or len(v) > 200:
+                raise _e(w, "must be a text of at most 200 characters")
+        elif not (isinstance(v, str) and len(v) <= 200) and \
+                (isinstance(v, bool) or not isinstance(v, int)):
+            raise _e(w, "must be a text or an integer")
+    return st
 
 
 def _e(where, msg):
@@ -43,17 +137,39 @@ def _int(v, where, lo, hi):
 
 
 def _name(v, where):
-    if not isinstance(v, str) or not v or len(v) > MAX_NAME:
+    if not isinstance(v, str) or not v:
         raise _e(where, "must be a text of 1..%d characters" % MAX_NAME)
+    if len(v) > MAX_NAME:
+        raise _e(where, "longer than %d characters" % MAX_NAME)
     for ch in v:
-        if ord(ch) < 32:
-            raise _e(where, "must be printable")
+        o = ord(ch)
+        if o < 32 or 0xD800 <= o <= 0xDFFF:
+            raise _e(where, "must be printable text (no control characters or lone "
+                            "surrogates)")
     return v
 
 
 def _ship(s, where):
+    """A ship's fields; the error names the ship: ``sides[1].ships[0] "Name": ...``."""
     if not isinstance(s, dict):
         raise _e(where, "must be an object")
+    nm = s.get("name")
+    if isinstance(nm, str):
+        t = nm[:40]
+        for ch in t:
+            if ord(ch) < 32 or 0xD800 <= ord(ch) <= 0xDFFF:
+                t = "?"
+        where = '%s "%s"' % (where, t)
+    try:
+        return _ship_fields(s, where)
+    except RosterError as e:
+        m = str(e)
+        if m.startswith(where + "."):       # sides[1].ships[0] "X": name longer than ...
+            m = where + ": " + m[len(where) + 1:].replace(": ", " ", 1)
+        raise RosterError(m)
+
+
+def _ship_fields(s, where):
     for k in s:
         if k not in ("name", "class", "hp", "cc", "launched", "carrier", "count", "stats", "note"):
             raise _e(where, "unknown field %r" % k)
@@ -81,9 +197,7 @@ def _ship(s, where):
     carrier = s.get("carrier")
     if carrier is not None:
         _name(carrier, where + ".carrier")
-    stats = s.get("stats", {})
-    if not isinstance(stats, dict):
-        raise _e(where + ".stats", "must be an object")
+    stats = _stats(s.get("stats", {}), where + ".stats")
     count = _int(s.get("count", 1), where + ".count", 1, MAX_SHIPS)
     out = []
     for k in range(count):
@@ -167,14 +281,11 @@ def validate(r, known_rulesets=None):
     for k in range(len(v)):
         c = v[k]
         if not isinstance(c, dict) or c.get("side") not in (0, 1) or \
-                c.get("when") not in ("destroyed", "exited", "port"):
-            raise _e("victory[%d]" % k, "needs side 0/1 and when: destroyed, exited or port")
+                not isinstance(c.get("when"), str):
+            raise _e("victory[%d]" % k, "needs side 0/1 and when (a word the ruleset knows)")
     out["victory"] = v
     ex = r.get("extras", {})
     if not isinstance(ex, dict):
         raise _e("extras", "must be an object")
-    ion = ex.get("ion_cannon")
-    if ion is not None and (not isinstance(ion, dict) or ion.get("side") not in (0, 1)):
-        raise _e("extras.ion_cannon", "needs side 0/1 (and bonus, bursts)")
-    out["extras"] = ex
+    out["extras"] = ex   # what the ruleset reads (rules.base.Ruleset.check_roster)
     return out

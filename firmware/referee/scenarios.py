@@ -3,9 +3,7 @@ repository (``firmware/rosters``). See roster.py for the format."""
 
 import json
 
-from referee import profiles, roster
-
-EXAMPLES = {"smb": "hoth", "swsb": "swsb-example"}
+from referee import roster, rules
 
 
 def load_text(text, ruleset=None):
@@ -20,8 +18,13 @@ def load_text(text, ruleset=None):
         raise roster.RosterError("roster is not valid JSON: %s" % e)
     if ruleset is not None and isinstance(raw, dict):
         raw["ruleset"] = ruleset
-    norm = roster.validate(raw, profiles.PROFILES)
-    profiles.get(norm["ruleset"]).settings(norm["settings"])  # raises on bad settings
+    norm = roster.validate(raw, rules.RULESETS)
+    rs = rules.get(norm["ruleset"])
+    rs.settings(norm["settings"])  # raises on bad settings
+    try:
+        rs.check_roster(norm)      # the stats, victory conditions and extras it reads
+    except ValueError as e:
+        raise roster.RosterError(str(e))
     return norm, raw
 
 

@@ -5,7 +5,7 @@ import gc
 import json
 
 from referee import game as G
-from referee import profiles, scenarios
+from referee import rules as profiles, scenarios
 from referee.dice import XorShift32
 from referee.journal import Journal, OSFS
 
@@ -47,7 +47,7 @@ def one():
     elif k == 6:
         ev = (G.EV_LAUNCH, rng.below(n), 0, 0)
     else:
-        ev = (G.EV_POWER, rng.below(n), 0, 0)
+        ev = (6, rng.below(n), 0, 0)   # 6: full-power (smb)
     if game.submit(ev) is None:
         journal.append(game, game.seq, game.event(game.seq))
         accepted[0] += 1

@@ -1,0 +1,289 @@
+"""Fleet state: every ship's data and the game's derived state in bytearrays, and its hash.
+
+Per ship (index 0..n-1: side 0's ships in roster order, then side 1's): ``side``, ``cls``,
+``hp1`` (X) and ``hp2`` (Y) of the hit points X/Y, ``carrier`` (NONE or the carrier's index),
+``st`` (the ruleset's stat bytes, ``len(rules.STATS)`` per ship, 255 = not given); state:
+``dmg`` (applied damage), ``pend`` (marked, not yet applied), ``cc`` (command counters left),
+``fl`` (F_* core flags), ``fl2`` (the ruleset's FLAGS), ``sx`` (the ruleset's SHIP_BYTES per
+ship); per game ``x`` (the ruleset's GAME_BYTES), ``chart`` (side * n_options + option ->
+source ship or NONE), ``round``, ``phase``, ``init``, ``prev_init``, ``rolls``, ``roll_src``,
+``active``. Hot state is bytearrays and ints (RAM on the Pico is about 190 KB).
+"""
+
+from referee.events import NONE
+
+# core per-ship flag bits (Fleet.fl)
+F_LAUNCHED = 1
+F_FIRED = 4       # finished firing this round (the ruleset's one-ship-at-a-time phase)
+F_LAUNCHED_ONE = 8  # as a carrier, launched a fighter this round
+ROUND_FLAGS = F_FIRED | F_LAUNCHED_ONE
+
+OK = 0
+DAMAGED = 1
+DESTROYED = 2
+STATUS_NAMES = ("ok", "damaged", "destroyed")
+
+_FNV_OFFSET = 0x811C9DC5
+
+
+def fnv1a32(data, h=_FNV_OFFSET):
+    """32-bit FNV-1a of ``data`` (bytes-like) continuing from ``h``; returns an int.
+
+    Computed in 16-bit halves so every intermediate stays a small int on MicroPython (a
+    32-bit multiply would allocate a long int per byte): the prime is 2**24 + 0x193.
+    """
+    hi = h >> 16
+    lo = h & 0xFFFF
+    for b in data:
+        lo ^= b
+        t = lo * 0x193
+        hi = (hi * 0x193 + ((lo & 0xFF) << 8) + (t >> 16)) & 0xFFFF
+        lo = t & 0xFFFF
+    return (hi << 16) | lo
+
+
+def _canon(v, out):
+    """Append JSON value ``v`` in a canonical form (dict keys sorted) to bytearray ``out``:
+    the same bytes on MicroPython and CPython."""
+    if isinstance(v, dict):
+        out.extend(b"{")
+        for k in sorted(v):
+            _canon(k, out)
+            _canon(v[k], out)
+        out.extend(b"}")
+    elif isinstance(v, (list, tuple)):
+        out.extend(b"[")
+        for x in v:
+            _canon(x, out)
+        out.extend(b"]")
+    elif isinstance(v, str):
+        try:
+            t = v.encode()
+        except UnicodeError:
+            t = repr(v).encode()
+        out.extend(b'"')
+        out.extend(t)
+        out.extend(b'"')
+    elif isinstance(v, float):
+        out.extend(("f%d," % round(v * 1000)).encode())
+    else:
+        out.extend((str(v) + ",").encode())
+
+
+def roster_digest(roster, settings):
+    """The 32-bit digest of a normalised roster and the game's settings that seeds every state
+    hash, so a game of another roster never shows the same hash."""
+    out = bytearray()
+    _canon(roster, out)
+    _canon(settings, out)
+    return fnv1a32(out)
+
+
+class Fleet:
+    """The ships of ``roster`` (a dict normalised by roster.validate) under ``rules`` (a
+    rules.base.Ruleset)."""
+
+    def __init__(self, rules, roster):
+        self.profile = rules      # the ruleset (rules.base.Ruleset)
+        names = []
+        side = []
+        cls = []
+        hp1 = []
+        hp2 = []
+        cc0 = []
+        fl0 = []
+        carrier = []
+        st = bytearray()
+        ns = len(rules.STATS)
+        ctx = {}
+        for si in range(2):
+            ctx["side"] = si
+            for s in roster["sides"][si]["ships"]:
+                names.append(s["name"])
+                side.append(si)
+                cls.append(s["class"])
+                hp1.append(s["hp"][0])
+                hp2.append(s["hp"][1])
+                cc0.append(s["cc"])
+                fl0.append(F_LAUNCHED if s["launched"] else 0)
+                c = s["carrier"]
+                carrier.append(NONE if c < 0 else c)
+                vals = rules.parse_stats(s["stats"], ctx)
+                for k in range(ns):
+                    st.append(vals[k])
+        self.side_names = (roster["sides"][0]["name"], roster["sides"][1]["name"])
+        self.roster_name = roster["name"]
+        self.extras = roster.get("extras") or {}
+        self.victory = roster.get("victory") or []
+        self.names = tuple(names)
+        self.n = n = len(names)
+        self.side = bytes(side)
+        self.cls = bytes(cls)
+        self.hp1 = bytes(hp1)
+        self.hp2 = bytes(hp2)
+        self.carrier = bytes(carrier)
+        self.st = bytes(st)
+        self.nst = ns
+        self._cc0 = bytes(cc0)
+        self._fl0 = bytes(fl0)
+        self.nopt = len(rules.options)
+        self.dmg = bytearray(n)
+        self.pend = bytearray(n)
+        self.cc = bytearray(n)
+        self.fl = bytearray(n)
+        self.chart = bytearray(2 * self.nopt)
+        self.fl2 = bytearray(n)
+        self.sx = bytearray(n * rules.SHIP_BYTES)
+        self.x = bytearray(rules.GAME_BYTES)
+        self.rid = roster_digest(roster, getattr(self, "settings", None) or {})
+        self.reset()
+
+    def stat(self, i, k):
+        """Stat ``k`` (index into rules.STATS) of ship i; 255 = not given."""
+        return self.st[i * self.nst + k]
+
+    def index(self, name):
+        """Index of the ship called ``name``, or -1."""
+        for i in range(self.n):
+            if self.names[i] == name:
+                return i
+        return -1
+
+    def reset(self):
+        """The state before the first event."""
+        self.round = 1
+        self.phase = 0
+        self.init = NONE
+        self.prev_init = NONE
+        self.rolls = (0, 0)
+        self.roll_src = 0
+        self.active = NONE
+        for i in range(self.n):
+            self.dmg[i] = 0
+            self.pend[i] = 0
+            self.cc[i] = self._cc0[i]
+            self.fl[i] = self._fl0[i]
+            self.fl2[i] = 0
+        for arr in (self.chart,):
+            for i in range(len(arr)):
+                arr[i] = NONE
+        for arr in (self.sx, self.x):
+            for i in range(len(arr)):
+                arr[i] = 0
+
+    def state_bytes(self):
+        """Canonical bytes of the state (what the hash covers; not the log)."""
+        head = bytearray(12)
+        r = self.round                  # 32 bits: a long game never wraps it
+        head[0] = r & 255
+        head[1] = (r >> 8) & 255
+        head[2] = (r >> 16) & 255
+        head[3] = (r >> 24) & 255
+        head[4] = self.phase
+        head[5] = self.init
+        head[6] = self.prev_init
+        head[7] = self.rolls[0]
+        head[8] = self.rolls[1]
+        head[9] = self.roll_src
+        head[10] = self.active
+        head[11] = self.n
+        return bytes(head) + bytes(self.dmg) + bytes(self.pend) + bytes(self.cc) + \
+            bytes(self.fl) + bytes(self.chart) + bytes(self.fl2) + bytes(self.sx) + \
+            bytes(self.x)
+
+    def check_state(self, data):
+        """None when ``data`` (bytes) is a state this game can be in, else the reason: length
+        and ship count, round >= 1, phase of the ruleset, initiative holder, d20 rolls, the
+        ship firing, each ship's damage (at most X+Y), pending damage, command counters (at
+        most the roster's), flags, and every chart entry (a ship of that side). Changes
+        nothing."""
+        n = self.n
+        k = self.nopt
+        if not isinstance(data, (bytes, bytearray)) or \
+                len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) or \
+                data[11] != n:
+            return "state does not fit this game (%d ships)" % n
+        rnd = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
+        if rnd < 1:
+            return "round must be 1 or more"
+        if data[4] >= len(self.profile.phases):
+            return "phase %d: %s has %d phases" % (data[4], self.profile.name,
+                                                   len(self.profile.phases))
+        if data[5] not in (0, 1, NONE) or data[6] not in (0, 1, NONE):
+            return "initiative holder must be side 0, 1 or none"
+        if data[7] > 20 or data[8] > 20 or data[9] > 1:
+            return "initiative rolls must be 0..20 and their source 0 or 1"
+        if data[10] != NONE and data[10] >= n:
+            return "the ship firing must be a ship"
+        o = 12
+        for i in range(n):
+            total = self.hp1[i] + self.hp2[i]
+            nm = self.names[i]
+            if data[o + i] > total:
+                return "%s: damage %d is more than its %d hit points" % (nm, data[o + i], total)
+            if data[o + i] + data[o + n + i] > total:
+                return "%s: pending damage %d is more than it can take" % (nm, data[o + n + i])
+            if data[o + 2 * n + i] > self._cc0[i]:
+                return "%s: %d command counters, its card has %d" % (nm, data[o + 2 * n + i],
+                                                                    self._cc0[i])
+            if data[o + 3 * n + i] & ~(F_LAUNCHED | 2 | F_FIRED | F_LAUNCHED_ONE) & 255:
+                return "%s: unknown flags" % nm
+        o += 4 * n
+        for j in range(2 * k):
+            v = data[o + j]
+            if v != NONE and (v >= n or self.side[v] != j // k):
+                return "fleet command chart entry %d names no ship of that side" % j
+        return None
+
+    def load_state(self, data):
+        """Set the state from ``data`` (bytes made by :meth:`state_bytes` for this roster).
+        Raises ValueError when the length or ship count does not match."""
+        n = self.n
+        if len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) or \
+                data[11] != n:
+            raise ValueError("state does not fit this game")
+        self.round = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
+        self.phase = data[4]
+        self.init = data[5]
+        self.prev_init = data[6]
+        self.rolls = (data[7], data[8])
+        self.roll_src = data[9]
+        self.active = data[10]
+        o = 12
+        for arr in (self.dmg, self.pend, self.cc, self.fl, self.chart, self.fl2, self.sx,
+                    self.x):
+            for i in range(len(arr)):
+                arr[i] = data[o + i]
+            o += len(arr)
+
+    def state_hash(self):
+        """The state's 32-bit FNV-1a, seeded with the roster's digest, as 8 lowercase hex digits
+        (same on MicroPython and CPython): a different roster never gives the same hash."""
+        return "%08x" % fnv1a32(self.state_bytes(), self.rid)
+
+    def status(self, i):
+        """OK, DAMAGED (card flipped: X used, Y > 0) or DESTROYED (X+Y used); digest 2.2."""
+        d = self.dmg[i]
+        if d >= self.hp1[i] + self.hp2[i]:
+            return DESTROYED
+        if self.hp2[i] and d >= self.hp1[i]:
+            return DAMAGED
+        return OK
+
+    def destroyed(self, i):
+        return self.dmg[i] >= self.hp1[i] + self.hp2[i]
+
+    def in_play(self, i):
+        """Launched (on the map) and not destroyed."""
+        return bool(self.fl[i] & F_LAUNCHED) and not self.destroyed(i)
+
+    def ship(self, i):
+        """None when ``i`` is a ship index, else the reason (str)."""
+        if not isinstance(i, int) or i < 0 or i >= self.n:
+            return "no ship %r" % (i,)
+        return None
+
+    def add_damage(self, i, points):
+        """Apply ``points`` of damage to ship i at once (capped at X+Y) and tell the ruleset."""
+        self.dmg[i] = min(self.dmg[i] + points, self.hp1[i] + self.hp2[i])
+        self.profile.on_damage(self, i)

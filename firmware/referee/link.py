@@ -1,0 +1,228 @@
+"""The serial link of the referee: host commands in, ``ev``/``state``/``err`` lines out
+(docs/protocol.md). Core commands are here; a ruleset's own commands (its ``COMMANDS``) are
+built into events by the ruleset. A mixin of app.Referee."""
+
+from referee import PROTO_VERSION, protocol, rules, scenarios
+from referee.appbase import AppBase
+from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
+
+
+def _hex(data):
+    return "".join(["%02x" % x for x in data])
+
+
+class SerialLink(AppBase):
+    # ---- argument helpers (rulesets use these to build their commands' events) ----------
+    def ship_arg(self, msg, key="ship"):
+        """The ship index named by ``msg[key]`` (an index or the exact name). ValueError."""
+        v = msg.get(key)
+        g = self._g()
+        if isinstance(v, str):
+            i = g.index(v)
+            if i < 0:
+                raise ValueError("no ship named %r" % v)
+            return i
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v >= g.n:
+            raise ValueError("%r must be a ship index 0..%d or name" % (key, g.n - 1))
+        return v
+
+    def int_arg(self, msg, key, default, lo, hi):
+        """``msg[key]`` (or ``default``) as an int in lo..hi. ValueError."""
+        v = msg.get(key, default)
+        if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > hi:
+            raise ValueError("%r must be an integer %d..%d" % (key, lo, hi))
+        return v
+
+    def roll_arg(self, msg):
+        """``msg["roll"]`` (a physical d20) or, when absent, the board's d20."""
+        if msg.get("roll") is None:
+            return self.dice.d20()
+        return self.int_arg(msg, "roll", 0, 1, 20)
+
+    # ---- output ------------------------------------------------------------------------
+    def send_state(self):
+        """The ``state`` message: base state, RAM window with its hashes and the undo stack
+        (hex), for a host that fell behind further than the events still held."""
+        g = self._g()
+        base_seq, base, events, hashes, eff = g.get_window()
+        hexs = "null" if base is None else '"%s"' % _hex(base)
+        self.send('{"t": "state", "gid": "%s", "base_seq": %d, "base": %s, "window": "%s", '
+                  '"hashes": "%s", "eff": [%s], "seq": %d, "hash": "%s"}'
+                  % (self.gid, base_seq, hexs, _hex(events), _hex(hashes),
+                     ", ".join([str(i) for i in eff]), g.seq, g.state_hash()))
+
+    def send_event(self, seq):
+        g = self._g()
+        ev = g.event(seq)
+        self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d], "hash": "%s"}'
+                  % (self.gid, seq, ev[0], ev[1], ev[2], ev[3], g.event_hash(seq)))
+
+    # ---- commands ----------------------------------------------------------------------
+    def handle_line(self, line):
+        """Handle one host line (str). Never raises: bad input gets an ``err`` line back and
+        changes nothing."""
+        try:
+            msg = protocol.decode(line)
+        except protocol.ProtocolError as e:
+            self.error(str(e), "serial")
+            return
+        c = msg["c"]
+        try:
+            self._command(c, msg)
+        except (ValueError, TypeError, KeyError, IndexError, OSError) as e:
+            self.error("%s: %s" % (type(e).__name__, e), "serial", c)
+        except Exception as e:      # never a traceback on the wire (Ctrl-C is not an Exception)
+            self.error("internal error: %s: %s" % (type(e).__name__, e), "serial", c)
+
+    def _command(self, c, msg):
+        g = self.game
+        if c == "hello":
+            hp = msg.get("proto", PROTO_VERSION)
+            if hp != PROTO_VERSION:
+                self._out({"t": "err", "src": "serial", "c": c, "code": "proto",
+                           "msg": "host speaks protocol %r, this board speaks %d: update the %s"
+                                  % (hp, PROTO_VERSION, "firmware (fleetref flash)"
+                                     if isinstance(hp, int) and hp > PROTO_VERSION
+                                     else "host tools")})
+            return self.hello()
+        if c == "load":
+            return self._load(msg)
+        if c == "scenarios":
+            return self._out({"t": "scenarios", "names": scenarios.list_names(self.scenario_dir)})
+        if g is None:
+            raise ValueError("no game loaded")
+        if c == "game":
+            return self.send_game()
+        if c == "snap":
+            snap = g.snapshot()
+            snap["t"] = "snap"
+            snap["gid"] = self.gid
+            return self._out(snap)
+        if c == "events":
+            return self._events(g, self.int_arg(msg, "since", 0, 0, 1 << 30))
+        if c == "state":
+            return self.send_state()
+        if c == "base":
+            return self._base(g, msg)
+        if c == "append":
+            evs = msg.get("events")
+            if not isinstance(evs, list) or len(evs) > 200:
+                raise ValueError("events must be a list of at most 200 events")
+            for ev in evs:
+                if not isinstance(ev, list) or len(ev) != 4:
+                    raise ValueError("an event is [kind, a, b, c]")
+                if self.submit(tuple(ev), "serial", c):
+                    return
+            return self._out({"t": "ok", "c": c, "seq": g.seq, "hash": g.state_hash()})
+        if c == "roll":
+            vals = msg.get("values")
+            if vals is None:
+                return self.roll_initiative("serial", c)
+            if not isinstance(vals, list) or len(vals) != 2:
+                raise ValueError("values must be [side 0 roll, side 1 roll]")
+            return self.submit((EV_INIT, self.int_arg({"v": vals[0]}, "v", 0, 1, 20),
+                                self.int_arg({"v": vals[1]}, "v", 0, 1, 20), 1), "serial", c)
+        if c == "hit":
+            ship = self.ship_arg(msg)
+            n = self.int_arg(msg, "n", g.settings["damage_per_hit"], -99, 99)
+            by = self.ship_arg(msg, "by") if msg.get("by") is not None else NONE
+            return self.submit((EV_HIT, ship, n, by), "serial", c)
+        if c == "counter":
+            ship = self.ship_arg(msg)
+            opt = msg.get("option")
+            if isinstance(opt, str):
+                names = [o.name for o in g.profile.options]
+                if opt not in names:
+                    raise ValueError("no option %r (options: %s)" % (opt, ", ".join(names)))
+                opt = names.index(opt)
+            opt = self.int_arg({"o": opt}, "o", 0, 0, 254)
+            for_ = self.ship_arg(msg, "for") if msg.get("for") is not None else ship
+            return self.submit((EV_COUNTER, ship, opt, for_), "serial", c)
+        if c == "launch":
+            return self.submit((EV_LAUNCH, self.ship_arg(msg), 0, 0), "serial", c)
+        if c == "phase":
+            return self.submit((EV_PHASE, 0, 0, 0), "serial", c)
+        if c == "undo":
+            return self.submit((EV_UNDO, 0, 0, 0), "serial", c)
+        if c in g.profile.COMMANDS:
+            return self.submit(g.profile.command(self, c, msg), "serial", c)
+        if c == "key":
+            from referee.pad import ACTIONS
+            k = msg.get("key")
+            if k not in ACTIONS and not (isinstance(k, str) and k[:4] == "sel:"
+                                         and k[4:].isdigit()):
+                raise ValueError("unknown key action %r" % (k,))
+            self.key(k)
+            return
+        raise ValueError("unknown command %r (%s has none of that name)" % (c, g.profile.name))
+
+    def _load(self, msg):
+        rs = msg.get("ruleset")
+        if rs is not None and not isinstance(rs, str):
+            raise ValueError("ruleset must be a name")
+        if "roster" in msg:
+            r = msg["roster"]
+            if not isinstance(r, dict):
+                raise ValueError("roster must be an object")
+            self.load_text(protocol.encode(r), rs, msg.get("scenario") or "")
+        elif "scenario" in msg:
+            name = msg["scenario"]
+            if not isinstance(name, str):
+                raise ValueError("scenario must be a name")
+            self.load_scenario(name, rs)
+        elif rs is not None:
+            self.load_scenario(rules.get(rs).example)
+        else:
+            raise ValueError("load needs scenario, roster or ruleset")
+
+    def _events(self, g, since):
+        if since > g.seq:
+            raise ValueError("since %d is past the newest event %d" % (since, g.seq))
+        if since < g.base_seq:
+            first = True
+            if self.journal is not None:
+                for seq, ev in self.journal.events(since):   # streamed from flash
+                    if first and seq != since + 1:
+                        break
+                    first = False
+                    if seq > g.base_seq:
+                        break
+                    self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d],'
+                              ' "hash": ""}' % ((self.gid, seq) + tuple(ev)))
+            if first:
+                self._out({"t": "err", "src": "serial", "c": "events", "code": "gone",
+                           "msg": "events %d..%d are no longer held: ask for state"
+                                  % (since + 1, g.base_seq)})
+                return
+            since = g.base_seq
+        for s in range(since + 1, g.seq + 1):
+            self.send_event(s)
+        self._out({"t": "events-end", "gid": self.gid, "seq": g.seq})
+
+    def _base(self, g, msg):
+        # restoring a saved game: its state at base_seq, right after its roster was loaded
+        if g.seq != 0:
+            raise ValueError("base is set only on a freshly loaded game (seq 0)")
+        import binascii
+        seq = self.int_arg(msg, "base_seq", 0, 0, 1 << 30)
+        base = msg.get("base")
+        if not isinstance(base, str):
+            raise ValueError("base must be hex text")
+        try:
+            data = binascii.unhexlify(base)
+        except (ValueError, TypeError):       # binascii.Error is a ValueError
+            raise ValueError("base must be hex text")
+        r = g.check_state(data)               # validated before anything changes
+        if r:
+            raise ValueError(r)
+        old = g.get_window()
+        g.set_window(seq, data, b"", b"", [])
+        if self.journal is not None:
+            try:
+                self.journal.snapshot(g)
+            except OSError:
+                g.set_window(*old)            # all or nothing
+                raise
+        self.version += 1
+        self._out({"t": "ok", "c": "base", "seq": g.seq, "hash": g.state_hash()})
+

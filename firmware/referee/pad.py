@@ -1,0 +1,219 @@
+"""The button-pad UI of the referee: selection, pages, marks, physical dice entry, the
+scenario menu, and the pad actions (core ones here; a ruleset's own through its ``pad`` and
+``pad_event``). A mixin of app.Referee: it reads ``game``, ``dice``, ``rows_per_page`` and
+calls ``submit`` and ``error``."""
+
+from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
+from referee import scenarios
+from referee.appbase import AppBase
+
+# Actions a key can trigger (board profiles map key positions to these names).
+ACTIONS = ("sel-", "sel+", "page-", "page+", "side", "mark", "unmark", "dmg+", "dmg-", "power",
+           "launch", "opt1", "opt2", "opt3", "opt4", "alt1", "alt2", "alt3", "alt4", "roll",
+           "enter", "cancel", "phase", "undo", "menu")
+
+
+class PadUI(AppBase):
+    """UI state: ``cursor`` (selected ship), ``mark`` (ship marked as attacker / counter
+    source, or NONE), ``page``, ``entry`` (0, or 1/2 while entering side 0/1's physical d20
+    roll), ``entry_value``, ``menu`` (scenario names while the menu is open), ``count`` and
+    ``count2`` (numbers counted on the pad for a ruleset's next action)."""
+
+    def _pad_init(self):
+        self.cursor = 0
+        self.mark = NONE
+        self.page = 0
+        self.entry = 0
+        self.entry_value = 10
+        self.entry_first = 0
+        self.side_start = (0, 0)
+        self.side_count = (0, 0)
+        self.menu = None
+        self.menu_i = 0
+        self.count = 0
+        self.count2 = 0
+
+    def _ui_reset(self, n0):
+        g = self._g()
+        self.side_start = (0, n0)
+        self.side_count = (n0, g.n - n0)
+        self.cursor = 0
+        self.mark = NONE
+        self.page = 0
+        self.entry = 0
+        self.count = 0
+        self.count2 = 0
+        self.version += 1
+
+    # ---- pages and cursor --------------------------------------------------------------
+    def pages(self):
+        m = max(self.side_count[0], self.side_count[1])
+        return max(1, (m + self.rows_per_page - 1) // self.rows_per_page)
+
+    def _side_of(self, i):
+        return 0 if i < self.side_start[1] else 1
+
+    def _set_cursor(self, i):
+        self.cursor = i
+        s = self._side_of(i)
+        self.page = (i - self.side_start[s]) // self.rows_per_page
+
+    def _page_to(self, p):
+        pages = self.pages()
+        self.page = p % pages
+        s = self._side_of(self.cursor)
+        first = self.page * self.rows_per_page
+        if first >= self.side_count[s]:
+            s = 1 - s   # this side has no ships on that page: select on the other side
+        self.cursor = self.side_start[s] + min(first, self.side_count[s] - 1)
+
+    # ---- keys --------------------------------------------------------------------------
+    def key(self, action):
+        """Perform a button-pad ``action`` (a name in ACTIONS). Returns None or a reason."""
+        g = self.game
+        if g is None:
+            return self.error("no game loaded", "key")
+        self.version += 1
+        if self.entry:
+            return self._entry_key(action)
+        if self.menu is not None or action == "menu":
+            return self._menu_key(action)
+        n = g.n
+        if action == "sel+":
+            self._set_cursor((self.cursor + 1) % n)
+        elif action == "sel-":
+            self._set_cursor((self.cursor - 1) % n)
+        elif action == "page+":
+            self._page_to(self.page + 1)
+        elif action == "page-":
+            self._page_to(self.page - 1)
+        elif action == "side":
+            s = 1 - self._side_of(self.cursor)
+            i = self.side_start[s] + self.page * self.rows_per_page
+            self._set_cursor(min(i, self.side_start[s] + self.side_count[s] - 1))
+        elif action == "mark":
+            self.mark = NONE if self.mark == self.cursor else self.cursor
+        elif action == "unmark":
+            self.mark = NONE
+        elif action == "dmg+" or action == "dmg-":
+            dph = g.settings["damage_per_hit"]
+            by = self.mark if (self.mark != NONE and g.side[self.mark] != g.side[self.cursor]) \
+                else NONE
+            return self.submit((EV_HIT, self.cursor, dph if action == "dmg+" else -dph, by))
+        elif action == "power":
+            return self.special(g.profile.power[1])
+        elif action == "launch":
+            return self.submit((EV_LAUNCH, self.cursor, 0, 0))
+        elif action in ("opt1", "opt2", "opt3", "opt4"):
+            k = int(action[3]) - 1
+            if g.nopt:
+                return self.submit((EV_COUNTER, self.counter_source(), k, self.cursor))
+            return self.special(g.profile.pad[k])
+        elif action in ("alt1", "alt2", "alt3", "alt4"):
+            return self.special(g.profile.pad[4 + int(action[3]) - 1])
+        elif action == "roll":
+            return self.roll_initiative()
+        elif action == "enter":
+            if g.phase != 0 or g.init != NONE:
+                return self.error("physical dice are entered for the initiative roll", "key")
+            self.entry = 1
+            self.entry_value = 10
+        elif action == "cancel":
+            pass
+        elif action.startswith("sel:") or action.startswith("markship:"):
+            i = int(action.split(":")[1])
+            if not 0 <= i < n:
+                return self.error("no ship on that key", "key")
+            self._set_cursor(i)
+            if action[0] == "m":
+                self.mark = NONE if self.mark == i else i
+        elif action == "phase":
+            return self.submit((EV_PHASE, 0, 0, 0))
+        elif action == "undo":
+            return self.submit((EV_UNDO, 0, 0, 0))
+        else:
+            return self.error("unknown key action %r" % action, "key")
+        return None
+
+    def special(self, what):
+        """A ruleset's own pad action (its ``pad`` and ``power``) on the selected and marked
+        ships: the ruleset builds the event (or only counts on the pad)."""
+        g = self._g()
+        rules = g.profile
+        if not what:
+            return self.error("that key does nothing in %s" % rules.name, "key")
+        if what in rules.PAD_MARKED and self.mark == NONE:
+            return self.error("mark the acting ship first (mark), then select the target", "key")
+        ev = rules.pad_event(self, what, self.cursor, self.mark)
+        if ev is None:
+            return None
+        if isinstance(ev, str):
+            return self.error(ev, "key")
+        return self.submit(ev)
+
+    def _menu_key(self, action):
+        """The ruleset and scenario menu (long press of phase): sel+/sel- choose, enter loads,
+        cancel or undo leaves."""
+        if self.menu is None:
+            self.menu = scenarios.list_names(self.scenario_dir)
+            self.menu_i = 0
+            return None
+        if action in ("sel+", "dmg+"):
+            self.menu_i = (self.menu_i + 1) % len(self.menu)
+        elif action in ("sel-", "dmg-"):
+            self.menu_i = (self.menu_i - 1) % len(self.menu)
+        elif action in ("cancel", "undo", "menu"):
+            self.menu = None
+        elif action == "enter":
+            name = self.menu[self.menu_i]
+            self.menu = None
+            try:
+                self.load_scenario(name)
+            except (ValueError, OSError) as e:
+                return self.error("cannot load %s: %s" % (name, e), "key")
+        else:
+            return self.error("menu: sel+/sel- choose a scenario, enter loads it, hold enter "
+                              "to leave", "key")
+        return None
+
+    def counter_source(self):
+        """The ship a fleet command counter comes from: the marked ship if it is on the selected
+        ship's side, else the selected ship if it has counters, else the first ship of that side
+        with counters that is not destroyed (seed 000: "remove it from the ship")."""
+        g = self._g()
+        s = g.side[self.cursor]
+        if self.mark != NONE and g.side[self.mark] == s:
+            return self.mark
+        if g.cc[self.cursor] and not g.destroyed(self.cursor):
+            return self.cursor
+        for i in range(self.side_start[s], self.side_start[s] + self.side_count[s]):
+            if g.cc[i] and not g.destroyed(i):
+                return i
+        return self.cursor
+
+    def _entry_key(self, action):
+        v = self.entry_value
+        if action == "dmg+":
+            v += 1
+        elif action == "dmg-":
+            v -= 1
+        elif action == "sel+":
+            v += 5
+        elif action == "sel-":
+            v -= 5
+        elif action == "cancel" or action == "undo":
+            self.entry = 0
+            return None
+        elif action == "enter":
+            if self.entry == 1:
+                self.entry_first = v
+                self.entry = 2
+                self.entry_value = 10
+                return None
+            self.entry = 0
+            return self.submit((EV_INIT, self.entry_first, v, 1))
+        else:
+            return self.error("entering a d20: dmg+/dmg- (or sel+/sel- by 5) set it, enter "
+                              "confirms, hold enter cancels", "key")
+        self.entry_value = (v - 1) % 20 + 1
+        return None

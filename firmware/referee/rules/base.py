@@ -1,0 +1,247 @@
+"""The thin base every ruleset module builds on (referee/rules/<name>.py).
+
+A ruleset declares, as class data: its phases and when damage is marked or lands, how
+initiative is decided, its fleet command chart (``options``), its settings with the defaults
+its seed gives (everything a seed leaves open is a setting, never a guess in code), its event
+kinds beyond the core ones (``EVENTS``), its per-ship stats parsed from named roster keys
+(``STATS``, :meth:`parse_stats`), its per-ship flag bits (``FLAGS``, kept in ``Game.fl2``), the
+bytes of state it keeps per ship (``SHIP_BYTES``, ``Game.sx``) and per game (``GAME_BYTES``,
+``Game.x``), its serial commands (``COMMANDS``), its pad actions (``pad``, ``power``) and its
+event texts and snapshot view (hooks below). The core (game.py, fleet.py, views.py, app.py)
+names no ruleset and reads only these.
+"""
+
+from referee.events import NONE
+
+# Initiative tie rules.
+TIE_REROLL = 0   # seed 000 "initiative check": "Reroll ties."
+TIE_KEEP = 1     # seed 004 "Initiative Phase": a tie keeps last turn's holder
+
+# Who moves first once initiative is decided.
+MOVE_LOSER_FIRST = 0   # seed 000: "Whoever rolls highest moves last and attacks first."
+MOVE_HOLDER_FIRST = 1  # seed 004 "Movement Phase": "The player with the initiative moves all their ships"
+
+# Fleet command option effects the core enforces.
+EFFECT_NONE = 0    # recorded only (the players apply it on the table)
+EFFECT_AVOID = 1   # cancels one pending hit on the ship it is played for (Fly Casual)
+
+
+class Option:
+    """One fleet command option: ``name`` (str), ``classes`` (tuple of ints the option may be
+    played for; empty = any class), ``effect`` (EFFECT_*), ``text`` (what it does, for docs)."""
+
+    def __init__(self, name, classes, effect, text):
+        self.name = name
+        self.classes = classes
+        self.effect = effect
+        self.text = text
+
+
+def byte(v):
+    """A roster stat as a byte: ints 0..254 as they are, anything else 255 (not given)."""
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 255:
+        return v
+    return 255
+
+
+class Ruleset:
+    """Base of the rulesets. Class-level data:
+
+    - ``name``: short id used on the wire and in rosters; ``title``, ``source`` (seed).
+    - ``phases``: tuple of phase names, in order; advancing past the last ends the round.
+    - ``pending_phases``: phase indices in which marked damage waits (is "pending").
+    - ``hit_phases``: phase indices in which damage may be marked.
+    - ``counter_phases``: phase indices in which fleet command counters may be played.
+    - ``flush_phase``: pending damage is applied when this phase ends (-1: never).
+    - ``tie``: TIE_REROLL or TIE_KEEP. ``move_order``: MOVE_LOSER_FIRST or MOVE_HOLDER_FIRST.
+    - ``options``: tuple of :class:`Option` (the fleet command chart), may be empty.
+    - ``one_ship_at_a_time``: phase index where ships fire one at a time, or -1.
+    - ``SETTINGS``: dict name -> (default, minimum, maximum) of int settings.
+    - ``EVENTS``: dict kind -> name of the ruleset's own event kinds.
+    - ``STATS``: names of the per-ship stat bytes :meth:`parse_stats` returns.
+    - ``STAT_KEYS``: the roster ``stats`` keys this ruleset reads (others are refused).
+    - ``FLAGS``: names of the per-ship flag bits in ``Game.fl2`` (bit k = 1 << k).
+    - ``ROUND_FLAGS``: mask of the fl2 bits cleared at the end of every round.
+    - ``SHIP_BYTES`` / ``GAME_BYTES``: ruleset state bytes per ship / per game (hashed).
+    - ``COMMANDS``: serial commands of the ruleset (names; :meth:`command` builds the event).
+    - ``pad``: pad actions of opt1..opt4 (used when the ruleset has no chart) and alt1..alt4;
+      ``""`` = unused. ``PAD_MARKED``: the pad actions that need a marked acting ship.
+    - ``power``: (label, action) of the ``power`` key, or ("", "") when it does nothing.
+    - ``VICTORY``: the ``when`` words a roster's victory conditions may use.
+    - ``example``: the scenario ``fleetref sim --ruleset NAME`` loads.
+    """
+
+    name = ""
+    title = ""
+    source = ""
+    phases = ()
+    pending_phases = ()
+    hit_phases = ()
+    counter_phases = ()
+    flush_phase = -1
+    tie = TIE_REROLL
+    move_order = MOVE_LOSER_FIRST
+    options = ()
+    one_ship_at_a_time = -1
+    SETTINGS = {}
+    EVENTS = {}
+    STATS = ()
+    STAT_KEYS = ()
+    FLAGS = ()
+    ROUND_FLAGS = 0
+    SHIP_BYTES = 0
+    GAME_BYTES = 0
+    COMMANDS = ()
+    pad = ("", "", "", "", "", "", "", "")
+    PAD_MARKED = ()
+    power = ("", "")
+    VICTORY = ("destroyed",)
+    example = ""
+
+    def settings(self, given=None):
+        """Return the settings dict: defaults overridden by ``given`` (dict).
+
+        Raises ValueError naming the setting when a name is unknown or a value is out of range.
+        """
+        out = {}
+        for k in self.SETTINGS:
+            out[k] = self.SETTINGS[k][0]
+        if given:
+            for k in given:
+                if k not in self.SETTINGS:
+                    raise ValueError("unknown setting %r for ruleset %s" % (k, self.name))
+                v = given[k]
+                lo = self.SETTINGS[k][1]
+                hi = self.SETTINGS[k][2]
+                if isinstance(v, bool):
+                    v = int(v)
+                if not isinstance(v, int) or v < lo or v > hi:
+                    raise ValueError("setting %s must be an integer %d..%d" % (k, lo, hi))
+                out[k] = v
+        return out
+
+    # ---- roster ------------------------------------------------------------------------
+    def check_roster(self, norm):
+        """Refuse roster data this ruleset does not read (ValueError naming the field)."""
+        known = self.STAT_KEYS
+        for si in range(2):
+            ships = norm["sides"][si]["ships"]
+            for j in range(len(ships)):
+                for k in ships[j]["stats"]:
+                    if k not in known and k not in ("abilities", "note"):
+                        raise ValueError("sides[%d].ships[%d].stats: %s does not use %r "
+                                         "(it reads: %s)" % (si, j, self.name, k,
+                                                             ", ".join(known) or "nothing"))
+        for k in range(len(norm["victory"])):
+            if norm["victory"][k]["when"] not in self.VICTORY:
+                raise ValueError("victory[%d].when: %s knows %s" % (k, self.name,
+                                                                   ", ".join(self.VICTORY)))
+        if norm["extras"]:
+            raise ValueError("extras: %s uses none" % self.name)
+
+    def parse_stats(self, st, ctx):
+        """The ship's stat bytes (list of ints, one per ``STATS`` name) from its roster
+        ``stats`` dict; named keys only, never ability text. ``ctx``: a dict shared by the
+        ships of one game (``ctx["side"]`` is the ship's side)."""
+        return []
+
+    # ---- hooks the core calls (game.py); rulesets override what they use ---------------
+    def start_phase(self, g):
+        """Called after the phase advanced (also into a new round's first phase)."""
+        pass
+
+    def end_round(self, g):
+        """End-of-round bookkeeping of the ruleset's state (before the round number moves)."""
+        m = ~self.ROUND_FLAGS & 255
+        for i in range(g.n):
+            g.fl2[i] &= m
+
+    def on_damage(self, g, i):
+        """Damage was just applied to ship i."""
+        pass
+
+    def on_fire(self, g, attacker, target):
+        """A hit (or a miss of the attack helper) by ``attacker`` on ``target`` was recorded."""
+        pass
+
+    def check_phase(self, g):
+        """None when the phase may advance now, else the reason."""
+        return None
+
+    def destroyed_fire(self, g, i):
+        """A destroyed ship i may still fire now (simultaneous fire)."""
+        return False
+
+    def tie_without_holder(self, g):
+        """Who holds the initiative after a tied roll with no holder to keep it (NONE: the
+        players roll again)."""
+        return NONE
+
+    def moves_first(self, g):
+        """Side that moves first this round, or NONE before initiative is decided."""
+        if g.init == NONE:
+            return NONE
+        if self.move_order == MOVE_LOSER_FIRST:
+            return 1 - g.init
+        return g.init
+
+    def check_hit(self, g, target, points, attacker):
+        """Ruleset rules for marking damage (EV_HIT, and the hits of its own events)."""
+        return None
+
+    def check_ext(self, g, kind, a, b, c):
+        """Check an event of one of the ruleset's own kinds; None or the reason."""
+        return "%s does not use %s events" % (self.name, self.EVENTS.get(kind, "kind %d" % kind))
+
+    def apply_ext(self, g, kind, a, b, c):
+        """Apply an event of the ruleset's own kinds that check_ext accepted."""
+        pass
+
+    def acting_side(self, g):
+        """Side whose turn it is to act (shown on the grid), or NONE."""
+        return g.moves_first()
+
+    def yet_to_act(self, g, i):
+        return False
+
+    def full_power(self, g, i):
+        """Ship i made a full-power move this round (snapshot ``full_power``)."""
+        return False
+
+    def winner(self, g):
+        """Side that has won by the roster's victory conditions, or None."""
+        for v in g.victory:
+            idx = g.index(v.get("ship"))
+            if v["when"] == "destroyed" and idx >= 0 and g.destroyed(idx):
+                return v["side"]
+        return None
+
+    def view(self, g):
+        """Ruleset-specific fields of the snapshot (dict)."""
+        return {}
+
+    def event_text(self, g, ev):
+        """A line for one of the ruleset's own events."""
+        return self.EVENTS.get(ev[0], "event %d" % ev[0])
+
+    # ---- serial commands and pad actions -------------------------------------------------
+    def command(self, link, c, msg):
+        """The event (tuple) of serial command ``c`` (one of ``COMMANDS``). Raises ValueError."""
+        raise ValueError("unknown command %r" % c)
+
+    def pad_event(self, app, what, i, m):
+        """The event (tuple) of pad action ``what`` on selected ship ``i`` and marked ship
+        ``m`` (NONE when none), or a reason (str)."""
+        return "unknown pad action %r" % what
+
+    def pad_label(self, g, action):
+        """What a pad action does in this ruleset (for the simulator's and mirror's views)."""
+        if action.startswith("opt") and g.nopt:
+            return self.options[int(action[3]) - 1].name
+        if action.startswith("opt"):
+            return self.pad[int(action[3]) - 1] or "-"
+        if action.startswith("alt"):
+            return self.pad[3 + int(action[3])] or "-"
+        if action == "power":
+            return self.power[0] or "-"
+        return action

@@ -1,0 +1,196 @@
+"""The shared d20 attack helper (swsb, swsb-addon, smb): aim a weapon, then roll a d20 plus
+the attack bonus against the target's Defense (digest 2.2, W6; seed 004 "Capital Weapons":
+"roll 1d20 and add the attack value, compare this with the defence value").
+
+Events: EV_AIM (8) ship, weapon, arg (the ruleset's: inches or a facing); EV_ATTACK (9)
+attacker, d20 roll, target. A hit marks ``damage_per_hit`` as EV_HIT would, through the same
+checks. State: per ship the aim (``Game.sx`` byte 0 of the ship's bytes: weapon | arg << 3);
+per game the last attack (``Game.x`` bytes 0-2: 1 hit / 2 miss, roll, total).
+"""
+
+from referee.events import EV_HIT
+from referee.fleet import DAMAGED
+from referee.rules.base import Ruleset, byte
+
+EV_AIM = 8
+EV_ATTACK = 9
+
+# stat bytes every d20 ruleset starts its STATS with
+D20_STATS = ("def_front", "def_side", "def_rear", "def_front_damaged", "def_side_damaged",
+             "def_rear_damaged", "attack", "attack_damaged", "pd", "pd_damaged")
+S_DEF = 0
+S_DEF_D = 3
+S_ATK = 6
+S_ATK_D = 7
+S_PD = 8
+S_PD_D = 9
+D20_KEYS = ("defense", "attack", "pd", "damaged")
+
+
+def d20_stats(st):
+    """The D20_STATS bytes from roster ``stats``: ``defense`` (int, or [front, side, rear]),
+    ``attack``, ``pd`` and a ``damaged`` block of the same keys (the card's damaged side,
+    digest 2.1-2.2; missing keys keep the undamaged value)."""
+    d = st.get("defense", 255)
+    if not isinstance(d, list):
+        d = [d, d, d]
+    ds = st.get("damaged") or {}
+    dd = ds.get("defense", d)
+    if not isinstance(dd, list):
+        dd = [dd, dd, dd]
+    out = []
+    for k in range(3):
+        out.append(byte(d[k] if k < len(d) else 255))
+    for k in range(3):
+        out.append(byte(dd[k] if k < len(dd) else 255))
+    out.append(byte(st.get("attack", 255)))
+    out.append(byte(ds.get("attack", st.get("attack", 255))))
+    out.append(byte(st.get("pd", 255)))
+    out.append(byte(ds.get("pd", st.get("pd", 255))))
+    return out
+
+
+class D20Rules(Ruleset):
+    """Base of the rulesets that use the attack helper. Subclasses set ``weapons``,
+    ``aims`` (the pad's aim cycle of (weapon, arg)) and :meth:`attack_result`; their own
+    ship bytes start at sx offset 1, their game bytes at x offset 3."""
+
+    EVENTS = {EV_AIM: "aim", EV_ATTACK: "attack"}
+    STATS = D20_STATS
+    STAT_KEYS = D20_KEYS
+    SHIP_BYTES = 1
+    GAME_BYTES = 3
+    COMMANDS = ("aim", "attack")
+    weapons = (0,)
+    aims = ((0, 0),)
+
+    def parse_stats(self, st, ctx):
+        return d20_stats(st)
+
+    # ---- stats -------------------------------------------------------------------------
+    def defense(self, g, i, facing=0):
+        """Defense of ship i against an attack on ``facing`` (0 front, 1 side, 2 rear), from
+        its damaged side once the card is flipped (digest 2.2); 255 when not given."""
+        k = S_DEF_D if g.status(i) == DAMAGED else S_DEF
+        return g.stat(i, k + facing)
+
+    def attack_bonus(self, g, i):
+        return g.stat(i, S_ATK_D if g.status(i) == DAMAGED else S_ATK)
+
+    def point_defense(self, g, i):
+        """PD bonus now (damaged side when flipped); 0 = none, 255 = not given."""
+        return g.stat(i, S_PD_D if g.status(i) == DAMAGED else S_PD)
+
+    def aim(self, g, i):
+        return g.sx[i * self.SHIP_BYTES]
+
+    def weapon(self, g, i):
+        return g.sx[i * self.SHIP_BYTES] & 7
+
+    # ---- aiming ------------------------------------------------------------------------
+    def check_aim(self, g, a, weapon, arg):
+        if weapon not in self.weapons:
+            return "%s has no weapon %d" % (self.name, weapon)
+        return None
+
+    def aim_value(self, g, weapon, arg):
+        return weapon | (min(arg, 31) << 3)
+
+    def next_aim(self, g, i):
+        """The (weapon, arg) after ship i's current aim in ``aims`` that it may take."""
+        cur = self.aim(g, i)
+        n = len(self.aims)
+        start = 0
+        for k in range(n):
+            if self.aim_value(g, self.aims[k][0], self.aims[k][1]) == cur:
+                start = k + 1
+        for k in range(n):
+            w, arg = self.aims[(start + k) % n]
+            if self.check_aim(g, i, w, arg) is None:
+                return w, arg
+        return self.aims[0]
+
+    # ---- the attack ----------------------------------------------------------------------
+    def attack_result(self, g, a, c, roll):
+        """(hit, total, need) of an attack by a on c with the d20 ``roll``, or a reason."""
+        return "%s has no attack helper" % self.name
+
+    def d20_hit(self, g, roll, total, need):
+        s = g.settings
+        if roll == 20 and s.get("nat20_hits", 0):
+            return True
+        if roll == 1 and s.get("nat1_misses", 0):
+            return False
+        if total == need:
+            return bool(s.get("tie_hits", 1))
+        return total > need
+
+    def check_attack(self, g, a, roll, c):
+        if not 1 <= roll <= 20:
+            return "a d20 shows 1..20"
+        r = g.ship(a) or g.ship(c)
+        if r:
+            return r
+        res = self.attack_result(g, a, c, roll)
+        if isinstance(res, str):
+            return res
+        return g.check((EV_HIT, c, g.settings["damage_per_hit"], a))
+
+    def apply_attack(self, g, a, roll, c):
+        hit, total, need = self.attack_result(g, a, c, roll)
+        g.x[0] = 1 if hit else 2
+        g.x[1] = roll
+        g.x[2] = max(0, min(total, 255))
+        g.mark(c, g.settings["damage_per_hit"] if hit else 0, a)
+
+    def check_ext(self, g, kind, a, b, c):
+        if kind == EV_AIM:
+            r = g.ship(a)
+            if r:
+                return r
+            if g.destroyed(a):
+                return "%s is destroyed" % g.names[a]
+            return self.check_aim(g, a, b, c)
+        if kind == EV_ATTACK:
+            return self.check_attack(g, a, b, c)
+        return Ruleset.check_ext(self, g, kind, a, b, c)
+
+    def apply_ext(self, g, kind, a, b, c):
+        if kind == EV_AIM:
+            g.sx[a * self.SHIP_BYTES] = self.aim_value(g, b, c)
+        elif kind == EV_ATTACK:
+            self.apply_attack(g, a, b, c)
+
+    # ---- texts, views, commands, pad -----------------------------------------------------
+    def event_text(self, g, ev):
+        k, a, b, c = ev
+        nm = g.names
+        if k == EV_ATTACK:
+            return "%s attacks %s: d20 %d" % (nm[a], nm[c], b)
+        if k == EV_AIM:
+            return "%s aims weapon %d (%d)" % (nm[a], b, c)
+        return Ruleset.event_text(self, g, ev)
+
+    def view(self, g):
+        r = {}
+        if g.x[0]:
+            r["last_attack"] = {"hit": g.x[0] == 1, "roll": g.x[1], "total": g.x[2]}
+        return r
+
+    def command(self, link, c, msg):
+        ia = link.int_arg
+        if c == "aim":
+            return (EV_AIM, link.ship_arg(msg), ia(msg, "weapon", 0, 0, 7), ia(msg, "arg", 0, 0, 254))
+        if c == "attack":
+            return (EV_ATTACK, link.ship_arg(msg), link.roll_arg(msg), link.ship_arg(msg, "target"))
+        return Ruleset.command(self, link, c, msg)
+
+    PAD_MARKED = ("attack", "aim")
+
+    def pad_event(self, app, what, i, m):
+        if what == "attack":
+            return (EV_ATTACK, m, app.dice.d20(), i)
+        if what == "aim":
+            w, arg = self.next_aim(app.game, m)
+            return (EV_AIM, m, w, arg)
+        return Ruleset.pad_event(self, app, what, i, m)

@@ -1,0 +1,432 @@
+"""Ruleset smb: the fan "Starwars Miniatures Battlegame" of March 2007 (seed 004,
+``004_e5d94d5ce87da14f.txt``) with its scenarios Escape from Hoth and Attack on the Death
+Star. See docs/rules.md, table smb.
+
+Roster stats (named keys): ``type`` (capital, cruiser, fighter or ship), ``speed``,
+``defense`` [front, side, rear], ``weapons`` [{``kind``: capital, heavy or rapid, ``bonus``}],
+``snub_defense`` (defence bonus against snub weapons), ``no_snub_damage`` (cannot be damaged
+by snub weapons), ``fighter_attack_move`` (a non-fighter that may make the attack move),
+``immune_to_rapid`` ("most capital ships are immune to fire from rapid weapons": which ones is
+roster data; none of the shipped scenarios says so).
+Roster ``extras.ion_cannon`` {``side``, ``bonus``, ``bursts``}; ``victory`` conditions
+``destroyed``, ``exited`` (the ship left by the far edge) and ``port`` (the target port hit).
+"""
+
+from referee.events import NONE
+from referee.rules.base import TIE_KEEP, MOVE_HOLDER_FIRST, byte
+from referee.rules.d20 import D20Rules, D20_STATS, d20_stats, EV_AIM, EV_ATTACK
+from referee.rules import smb_scenarios
+
+EV_POWER = 6       # ship, 0, 0: a full-power move
+EV_MOVE = 11       # ship, mode (1 standard, 2 full power, 3 fighter attack), 0
+EV_RESPONSE = 12   # responder, kind (1 countermove, 2 rapid fire; +4 mover ended behind), mover
+EV_EXIT = 16       # ship, 1 left by the far table edge / 2 hit the target port
+EV_ION = 17        # target, d20 roll, facing: the planetary Ion Cannon
+
+W_CAPITAL = 4
+W_HEAVY = 5
+W_RAPID = 6
+WEAPON_KINDS = ("capital", "heavy", "rapid")
+
+S_BONUS = len(D20_STATS)       # capital, heavy, rapid bonus (255 none)
+S_SPEED = S_BONUS + 3
+S_KIND = S_BONUS + 4
+S_SNUB_DEF = S_BONUS + 5
+K_CAPITAL = 1
+K_FIGHTER = 2
+K_CRUISER = 4
+K_NO_SNUB = 8
+K_ATTACK_MOVE = 16
+K_NO_RAPID = 32
+TYPES = {"capital": K_CAPITAL, "fighter": K_FIGHTER, "cruiser": K_CRUISER, "ship": 0}
+
+MOVED = 1
+POWER = 2          # made a full-power move this round
+ATTACK_MOVE = 4    # made the fighter attack move this round
+RESPONDED = 8      # a response was taken to this ship's move
+ION_NEXT = 16      # hit by the Ion Cannon: cannot move or fire next round
+ION_NOW = 32       # ionized this round
+EXITED = 64        # left by the far table edge (stays for the game)
+ROUND = MOVED | POWER | ATTACK_MOVE | RESPONDED | ION_NOW
+
+B_RAPID_AT = 1     # ship byte: rapid-fire response taken at ship + 1
+B_AM_FIRED = 2     # ship byte: attack-move weapons fired (1 heavy, 2 rapid)
+B_AM_TARGET = 3    # ship byte: the attack move's target + 1
+
+X_BURSTS = 3       # game byte: Ion Cannon bursts this round
+X_LAST = 4         # game byte: the ship that moved last + 1
+X_PORT = 5         # game byte: side that hit the target port + 1
+
+MOVING = 1
+CAPITAL_PHASE = 2
+
+
+class Rules(D20Rules):
+    name = "smb"
+    title = "Starwars Miniatures Battlegame (fan, 2007)"
+    source = "seed 004"
+    phases = ("initiative", "movement", "capital")
+    pending_phases = (2,)
+    hit_phases = (1, 2)
+    flush_phase = 2
+    tie = TIE_KEEP
+    move_order = MOVE_HOLDER_FIRST
+    SETTINGS = {"damage_per_hit": (1, 1, 9), "first_tie_reroll": (1, 0, 1),
+                "tie_hits": (1, 0, 1), "attack_move_one_target": (1, 0, 1),
+                "capital_rear": (0, 0, 1)}
+    EVENTS = {EV_POWER: "full-power", EV_AIM: "aim", EV_ATTACK: "attack", EV_MOVE: "move",
+              EV_RESPONSE: "response", EV_EXIT: "exit", EV_ION: "ion"}
+    STATS = D20_STATS + ("capital_bonus", "heavy_bonus", "rapid_bonus", "speed", "kind",
+                         "snub_defense")
+    # "zone": the threat zone letter of the Death Star table (recorded, not used)
+    STAT_KEYS = ("type", "speed", "defense", "weapons", "snub_defense", "no_snub_damage",
+                 "fighter_attack_move", "immune_to_rapid", "zone")
+    FLAGS = ("moved", "full_power", "attack_move", "responded", "ion_next_round",
+             "ionized", "exited")
+    ROUND_FLAGS = ROUND
+    SHIP_BYTES = 4
+    GAME_BYTES = 6
+    COMMANDS = ("aim", "attack", "move", "respond", "exit", "ion", "power")
+    VICTORY = ("destroyed", "exited", "port")
+    example = "hoth"
+    weapons = (W_CAPITAL, W_HEAVY, W_RAPID)
+    aims = ((W_CAPITAL, 0), (W_CAPITAL, 1), (W_CAPITAL, 2), (W_HEAVY, 0), (W_HEAVY, 1),
+            (W_HEAVY, 2), (W_RAPID, 0), (W_RAPID, 1), (W_RAPID, 2))
+    pad = ("move", "rapid", "counter", "exit", "attack", "aim", "ion", "port")
+    PAD_MARKED = ("attack", "aim", "rapid", "counter")
+    power = ("full power", "power")
+
+    # ---- roster ------------------------------------------------------------------------
+    def check_roster(self, norm):
+        ex = norm["extras"]
+        norm["extras"] = {}
+        try:
+            D20Rules.check_roster(self, norm)
+        finally:
+            norm["extras"] = ex
+        for k in ex:
+            if k != "ion_cannon":
+                raise ValueError("extras: smb knows ion_cannon, not %r" % k)
+        ion = ex.get("ion_cannon")
+        if ion is not None and (not isinstance(ion, dict) or ion.get("side") not in (0, 1)):
+            raise ValueError("extras.ion_cannon: needs side 0/1 (and bonus, bursts)")
+
+    def parse_stats(self, st, ctx):
+        v = d20_stats(st)
+        b = [255, 255, 255]
+        for w in st.get("weapons", ()):
+            if isinstance(w, dict) and w.get("kind") in WEAPON_KINDS:
+                b[WEAPON_KINDS.index(w["kind"])] = byte(w.get("bonus", 0))
+        k = TYPES.get(st.get("type"), 0)
+        if st.get("no_snub_damage"):
+            k |= K_NO_SNUB
+        if st.get("fighter_attack_move"):
+            k |= K_ATTACK_MOVE
+        if st.get("immune_to_rapid"):
+            k |= K_NO_RAPID
+        return v + b + [byte(st.get("speed", 255)), k, byte(st.get("snub_defense", 0))]
+
+    def tie_without_holder(self, g):
+        """Seed 004: "In the case of a tie the player who had the initiative last turn keeps
+        it" - the first round has no such player; the seed is silent: setting
+        ``first_tie_reroll`` (1: roll again; 0: side 0 holds it)."""
+        return NONE if g.settings["first_tie_reroll"] else 0
+
+    def kind(self, g, i, bit):
+        return g.stat(i, S_KIND) & bit
+
+    def bonus(self, g, i, w):
+        return g.stat(i, S_BONUS + w - W_CAPITAL)
+
+    def full_power(self, g, i):
+        return bool(g.fl2[i] & POWER)
+
+    # ---- movement (seed 004 "Movement Phase") ----------------------------------------------
+    def _unmoved(self, g, side):
+        """Ships of ``side`` still to move: on the table, not destroyed, not moved and not
+        held by the Ion Cannon (it cannot move this round)."""
+        out = []
+        for i in range(g.n):
+            if g.side[i] == side and g.in_play(i) and not g.fl2[i] & (MOVED | ION_NOW):
+                out.append(i)
+        return out
+
+    def check_move(self, g, a, mode):
+        if g.phase != MOVING:
+            return "ships move in the movement phase"
+        r = g.ship(a)
+        if r:
+            return r
+        nm = g.names[a]
+        if not g.in_play(a):
+            return "%s is not on the table" % nm
+        if g.fl2[a] & ION_NOW:
+            return "%s is ionized: it cannot move this round" % nm
+        if g.fl2[a] & MOVED:
+            return "%s has already moved" % nm
+        if mode not in (1, 2, 3):
+            return "moves: 1 standard, 2 full power, 3 fighter attack"
+        if mode == 3 and not self.kind(g, a, K_FIGHTER | K_ATTACK_MOVE):
+            return "only fighters make the attack move"
+        if g.init != NONE and g.side[a] != g.init:
+            left = self._unmoved(g, g.init)
+            if left:
+                return "%s moves first: %s has not moved" % (g.side_names[g.init],
+                                                            g.names[left[0]])
+        return None
+
+    # ---- firing ------------------------------------------------------------------------------
+    def firing_weapon(self, g, a, c):
+        """The weapon a hit by ship a on ship c is from: capital in the capital weapons
+        phase; in the movement phase rapid for a response, else the aimed heavy or rapid
+        weapon of a fighter attack move."""
+        if g.phase == CAPITAL_PHASE:
+            return W_CAPITAL
+        if g.sx[4 * a + B_RAPID_AT] == c + 1:
+            return W_RAPID
+        w = self.weapon(g, a)
+        return w if w in (W_HEAVY, W_RAPID) else W_RAPID
+
+    def check_fire(self, g, a, c, w):
+        """Seed 004: who may fire which weapon at whom, now. None or the reason."""
+        nm = g.names[a]
+        if g.fl2[a] & ION_NOW:
+            return "%s is ionized: it cannot fire this round" % nm
+        if self.bonus(g, a, w) == 255:
+            return "%s has no %s weapons" % (nm, WEAPON_KINDS[w - W_CAPITAL])
+        if w == W_CAPITAL:
+            if g.phase != CAPITAL_PHASE:
+                return "capital weapons fire in the capital weapons phase"
+            if g.fl2[a] & POWER:
+                return "%s made a full-power move and cannot fire capital weapons" % nm
+            if self.kind(g, c, K_FIGHTER):
+                return "capital weapons cannot target fighters"
+            if g.settings["capital_rear"] and (self.aim(g, a) >> 3) & 3 == 2:
+                return "capital weapons cannot be fired into the rear facing"
+        elif g.phase != MOVING:
+            return "heavy and rapid weapons fire in the movement phase"
+        elif g.sx[4 * a + B_RAPID_AT] == c + 1:
+            if w != W_RAPID:
+                return "a response fires rapid weapons only"
+        elif g.fl2[a] & ATTACK_MOVE and g.x[X_LAST] == a + 1:
+            if g.sx[4 * a + B_AM_FIRED] & (1 << (w - W_HEAVY)):
+                return "%s has fired its %s weapon in this attack move" % (
+                    nm, WEAPON_KINDS[w - W_CAPITAL])
+            t = g.sx[4 * a + B_AM_TARGET]
+            if t and t != c + 1 and g.settings["attack_move_one_target"]:
+                return "the attack move fires at a target: %s's is %s" % (nm, g.names[t - 1])
+        else:
+            return "%s fires in the movement phase only as a response to %s's move (rapid " \
+                   "fire) or during its own fighter attack move" % (nm, g.names[c])
+        if self.kind(g, a, K_FIGHTER) and self.kind(g, c, K_NO_SNUB):
+            return "%s cannot be damaged by snub weapons" % g.names[c]
+        if w == W_RAPID and self.kind(g, c, K_NO_RAPID):
+            return "%s is immune to fire from rapid weapons" % g.names[c]
+        return None
+
+    def check_aim(self, g, a, weapon, arg):
+        if weapon not in self.weapons:
+            return "smb weapons: 4 capital, 5 heavy, 6 rapid"
+        if self.bonus(g, a, weapon) == 255:
+            return "%s has no %s weapons" % (g.names[a], WEAPON_KINDS[weapon - W_CAPITAL])
+        if not 0 <= arg <= 2:
+            return "facing: 0 front, 1 side, 2 rear"
+        return None
+
+    def attack_result(self, g, a, c, roll):
+        w = self.weapon(g, a)
+        if w not in self.weapons:
+            return "aim first: choose the weapon and the target's facing"
+        if g.phase == CAPITAL_PHASE and w != W_CAPITAL:
+            return "only capital weapons fire in the capital weapons phase"
+        if g.phase == MOVING and w == W_CAPITAL:
+            return "capital weapons fire in the capital weapons phase"
+        if g.phase == MOVING and g.sx[4 * a + B_RAPID_AT] == c + 1 and w != W_RAPID:
+            return "a response fires rapid weapons only"
+        r = self.check_fire(g, a, c, w)
+        if r:
+            return r
+        need = self.defense(g, c, (self.aim(g, a) >> 3) & 3)
+        if need == 255:
+            return "the roster gives no defence for %s" % g.names[c]
+        if self.kind(g, a, K_FIGHTER):
+            need += g.stat(c, S_SNUB_DEF)
+        total = roll + self.bonus(g, a, w)
+        return self.d20_hit(g, roll, total, need), total, need
+
+    def check_hit(self, g, target, points, attacker):
+        if attacker == NONE or points <= 0:
+            return None
+        return self.check_fire(g, attacker, target, self.firing_weapon(g, attacker, target))
+
+    def on_fire(self, g, a, c):
+        if g.phase != MOVING:
+            return
+        o = 4 * a
+        if g.sx[o + B_RAPID_AT] == c + 1:
+            g.sx[o + B_RAPID_AT] = 0         # one response action is one shot
+        else:
+            g.sx[o + B_AM_FIRED] |= 1 << (self.firing_weapon(g, a, c) - W_HEAVY)
+            g.sx[o + B_AM_TARGET] = c + 1
+
+    def destroyed_fire(self, g, i):
+        return g.phase == CAPITAL_PHASE     # "even destroyed ships get to return fire"
+
+    # ---- the ruleset's own events --------------------------------------------------------------
+    def check_ext(self, g, kind, a, b, c):
+        if kind == EV_POWER:
+            r = g.ship(a)
+            if r:
+                return r
+            if b or c:
+                return "full-power: ship, 0, 0"
+            return self.check_move(g, a, 2)
+        if kind == EV_MOVE:
+            if c:
+                return "move: ship, mode, 0"
+            return self.check_move(g, a, b)
+        if kind == EV_RESPONSE:
+            return self.check_response(g, a, b, c)
+        if kind == EV_ION:
+            return smb_scenarios.check_ion(self, g, a, b, c)
+        if kind == EV_EXIT:
+            return smb_scenarios.check_exit(self, g, a, b, c)
+        return D20Rules.check_ext(self, g, kind, a, b, c)
+
+    def check_response(self, g, a, b, c):
+        """Seed 004 "Response Actions"."""
+        r = g.ship(a) or g.ship(c)
+        if r:
+            return r
+        if g.phase != MOVING:
+            return "responses are taken in the movement phase"
+        if g.side[a] == g.side[c]:
+            return "a response answers an enemy ship's move"
+        if not g.fl2[c] & MOVED:
+            return "%s has not moved" % g.names[c]
+        if g.x[X_LAST] != c + 1:
+            return "a response answers the ship that has just moved (%s)" % (
+                g.names[g.x[X_LAST] - 1] if g.x[X_LAST] else "none yet")
+        if g.fl2[c] & RESPONDED:
+            return "only one response per enemy ship moved"
+        if not g.in_play(a):
+            return "%s is not on the table" % g.names[a]
+        if g.fl2[a] & ION_NOW:
+            return "%s is ionized this round" % g.names[a]
+        k = b & 3
+        if b & ~7 or k not in (1, 2):
+            return "response kinds: 1 countermove, 2 rapid fire"
+        if k == 1:
+            if b & 4:
+                return "no countermove: %s moved only into the square directly behind" % \
+                    g.names[c]
+            sa, sc = g.stat(a, S_SPEED), g.stat(c, S_SPEED)
+            if sa == 255 or sc == 255 or sa < sc:
+                return "a countermove needs the same or higher speed than %s" % g.names[c]
+            return None
+        if self.bonus(g, a, W_RAPID) == 255:
+            return "%s has no rapid weapons" % g.names[a]
+        return None
+
+    def apply_ext(self, g, kind, a, b, c):
+        if kind == EV_POWER or kind == EV_MOVE:
+            mode = 2 if kind == EV_POWER else b
+            g.fl2[a] |= MOVED
+            if mode == 2:
+                g.fl2[a] |= POWER
+            elif mode == 3:
+                g.fl2[a] |= ATTACK_MOVE
+            g.x[X_LAST] = a + 1
+        elif kind == EV_RESPONSE:
+            g.fl2[c] |= RESPONDED
+            if b & 3 == 2:
+                g.sx[4 * a + B_RAPID_AT] = c + 1
+        elif kind == EV_ION:
+            smb_scenarios.apply_ion(self, g, a, b, c)
+        elif kind == EV_EXIT:
+            smb_scenarios.apply_exit(self, g, a, b)
+        else:
+            D20Rules.apply_ext(self, g, kind, a, b, c)
+
+    def end_round(self, g):
+        for i in range(g.n):
+            f = g.fl2[i]
+            ion = f & ION_NEXT
+            f &= ~(ROUND | ION_NEXT) & 255
+            if ion:
+                f |= ION_NOW          # the Ion Cannon's hit holds it in the next round
+            g.fl2[i] = f
+            o = 4 * i
+            g.sx[o + B_RAPID_AT] = 0
+            g.sx[o + B_AM_FIRED] = 0
+            g.sx[o + B_AM_TARGET] = 0
+        g.x[X_BURSTS] = 0
+        g.x[X_LAST] = 0
+
+    def winner(self, g):
+        return smb_scenarios.winner(self, g)
+
+    def acting_side(self, g):
+        if g.phase == MOVING and g.init != NONE:
+            return g.init if self._unmoved(g, g.init) else 1 - g.init
+        return g.moves_first()
+
+    def yet_to_act(self, g, i):
+        return g.phase == MOVING and g.in_play(i) and not g.fl2[i] & (MOVED | ION_NOW)
+
+    def view(self, g):
+        r = D20Rules.view(self, g)
+        r["ionized"] = [i for i in range(g.n) if g.fl2[i] & (ION_NEXT | ION_NOW)]
+        r["ion_bursts"] = g.x[X_BURSTS]
+        r["exited"] = [i for i in range(g.n) if g.fl2[i] & EXITED]
+        r["port"] = g.x[X_PORT] - 1 if g.x[X_PORT] else None
+        return r
+
+    # ---- texts, commands, pad --------------------------------------------------------------
+    def event_text(self, g, ev):
+        k, a, b, c = ev
+        nm = g.names
+        if k == EV_POWER:
+            return "%s full-power move" % nm[a]
+        if k == EV_MOVE:
+            return "%s %s move" % (nm[a], ("?", "standard", "full-power", "fighter attack")[b & 3])
+        if k == EV_RESPONSE:
+            return "%s responds to %s with %s" % (nm[a], nm[c], "a countermove" if b & 3 == 1
+                                                  else "rapid fire")
+        if k == EV_EXIT:
+            return "%s %s" % (nm[a], "left by the far edge" if b == 1 else "hit the target port")
+        if k == EV_ION:
+            return "Ion Cannon at %s: d20 %d" % (nm[a], b)
+        return D20Rules.event_text(self, g, ev)
+
+    def command(self, link, c, msg):
+        ia = link.int_arg
+        if c == "move":
+            return (EV_MOVE, link.ship_arg(msg), ia(msg, "mode", 1, 1, 3), 0)
+        if c == "respond":
+            kind = ia(msg, "kind", 2, 1, 2) | (4 if msg.get("behind") else 0)
+            return (EV_RESPONSE, link.ship_arg(msg), kind, link.ship_arg(msg, "mover"))
+        if c == "exit":
+            return (EV_EXIT, link.ship_arg(msg), ia(msg, "kind", 1, 1, 2), 0)
+        if c == "ion":
+            return (EV_ION, link.ship_arg(msg), link.roll_arg(msg), ia(msg, "facing", 0, 0, 2))
+        if c == "power":
+            return (EV_POWER, link.ship_arg(msg), 0, 0)
+        return D20Rules.command(self, link, c, msg)
+
+    def pad_event(self, app, what, i, m):
+        if what == "move":
+            return (EV_MOVE, i, 1, 0)
+        if what == "power":
+            return (EV_POWER, i, 0, 0)
+        if what == "rapid":
+            return (EV_RESPONSE, m, 2, i)
+        if what == "counter":
+            return (EV_RESPONSE, m, 1, i)
+        if what == "exit":
+            return (EV_EXIT, i, 1, 0)
+        if what == "port":
+            return (EV_EXIT, i, 2, 0)
+        if what == "ion":
+            return (EV_ION, i, app.dice.d20(), 0)
+        return D20Rules.pad_event(self, app, what, i, m)

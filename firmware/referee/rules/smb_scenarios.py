@@ -1,0 +1,97 @@
+"""The scenario rules of seed 004 (``004_e5d94d5ce87da14f.txt``) the smb ruleset applies:
+Escape from Hoth's Ion Cannon and exit, Attack on the Death Star's target port, and the
+victory conditions of the roster. Functions of (rules, game, ...) called by rules/smb.py."""
+
+from referee.fleet import F_LAUNCHED
+
+
+def check_ion(rules, g, a, b, c):
+    """Seed 004 "The Ion Cannon" (Escape from Hoth): "The Ion Cannon may fire up to two
+    bursts from the planet. It fires at +16 (as a capital weapon)"."""
+    from referee.rules.smb import CAPITAL_PHASE, X_BURSTS, K_FIGHTER
+    ion = g.extras.get("ion_cannon")
+    if not isinstance(ion, dict):
+        return "this scenario has no Ion Cannon"
+    r = g.ship(a)
+    if r:
+        return r
+    if g.phase != CAPITAL_PHASE:
+        return "the Ion Cannon fires as a capital weapon, in the capital weapons phase"
+    if g.side[a] == ion.get("side", 1):
+        return "the Ion Cannon fires at the enemy"
+    if g.x[X_BURSTS] >= ion.get("bursts", 2):
+        return "the Ion Cannon has fired its %d bursts this round" % ion.get("bursts", 2)
+    if rules.kind(g, a, K_FIGHTER):
+        return "capital weapons cannot target fighters"
+    if not 1 <= b <= 20 or not 0 <= c <= 2:
+        return "ion: a d20 roll and the facing (0 front, 1 side, 2 rear)"
+    if rules.defense(g, a, c) == 255 or not g.in_play(a):
+        return "%s cannot be targeted" % g.names[a]
+    return None
+
+
+def check_exit(rules, g, a, b, c):
+    """Leaving by the far table edge (Hoth: "exit the Transport from the opposite table
+    edge") is a move: in the movement phase, not for an ionized ship. The target port is the
+    aim of the side the roster's ``port`` condition names."""
+    from referee.rules.smb import MOVING, ION_NOW
+    r = g.ship(a)
+    if r:
+        return r
+    if b not in (1, 2) or c:
+        return "exit kinds: 1 left by the table edge, 2 hit the target port"
+    if g.phase != MOVING:
+        return "ships leave the table or reach the port in the movement phase"
+    if not g.in_play(a):
+        return "%s is not on the table" % g.names[a]
+    if g.fl2[a] & ION_NOW:
+        return "%s is ionized: it cannot move this round" % g.names[a]
+    if b == 2:
+        sides = [v["side"] for v in g.victory if v["when"] == "port"]
+        if g.side[a] not in sides:
+            return "the target port is %s aim" % (
+                "no side's" if not sides else "the %s'" % g.side_names[sides[0]])
+    return None
+
+
+def apply_ion(rules, g, a, b, c):
+    """The Ion Cannon fired at ship a with the d20 ``b`` at facing ``c``."""
+    from referee.rules.smb import X_BURSTS, K_CAPITAL, ION_NEXT
+    ion = g.extras.get("ion_cannon")
+    need = rules.defense(g, a, c)
+    total = b + ion.get("bonus", 16)
+    hit = rules.d20_hit(g, b, total, need)
+    g.x[X_BURSTS] += 1
+    g.x[0] = 1 if hit else 2
+    g.x[1] = b
+    g.x[2] = min(total, 255)
+    if hit and rules.kind(g, a, K_CAPITAL):
+        g.fl2[a] |= ION_NEXT
+
+
+def apply_exit(rules, g, a, b):
+    """Ship a left by the far edge (b 1) or hit the target port (b 2)."""
+    from referee.rules.smb import EXITED, X_PORT
+    if b == 1:
+        g.fl2[a] |= EXITED
+        g.fl[a] &= ~F_LAUNCHED & 255
+    else:
+        g.x[X_PORT] = g.side[a] + 1
+
+
+def winner(rules, g):
+    """Seed 004 Victory: the Empire by destroying the Troop Transport, the Rebels by its
+    exit from the opposite table edge (whatever leaves later); the target port when the
+    roster makes it a condition."""
+    from referee.rules.smb import EXITED, X_PORT
+    for v in g.victory:
+        w = v["when"]
+        idx = g.index(v.get("ship"))
+        if w == "destroyed" and idx >= 0 and g.destroyed(idx):
+            return v["side"]
+        if w == "exited" and idx >= 0 and g.fl2[idx] & EXITED:
+            return v["side"]
+        if w == "port" and g.x[X_PORT] == v["side"] + 1:
+            return v["side"]
+    return None
+

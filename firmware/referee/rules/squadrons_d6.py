@@ -1,0 +1,286 @@
+"""Ruleset squadrons-d6: a fan squadron game on a hex map built on WEG D6 stats (seed 002,
+``002_0e4d093935edf526.txt``, the "Movement" page). See docs/rules.md, table squadrons-d6.
+
+Per craft (roster stats ``space``, ``piloting``, ``maneuverability``, ``squadron``,
+``capital``, ``hero``): Attack Speed = Space/2 + piloting; Full Throttle = Space + piloting;
+# of Turns = Maneuverability dice (pips dropped); Turn Distance = 10 - (piloting +
+maneuverability): hexes crossed in a straight line before each turn; 0 allows a two-hexside
+turn, -1 or less a bootlegger turn.
+
+EV_MOVE (11): craft, mode | (hexes + 1) << 2 (mode 1 Attack Speed, 2 Full Throttle, 3 stop
+dead; hexes + 1 = 0 when the distance was not entered), turns used. Players alternate units
+(a squadron, a hero or a capital ship); all ships of a squadron move at the same rate and one
+at Full Throttle makes the squadron Full Throttle, which cannot fire; only capital ships and
+heroes may stay still, and only after moving at Attack Speed the round before. The page gives
+no initiative roll and does not say who moves first: either player may start.
+"""
+
+from referee.events import NONE
+from referee.rules.base import Ruleset, byte
+
+EV_MOVE = 11
+
+S_SPACE = 0
+S_PILOTING = 1
+S_MANEUVER = 2
+S_SQUAD = 3       # squadron number + 1 (0 = none)
+S_KIND = 4        # K_* bits
+K_CAPITAL = 1
+K_HERO = 2
+
+MOVED = 1
+FULL_THROTTLE = 2
+ATTACK_SPEED_LAST = 4
+
+X_NEXT = 0        # side to move the next unit + 1 (0 = either)
+X_SQUAD = 1       # squadron moving now + 1 side * 128 (0 = none)
+
+RATES = ("", "Attack Speed", "Full Throttle", "a dead stop")
+
+
+def dice_code(v):
+    """WEG D6 dice code to whole dice, pips dropped: "4D+1" -> 4, "3D" -> 3, 4 -> 4
+    (seed 002 "# of Turns": "rounding down the pips"). Anything else -> 255."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    if isinstance(v, str):
+        t = v.upper().split("D")[0].strip()
+        if t.isdigit():
+            return int(t)
+    return 255
+
+
+def movement_figures(space, piloting, maneuverability):
+    """Seed 002 "Movement Rates" and "Maneuvers", per craft (ints: the Space stat, and the
+    starfighter piloting and Maneuverability die codes with pips dropped). Returns
+    (attack_speed, full_throttle, turns, turn_distance, special) where special is "" or
+    "two-hexside turn" (turn distance 0) or "bootlegger turn" (-1 or less)."""
+    attack = space // 2 + piloting
+    full = space + piloting
+    td = 10 - (piloting + maneuverability)
+    special = ""
+    if td == 0:
+        special = "two-hexside turn"
+    elif td <= -1:
+        special = "bootlegger turn"
+    return attack, full, maneuverability, td, special
+
+
+def move_b(mode, hexes=None):
+    """EV_MOVE's b for ``mode`` and ``hexes`` moved (None: not entered)."""
+    return mode | ((0 if hexes is None else hexes + 1) << 2)
+
+
+class Rules(Ruleset):
+    name = "squadrons-d6"
+    title = "Squadrons on a hex map (fan, WEG D6 stats)"
+    source = "seed 002"
+    phases = ("movement", "combat")
+    hit_phases = (1,)
+    SETTINGS = {"damage_per_hit": (1, 1, 9)}
+    EVENTS = {EV_MOVE: "move"}
+    STATS = ("space", "piloting", "maneuverability", "squadron", "kind")
+    STAT_KEYS = ("space", "piloting", "maneuverability", "squadron", "capital", "hero")
+    FLAGS = ("moved", "full_throttle", "attack_speed_last_round")
+    ROUND_FLAGS = MOVED | FULL_THROTTLE
+    SHIP_BYTES = 1     # the rate moved this round
+    GAME_BYTES = 2
+    COMMANDS = ("move",)
+    example = "squadrons-d6-example"
+    pad = ("attack-speed", "full-throttle", "stop", "turn+", "hex+", "", "", "")
+    power = ("Attack Speed", "attack-speed")
+
+    def parse_stats(self, st, ctx):
+        sq = st.get("squadron")
+        n = 0
+        if sq is not None:
+            key = (ctx["side"], sq)
+            sqs = ctx.setdefault("squadrons", [])
+            if key not in sqs:
+                sqs.append(key)
+            n = min(sqs.index(key) + 1, 254)
+        k = 0
+        if st.get("capital"):
+            k |= K_CAPITAL
+        if st.get("hero"):
+            k |= K_HERO
+        return [byte(st.get("space", 255)), byte(dice_code(st.get("piloting", 255))),
+                byte(dice_code(st.get("maneuverability", 255))), n, k]
+
+    def figures(self, g, i):
+        sp, pi, ma = g.stat(i, S_SPACE), g.stat(i, S_PILOTING), g.stat(i, S_MANEUVER)
+        if 255 in (sp, pi, ma):
+            return None
+        return movement_figures(sp, pi, ma)
+
+    def may_stop(self, g, i):
+        """Seed 002 "Movement": "only Capital Ships and Heroes may choose to come to a dead
+        stop - and only then if they moved at Attack Speed in the prior round"."""
+        if not g.stat(i, S_KIND) & (K_CAPITAL | K_HERO):
+            return "only capital ships and heroes may come to a dead stop"
+        if not g.fl2[i] & ATTACK_SPEED_LAST:
+            return "%s may stop dead only after moving at Attack Speed the round before" % \
+                g.names[i]
+        return None
+
+    def _unit_left(self, g, s):
+        """A craft of side s in play that has not moved, or NONE."""
+        for i in range(g.n):
+            if g.side[i] == s and g.in_play(i) and not g.fl2[i] & MOVED:
+                return i
+        return NONE
+
+    def check_ext(self, g, kind, a, b, c):
+        if kind != EV_MOVE:
+            return Ruleset.check_ext(self, g, kind, a, b, c)
+        r = g.ship(a)
+        if r:
+            return r
+        nm = g.names[a]
+        if g.phase != 0:
+            return "craft move in the movement phase"
+        if not g.in_play(a):
+            return "%s is not on the map" % nm
+        if g.fl2[a] & MOVED:
+            return "%s has already moved this round" % nm
+        f = self.figures(g, a)
+        if f is None:
+            return "the roster gives no space/piloting/maneuverability for %s" % nm
+        mode = b & 3
+        hexes = (b >> 2) - 1          # -1: not entered
+        if mode not in (1, 2, 3):
+            return "moves: 1 Attack Speed, 2 Full Throttle, 3 stop dead"
+        if mode == 3 or hexes == 0:
+            r = self.may_stop(g, a)
+            if r:
+                return r
+            if mode == 3 and hexes > 0:
+                return "a dead stop crosses no hexes"
+        rate = f[0] if mode == 1 else f[1]
+        if mode in (1, 2) and hexes > rate:
+            return "%s moves at most %d hexes at %s" % (nm, rate, RATES[mode])
+        turns = f[2]
+        td = f[3]
+        if c > turns:
+            return "%s has %d turns a move (unused turns are lost)" % (nm, turns)
+        if c and td > 0:
+            if hexes < 0:
+                return "enter the hexes moved: each turn needs %d hexes in a straight line " \
+                       "before it" % td
+            if c * td > hexes:
+                return "%s must cross %d hexes before each turn: %d turns need %d hexes " \
+                       "(moved %d)" % (nm, td, c, c * td, hexes)
+        sq = g.stat(a, S_SQUAD)
+        for j in range(g.n):
+            if j != a and sq and g.stat(j, S_SQUAD) == sq and g.fl2[j] & MOVED and \
+                    g.sx[j] != mode:
+                return "all ships in a squadron move at the same rate (%s moved at %s)" % (
+                    g.names[j], RATES[g.sx[j]])
+        # players alternate units: a squadron moves as one unit
+        cur = g.x[X_SQUAD]
+        if cur and sq != cur:
+            for j in range(g.n):
+                if g.stat(j, S_SQUAD) == cur and g.in_play(j) and not g.fl2[j] & MOVED:
+                    return "finish moving the squadron first: %s has not moved" % g.names[j]
+        s = g.side[a]
+        nxt = g.x[X_NEXT]
+        if not cur and nxt and s != nxt - 1:
+            left = self._unit_left(g, nxt - 1)
+            if left != NONE:
+                return "players alternate units: %s moves next (%s has not moved)" % (
+                    g.side_names[nxt - 1], g.names[left])
+        return None
+
+    def apply_ext(self, g, kind, a, b, c):
+        mode = b & 3
+        g.fl2[a] |= MOVED
+        g.sx[a] = mode
+        sq = g.stat(a, S_SQUAD)
+        if mode == 2:
+            for j in range(g.n):
+                if j == a or (sq and g.stat(j, S_SQUAD) == sq):
+                    g.fl2[j] |= FULL_THROTTLE
+        done = True
+        if sq:
+            for j in range(g.n):
+                if g.stat(j, S_SQUAD) == sq and g.in_play(j) and not g.fl2[j] & MOVED:
+                    done = False
+        if done:
+            g.x[X_SQUAD] = 0
+            g.x[X_NEXT] = 2 - g.side[a]      # the other side moves the next unit
+        else:
+            g.x[X_SQUAD] = sq
+
+    def check_phase(self, g):
+        if g.phase != 0:
+            return None
+        for i in range(g.n):
+            if g.in_play(i) and not g.fl2[i] & MOVED and self.figures(g, i) is not None:
+                r = self.may_stop(g, i)
+                if r:
+                    return "%s has not moved: %s" % (g.names[i], r)
+        return None
+
+    def check_hit(self, g, target, points, attacker):
+        if attacker != NONE and points > 0 and g.fl2[attacker] & FULL_THROTTLE:
+            return "%s flew at Full Throttle (or its squadron did) and cannot fire" % \
+                g.names[attacker]
+        return None
+
+    def end_round(self, g):
+        for i in range(g.n):
+            f = g.fl2[i] & ~(MOVED | FULL_THROTTLE | ATTACK_SPEED_LAST) & 255
+            if g.fl2[i] & MOVED and g.sx[i] == 1:
+                f |= ATTACK_SPEED_LAST
+            g.fl2[i] = f
+            g.sx[i] = 0
+        g.x[X_NEXT] = 0
+        g.x[X_SQUAD] = 0
+
+    def acting_side(self, g):
+        if g.phase == 0 and g.x[X_NEXT]:
+            return g.x[X_NEXT] - 1
+        return NONE
+
+    def yet_to_act(self, g, i):
+        return g.phase == 0 and g.in_play(i) and not g.fl2[i] & MOVED
+
+    def view(self, g):
+        out = {}
+        for i in range(g.n):
+            f = self.figures(g, i)
+            if f:
+                out[g.names[i]] = {"attack_speed": f[0], "full_throttle": f[1], "turns": f[2],
+                                   "turn_distance": f[3], "special": f[4],
+                                   "full_throttle_now": bool(g.fl2[i] & FULL_THROTTLE)}
+        return {"movement": out,
+                "next_side": g.x[X_NEXT] - 1 if g.x[X_NEXT] else None}
+
+    def event_text(self, g, ev):
+        k, a, b, c = ev
+        h = (b >> 2) - 1
+        return "%s moves at %s%s, %d turns" % (g.names[a], RATES[b & 3] if b & 3 else "?",
+                                               "" if h < 0 else " (%d hexes)" % h, c)
+
+    def command(self, link, c, msg):
+        ia = link.int_arg
+        h = msg.get("hexes")
+        h = None if h is None else ia(msg, "hexes", 0, 0, 62)
+        return (EV_MOVE, link.ship_arg(msg), move_b(ia(msg, "mode", 1, 1, 3), h),
+                ia(msg, "turns", 0, 0, 9))
+
+    def pad_event(self, app, what, i, m):
+        if what == "turn+":
+            app.count = (app.count + 1) % 10
+            return None
+        if what == "hex+":
+            app.count2 = (app.count2 + 1) % 63
+            return None
+        if what in ("attack-speed", "full-throttle", "stop"):
+            mode = ("attack-speed", "full-throttle", "stop").index(what) + 1
+            turns = app.count
+            hexes = app.count2
+            app.count = 0       # counted afresh for every move (unused turns are lost)
+            app.count2 = 0
+            return (EV_MOVE, i, move_b(mode, hexes if hexes or mode == 3 else None), turns)
+        return Ruleset.pad_event(self, app, what, i, m)

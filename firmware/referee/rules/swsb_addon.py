@@ -1,0 +1,329 @@
+"""Ruleset swsb-addon: the fan "Starship Battles add-on rules" (seed 001,
+``001_a2238b11b3f70e84.txt``) on top of swsb. See docs/rules.md, table swsb-addon.
+
+- Range bands by inches on the attack roll: 0-8 +0, 9-16 -1, 17-24 -2, 25-32 -3, 33+ -4; a
+  roll of 20 always hits ("Combat"). EV_AIM's arg is the distance in inches.
+- Fighters attack and are attacked only within 1" (2" with an ability or game text that
+  doubles fighter range: roster ``double_fighter_range``, or the chart's Long Range
+  Bombardment for fighters and Incoming Fighters for point defense).
+- Non-PD fire at fighters counts as the 9-16" band (unless the size modifier is used).
+- Cloak (roster ``cloak``): fire moves one band out; it cannot be targeted at Extreme range
+  (setting ``cloak_extreme``); fighters attacking it have no modifier.
+- The optional size modifier (``size_modifier``): attacker class minus target class, not PD.
+- Alternating activation: the initiative winner chooses who moves first (``choose``); ships
+  move two at a time, all class 1-3 ships before class 4, and the class 4 moves start again
+  with the player chosen to move first; firing goes the same way one ship at a time, and a
+  ship's damage is assessed as soon as it has finished firing (``done``).
+"""
+
+from referee.events import NONE
+from referee.fleet import F_FIRED
+from referee.rules.base import Option
+from referee.rules.d20 import EV_AIM, EV_ATTACK, D20Rules
+from referee.rules import swsb
+from referee.rules.swsb import (EV_TRANSFER, EV_DONE, W_PRIMARY, W_PD, FIRED_PRIMARY,
+                                FIRED_PD, FIRED_BROAD_L, FIRED_BROAD_R, S_ABILITIES)
+
+EV_MOVE = 11       # ship, 1, 0: an activation's move
+EV_CHOOSE = 14     # side that moves first
+
+EFFECT_FIGHTER_REACH = 2       # the side's fighters attack within 2"
+EFFECT_PD_FIGHTER_REACH = 3    # the side's point defense reaches fighters within 2"
+
+A_CLOAK = 8
+A_DOUBLE_FIGHTER_RANGE = 16
+
+MOVED = 16         # fl2: moved this round
+
+X_FIRST = 4        # game bytes: side chosen to move first + 1 (0 = not chosen yet)
+X_TURN = 5         # side whose activation it is
+X_COUNT = 6        # ships activated in this turn
+X_TIER = 7         # 0 class 1-3, 1 class 4
+
+
+def range_band(inches):
+    """Range band index for a distance in inches (seed 001 range table): 0 Very Close 0-8,
+    1 Close 9-16, 2 Medium 17-24, 3 Long 25-32, 4 Extreme 33+. The attack roll gets minus the
+    index. Raises ValueError for a negative distance."""
+    if inches < 0:
+        raise ValueError("distance must be >= 0")
+    if inches <= 8:
+        return 0
+    if inches <= 16:
+        return 1
+    if inches <= 24:
+        return 2
+    if inches <= 32:
+        return 3
+    return 4
+
+
+class Rules(swsb.Rules):
+    name = "swsb-addon"
+    title = "Starship Battles add-on rules (fan): open table, alternating activation"
+    source = "seed 001"
+    phases = ("initiative", "move", "attack")
+    pending_phases = (2,)
+    hit_phases = (2,)
+    counter_phases = (1, 2)
+    flush_phase = 2
+    one_ship_at_a_time = 2
+    pd_step = -1
+    options = (
+        swsb.Rules.options[0],
+        Option("Incoming Fighters", (), EFFECT_PD_FIGHTER_REACH,
+               "point defense reaches fighters within 2\" this round (seed 001: game text "
+               "doubling anti-fighter fire)"),
+        swsb.Rules.options[2],
+        Option("Long Range Bombardment", (), EFFECT_FIGHTER_REACH,
+               "your fighters attack within 2\" this round (seed 001: game text doubling "
+               "fighter weapons' range)"),
+    )
+    SETTINGS = {"damage_per_hit": (1, 1, 9), "point_limit": (0, 0, 9999),
+                "tie_hits": (1, 0, 1), "nat1_misses": (0, 0, 1), "size_modifier": (0, 0, 1),
+                "cloak_extreme": (1, 0, 1)}
+    EVENTS = {EV_AIM: "aim", EV_ATTACK: "attack", EV_TRANSFER: "transfer", EV_MOVE: "move",
+              EV_CHOOSE: "choose", EV_DONE: "done"}
+    STAT_KEYS = swsb.Rules.STAT_KEYS + ("cloak", "double_fighter_range")
+    FLAGS = swsb.Rules.FLAGS + ("moved",)
+    ROUND_FLAGS = FIRED_PRIMARY | FIRED_PD | FIRED_BROAD_L | FIRED_BROAD_R | MOVED
+    SHIP_BYTES = 2     # aim (weapon | band << 3), inches
+    GAME_BYTES = 8
+    COMMANDS = ("aim", "attack", "transfer", "move", "choose", "done")
+    example = "swsb-addon-example"
+    aims = ((W_PRIMARY, 4), (W_PRIMARY, 12), (W_PRIMARY, 20), (W_PRIMARY, 28),
+            (W_PRIMARY, 40), (W_PD, 0))
+    pad = ("", "", "", "", "attack", "aim", "done", "choose")
+    power = ("move", "move")
+
+    def parse_stats(self, st, ctx):
+        v = swsb.Rules.parse_stats(self, st, ctx)
+        if st.get("cloak"):
+            v[S_ABILITIES] |= A_CLOAK
+        if st.get("double_fighter_range"):
+            v[S_ABILITIES] |= A_DOUBLE_FIGHTER_RANGE
+        return v
+
+    def moves_first(self, g):
+        """The side the initiative winner chose to move first (NONE before the choice)."""
+        return g.x[X_FIRST] - 1 if g.x[X_FIRST] else NONE
+
+    # ---- range -------------------------------------------------------------------------------
+    def aim_value(self, g, weapon, arg):
+        return weapon | (range_band(arg) << 3)
+
+    def inches(self, g, i):
+        return g.sx[2 * i + 1]
+
+    def reach(self, g, a, c):
+        """Seed 001: fighters attack and are attacked only within 1" (2" when doubled); 0 when
+        neither ship is a fighter (no limit)."""
+        if g.cls[a] != 4 and g.cls[c] != 4:
+            return 0
+        if self.has(g, a, A_DOUBLE_FIGHTER_RANGE):
+            return 2
+        s = g.side[a]
+        for k in range(g.nopt):
+            if g.chart[s * g.nopt + k] == NONE:
+                continue
+            e = self.options[k].effect
+            if e == EFFECT_FIGHTER_REACH and g.cls[a] == 4:
+                return 2
+            if e == EFFECT_PD_FIGHTER_REACH and g.cls[c] == 4 and self.weapon(g, a) == W_PD:
+                return 2
+        return 1
+
+    def attack_result(self, g, a, c, roll):
+        w = self.weapon(g, a)
+        r = self.check_weapon(g, a, w)
+        if r:
+            return r
+        band = (self.aim(g, a) >> 3) & 7
+        bonus = self.point_defense(g, a) if w == W_PD else self.attack_bonus(g, a)
+        need = self.defense(g, c, 0)
+        if bonus == 255 or need == 255:
+            return "the roster gives no attack or Defense for these ships: mark hits with dmg+"
+        fighter_attacker = g.cls[a] == 4
+        if g.cls[c] == 4 and w != W_PD and not g.settings["size_modifier"] and \
+                not fighter_attacker:
+            band = 1                                  # fire at fighters: the 9-16" band
+        if self.has(g, c, A_CLOAK):
+            if fighter_attacker:
+                band = 0                              # fighters attack it with no modifier
+            else:
+                far = band + 1 if g.settings["cloak_extreme"] else band
+                if far >= 4:
+                    return "%s has Cloak: it cannot be targeted at Extreme range" % g.names[c]
+                band = min(band + 1, 4)
+        mod = -band
+        if g.settings["size_modifier"] and w != W_PD:
+            mod += g.cls[a] - g.cls[c]
+        total = roll + bonus + mod
+        if roll == 20:
+            return True, total, need                  # "A roll of 20 always hits"
+        return self.d20_hit(g, roll, total, need), total, need
+
+    def check_hit(self, g, target, points, attacker):
+        if attacker != NONE and points > 0:
+            r = self.reach(g, attacker, target)
+            if r and self.inches(g, attacker) > r:
+                return "fighters attack and are attacked only within %d\" (%s aims at %d\")" \
+                    % (r, g.names[attacker], self.inches(g, attacker))
+        return swsb.Rules.check_hit(self, g, target, points, attacker)
+
+    # ---- alternating activation ----------------------------------------------------------------
+    def _done(self, g, i, moving):
+        return g.fl2[i] & MOVED if moving else g.fl[i] & F_FIRED
+
+    def _pending(self, g, side, tier, moving):
+        for i in range(g.n):
+            if g.side[i] != side or not g.in_play(i):
+                continue
+            if (g.cls[i] == 4) != (tier == 1):
+                continue
+            if not self._done(g, i, moving):
+                return True
+        return False
+
+    def _tier(self, g, moving):
+        if self._pending(g, 0, 0, moving) or self._pending(g, 1, 0, moving):
+            return 0
+        return 1
+
+    def _start(self, g, moving):
+        """A new tier (or phase): the player chosen to move first starts again."""
+        tier = self._tier(g, moving)
+        first = g.x[X_FIRST] - 1
+        g.x[X_TIER] = tier
+        g.x[X_COUNT] = 0
+        g.x[X_TURN] = first if self._pending(g, first, tier, moving) else 1 - first
+
+    def _advance(self, g, moving, per_turn):
+        """After an activation: whose turn it is next (alternating, tier by tier)."""
+        tier = self._tier(g, moving)
+        if tier != g.x[X_TIER]:
+            self._start(g, moving)    # "starting again with the player chosen to move first"
+            return
+        side = g.x[X_TURN]
+        other = 1 - side
+        if g.x[X_COUNT] >= per_turn or not self._pending(g, side, tier, moving):
+            g.x[X_COUNT] = 0
+            if self._pending(g, other, tier, moving):
+                g.x[X_TURN] = other
+            # else: the opponent ran out, this player finishes with the rest
+
+    def _check_turn(self, g, a, moving):
+        if not g.x[X_FIRST]:
+            return "the initiative winner first chooses who moves first"
+        if g.side[a] != g.x[X_TURN]:
+            return "%s's activation: it is not %s's turn" % (g.side_names[g.x[X_TURN]],
+                                                             g.side_names[g.side[a]])
+        if self._tier(g, moving) == 0 and g.cls[a] == 4:
+            return "class 1-3 ships %s before class 4" % ("move" if moving else "fire")
+        return None
+
+    def check_turn(self, g, a):
+        if g.active != NONE and g.active != a:
+            return "%s is firing: finish its activation (done) first" % g.names[g.active]
+        if g.active == a:
+            return None
+        return self._check_turn(g, a, False)
+
+    def check_ext(self, g, kind, a, b, c):
+        if kind == EV_CHOOSE:
+            if g.phase != 1:
+                return "who moves first is chosen at the start of the move phase"
+            if g.x[X_FIRST]:
+                return "who moves first is already chosen"
+            if a not in (0, 1) or b or c:
+                return "choose side 0 or 1"
+            return None
+        if kind in (EV_MOVE, EV_DONE):
+            moving = kind == EV_MOVE
+            r = g.ship(a)
+            if r:
+                return r
+            if g.phase != (1 if moving else 2):
+                return "ships move in the move phase" if moving else \
+                    "a ship finishes firing in the attack phase"
+            if self._done(g, a, moving):
+                return "%s has already %s" % (g.names[a], "moved" if moving else "fired")
+            if not moving and g.active != NONE and g.active != a:
+                return "%s is firing now" % g.names[g.active]
+            if not g.in_play(a):
+                return "%s is not on the map" % g.names[a]
+            if moving and b != 1:
+                return "swsb-addon moves: mode 1"
+            if moving and g.cls[a] < 4 and c > g.cls[a]:
+                # "Units can make one turn per Class number"; fighters turn freely at the end
+                return "a class %d ship makes at most %d turns" % (g.cls[a], g.cls[a])
+            if not moving and g.active == a:
+                return None
+            return self._check_turn(g, a, moving)
+        return swsb.Rules.check_ext(self, g, kind, a, b, c)
+
+    def apply_ext(self, g, kind, a, b, c):
+        if kind == EV_CHOOSE:
+            g.x[X_FIRST] = a + 1
+            self._start(g, True)
+        elif kind == EV_MOVE:
+            g.fl2[a] |= MOVED
+            g.x[X_COUNT] += 1
+            self._advance(g, True, 2)
+        elif kind == EV_DONE:
+            g.flush()                  # damage is assessed as soon as the ship has fired
+            g.fl[a] |= F_FIRED
+            g.active = NONE
+            g.x[X_COUNT] = 1
+            self._advance(g, False, 1)
+        elif kind == EV_AIM:
+            D20Rules.apply_ext(self, g, kind, a, b, c)
+            g.sx[2 * a + 1] = min(c, 254)
+        else:
+            swsb.Rules.apply_ext(self, g, kind, a, b, c)
+
+    def start_phase(self, g):
+        if g.phase == 2 and g.x[X_FIRST]:
+            self._start(g, False)      # the player that moved first fires first
+        elif g.phase == 0:
+            g.x[X_FIRST] = 0
+
+    def acting_side(self, g):
+        if g.phase in (1, 2) and g.x[X_FIRST]:
+            return g.x[X_TURN]
+        return NONE
+
+    def yet_to_act(self, g, i):
+        if not g.in_play(i) or g.phase not in (1, 2):
+            return False
+        return not self._done(g, i, g.phase == 1)
+
+    def view(self, g):
+        r = swsb.Rules.view(self, g)
+        r["first_side"] = g.x[X_FIRST] - 1 if g.x[X_FIRST] else None
+        r["acting_side"] = g.x[X_TURN] if g.x[X_FIRST] else None
+        r["yet_to_act"] = [i for i in range(g.n) if self.yet_to_act(g, i)]
+        return r
+
+    def event_text(self, g, ev):
+        k, a, b, c = ev
+        if k == EV_MOVE:
+            return "%s moves (%d turns)" % (g.names[a], c)
+        if k == EV_CHOOSE:
+            return "%s moves first" % g.side_names[a]
+        return swsb.Rules.event_text(self, g, ev)
+
+    def command(self, link, c, msg):
+        if c == "move":
+            return (EV_MOVE, link.ship_arg(msg), link.int_arg(msg, "mode", 1, 1, 1),
+                    link.int_arg(msg, "turns", 0, 0, 9))
+        if c == "choose":
+            return (EV_CHOOSE, link.int_arg(msg, "side", 0, 0, 1), 0, 0)
+        return swsb.Rules.command(self, link, c, msg)
+
+    def pad_event(self, app, what, i, m):
+        if what == "move":
+            return (EV_MOVE, i, 1, 0)
+        if what == "choose":
+            return (EV_CHOOSE, app.game.side[i], 0, 0)
+        return swsb.Rules.pad_event(self, app, what, i, m)

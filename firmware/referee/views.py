@@ -1,0 +1,60 @@
+"""JSON-ready views of a game (the ``snap`` message, the mirror) and event texts."""
+
+from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_LAUNCH, NONE, CORE_NAMES
+from referee.fleet import F_LAUNCHED, F_FIRED, STATUS_NAMES
+
+
+def ship_dict(g, i):
+    return {"i": i, "name": g.names[i], "side": g.side[i], "class": g.cls[i],
+            "hp": [g.hp1[i], g.hp2[i]], "damage": g.dmg[i], "pending": g.pend[i],
+            "counters": g.cc[i], "launched": bool(g.fl[i] & F_LAUNCHED),
+            "full_power": g.profile.full_power(g, i), "fired": bool(g.fl[i] & F_FIRED),
+            "status": STATUS_NAMES[g.status(i)]}
+
+
+def chart_list(g):
+    """Per side, a list of [option name, source ship index or None]."""
+    out = []
+    for s in range(2):
+        row = []
+        for k in range(g.nopt):
+            v = g.chart[s * g.nopt + k]
+            row.append([g.profile.options[k].name, None if v == NONE else v])
+        out.append(row)
+    return out
+
+
+def snapshot(g):
+    """The derived state of game ``g`` as a JSON-ready dict (with ``state_hash``, ``seq``)."""
+    init = None if g.init == NONE else g.init
+    mf = g.moves_first()
+    return {"ruleset": g.profile.name, "scenario": g.roster_name,
+            "sides": list(g.side_names), "seq": g.seq, "round": g.round,
+            "phase": g.phase_name(), "initiative": init,
+            "moves_first": None if mf == NONE else mf,
+            "rolls": list(g.rolls), "roll_source": ("board", "physical")[g.roll_src],
+            "active": None if g.active == NONE else g.active,
+            "ships": [ship_dict(g, i) for i in range(g.n)],
+            "chart": chart_list(g), "settings": g.settings,
+            "winner": g.winner(), "profile": g.profile.view(g),
+            "state_hash": g.state_hash()}
+
+
+def event_text(game, ev):
+    """A human-readable line for event ``ev`` of ``game`` (for the mirror and logs)."""
+    k, a, b, c = ev
+    nm = game.names
+    if k == EV_INIT:
+        return "initiative rolls %d / %d%s" % (a, b, " (physical dice)" if c else "")
+    if k == EV_HIT:
+        who = (" by %s" % nm[c]) if c != NONE else ""
+        return "%s %+d damage%s" % (nm[a], b, who)
+    if k == EV_COUNTER:
+        return "counter from %s on %s for %s" % (nm[a], game.profile.options[b].name, nm[c])
+    if k == EV_LAUNCH:
+        return "%s launched" % nm[a]
+    if k in CORE_NAMES:
+        return CORE_NAMES[k]
+    if k in game.profile.EVENTS:
+        return game.profile.event_text(game, ev)
+    return "event %d" % k

@@ -1,0 +1,105 @@
+"""The event window: the newest events of the log in RAM, on top of a base state.
+
+RAM holds a bounded window of the newest events (4 bytes each, see events.py) and the state
+hash after each (4 bytes, little-endian); older events are folded into ``base`` (the state
+bytes at ``base_seq``). ``eff`` is the undo stack: window indices of the events in effect (not
+undo events and not undone). The whole log lives in the journal on flash and on the host.
+
+This is the public API the journal, the serial link and save/load use:
+:meth:`export` / :meth:`Game.set_window` carry the window as
+``(base_seq, base bytes or None, event bytes, hash bytes, eff list)``.
+"""
+
+from referee.events import pack_into, unpack
+
+
+class EventWindow:
+    """``size``: events held before the oldest quarter is folded into the base (int >= 8)."""
+
+    def __init__(self, size):
+        self.size = max(8, size)
+        self.base_seq = 0
+        self.base = None          # state bytes at base_seq, or None for the initial state
+        self.events = bytearray()
+        self.hashes = bytearray()
+        self.eff = []
+
+    def count(self):
+        """Events in the window."""
+        return len(self.events) // 4
+
+    @property
+    def seq(self):
+        """Sequence number of the newest event (0 before the first)."""
+        return self.base_seq + len(self.events) // 4
+
+    def full(self):
+        return len(self.events) // 4 >= self.size
+
+    def at(self, i):
+        """Event at window index ``i`` (tuple)."""
+        return unpack(self.events, 4 * i)
+
+    def event(self, seq):
+        """Event ``seq`` (1-based) as a tuple; IndexError when it is not in RAM."""
+        i = seq - self.base_seq - 1
+        if i < 0 or seq > self.seq:
+            raise IndexError("event %d is not in RAM (window %d..%d)"
+                             % (seq, self.base_seq + 1, self.seq))
+        return self.at(i)
+
+    def event_hash(self, seq):
+        """The state hash (8 hex digits) right after event ``seq``; IndexError when not held."""
+        if not self.base_seq < seq <= self.seq:
+            raise IndexError("no event %d in RAM" % seq)
+        i = (seq - self.base_seq - 1) * 4
+        h = self.hashes
+        return "%08x" % (h[i] | (h[i + 1] << 8) | (h[i + 2] << 16) | (h[i + 3] << 24))
+
+    def events_list(self):
+        """The events in the window, oldest first (a new list of tuples)."""
+        return [self.at(i) for i in range(self.count())]
+
+    def append(self, ev):
+        """Append event ``ev``; returns its window index."""
+        pack_into(self.events, ev)
+        return len(self.events) // 4 - 1
+
+    def push_hash(self, h):
+        """Record ``h`` (32-bit int) as the state hash after the newest event."""
+        hs = self.hashes
+        hs.append(h & 255)
+        hs.append((h >> 8) & 255)
+        hs.append((h >> 16) & 255)
+        hs.append(h >> 24)
+
+    def drop_oldest(self, k, base):
+        """Forget the oldest ``k`` events: ``base`` is the state after them."""
+        keep = []
+        for i in self.eff:
+            if i >= k:
+                keep.append(i - k)
+        self.base = base
+        self.base_seq += k
+        self.events = self.events[4 * k:]
+        self.hashes = self.hashes[4 * k:]
+        self.eff = keep
+
+    def export(self):
+        """``(base_seq, base or None, event bytes, hash bytes, eff list)``: copies."""
+        return (self.base_seq, self.base, bytes(self.events), bytes(self.hashes), list(self.eff))
+
+    def set(self, base_seq, base, events, hashes, eff):
+        """Take a saved window (as :meth:`export` gives). Raises ValueError when the parts do
+        not fit together."""
+        n = len(events) // 4
+        if len(events) != 4 * n or len(hashes) != 4 * n:
+            raise ValueError("window events and hashes differ in length")
+        for i in eff:
+            if not 0 <= i < n:
+                raise ValueError("undo stack points outside the window")
+        self.base = None if base is None else bytes(base)
+        self.base_seq = base_seq
+        self.events = bytearray(events)
+        self.hashes = bytearray(hashes)
+        self.eff = list(eff)

@@ -1,0 +1,100 @@
+"""Long games (issue 10 part 4): 100,000 events through the journal, the mirror's replica and
+save/load, starting near round 65,536 so a 16-bit round would wrap. Linear: each step applies
+at most a RAM window's events per undo (counted, not timed); no recursion anywhere."""
+
+import json
+import os
+
+from conftest import make_referee
+from host_tools import savefile
+from host_tools.mirror import Replica
+from referee.game import Game, EV_INIT, EV_HIT, EV_PHASE, EV_UNDO
+from referee.journal import Journal, OSFS
+
+EVENTS = int(os.environ.get("FLEETREF_LONG_EVENTS", "100000"))
+START_ROUND = 65530
+
+
+def events(g, n):
+    """A deterministic stream of ``n`` events the rules accept: rounds of initiative and phases
+    with hits and chains of undos."""
+    k = 0
+    phases = len(g.profile.phases)
+    hp = g.profile.hit_phases[0]
+    ships = [i for i in range(g.n) if g.in_play(i)]
+    while k < n:
+        yield (EV_INIT, 3 + k % 15, 19, 0)
+        k += 1
+        for p in range(phases):
+            if p == hp and k % 11 == 0:
+                yield (EV_HIT, ships[k % len(ships)], 1, 255)
+                yield (EV_UNDO, 0, 0, 0)
+                k += 2
+            yield (EV_PHASE, 0, 0, 0)
+            k += 1
+
+
+def test_100k_events_journal_mirror_save_load(tmp_path, monkeypatch):
+    calls = [0]
+    orig = Game._apply
+
+    def counted(self, *a):
+        calls[0] += 1
+        return orig(self, *a)
+    monkeypatch.setattr(Game, "_apply", counted)
+
+    rep = Replica()
+    lines = []
+
+    def board_out(line):
+        msg = json.loads(line)
+        if msg["t"] == "game":
+            rep.load_game(msg)
+        elif msg["t"] == "ev":
+            assert rep.apply_event(msg) == "ok"
+        elif msg["t"] == "err":
+            lines.append(msg)
+    app, _ = make_referee("swsb-example")
+    app.send = board_out
+    app.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
+    app.load_scenario("swsb-example")
+    g = app.game
+    base = bytearray(g.state_bytes())
+    base[0:4] = bytes((START_ROUND & 255, START_ROUND >> 8, 0, 0))
+    app.handle_line(json.dumps({"c": "base", "base_seq": 0, "base": base.hex()}))
+    rep.load_game(json.loads(app.game_line()))          # the host joins after the base
+    rep.ref.game.set_window(0, bytes(base), b"", b"", [])
+    rep.base0 = (0, bytes(base).hex())
+    for ev in events(g, EVENTS):
+        if g.seq >= EVENTS:
+            break
+        assert app.submit(ev) is None, ev
+    assert not lines
+    assert g.seq == EVENTS and g.round > 65536, g.round    # past 16 bits, not wrapped
+    assert rep.game.state_hash() == g.state_hash() and len(rep.rows) == EVENTS
+    assert calls[0] < 300 * EVENTS // 11 + 4 * EVENTS    # linear: a window per undo
+
+    # the journal restores it after a restart, and holds the newest events of the history
+    app2, _ = make_referee("swsb-example", seed=5)
+    app2.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
+    app2.boot("hoth")
+    assert not app2.boot_note and app2.game.seq == EVENTS
+    assert app2.game.state_hash() == g.state_hash() and app2.game.round == g.round
+    held = [s for s, _ in app2.journal.events(0)]
+    assert held == list(range(held[0], EVENTS + 1)) and EVENTS - len(held) < EVENTS // 2
+
+    # save: the replica's full record; verify replays it; load puts it on a fresh board
+    data = savefile.build(rep.game_msg, rep.base0[0], rep.base0[1], rep.rows,
+                          rep.game.snapshot())
+    data = json.loads(json.dumps(data))
+    calls[0] = 0
+    assert savefile.verify(data).state_hash() == g.state_hash()
+    assert calls[0] < 300 * EVENTS // 11 + 4 * EVENTS
+    fresh, out = make_referee("swsb-example", seed=6)
+    fresh.handle_line(json.dumps({"c": "load", "roster": data["game"]["roster"],
+                                  "scenario": data["game"]["scenario"]}))
+    fresh.handle_line(json.dumps({"c": "base", "base_seq": 0, "base": data["base"]}))
+    evs = [r["ev"] for r in data["events"]]
+    for i in range(0, len(evs), 200):
+        fresh.handle_line(json.dumps({"c": "append", "events": evs[i:i + 200]}))
+    assert fresh.game.seq == EVENTS and fresh.game.state_hash() == g.state_hash()
