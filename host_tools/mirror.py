@@ -3,6 +3,7 @@ pseudo-terminal), replaying its events through the same rules core and comparing
 """
 
 import json
+import os
 import sys
 import time
 
@@ -21,6 +22,11 @@ PICO_PID = 0x0005   # MicroPython on the Raspberry Pi Pico (USB CDC)
 
 
 HOST_WINDOW = 1 << 30
+
+# Seconds to wait for a board's reply. A Pico answers in milliseconds; a slow link (or the
+# emulated Pico of the tests, several times slower than a real one) may set
+# FLEETREF_REPLY_TIMEOUT higher.
+REPLY_TIMEOUT = float(os.environ.get("FLEETREF_REPLY_TIMEOUT") or 5)
 
 
 class MirrorError(Exception):
@@ -199,8 +205,10 @@ class Mirror:
                 return None
             self.buf += chunk
 
-    def wait_for(self, t, timeout=5.0):
-        """Handle messages until one of type ``t`` arrives; return it. Raises MirrorError."""
+    def wait_for(self, t, timeout=None):
+        """Handle messages until one of type ``t`` arrives (within ``timeout`` s, default
+        REPLY_TIMEOUT); return it. Raises MirrorError."""
+        timeout = max(timeout or 0, REPLY_TIMEOUT)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             msg = self.read_msg()
@@ -230,7 +238,7 @@ class Mirror:
         """Ask for the events after the newest one held; if the board no longer holds them,
         take its state (base and RAM window) instead."""
         self.send({"c": "events", "since": self.rep.game.seq})
-        end = time.monotonic() + 10
+        end = time.monotonic() + 2 * REPLY_TIMEOUT
         while time.monotonic() < end:
             msg = self.read_msg()
             if msg is None:
