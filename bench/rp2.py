@@ -131,7 +131,7 @@ def measure(quick=False):
         raise emu.EmuError(why)
     from bench.run import random_events, roster_2x24
     from referee import game as G, profiles, scenarios
-    n_press, n_events = (5, 50) if quick else (60, 1000)
+    n_press, n_events = (5, 50) if quick else (50, 1000)
     norm = scenarios.load_text(json.dumps(roster_2x24()))[0]
     events = [list(e) for e in random_events(G.Game(profiles.get("swsb"), norm), n_events, 11)]
     d = tempfile.mkdtemp(prefix="fleetref-bench-")

@@ -57,6 +57,11 @@ class EmuError(Exception):
     pass
 
 
+# Every wait here is for emulated work measured in wall time; the emulator runs 5-15 times
+# slower than a Pico and slower still on a busy machine, so no wait gives up sooner than this.
+MIN_WAIT = 900
+
+
 class EmulatedPico:
     """One emulated Pico process. ``serial`` (bytes received over USB CDC), ``events``
     (everything the models reported: frames, keys, cuts, resets), ``frames`` (decoded LED
@@ -136,7 +141,7 @@ class EmulatedPico:
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise EmuError("emulator gone: %s" % self.stderr())
-        end = time.monotonic() + timeout
+        end = time.monotonic() + max(timeout, 120)
         with self.lock:
             while i not in self.replies:
                 left = end - time.monotonic()
@@ -159,7 +164,7 @@ class EmulatedPico:
 
     def wait_event(self, pred, timeout=60, start=0):
         """The first event (index >= start) for which pred(event) holds. Raises EmuError."""
-        end = time.monotonic() + timeout
+        end = time.monotonic() + max(timeout, MIN_WAIT)
         with self.lock:
             while True:
                 for e in self.events[start:]:
@@ -231,7 +236,7 @@ class EmulatedPico:
 
     def wait_serial(self, pred, timeout=60, start=0):
         """Wait until pred(text received from byte ``start``) is true; returns that text."""
-        end = time.monotonic() + timeout
+        end = time.monotonic() + max(timeout, MIN_WAIT)
         with self.lock:
             while True:
                 text = bytes(self.serial[start:]).decode("utf-8", "replace")

@@ -3,6 +3,7 @@ pseudo-terminal), replaying its events through the same rules core and comparing
 """
 
 import json
+import os
 import sys
 import time
 
@@ -20,6 +21,11 @@ PICO_VID = 0x2E8A
 PICO_PID = 0x0005   # MicroPython on the Raspberry Pi Pico (USB CDC)
 
 
+
+# Seconds to wait for a board's reply. A Pico answers in milliseconds; a slow link (or the
+# emulated Pico of the tests, several times slower than a real one) may set
+# FLEETREF_REPLY_TIMEOUT higher.
+REPLY_TIMEOUT = float(os.environ.get("FLEETREF_REPLY_TIMEOUT") or 5)
 
 
 class MirrorError(Exception):
@@ -206,8 +212,10 @@ class Mirror:
                 return None
             self.buf += chunk
 
-    def wait_for(self, t, timeout=5.0):
-        """Handle messages until one of type ``t`` arrives; return it. Raises MirrorError."""
+    def wait_for(self, t, timeout=None):
+        """Handle messages until one of type ``t`` arrives (within ``timeout`` s, default
+        REPLY_TIMEOUT); return it. Raises MirrorError."""
+        timeout = max(timeout or 0, REPLY_TIMEOUT)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             msg = self.read_msg()
@@ -241,12 +249,12 @@ class Mirror:
         self.catching = True
         try:
             self.send({"c": "events", "since": self.rep.game.seq})
-            end = time.monotonic() + 10
+            end = time.monotonic() + 2 * REPLY_TIMEOUT
             while time.monotonic() < end:
                 msg = self.read_msg()
                 if msg is None:
                     continue
-                end = time.monotonic() + 10          # the board is still answering
+                end = time.monotonic() + 2 * REPLY_TIMEOUT          # the board is still answering
                 if msg.get("t") == "err" and msg.get("code") == "gone":
                     self.send({"c": "state"})
                     self.wait_for("state")

@@ -88,7 +88,8 @@ def load(port, path, force=False):
 
 
 def _ok(m, c):
-    end = time.monotonic() + 20
+    from host_tools.mirror import REPLY_TIMEOUT
+    end = time.monotonic() + 4 * REPLY_TIMEOUT
     while time.monotonic() < end:
         msg = m.read_msg()
         if msg is None:

@@ -20,12 +20,14 @@ from host_tools import image
 NAME = "pico-ws2812-16x16"
 
 
-def cli(*args, timeout=600):
+def cli(*args, timeout=1200):
+    # the emulated Pico runs several times slower than a real one: give it time to answer
+    env = dict(os.environ, FLEETREF_REPLY_TIMEOUT="120")
     return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=timeout)
+                          text=True, cwd=ROOT, timeout=timeout, env=env)
 
 
-def board_says(port, line, want, timeout=120):
+def board_says(port, line, want, timeout=900):
     """Send ``line`` on the serial port, return the first protocol message of type ``want``."""
     end = time.monotonic() + timeout
     with serial.Serial(port, 115200, timeout=0.2, exclusive=True) as s:
@@ -90,5 +92,5 @@ def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
         # Ctrl-C from mpremote takes the board back from the running referee
         r = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "exec",
                             "import sys; print('repl', sys.implementation.name)"],
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=900)
         assert r.returncode == 0 and "repl micropython" in r.stdout, r.stdout + r.stderr
