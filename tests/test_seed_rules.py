@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from seedplay import Board
+from serialplay import Board
 
 
 def roster_file(name):
@@ -218,7 +218,9 @@ def test_d6_turns_need_the_turn_distance_before_each():
     # move, but it must move three hexes before each of those turns".
     b = Board("squadrons-d6-example")             # Red: seed 002's X-wing: TD 3, 3 turns
     b.refused("2 turns need 6 hexes (moved 5)", "move", ship="Red 1", mode=1, hexes=5, turns=2)
-    b.refused("enter the hexes moved", "move", ship="Red 1", mode=1, turns=1)
+    # hexes not entered: the turns must fit the most the craft moves at that rate (8)
+    b.refused("3 turns need 9 hexes (Attack Speed is at most 8)", "move", ship="Red 1",
+              mode=1, turns=3)
     b.refused("at most 8 hexes at Attack Speed", "move", ship="Red 1", mode=1, hexes=9)
     b.ok("move", ship="Red 1", mode=1, hexes=6, turns=2)
     b.refused("3 turns a move", "move", ship="Red 2", mode=1, hexes=8, turns=4)
@@ -386,14 +388,19 @@ def test_smb_capital_weapons_never_target_fighters_however_the_hit_is_entered(tm
     # too fast to be targeted"
     b = Board("hoth")
     b.ok("roll", values=[15, 8])
-    b.phases(2)                                   # capital weapons
+    b.ok("phase")
+    b.move_all()
+    b.ok("phase")                                 # capital weapons
     b.refused("cannot target fighters", "hit", ship="X-Wing 1", by="Star Destroyer")
+    b.refused("cannot target fighters", "hit", ship="X-Wing 1")     # no attacker named
     b.ok("aim", ship="Star Destroyer", weapon=4, arg=0)
     b.refused("cannot target fighters", "attack", ship="Star Destroyer", target="X-Wing 1",
               roll=20)
     # and on the pad (dmg+ with the Star Destroyer marked), played by `fleetref sim`
     script = tmp_path / "pad.txt"
-    script.write_text("dice 15 8 phase phase select Star_Destroyer mark select X-Wing_1 dmg+\n")
+    script.write_text("dice 15 8 phase select Star_Destroyer opt1 select Troop_Transport opt1 "
+                      "select X-Wing_1 opt1 select X-Wing_2 opt1 phase "
+                      "select Star_Destroyer mark select X-Wing_1 dmg+\n")
     out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
                           "--scenario", "hoth", "--seed", "1", "--script", str(script)],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
@@ -407,8 +414,11 @@ def test_smb_exit_only_in_the_movement_phase_and_the_transport_exit_wins():
     # seed 004 Victory: "The Rebel player wins if they exit the Transport from the opposite
     # table edge." Leaving the table is a move (the Movement Phase).
     b = Board("hoth")
-    b.ok("roll", values=[2, 9])
-    b.phases(2)                                   # capital weapons
+    b.ok("roll", values=[15, 8])                  # the Empire moves first
+    b.ok("phase")
+    b.refused("Empire moves first", "exit", ship="Troop Transport", kind=1)
+    b.move_all()
+    b.ok("phase")                                 # capital weapons
     b.refused("movement phase", "exit", ship="Troop Transport", kind=1)
     b.ok("phase")
     b.ok("roll", values=[2, 9])
@@ -437,13 +447,13 @@ def test_play_stops_once_a_side_has_won():
     b = Board("hoth")
     b.ok("roll", values=[15, 8])
     b.ok("phase")
-    b.ok("hit", ship="Troop Transport", n=2)
+    b.ok("hit", ship="Troop Transport", n=2)      # (entered with no attacker)
     assert b.snap()["winner"] == 0
     b.refused("Empire has won", "phase")
     b.refused("Empire has won", "hit", ship="X-Wing 1")
     b.ok("undo")
     assert b.snap()["winner"] is None
-    b.ok("phase")
+    b.ok("move", ship="Star Destroyer")           # play goes on
 
 
 def test_smb_a_response_answers_the_ship_that_has_just_moved():
@@ -488,7 +498,30 @@ def test_smb_capital_rear_setting_and_rapid_immunity():
         b.ok("respond", ship="Star Destroyer", mover="Troop Transport", kind=2)
         b.refused("immune to fire from rapid weapons", "hit", ship="Troop Transport",
                   by="Star Destroyer")
+        b.move_all()
         b.ok("phase")
         b.ok("aim", ship="Star Destroyer", weapon=4, arg=2)      # at the Transport's rear
         r = b.c("attack", ship="Star Destroyer", target="Troop Transport", roll=20)
         assert (r is None) == (setting == 0), r
+
+
+def test_smb_every_ship_on_the_table_moves_and_fires_its_capital_weapons_once():
+    # seed 004: "The player with the initiative moves all their ships ..., then the other
+    # player moves"; "Ships must make their full forward move"; "In this phase both players
+    # fire the Capital weapons for ships which did not make a full power move."
+    b = Board("hoth")
+    b.ok("roll", values=[15, 8])
+    b.ok("phase")
+    b.ok("move", ship="Star Destroyer")
+    b.ok("move", ship="Troop Transport")
+    b.refused("X-Wing 1 has not moved", "phase")
+    b.move_all()
+    b.ok("phase")
+    b.ok("aim", ship="Star Destroyer", weapon=4, arg=1)
+    b.ok("attack", ship="Star Destroyer", target="Troop Transport", roll=19)   # 24 vs 20
+    b.refused("already fired its capital weapons", "attack", ship="Star Destroyer",
+              target="Troop Transport", roll=19)
+    b.refused("already fired its capital weapons", "hit", ship="Troop Transport",
+              by="Star Destroyer")
+    b.ok("phase")
+    assert b.ship("Troop Transport")["damage"] == 1

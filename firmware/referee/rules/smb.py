@@ -47,7 +47,8 @@ RESPONDED = 8      # a response was taken to this ship's move
 ION_NEXT = 16      # hit by the Ion Cannon: cannot move or fire next round
 ION_NOW = 32       # ionized this round
 EXITED = 64        # left by the far table edge (stays for the game)
-ROUND = MOVED | POWER | ATTACK_MOVE | RESPONDED | ION_NOW
+CAP_FIRED = 128    # fired its capital weapons this round
+ROUND = MOVED | POWER | ATTACK_MOVE | RESPONDED | ION_NOW | CAP_FIRED
 
 B_RAPID_AT = 1     # ship byte: rapid-fire response taken at ship + 1
 B_AM_FIRED = 2     # ship byte: attack-move weapons fired (1 heavy, 2 rapid)
@@ -82,7 +83,7 @@ class Rules(D20Rules):
     STAT_KEYS = ("type", "speed", "defense", "weapons", "snub_defense", "no_snub_damage",
                  "fighter_attack_move", "immune_to_rapid", "zone")
     FLAGS = ("moved", "full_power", "attack_move", "responded", "ion_next_round",
-             "ionized", "exited")
+             "ionized", "exited", "fired_capital")
     ROUND_FLAGS = ROUND
     SHIP_BYTES = 4
     GAME_BYTES = 6
@@ -168,11 +169,26 @@ class Rules(D20Rules):
             return "moves: 1 standard, 2 full power, 3 fighter attack"
         if mode == 3 and not self.kind(g, a, K_FIGHTER | K_ATTACK_MOVE):
             return "only fighters make the attack move"
+        return self.check_order(g, a)
+
+    def check_order(self, g, a):
+        """"The player with the initiative moves all their ships ..., then the other player
+        moves": None when ship a may move now."""
         if g.init != NONE and g.side[a] != g.init:
             left = self._unmoved(g, g.init)
             if left:
                 return "%s moves first: %s has not moved" % (g.side_names[g.init],
                                                             g.names[left[0]])
+        return None
+
+    def check_phase(self, g):
+        """Every ship on the table that can move makes its move ("moves all their ships";
+        "Ships must make their full forward move") before the movement phase ends."""
+        if g.phase == MOVING:
+            for s in range(2):
+                left = self._unmoved(g, s)
+                if left:
+                    return "%s has not moved: every ship on the table moves" % g.names[left[0]]
         return None
 
     # ---- firing ------------------------------------------------------------------------------
@@ -201,6 +217,8 @@ class Rules(D20Rules):
                 return "%s made a full-power move and cannot fire capital weapons" % nm
             if self.kind(g, c, K_FIGHTER):
                 return "capital weapons cannot target fighters"
+            if g.fl2[a] & CAP_FIRED:
+                return "%s has already fired its capital weapons this round" % nm
             if g.settings["capital_rear"] and (self.aim(g, a) >> 3) & 3 == 2:
                 return "capital weapons cannot be fired into the rear facing"
         elif g.phase != MOVING:
@@ -255,11 +273,18 @@ class Rules(D20Rules):
         return self.d20_hit(g, roll, total, need), total, need
 
     def check_hit(self, g, target, points, attacker):
-        if attacker == NONE or points <= 0:
+        if points <= 0:
+            return None
+        if attacker == NONE:
+            if g.phase == CAPITAL_PHASE and self.kind(g, target, K_FIGHTER):
+                # only capital weapons fire in this phase, and they cannot target fighters
+                return "capital weapons cannot target fighters"
             return None
         return self.check_fire(g, attacker, target, self.firing_weapon(g, attacker, target))
 
     def on_fire(self, g, a, c):
+        if g.phase == CAPITAL_PHASE:
+            g.fl2[a] |= CAP_FIRED
         if g.phase != MOVING:
             return
         o = 4 * a

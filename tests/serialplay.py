@@ -58,6 +58,16 @@ class Board:
     def ship(self, name):
         return [s for s in self.snap()["ships"] if s["name"] == name][0]
 
+    def move_all(self):
+        """smb: every ship still to move makes a standard move, the initiative side first
+        (seed 004: every ship on the table moves before the movement phase ends)."""
+        s = self.snap()
+        first = s["initiative"]
+        for side in (first, 1 - first):
+            for x in s["ships"]:
+                if x["side"] == side and x["launched"] and x["status"] != "destroyed":
+                    self.c("move", ship=x["i"], mode=1)    # refused when it has moved
+
     def phases(self, n):
         for _ in range(n):
             self.ok("phase")
