@@ -596,3 +596,73 @@ def test_death_star_port_is_the_rebels_aim_only(board):
     assert errs and not evs and s["winner"] is None, (
         "seed: the target port is the Rebels' aim; the Empire's TIE hitting it was accepted "
         "(%s), winner %s" % (evs, s["winner"]))
+
+
+def test_a_capital_weapon_fires_once_in_the_capital_weapons_phase(board):
+    """Seed 004, Capital Weapons: "In this phase both players fire the Capital weapons for ships
+    which did not make a full power move. The player with initiative fires first, the other
+    player fires second". (Each weapon fires in the phase; only the Ion Cannon is given more:
+    "The Ion Cannon may fire up to two bursts".) Stats: Troop Transport "Takes 2 hits to
+    destroy".
+
+    The Star Destroyer's Main Guns hit the Transport's front (15 + 5 = 20 >= 14); a second
+    Main Guns shot in the same phase is refused, so after the phase the Transport has 1 damage
+    and nobody has won."""
+    hoth(board)
+    empire_moves_first(board)
+    rebels_move(board)
+    board.ok("phase")
+    board.ok("aim", ship=SD, weapon=CAPITAL, arg=FRONT)
+    board.ok("attack", ship=SD, target=TRANSPORT, roll=15)
+    board.cmd("attack", ship=SD, target=TRANSPORT, roll=15)
+    board.ok("phase")
+    s = board.snap()
+    t = ships(s)["Troop Transport"]
+    assert t["damage"] == 1 and s["winner"] is None, (
+        "seed: the Main Guns fire once in the phase: 1 hit; the Transport has %s damage (%s), "
+        "winner %s" % (t["damage"], t["status"], s["winner"]))
+
+
+def test_movement_phase_fire_lands_at_once_destroyed_ship_cannot_respond(board):
+    """Seed 004, Capital Weapons: "all fire is considered simultaneous (unlike the movement
+    phase) so even destroyed ships get to return fire." Stats: TIE Fighters 18/20/12, X-Wing
+    Lasers (rapid) +3; fighters are destroyed by one hit (no hit count given for them in the
+    table: roster hp 1).
+
+    TIE 1 moves; X-Wing 1 answers with rapid fire at its front: 19 + 3 = 22 >= 18, a hit: TIE
+    1 is destroyed at once. When X-Wing 2 moves, TIE 1 responding is refused."""
+    hoth(board)
+    empire_moves_first(board, launch_tie=True)
+    board.ok("respond", ship=XW1, mover=TIE1, kind=RAPID_FIRE)
+    board.ok("aim", ship=XW1, weapon=RAPID, arg=FRONT)
+    board.ok("attack", ship=XW1, target=TIE1, roll=19)
+    assert ships(board.snap())["TIE Fighter 1"]["status"] == "destroyed", (
+        "seed: fire in the movement phase is not simultaneous: the hit lands at once")
+    board.ok("move", ship=XW2, mode=STANDARD)
+    assert board.refused("respond", ship=TIE1, mover=XW2, kind=RAPID_FIRE), (
+        "seed: the destroyed TIE 1 cannot respond")
+
+
+def test_no_rapid_weapons_in_the_capital_weapons_phase(board):
+    """Seed 004, Capital Weapons: "In this phase both players fire the Capital weapons for ships
+    which did not make a full power move." Shoot Rapid Weapons is a response action of the
+    movement phase.
+
+    TIE 1's Lasers (rapid) at X-Wing 1 in the capital weapons phase: refused."""
+    hoth(board)
+    capital_phase(board)
+    board.cmd("aim", ship=TIE1, weapon=RAPID, arg=REAR)
+    assert board.refused("attack", ship=TIE1, target=XW1, roll=19), (
+        "seed: only capital weapons fire in the capital weapons phase")
+
+
+def test_responses_answer_enemy_moves_only(board):
+    """Seed 004, Response Actions: "Each time a ship is moved during your movement phase your
+    opponent may have the opportunity to take a response action."
+
+    X-Wing 1 (Rebels) moves; X-Wing 2 (Rebels) answering it is refused."""
+    hoth(board)
+    empire_moves_first(board)
+    board.ok("move", ship=XW1, mode=STANDARD)
+    assert board.refused("respond", ship=XW2, mover=XW1, kind=RAPID_FIRE), (
+        "seed: the opponent responds, not the mover's side")

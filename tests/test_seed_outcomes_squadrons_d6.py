@@ -219,3 +219,29 @@ def test_a_craft_moves_once_a_round_and_rounds_go_movement_then_combat(board):
     board.ok("phase")
     s = board.snap()
     assert (s["round"], s["phase"]) == (2, "movement"), (s["round"], s["phase"])
+
+
+def test_exemplary_turn_distance_zero_and_below(board):
+    """Seed 002, Exemplary Pilots and Craft: "When calculating Turn Distance, if the number
+    reached is 0, the craft may turn two hexsides at once. If the total is -1 or less, the craft
+    is now able to make 180 degree bootlegger turns."
+
+    Ace (piloting 5D+2, Maneuverability 5D): 10 - (5 + 5) = 0, 5 turns. Legend (6D, 5D+1):
+    10 - 11 = -1, 5 turns. Both are marked as special (two hexsides / bootlegger)."""
+    r = {"name": "aces", "ruleset": "squadrons-d6", "sides": [
+        {"name": "Rebels", "ships": [
+            {"name": "Ace", "class": 4, "hp": 1,
+             "stats": {"space": 8, "piloting": "5D+2", "maneuverability": "5D"}},
+            {"name": "Legend", "class": 4, "hp": 1,
+             "stats": {"space": 8, "piloting": "6D", "maneuverability": "5D+1"}}]},
+        {"name": "Empire", "ships": [
+            {"name": "Black", "class": 4, "hp": 1,
+             "stats": {"space": 10, "piloting": "4D", "maneuverability": "2D"}}]}]}
+    board.load(roster_obj=r)
+    m = board.snap()["profile"]["movement"]
+    assert (m["Ace"]["turn_distance"], m["Ace"]["turns"]) == (0, 5)
+    assert (m["Legend"]["turn_distance"], m["Legend"]["turns"]) == (-1, 5)
+    assert m["Ace"]["special"] and m["Legend"]["special"] and (
+        m["Ace"]["special"] != m["Legend"]["special"]), (m["Ace"], m["Legend"])
+    assert (m["Ace"]["attack_speed"], m["Ace"]["full_throttle"]) == (9, 13), (
+        "seed: 8/2 + 5 = 9, 8 + 5 = 13")

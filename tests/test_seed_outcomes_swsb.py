@@ -304,3 +304,32 @@ def test_fly_casual_class_3_only_and_once_a_round(board):
         "seed: Fly Casual is not for a class 2 ship")
     board.ok("counter", ship=FALCON, option="Fly Casual")
     assert ships(board.snap())["Falcon"]["pending"] == 0, "seed: the Falcon avoids the hit"
+
+
+def test_fly_casual_once_per_round(board):
+    """Seed 000, FAQ Specific Fleet Command Questions: Fly Casual: "Can it be used more than once
+    per round? A: No and no."
+
+    The Falcon (2 counters) takes two hits; Fly Casual avoids one; a second Fly Casual in the
+    same round is refused, so one hit stays pending."""
+    new_game(board)
+    to_attack_step(board, [9, 14])
+    board.ok("hit", ship=FALCON, n=1, by=HAND)
+    board.ok("hit", ship=FALCON, n=1, by=SLAVE)
+    board.ok("counter", ship=FALCON, option="Fly Casual")
+    assert board.refused("counter", ship=FALCON, option="Fly Casual"), "seed: once per round"
+    assert ships(board.snap())["Falcon"]["pending"] == 1
+
+
+def test_no_attacks_in_the_move_phase(board):
+    """Seed 000, FAQ: the round has a "Move Phase" and an "Attack Phase"; "initiative check":
+    "Whoever rolls highest moves last and attacks first."
+
+    In the Move phase the Cruiser's primary weapon attack is refused."""
+    new_game(board)
+    board.ok("roll", values=[14, 9])
+    board.ok("phase")
+    assert board.snap()["phase"] == "move"
+    board.cmd("aim", ship=CRUISER, weapon=PRIMARY, arg=0)
+    assert board.refused("attack", ship=CRUISER, target=HAND, roll=19), (
+        "seed: attacks belong to the Attack phase")
