@@ -25,18 +25,32 @@ COUNTERMOVE, RAPID_FIRE = 1, 2
 EMPIRE, REBELS = 0, 1
 
 
-def hoth(b):
-    b.load(scenario="hoth")
+def hoth(b, tie_out=False):
+    """A new game of Escape from Hoth. With ``tie_out`` TIE Fighter 1 starts on the table (as if
+    launched in an earlier turn: the seed does not say whether a fighter moves in the turn it
+    is launched), the other two (renamed "TIE Fighter (aboard) 1-2") still aboard."""
+    if not tie_out:
+        b.load(scenario="hoth")
+        return
+    r = roster("hoth")
+    tie = r["sides"][0]["ships"][1]
+    out = copy.deepcopy(tie)
+    del out["count"]
+    out["name"], out["launched"] = "TIE Fighter 1", True
+    tie["name"], tie["count"] = "TIE Fighter (aboard)", 2
+    r["sides"][0]["ships"].insert(1, out)
+    b.load(roster_obj=r)
+    assert ships(b.snap())["TIE Fighter 1"]["i"] == TIE1
 
 
-def empire_moves_first(b, launch_tie=False):
+def empire_moves_first(b, tie_out=False):
     """Round start with the Empire holding the initiative (15 against 8), Movement phase; the
-    Empire moves its ships (standard moves), optionally launching TIE 1 and moving it."""
+    Empire moves its ships on the table (standard moves): the Star Destroyer, and TIE 1 if it
+    is out."""
     b.ok("roll", values=[15, 8])
     b.ok("phase")
     b.ok("move", ship=SD, mode=STANDARD)
-    if launch_tie:
-        b.ok("launch", ship=TIE1)
+    if tie_out:
         b.ok("move", ship=TIE1, mode=STANDARD)
 
 
@@ -60,6 +74,8 @@ def test_initiative_tie_keeps_last_rounds_holder(board):
     assert board.snap()["initiative"] == EMPIRE
     board.ok("phase")
     assert board.snap()["phase"] == "movement"
+    board.ok("move", ship=SD, mode=STANDARD)
+    rebels_move(board)
     board.ok("phase")
     assert board.snap()["phase"] == "capital"
     board.ok("phase")
@@ -68,6 +84,8 @@ def test_initiative_tie_keeps_last_rounds_holder(board):
     board.ok("roll", values=[12, 12])
     assert board.snap()["initiative"] == EMPIRE, "seed: on a tie the last holder keeps it"
     board.ok("phase")
+    board.ok("move", ship=SD, mode=STANDARD)
+    rebels_move(board)
     board.ok("phase")
     board.ok("phase")
     board.ok("roll", values=[5, 17])
@@ -149,7 +167,10 @@ def test_ion_cannon_hit_star_destroyer_cannot_fire_next_round(board):
         board.cmd("aim", ship=SD, weapon=RAPID, arg=FRONT)
         evs, errs = board.cmd("attack", ship=SD, target=TRANSPORT, roll=19)
     assert errs and not evs, "seed: the ionized Star Destroyer cannot fire (rapid) in round 2"
-    board.cmd("phase")
+    board.cmd("move", ship=XW1, mode=STANDARD)
+    board.cmd("move", ship=XW2, mode=STANDARD)
+    board.ok("phase")
+    assert board.snap()["phase"] == "capital"
     board.cmd("aim", ship=SD, weapon=CAPITAL, arg=FRONT)
     assert board.refused("attack", ship=SD, target=TRANSPORT, roll=19), (
         "seed: the ionized Star Destroyer cannot fire its capital weapons in round 2")
@@ -195,8 +216,8 @@ def test_ion_cannon_cannot_target_a_fighter(board):
     "Capital weapons cannot target fighters, they simply move too fast to be targeted".
 
     TIE 1 has launched; the Ion Cannon firing at it is refused."""
-    hoth(board)
-    empire_moves_first(board, launch_tie=True)
+    hoth(board, tie_out=True)
+    empire_moves_first(board, tie_out=True)
     rebels_move(board)
     board.ok("phase")
     evs, errs = board.cmd("ion", ship=TIE1, roll=10, facing=FRONT)
@@ -215,8 +236,8 @@ def test_one_rapid_fire_response_is_one_shot(board):
 
     TIE 1 answers the Transport's move with rapid fire and marks its hit; a second hit by the
     same response is refused, so the Transport has 1 damage and is not destroyed."""
-    hoth(board)
-    empire_moves_first(board, launch_tie=True)
+    hoth(board, tie_out=True)
+    empire_moves_first(board, tie_out=True)
     board.ok("move", ship=TRANSPORT, mode=STANDARD)
     board.ok("respond", ship=TIE1, mover=TRANSPORT, kind=RAPID_FIRE)
     board.ok("hit", ship=TRANSPORT, by=TIE1)
@@ -236,8 +257,8 @@ def test_one_response_per_ship_moved_for_the_whole_side(board):
 
     The Empire's TIE 1 moves; X-Wing 1 answers with rapid fire; X-Wing 2 answering the same move is refused (the Rebel player has had its one
     response)."""
-    hoth(board)
-    empire_moves_first(board, launch_tie=True)
+    hoth(board, tie_out=True)
+    empire_moves_first(board, tie_out=True)
     board.ok("respond", ship=XW1, mover=TIE1, kind=RAPID_FIRE)
     assert board.refused("respond", ship=XW2, mover=TIE1, kind=RAPID_FIRE), (
         "seed: the opponent takes one response action per ship moved, not one per ship")
@@ -248,8 +269,8 @@ def test_response_fires_rapid_weapons_only(board):
     capital class) if an enemy ship finishes its movement in its threat zone."
 
     X-Wing 1 answers TIE 1's move with rapid fire but aims its Torpedos (heavy): refused."""
-    hoth(board)
-    empire_moves_first(board, launch_tie=True)
+    hoth(board, tie_out=True)
+    empire_moves_first(board, tie_out=True)
     board.ok("respond", ship=XW1, mover=TIE1, kind=RAPID_FIRE)
     board.cmd("aim", ship=XW1, weapon=HEAVY, arg=REAR)
     evs, errs = board.cmd("attack", ship=XW1, target=TIE1, roll=19)
@@ -267,8 +288,8 @@ def test_countermove_needs_same_or_higher_speed_and_not_directly_behind(board):
     The Empire moves first with TIE 1 launched. X-Wing 1 moves: the Star Destroyer (2 < 4)
     countermoving is refused. X-Wing 2 moves into the square directly behind TIE 1: TIE 1's
     countermove is refused. The Transport (speed 3) moves: TIE 1 (4 >= 3) countermoves."""
-    hoth(board)
-    empire_moves_first(board, launch_tie=True)
+    hoth(board, tie_out=True)
+    empire_moves_first(board, tie_out=True)
     board.ok("move", ship=XW1, mode=STANDARD)
     assert board.refused("respond", ship=SD, mover=XW1, kind=COUNTERMOVE), (
         "seed: the Star Destroyer is slower than the X-Wing")
@@ -282,7 +303,9 @@ def test_countermove_needs_same_or_higher_speed_and_not_directly_behind(board):
 # --- which weapon fires when, at what ---------------------------------------------------------
 
 def capital_phase(b):
-    empire_moves_first(b, launch_tie=True)
+    """Hoth with TIE 1 out: everyone moves, then the capital weapons phase."""
+    hoth(b, tie_out=True)
+    empire_moves_first(b, tie_out=True)
     rebels_move(b)
     b.ok("phase")
     assert b.snap()["phase"] == "capital"
@@ -293,7 +316,6 @@ def test_capital_weapons_never_target_fighters_attack_helper(board):
     fast to be targeted".
 
     Capital weapons phase: the Star Destroyer's Main Guns at X-Wing 1: refused."""
-    hoth(board)
     capital_phase(board)
     board.cmd("aim", ship=SD, weapon=CAPITAL, arg=FRONT)
     assert board.refused("attack", ship=SD, target=XW1, roll=19), (
@@ -305,7 +327,6 @@ def test_capital_weapons_never_target_fighters_hit_command(board):
 
     The same shot entered as a hit by the Star Destroyer (serial `hit` with `by`): refused,
     X-Wing 1 unharmed."""
-    hoth(board)
     capital_phase(board)
     evs, errs = board.cmd("hit", ship=XW1, by=SD)
     x = ships(board.snap())["X-Wing 1"]
@@ -365,8 +386,8 @@ def test_transport_plus_4_against_snub_weapons(board):
 
     TIE 1's Lasers (+2) answer the Transport's move at its front: 14 + 2 = 16 against
     14 + 4 = 18: a miss, no damage."""
-    hoth(board)
-    empire_moves_first(board, launch_tie=True)
+    hoth(board, tie_out=True)
+    empire_moves_first(board, tie_out=True)
     board.ok("move", ship=TRANSPORT, mode=STANDARD)
     board.ok("respond", ship=TIE1, mover=TRANSPORT, kind=RAPID_FIRE)
     board.ok("aim", ship=TIE1, weapon=RAPID, arg=FRONT)
@@ -422,8 +443,8 @@ def test_fighter_attack_move_fires_each_weapon_once(board):
     The Empire moves first with TIE 1 launched. X-Wing 1 makes an attack move and fires its
     Lasers and its Torpedos at TIE 1 (accepted; rolls of 1 miss: 1 + 3 < 18, 1 + 0 < 18);
     its Lasers a second time in the same move are refused."""
-    hoth(board)
-    empire_moves_first(board, launch_tie=True)
+    hoth(board, tie_out=True)
+    empire_moves_first(board, tie_out=True)
     board.ok("move", ship=XW1, mode=ATTACK_MOVE)
     board.ok("aim", ship=XW1, weapon=RAPID, arg=FRONT)
     board.ok("attack", ship=XW1, target=TIE1, roll=1)
@@ -453,7 +474,6 @@ def test_no_heavy_weapons_in_the_capital_weapons_phase(board):
     ships which did not make a full power move."
 
     X-Wing 1's Torpedos (heavy) at a TIE in the capital weapons phase: refused."""
-    hoth(board)
     capital_phase(board)
     board.cmd("aim", ship=XW1, weapon=HEAVY, arg=REAR)
     assert board.refused("attack", ship=XW1, target=TIE1, roll=19), (
@@ -500,6 +520,9 @@ def test_star_destroyer_launches_one_fighter_a_turn(board):
     board.ok("phase")
     board.ok("launch", ship=TIE1)
     assert board.refused("launch", ship=TIE2), "seed: one launch a turn"
+    board.ok("move", ship=SD, mode=STANDARD)
+    board.cmd("move", ship=TIE1, mode=STANDARD)   # the seed is silent on moving at launch
+    rebels_move(board)
     board.ok("phase")
     board.ok("phase")
     board.ok("roll", values=[15, 8])
@@ -516,7 +539,6 @@ def test_exit_only_in_the_movement_phase(board):
     Weapons Phase").
 
     An exit entered in the capital weapons phase is refused and nobody wins."""
-    hoth(board)
     capital_phase(board)
     evs, errs = board.cmd("exit", ship=TRANSPORT, kind=1)
     s = board.snap()
@@ -570,11 +592,11 @@ def test_play_stops_once_a_side_has_won(board):
     """Seed 004, Escape from Hoth, Victory: "The Rebel player wins if they exit the Transport
     from the opposite table edge." (issue 9: play stops, or asks, once a side has won.)
 
-    After the Transport's exit the game is decided: moving on to the capital weapons phase
-    and shooting at the Rebels is refused, and the winner stays the Rebels."""
+    Every ship has moved and the Transport exits: the game is decided, so moving on to the
+    capital weapons phase is refused."""
     hoth(board)
     empire_moves_first(board)
-    board.ok("move", ship=TRANSPORT, mode=STANDARD)
+    rebels_move(board, which=(XW1, XW2, TRANSPORT))
     board.ok("exit", ship=TRANSPORT, kind=1)
     assert board.snap()["winner"] == REBELS
     evs, errs = board.cmd("phase")
@@ -631,8 +653,8 @@ def test_movement_phase_fire_lands_at_once_destroyed_ship_cannot_respond(board):
 
     TIE 1 moves; X-Wing 1 answers with rapid fire at its front: 19 + 3 = 22 >= 18, a hit: TIE
     1 is destroyed at once. When X-Wing 2 moves, TIE 1 responding is refused."""
-    hoth(board)
-    empire_moves_first(board, launch_tie=True)
+    hoth(board, tie_out=True)
+    empire_moves_first(board, tie_out=True)
     board.ok("respond", ship=XW1, mover=TIE1, kind=RAPID_FIRE)
     board.ok("aim", ship=XW1, weapon=RAPID, arg=FRONT)
     board.ok("attack", ship=XW1, target=TIE1, roll=19)
@@ -649,7 +671,6 @@ def test_no_rapid_weapons_in_the_capital_weapons_phase(board):
     movement phase.
 
     TIE 1's Lasers (rapid) at X-Wing 1 in the capital weapons phase: refused."""
-    hoth(board)
     capital_phase(board)
     board.cmd("aim", ship=TIE1, weapon=RAPID, arg=REAR)
     assert board.refused("attack", ship=TIE1, target=XW1, roll=19), (
@@ -666,3 +687,19 @@ def test_responses_answer_enemy_moves_only(board):
     board.ok("move", ship=XW1, mode=STANDARD)
     assert board.refused("respond", ship=XW2, mover=XW1, kind=RAPID_FIRE), (
         "seed: the opponent responds, not the mover's side")
+
+
+def test_every_ship_on_the_table_moves(board):
+    """Seed 004, Full Movement and Collisions: "Ships must make their full forward move, though
+    they 90 degree turns are optional. So a fighter that makes a normal move MUST move 2 spaces
+    forward". Capital ships: "the turn is optional (though they must move one forward)".
+
+    The Empire moves the Star Destroyer; the Rebels move the Transport and X-Wing 1 only.
+    Ending the Movement Phase with X-Wing 2 unmoved is refused."""
+    hoth(board)
+    empire_moves_first(board)
+    rebels_move(board, which=(TRANSPORT, XW1))
+    evs, errs = board.cmd("phase")
+    assert errs and not evs, (
+        "seed: every ship must make its forward move; the Movement Phase ended with X-Wing 2 "
+        "unmoved: %s" % evs)
