@@ -133,7 +133,7 @@ def test_broadside_fires_once_to_each_side(board):
     starships on both the left and right sides of the starship? A: Yes" and "It may fire all
     its weapons."
 
-    Invisible Hand (side 1 wins 14 to 9... here 9 / 14, so it fires first): primary, broadside
+    Invisible Hand (side 1 wins 9 / 14, so it fires first): primary, broadside
     left, broadside right are all accepted; a second broadside to the left is refused."""
     new_game(board)
     to_attack_step(board, [9, 14])
@@ -333,3 +333,20 @@ def test_no_attacks_in_the_move_phase(board):
     board.cmd("aim", ship=CRUISER, weapon=PRIMARY, arg=0)
     assert board.refused("attack", ship=CRUISER, target=HAND, roll=19), (
         "seed: attacks belong to the Attack phase")
+
+
+def test_one_ship_at_a_time_resolves_all_its_weapons(board):
+    """Seed 000, FAQ Attack Phase: "Then select one starship and resolve all its weapons in any
+    order of your choosing. Continue choosing one ship at a time to resolve its weapons."
+
+    Side 1 wins (9 / 14). The Invisible Hand fires its primary weapon; then Slave I fires; the
+    Invisible Hand coming back for its broadside afterwards is refused (its turn is over)."""
+    new_game(board)
+    to_attack_step(board, [9, 14])
+    board.ok("aim", ship=HAND, weapon=PRIMARY, arg=0)
+    board.ok("attack", ship=HAND, target=CRUISER, roll=2)
+    board.ok("aim", ship=SLAVE, weapon=PRIMARY, arg=0)
+    board.ok("attack", ship=SLAVE, target=FALCON, roll=2)
+    board.cmd("aim", ship=HAND, weapon=BROAD_L, arg=0)
+    assert board.refused("attack", ship=HAND, target=XWING, roll=2), (
+        "seed: one ship at a time; the Invisible Hand already had its turn")
