@@ -25,13 +25,10 @@ COUNTERMOVE, RAPID_FIRE = 1, 2
 EMPIRE, REBELS = 0, 1
 
 
-def hoth(b, tie_out=False):
-    """A new game of Escape from Hoth. With ``tie_out`` TIE Fighter 1 starts on the table (as if
-    launched in an earlier turn: the seed does not say whether a fighter moves in the turn it
-    is launched), the other two (renamed "TIE Fighter (aboard) 1-2") still aboard."""
-    if not tie_out:
-        b.load(scenario="hoth")
-        return
+def hoth_tie_out():
+    """The Hoth roster with TIE Fighter 1 on the table (as if launched in an earlier turn: the
+    seed does not say whether a fighter moves in the turn it is launched), the other two
+    (renamed "TIE Fighter (aboard) 1-2") still aboard."""
     r = roster("hoth")
     tie = r["sides"][0]["ships"][1]
     out = copy.deepcopy(tie)
@@ -39,7 +36,15 @@ def hoth(b, tie_out=False):
     out["name"], out["launched"] = "TIE Fighter 1", True
     tie["name"], tie["count"] = "TIE Fighter (aboard)", 2
     r["sides"][0]["ships"].insert(1, out)
-    b.load(roster_obj=r)
+    return r
+
+
+def hoth(b, tie_out=False):
+    """A new game of Escape from Hoth (``tie_out``: see hoth_tie_out)."""
+    if not tie_out:
+        b.load(scenario="hoth")
+        return
+    b.load(roster_obj=hoth_tie_out())
     assert ships(b.snap())["TIE Fighter 1"]["i"] == TIE1
 
 
@@ -248,6 +253,26 @@ def test_one_rapid_fire_response_is_one_shot(board):
         "seed: one response is one shot, one hit at most; the Transport has %s damage, %s"
         % (t["damage"] + t["pending"], t["status"]))
     assert s["winner"] is None, "seed: the Transport survives, nobody has won; winner %s" % s["winner"]
+
+
+def test_one_rapid_fire_response_is_one_shot_on_the_pad(board):
+    """Seed 004, Shoot Rapid Weapons: "Remember, you can only make 1 response action, so no
+    matter how many threat zones a ship finishes in it can only be shot at once." Stats: Troop
+    Transport "Takes 2 hits to destroy".
+
+    On the pad: TIE 1 (marked) answers the Transport's move with rapid fire (`opt2`) and `dmg+`
+    is pressed twice: one hit at most, the Transport survives and nobody has won."""
+    snap = run_script("""
+        dice 15 8 phase
+        select Star_Destroyer opt1
+        select TIE_Fighter_1 opt1
+        select Troop_Transport opt1
+        select TIE_Fighter_1 mark select Troop_Transport opt2 dmg+ dmg+
+    """, roster_obj=hoth_tie_out())
+    t = ships(snap)["Troop Transport"]
+    assert t["damage"] + t["pending"] <= 1 and snap["winner"] is None, (
+        "seed: one response is one shot; after dmg+ dmg+ the Transport has %s damage (%s), "
+        "winner %s" % (t["damage"] + t["pending"], t["status"], snap["winner"]))
 
 
 def test_one_response_per_ship_moved_for_the_whole_side(board):

@@ -136,3 +136,19 @@ def test_small_over_huge_standard_rules_and_one_die(board):
     assert XW2 in s["profile"]["skips_action"], "seed: standard rules: it skips its action"
     to_combat(board)
     assert board.refused("hit", ship=RAIDER, by=XW2), "seed: touching ships cannot attack"
+
+
+def test_huge_ships_that_overlap_touch_and_cannot_attack_each_other(board):
+    """Seed 003, Overlapping Huge Ships: "When a huge ship executes a maneuver and the final
+    position of one of its sections overlaps one or more huge ships, use the standard rules
+    for overlapping ships as described above." Standard rules: "While a ship is touching
+    another ship, those ships cannot attack each other."
+
+    The CR90 overlaps the Raider; in combat the CR90 -> Raider and Raider -> CR90 are refused;
+    the CR90 -> VT-49 is accepted."""
+    new_game(board)
+    board.ok("overlap", ship=CR90, other=RAIDER)
+    to_combat(board)
+    assert board.refused("hit", ship=RAIDER, by=CR90), "seed: touching ships cannot attack"
+    assert board.refused("hit", ship=CR90, by=RAIDER), "seed: touching ships cannot attack"
+    board.ok("hit", ship=VT49, by=CR90)
