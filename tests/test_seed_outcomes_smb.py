@@ -572,6 +572,24 @@ def test_exit_only_in_the_movement_phase(board):
         "weapons phase was accepted, winner %s" % s["winner"])
 
 
+def test_no_exit_before_the_rebels_turn_to_move(board):
+    """Seed 004, Movement Phase: "The player with the initiative moves all their ships (while
+    the other player takes response actions), then the other player moves". Victory: "The
+    Rebel player wins if they exit the Transport from the opposite table edge." (Leaving the
+    table is part of a move.)
+
+    The Empire holds the initiative (15 / 8) and has not moved yet: the Transport exiting now
+    is refused and nobody has won."""
+    hoth(board)
+    board.ok("roll", values=[15, 8])
+    board.ok("phase")
+    evs, errs = board.cmd("exit", ship=TRANSPORT, kind=1)
+    s = board.snap()
+    assert errs and not evs and s["winner"] is None, (
+        "seed: the Rebels move (and exit) only after the Empire has moved; the Transport's exit "
+        "was accepted (%s), winner %s" % (evs, s["winner"]))
+
+
 def test_hoth_rebels_win_by_the_transports_exit_whatever_exits_later(board):
     """Seed 004, Escape from Hoth, Victory: "The Rebel player wins if they exit the Transport
     from the opposite table edge."
