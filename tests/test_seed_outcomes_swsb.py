@@ -290,7 +290,7 @@ def test_no_counter_for_a_destroyed_ship_yes_for_unlaunched_fighter(board):
                          **{"for": XWING}), "seed: no counter on a destroyed ship"
 
 
-def test_fly_casual_class_3_only_and_once_a_round(board):
+def test_fly_casual_class_3_only(board):
     """Seed 000, FAQ Specific Fleet Command Questions: "Does Fly Casual allow any ship to avoid
     a hit (not just class 3 starships)? Can it be used more than once per round? A: No and no."
 
