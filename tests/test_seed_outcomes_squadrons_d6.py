@@ -172,8 +172,9 @@ def test_a_fighter_that_does_not_move_has_stopped_dead(board):
     board.ok("move", ship=SD, mode=ATTACK_SPEED, turns=0)
     for s in (RED1, RED2, LEADER):
         board.ok("move", ship=s, mode=ATTACK_SPEED, turns=0)
-    for s in (BLACK1, BLACK2, BLACK3, BLACK4):
-        board.ok("move", ship=s, mode=ATTACK_SPEED, turns=0)
+    # "players alternate moving their Squadrons": a squadron is one unit, so the Black
+    # Squadron cannot move while the Red Squadron's move is unfinished (Red 3)
+    assert board.refused("move", ship=BLACK1, mode=ATTACK_SPEED, turns=0)
     evs, errs = board.cmd("phase")
     assert errs and not evs, (
         "seed: only capital ships and heroes may stay still; the Movement Phase ended with "

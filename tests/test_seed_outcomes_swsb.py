@@ -219,7 +219,8 @@ def test_emperors_will_moves_damage_to_allied_fighter_at_once(board):
     the Invisible Hand has nothing pending. Shifting damage to Slave I (not a fighter) or to
     the enemy X-wing (not allied) is refused."""
     r = copy.deepcopy(ROSTER)
-    r["sides"][1]["ships"][0]["stats"]["abilities"] = ["Emperor's Will"]
+    # issue 9: abilities come from named roster stats, never from ability text
+    r["sides"][1]["ships"][0]["stats"]["emperors_will"] = True
     new_game(board, r)
     board.ok("roll", values=[14, 9])
     board.ok("phase")
@@ -299,6 +300,9 @@ def test_fly_casual_class_3_only(board):
     new_game(board)
     to_attack_step(board, [9, 14])
     board.ok("hit", ship=CRUISER, n=1, by=HAND)
+    # a weapon fires once a round ("a single broadside weapon fire twice ...? Yes" is the
+    # exception): the second hit is the Invisible Hand's broadside
+    board.ok("aim", ship=HAND, weapon=2, arg=0)
     board.ok("hit", ship=FALCON, n=1, by=HAND)
     assert board.refused("counter", ship=CRUISER, option="Fly Casual"), (
         "seed: Fly Casual is not for a class 2 ship")

@@ -26,7 +26,7 @@ ROSTER = {"name": "seed 001 checks", "ruleset": "swsb-addon", "sides": [
         {"name": "Hand", "class": 2, "hp": [1, 1], "cc": 2,
          "stats": {"defense": 14, "attack": 6, "pd": 4}},
         {"name": "Raider", "class": 3, "hp": [3, 2], "cc": 1,
-         "stats": {"defense": 16, "attack": 5, "pd": 0, "abilities": ["Cloak"]}},
+         "stats": {"defense": 16, "attack": 5, "pd": 0, "cloak": True}},
         {"name": "Vulture", "class": 4, "hp": 1, "stats": {"defense": 14, "attack": 3, "pd": 0}}]}]}
 
 CRUISER_A, FALCON, CRUISER_B, XWING, HAND, RAIDER, VULTURE = range(7)

@@ -31,37 +31,53 @@ def ship(name, cls, hp, **stats):
 # ---- swsb, seed 000 ---------------------------------------------------------------------------
 def test_swsb_initiative_winner_attacks_first():
     # seed 000 "initiative check": "Whoever rolls highest moves last and attacks first."
+    # The FAQ "Attack Phase" then says only "Continue choosing one ship at a time": the
+    # default (attack_order 0) asks no more than that the first attack is the winner's.
     b = Board("swsb-example")
     b.ok("roll", values=[14, 9])                  # the Light Side rolls highest
     b.phases(3)                                   # move, attack-pd, attack
     b.refused("Light Side attacks first", "hit", ship="Millennium Falcon",
               by="Imperial Star Destroyer")
+    b.refused("Light Side attacks first", "done", ship="Slave I")
     b.ok("hit", ship="Slave I", by="Millennium Falcon")
-    for name in ("Mon Calamari Cruiser", "Luke's X-wing", "X-wing 1", "X-wing 2"):
-        b.refused("attacks first", "hit", ship="Millennium Falcon", by="Slave I")
-        b.ok("done", ship=name)                    # the Light Side's other ships pass
     b.ok("hit", ship="Millennium Falcon", by="Imperial Star Destroyer")
-    b.refused("already fired", "hit", ship="Slave I", by="Luke's X-wing")
+    b.ok("hit", ship="Slave I", by="Luke's X-wing")
+    b.ok("hit", ship="Luke's X-wing", by="Slave I")
+    b.refused("already fired", "hit", ship="Slave I", by="Millennium Falcon")
     # the next round the Dark Side rolls highest: it attacks first
     b.phases(2)
     b.ok("roll", values=[3, 18])
     b.phases(3)
     b.refused("Dark Side attacks first", "hit", ship="Slave I", by="Millennium Falcon")
+    b.ok("done", ship="Slave I")                  # a ship with nothing to fire at passes
+    b.ok("hit", ship="Slave I", by="Millennium Falcon")
 
 
-def test_swsb_attack_order_alternating_setting():
-    # seed 000 FAQ "Attack Phase": "select one starship and resolve all its weapons ...
-    # Continue choosing one ship at a time" - whether the sides alternate is not said
-    # (digest 1.2 marks it unknown): setting attack_order 1 alternates, the winner first.
+def test_swsb_attack_order_settings():
+    # The FAQ does not say whether the sides alternate (digest 1.2 marks it unknown): setting
+    # attack_order 1 alternates ship by ship, the winner first; 2 reads "attacks first" as the
+    # winner's whole side first, as it "moves last" with its whole side.
     r = roster_file("swsb-example")
     r["settings"] = {"attack_order": 1}
     b = Board(roster=r)
     b.ok("roll", values=[14, 9])
     b.phases(3)
     b.ok("hit", ship="Slave I", by="Millennium Falcon")
-    b.refused("Dark Side attacks first", "hit", ship="Slave I", by="Luke's X-wing")
+    b.refused("now Dark Side", "hit", ship="Slave I", by="Luke's X-wing")
     b.ok("hit", ship="Millennium Falcon", by="Imperial Star Destroyer")
-    b.ok("hit", ship="Imperial Star Destroyer", by="Luke's X-wing")
+    b.ok("hit", ship="Slave I", by="Luke's X-wing")
+    b.ok("done", ship="Slave I")                  # a ship with no target passes
+    b.ok("hit", ship="Slave I", by="X-wing 1")
+    r["settings"] = {"attack_order": 2}
+    b = Board(roster=r)
+    b.ok("roll", values=[14, 9])
+    b.phases(3)
+    b.ok("hit", ship="Slave I", by="Millennium Falcon")
+    b.ok("hit", ship="Slave I", by="Luke's X-wing")
+    for name in ("Mon Calamari Cruiser", "X-wing 1", "X-wing 2"):
+        b.refused("Light Side attacks first", "hit", ship="Millennium Falcon", by="Slave I")
+        b.ok("done", ship=name)                    # the Light Side's other ships pass
+    b.ok("hit", ship="Millennium Falcon", by="Imperial Star Destroyer")
 
 
 def broadside_game():
