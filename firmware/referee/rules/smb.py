@@ -15,7 +15,7 @@ Roster ``extras.ion_cannon`` {``side``, ``bonus``, ``bursts``}; ``victory`` cond
 from referee.events import NONE
 from referee.rules.base import TIE_KEEP, MOVE_HOLDER_FIRST, byte
 from referee.rules.d20 import D20Rules, D20_STATS, d20_stats, EV_AIM, EV_ATTACK
-from referee.rules import smb_scenarios
+from referee.rules import smb_responses, smb_scenarios
 
 EV_POWER = 6       # ship, 0, 0: a full-power move
 EV_MOVE = 11       # ship, mode (1 standard, 2 full power, 3 fighter attack), 0
@@ -311,47 +311,12 @@ class Rules(D20Rules):
                 return "move: ship, mode, 0"
             return self.check_move(g, a, b)
         if kind == EV_RESPONSE:
-            return self.check_response(g, a, b, c)
+            return smb_responses.check_response(self, g, a, b, c)
         if kind == EV_ION:
             return smb_scenarios.check_ion(self, g, a, b, c)
         if kind == EV_EXIT:
             return smb_scenarios.check_exit(self, g, a, b, c)
         return D20Rules.check_ext(self, g, kind, a, b, c)
-
-    def check_response(self, g, a, b, c):
-        """Seed 004 "Response Actions"."""
-        r = g.ship(a) or g.ship(c)
-        if r:
-            return r
-        if g.phase != MOVING:
-            return "responses are taken in the movement phase"
-        if g.side[a] == g.side[c]:
-            return "a response answers an enemy ship's move"
-        if not g.fl2[c] & MOVED:
-            return "%s has not moved" % g.names[c]
-        if g.x[X_LAST] != c + 1:
-            return "a response answers the ship that has just moved (%s)" % (
-                g.names[g.x[X_LAST] - 1] if g.x[X_LAST] else "none yet")
-        if g.fl2[c] & RESPONDED:
-            return "only one response per enemy ship moved"
-        if not g.in_play(a):
-            return "%s is not on the table" % g.names[a]
-        if g.fl2[a] & ION_NOW:
-            return "%s is ionized this round" % g.names[a]
-        k = b & 3
-        if b & ~7 or k not in (1, 2):
-            return "response kinds: 1 countermove, 2 rapid fire"
-        if k == 1:
-            if b & 4:
-                return "no countermove: %s moved only into the square directly behind" % \
-                    g.names[c]
-            sa, sc = g.stat(a, S_SPEED), g.stat(c, S_SPEED)
-            if sa == 255 or sc == 255 or sa < sc:
-                return "a countermove needs the same or higher speed than %s" % g.names[c]
-            return None
-        if self.bonus(g, a, W_RAPID) == 255:
-            return "%s has no rapid weapons" % g.names[a]
-        return None
 
     def apply_ext(self, g, kind, a, b, c):
         if kind == EV_POWER or kind == EV_MOVE:
