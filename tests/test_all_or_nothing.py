@@ -131,7 +131,7 @@ def test_a_good_base_is_taken_and_journaled(tmp_path):
 
 
 def test_a_rule_that_raises_takes_its_event_back(tmp_path, monkeypatch):
-    app, out = board(tmp_path)
+    app, out = board(tmp_path, "swsb-example")
     before, files = state(app), flash(tmp_path)
     prof = app.game.profile
 
@@ -147,7 +147,7 @@ def test_a_rule_that_raises_takes_its_event_back(tmp_path, monkeypatch):
 
 
 def test_a_failed_journal_write_takes_the_event_back(tmp_path, monkeypatch):
-    app, out = board(tmp_path)
+    app, out = board(tmp_path, "swsb-example")
     before = state(app)
     j = app.journal
 
