@@ -219,12 +219,13 @@ def main():
             "is coarse, so the batch is timed. The Pico is slower than this VM: compare the "
             "reference-loop ratio, not the microseconds.",
             "- Serial: the `ev` lines the board sends for 1,000 events, newline included.",
-            "- Flash: bytes programmed into a littlefs image (4 KB blocks, 32-byte progs, as "
-            "the rp2 port) counted by the block device, over 1,000 events. The journal appends "
-            "a 10-byte record per event and closes the file (littlefs commits on close), and "
+            "- Flash: bytes programmed into a littlefs image (4 KB blocks, 32-byte progs; the "
+            "rp2 port programs 256 bytes at a time, see docs/reliability.md) counted by the "
+            "block device, over 1,000 events. The journal appends a 12-byte record (with its "
+            "CRC-32) per event and closes the file (littlefs commits on close), and "
             "writes a snapshot every 32 events (littlefs rewrites more of a file the longer it "
             "is, so a short log costs the least), moving its records into 4 KB history chunks "
-            "(4 bytes an event); most of its cost is littlefs's "
+            "(4 bytes an event, in CRC-checked segments); most of its cost is littlefs's "
             "copy-on-write commit per append. Exact restore (undo included) needs the snapshot, so "
             "the fair naive figure is the last row."] + rp2_notes
     with open(args.out, "w") as f:

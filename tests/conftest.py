@@ -75,3 +75,13 @@ def sim_factory():
     yield make
     for p in procs:
         p.stop()
+
+
+def smb_move_all(g):
+    """smb (seed 004: every ship on the table moves): each ship still to move makes a standard
+    move, the initiative side first; refused moves (moved, ionized, off the table) are skipped."""
+    from referee.rules.smb import EV_MOVE
+    for side in (g.init, 1 - g.init):
+        for i in range(g.n):
+            if g.side[i] == side:
+                g.submit((EV_MOVE, i, 1, 0))

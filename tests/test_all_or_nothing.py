@@ -131,7 +131,7 @@ def test_a_good_base_is_taken_and_journaled(tmp_path):
 
 
 def test_a_rule_that_raises_takes_its_event_back(tmp_path, monkeypatch):
-    app, out = board(tmp_path)
+    app, out = board(tmp_path, "swsb-example")
     before, files = state(app), flash(tmp_path)
     prof = app.game.profile
 
@@ -147,7 +147,7 @@ def test_a_rule_that_raises_takes_its_event_back(tmp_path, monkeypatch):
 
 
 def test_a_failed_journal_write_takes_the_event_back(tmp_path, monkeypatch):
-    app, out = board(tmp_path)
+    app, out = board(tmp_path, "swsb-example")
     before = state(app)
     j = app.journal
 
@@ -203,3 +203,15 @@ def test_no_command_sequence_moves_seq_without_an_event(tmp_path_factory, cmds):
     assert (app2.gid, app2.game.seq, app2.game.state_hash()) == \
         (app.gid, app.game.seq, app.game.state_hash())
     assert os.path.isdir(str(tmp / "game"))
+
+
+def test_a_load_whose_journal_write_fails_keeps_the_game(tmp_path, monkeypatch):
+    app, out = board(tmp_path)
+    before = state(app)
+
+    def full(*a):
+        raise OSError(28, "no space left on device")
+    monkeypatch.setattr(app.journal, "_write_atomic", full)
+    app.handle_line('{"c": "load", "scenario": "deathstar"}')
+    assert json.loads(out[-1])["t"] == "err"
+    assert state(app) == before and app.scenario == "hoth"

@@ -105,12 +105,11 @@ def test_swsb_three_rounds_with_fleet_command_and_undo(sim_factory):
     assert msgs == ["initiative is tied: roll again",
                     "Power to Engines already holds a counter this round",
                     "Millennium Falcon has no point defense",
+                    "Light Side attacks first (it holds the initiative)",
                     "Millennium Falcon has already fired its primary weapon this round",
-                    "Millennium Falcon has already fired this round",
-                    "Light Side attacks first: Mon Calamari Cruiser has not fired yet "
-                    "(done passes)",
                     "Imperial Star Destroyer has already fired its primary weapon this round",
                     "Fly Casual already holds a counter this round",
+                    "Millennium Falcon has already fired this round",
                     "Imperial Star Destroyer has no command counters left",
                     "Luke's X-wing is destroyed",
                     "Luke's X-wing is destroyed: its counters are lost"]
@@ -147,7 +146,8 @@ def test_cli_headless_snapshot_and_mirror_once_agree(sim_factory):
                                            "Invisible Hand has already fired its primary "
                                            "weapon this round"]),
     ("squadrons-d6", "squadrons-d6-demo.txt", [
-        "enter the hexes moved: each turn needs 3 hexes in a straight line before it",
+        "Red 1 must cross 3 hexes before each turn: 3 turns need 9 hexes (Attack Speed is "
+        "at most 8)",
         "Red 1 must cross 3 hexes before each turn: 2 turns need 6 hexes (moved 5)",
         "all ships in a squadron move at the same rate (Red 1 moved at Attack Speed)",
         "finish moving the squadron first: Red 2 has not moved",

@@ -34,7 +34,7 @@ def pump_until(m, seq, seconds=10):
 
 
 PLAY = [{"c": "roll", "values": [9, 4]}, {"c": "phase"}, {"c": "launch", "ship": 1},
-        {"c": "hit", "ship": 1}, {"c": "phase"}]
+        {"c": "hit", "ship": 1}, {"c": "move", "ship": 0}]
 
 
 def test_pulled_cable_catches_up_from_last_seq(sim_factory):
@@ -79,7 +79,7 @@ def test_board_reset_restores_and_mirror_catches_up(sim_factory, tmp_path):
     assert m.hello["gid"] == gid and m.hello["seq"] == 5
     assert {"c": "events", "since": 5} in m.sent and {"c": "game"} not in m.sent
     assert m.board_snapshot()["state_hash"] == h == m.rep.game.state_hash()
-    assert m.board_snapshot()["phase"] == "capital"
+    assert m.board_snapshot()["phase"] == "movement"
     m.close()
 
 

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from conftest import ROOT, new_game
+from conftest import ROOT, new_game, smb_move_all
 from referee import game as G, rules as profiles, scenarios
 from referee.game import NONE
 from referee.rules.d20 import EV_AIM, EV_ATTACK
@@ -395,6 +395,7 @@ def test_smb_defense_by_facing_snub_and_capital_targets():
     assert g.x[0] == 1 and g.dmg[tt] == 1
     assert g.profile.defense(g, tt, 2) + g.stat(tt, S_SNUB_DEF) == 27   # the rear: 23 + 4
     refused(g, (EV_AIM, t1, W_CAPITAL, 0), "no capital weapon")
+    smb_move_all(g)
     ok(g, PH)                                   # capital weapons
     ok(g, (EV_AIM, sd, W_CAPITAL, 1))
     refused(g, (EV_ATTACK, sd, 10, x1), "cannot target fighters")
@@ -409,6 +410,7 @@ def test_ion_cannon():
     sd, tt = idx(g, "Star Destroyer"), idx(g, "Troop Transport")
     hoth_movement(g)
     refused(g, (EV_ION, sd, 10, 0), "capital weapons phase")
+    smb_move_all(g)
     ok(g, PH)
     refused(g, (EV_ION, tt, 10, 0), "at the enemy")
     ok(g, (EV_ION, sd, 1, 2))                 # 17 vs rear 27: a miss
@@ -421,6 +423,7 @@ def test_ion_cannon():
     ok(g, PH)
     refused(g, (EV_MOVE, sd, 1, 0), "ionized")
     refused(g, (EV_POWER, sd, 0, 0), "ionized")
+    smb_move_all(g)                           # the others move; the Star Destroyer cannot
     ok(g, PH)
     refused(g, (G.EV_HIT, tt, 1, sd), "ionized")
     ok(g, PH)
@@ -433,7 +436,7 @@ def test_victory_conditions():
     g = new_game("hoth")
     tt = idx(g, "Troop Transport")
     assert g.winner() is None
-    hoth_movement(g)
+    hoth_movement(g, empire_first=False)
     ok(g, (EV_EXIT, tt, 1, 0))                # the Transport leaves by the far edge
     assert g.winner() == 1
     g = new_game("hoth")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import new_game
+from conftest import new_game, smb_move_all
 from referee.game import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH,
                           NONE, DAMAGED, DESTROYED, OK)
 from referee.rules.smb import EV_POWER
@@ -44,8 +44,10 @@ def test_smb_tie_keeps_last_rounds_holder_and_holder_moves_first():
     assert g.init == NONE                      # round 1: nobody to keep it
     ok(g, (EV_INIT, 2, 11, 0))
     assert g.init == 1 and g.moves_first() == 1   # seed 004: initiative player moves first
-    for _ in range(3):
-        ok(g, PH)
+    ok(g, PH)
+    smb_move_all(g)
+    ok(g, PH)
+    ok(g, PH)
     assert g.round == 2 and g.phase == 0
     ok(g, (EV_INIT, 14, 14, 0))
     assert g.init == 1                         # tie kept by last round's holder
@@ -140,6 +142,7 @@ def test_smb_hits_destroy_and_full_power_blocks_capital_weapons():
     refused(g, (EV_POWER, sd, 0, 0), "already")
     ok(g, (EV_HIT, tt, 1, NONE))
     assert g.dmg[tt] == 1
+    smb_move_all(g)                          # every ship on the table moves
     ok(g, PH)                                # capital weapons
     refused(g, (EV_HIT, tt, 1, sd), "full-power")
     refused(g, (EV_HIT, sd, 1, tt), "no capital weapons")
@@ -147,6 +150,7 @@ def test_smb_hits_destroy_and_full_power_blocks_capital_weapons():
     ok(g, PH)                                # round 2
     ok(g, (EV_INIT, 1, 2, 0))
     ok(g, PH)
+    smb_move_all(g)
     ok(g, PH)
     ok(g, (EV_HIT, tt, 1, sd))               # allowed again: new round
     assert g.dmg[tt] == 1 and g.pend[tt] == 1   # simultaneous fire: lands at phase end

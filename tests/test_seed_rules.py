@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from seedplay import Board
+from serialplay import Board
 
 
 def roster_file(name):
@@ -31,37 +31,53 @@ def ship(name, cls, hp, **stats):
 # ---- swsb, seed 000 ---------------------------------------------------------------------------
 def test_swsb_initiative_winner_attacks_first():
     # seed 000 "initiative check": "Whoever rolls highest moves last and attacks first."
+    # The FAQ "Attack Phase" then says only "Continue choosing one ship at a time": the
+    # default (attack_order 0) asks no more than that the first attack is the winner's.
     b = Board("swsb-example")
     b.ok("roll", values=[14, 9])                  # the Light Side rolls highest
     b.phases(3)                                   # move, attack-pd, attack
     b.refused("Light Side attacks first", "hit", ship="Millennium Falcon",
               by="Imperial Star Destroyer")
+    b.refused("Light Side attacks first", "done", ship="Slave I")
     b.ok("hit", ship="Slave I", by="Millennium Falcon")
-    for name in ("Mon Calamari Cruiser", "Luke's X-wing", "X-wing 1", "X-wing 2"):
-        b.refused("attacks first", "hit", ship="Millennium Falcon", by="Slave I")
-        b.ok("done", ship=name)                    # the Light Side's other ships pass
     b.ok("hit", ship="Millennium Falcon", by="Imperial Star Destroyer")
-    b.refused("already fired", "hit", ship="Slave I", by="Luke's X-wing")
+    b.ok("hit", ship="Slave I", by="Luke's X-wing")
+    b.ok("hit", ship="Luke's X-wing", by="Slave I")
+    b.refused("already fired", "hit", ship="Slave I", by="Millennium Falcon")
     # the next round the Dark Side rolls highest: it attacks first
     b.phases(2)
     b.ok("roll", values=[3, 18])
     b.phases(3)
     b.refused("Dark Side attacks first", "hit", ship="Slave I", by="Millennium Falcon")
+    b.ok("done", ship="Slave I")                  # a ship with nothing to fire at passes
+    b.ok("hit", ship="Slave I", by="Millennium Falcon")
 
 
-def test_swsb_attack_order_alternating_setting():
-    # seed 000 FAQ "Attack Phase": "select one starship and resolve all its weapons ...
-    # Continue choosing one ship at a time" - whether the sides alternate is not said
-    # (digest 1.2 marks it unknown): setting attack_order 1 alternates, the winner first.
+def test_swsb_attack_order_settings():
+    # The FAQ does not say whether the sides alternate (digest 1.2 marks it unknown): setting
+    # attack_order 1 alternates ship by ship, the winner first; 2 reads "attacks first" as the
+    # winner's whole side first, as it "moves last" with its whole side.
     r = roster_file("swsb-example")
     r["settings"] = {"attack_order": 1}
     b = Board(roster=r)
     b.ok("roll", values=[14, 9])
     b.phases(3)
     b.ok("hit", ship="Slave I", by="Millennium Falcon")
-    b.refused("Dark Side attacks first", "hit", ship="Slave I", by="Luke's X-wing")
+    b.refused("now Dark Side", "hit", ship="Slave I", by="Luke's X-wing")
     b.ok("hit", ship="Millennium Falcon", by="Imperial Star Destroyer")
-    b.ok("hit", ship="Imperial Star Destroyer", by="Luke's X-wing")
+    b.ok("hit", ship="Slave I", by="Luke's X-wing")
+    b.ok("done", ship="Slave I")                  # a ship with no target passes
+    b.ok("hit", ship="Slave I", by="X-wing 1")
+    r["settings"] = {"attack_order": 2}
+    b = Board(roster=r)
+    b.ok("roll", values=[14, 9])
+    b.phases(3)
+    b.ok("hit", ship="Slave I", by="Millennium Falcon")
+    b.ok("hit", ship="Slave I", by="Luke's X-wing")
+    for name in ("Mon Calamari Cruiser", "X-wing 1", "X-wing 2"):
+        b.refused("Light Side attacks first", "hit", ship="Millennium Falcon", by="Slave I")
+        b.ok("done", ship=name)                    # the Light Side's other ships pass
+    b.ok("hit", ship="Millennium Falcon", by="Imperial Star Destroyer")
 
 
 def broadside_game():
@@ -218,7 +234,9 @@ def test_d6_turns_need_the_turn_distance_before_each():
     # move, but it must move three hexes before each of those turns".
     b = Board("squadrons-d6-example")             # Red: seed 002's X-wing: TD 3, 3 turns
     b.refused("2 turns need 6 hexes (moved 5)", "move", ship="Red 1", mode=1, hexes=5, turns=2)
-    b.refused("enter the hexes moved", "move", ship="Red 1", mode=1, turns=1)
+    # hexes not entered: the turns must fit the most the craft moves at that rate (8)
+    b.refused("3 turns need 9 hexes (Attack Speed is at most 8)", "move", ship="Red 1",
+              mode=1, turns=3)
     b.refused("at most 8 hexes at Attack Speed", "move", ship="Red 1", mode=1, hexes=9)
     b.ok("move", ship="Red 1", mode=1, hexes=6, turns=2)
     b.refused("3 turns a move", "move", ship="Red 2", mode=1, hexes=8, turns=4)
@@ -386,14 +404,19 @@ def test_smb_capital_weapons_never_target_fighters_however_the_hit_is_entered(tm
     # too fast to be targeted"
     b = Board("hoth")
     b.ok("roll", values=[15, 8])
-    b.phases(2)                                   # capital weapons
+    b.ok("phase")
+    b.move_all()
+    b.ok("phase")                                 # capital weapons
     b.refused("cannot target fighters", "hit", ship="X-Wing 1", by="Star Destroyer")
+    b.refused("cannot target fighters", "hit", ship="X-Wing 1")     # no attacker named
     b.ok("aim", ship="Star Destroyer", weapon=4, arg=0)
     b.refused("cannot target fighters", "attack", ship="Star Destroyer", target="X-Wing 1",
               roll=20)
     # and on the pad (dmg+ with the Star Destroyer marked), played by `fleetref sim`
     script = tmp_path / "pad.txt"
-    script.write_text("dice 15 8 phase phase select Star_Destroyer mark select X-Wing_1 dmg+\n")
+    script.write_text("dice 15 8 phase select Star_Destroyer opt1 select Troop_Transport opt1 "
+                      "select X-Wing_1 opt1 select X-Wing_2 opt1 phase "
+                      "select Star_Destroyer mark select X-Wing_1 dmg+\n")
     out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
                           "--scenario", "hoth", "--seed", "1", "--script", str(script)],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
@@ -407,8 +430,11 @@ def test_smb_exit_only_in_the_movement_phase_and_the_transport_exit_wins():
     # seed 004 Victory: "The Rebel player wins if they exit the Transport from the opposite
     # table edge." Leaving the table is a move (the Movement Phase).
     b = Board("hoth")
-    b.ok("roll", values=[2, 9])
-    b.phases(2)                                   # capital weapons
+    b.ok("roll", values=[15, 8])                  # the Empire moves first
+    b.ok("phase")
+    b.refused("Empire moves first", "exit", ship="Troop Transport", kind=1)
+    b.move_all()
+    b.ok("phase")                                 # capital weapons
     b.refused("movement phase", "exit", ship="Troop Transport", kind=1)
     b.ok("phase")
     b.ok("roll", values=[2, 9])
@@ -437,13 +463,13 @@ def test_play_stops_once_a_side_has_won():
     b = Board("hoth")
     b.ok("roll", values=[15, 8])
     b.ok("phase")
-    b.ok("hit", ship="Troop Transport", n=2)
+    b.ok("hit", ship="Troop Transport", n=2)      # (entered with no attacker)
     assert b.snap()["winner"] == 0
     b.refused("Empire has won", "phase")
     b.refused("Empire has won", "hit", ship="X-Wing 1")
     b.ok("undo")
     assert b.snap()["winner"] is None
-    b.ok("phase")
+    b.ok("move", ship="Star Destroyer")           # play goes on
 
 
 def test_smb_a_response_answers_the_ship_that_has_just_moved():
@@ -488,7 +514,30 @@ def test_smb_capital_rear_setting_and_rapid_immunity():
         b.ok("respond", ship="Star Destroyer", mover="Troop Transport", kind=2)
         b.refused("immune to fire from rapid weapons", "hit", ship="Troop Transport",
                   by="Star Destroyer")
+        b.move_all()
         b.ok("phase")
         b.ok("aim", ship="Star Destroyer", weapon=4, arg=2)      # at the Transport's rear
         r = b.c("attack", ship="Star Destroyer", target="Troop Transport", roll=20)
         assert (r is None) == (setting == 0), r
+
+
+def test_smb_every_ship_on_the_table_moves_and_fires_its_capital_weapons_once():
+    # seed 004: "The player with the initiative moves all their ships ..., then the other
+    # player moves"; "Ships must make their full forward move"; "In this phase both players
+    # fire the Capital weapons for ships which did not make a full power move."
+    b = Board("hoth")
+    b.ok("roll", values=[15, 8])
+    b.ok("phase")
+    b.ok("move", ship="Star Destroyer")
+    b.ok("move", ship="Troop Transport")
+    b.refused("X-Wing 1 has not moved", "phase")
+    b.move_all()
+    b.ok("phase")
+    b.ok("aim", ship="Star Destroyer", weapon=4, arg=1)
+    b.ok("attack", ship="Star Destroyer", target="Troop Transport", roll=19)   # 24 vs 20
+    b.refused("already fired its capital weapons", "attack", ship="Star Destroyer",
+              target="Troop Transport", roll=19)
+    b.refused("already fired its capital weapons", "hit", ship="Troop Transport",
+              by="Star Destroyer")
+    b.ok("phase")
+    assert b.ship("Troop Transport")["damage"] == 1

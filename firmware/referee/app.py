@@ -60,13 +60,18 @@ class Referee(PadUI, SerialLink):
         leaving the current game as it was."""
         norm, raw = scenarios.load_text(text, ruleset)
         game = Game(rules.get(norm["ruleset"]), norm)
+        old = (self.game, self.raw_text, self.scenario, self.gid)
         self.game = game
         self.raw_text = protocol.encode(raw)
         self.scenario = scenario or norm["name"]
         self.gid = "%08x" % self.dice.source.next32()
-        self._ui_reset(len(norm["sides"][0]["ships"]))
         if self.journal is not None:
-            self.journal.new_game(self.game_line(), game)
+            try:
+                self.journal.new_game(self.game_line(), game)
+            except OSError:             # all or nothing: the game in play stays
+                self.game, self.raw_text, self.scenario, self.gid = old
+                raise
+        self._ui_reset(len(norm["sides"][0]["ships"]))
         self.send_game()
         return game
 

@@ -144,23 +144,29 @@ class Game(Fleet):
         return None
 
     def checkpoint(self):
-        """What :meth:`back_to` needs to undo the next events (cheap: no copy of the log).
-        Folds a full window first, so the next event does not."""
+        """What :meth:`back_to` needs to take back the next event (a few ints and the state
+        bytes: no copy of the log or the undo stack). Folds a full window first, so the next
+        event does not."""
         w = self.win
         if w.full():
             self._fold()
-        return (len(w.events), len(w.hashes), list(w.eff), w.base_seq, self.state_bytes())
+        eff = w.eff
+        return (len(w.events), len(w.hashes), len(eff), eff[-1] if eff else -1, w.base_seq,
+                self.state_bytes())
 
     def back_to(self, saved):
-        """Forget every event after :meth:`checkpoint` gave ``saved`` (no fold in between): the
-        state, window and undo stack as they were."""
+        """Take back the one event submitted since :meth:`checkpoint` gave ``saved``: the
+        window, undo stack and state as they were."""
         w = self.win
-        ne, nh, eff, base_seq, state = saved
+        ne, nh, n_eff, top, base_seq, state = saved
         if w.base_seq != base_seq:
-            raise ValueError("the window was folded since the mark")
+            raise ValueError("the window was folded since the checkpoint")
         w.events = w.events[:ne]
         w.hashes = w.hashes[:nh]
-        w.eff = eff
+        while len(w.eff) > n_eff:        # the event pushed itself on the undo stack
+            w.eff.pop()
+        if len(w.eff) < n_eff:           # an undo popped the top
+            w.eff.append(top)
         self.load_state(state)
 
     def replay(self, events):

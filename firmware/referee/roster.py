@@ -2,19 +2,19 @@
 
 A roster is a dict (JSON on the board; JSON or TOML on the laptop)::
 
-    {"name": str, "ruleset": "swsb" | "smb", "source": str (optional),
+    {"name": str, "ruleset": a name in referee.rules.RULESETS, "source": str (optional),
      "settings": {name: int} (optional, see the profile's SETTINGS),
      "sides": [{"name": str, "ships": [SHIP, ...]}, {"name": ..., "ships": [...]}]}
 
     SHIP = {"name": str (1-24 chars),
             "class": int 1-4 (seed 000 / digest 2.1: 1 flagship .. 4 starfighter),
             "hp": int or [X, Y] (X/Y as on the card: damaged once X is used, destroyed at X+Y;
-                  digest 2.2), or for smb the hits that destroy it,
+                  digest 2.2), or the hits that destroy it,
             "cc": int >= 0 (command counters on the card, default 0),
             "launched": bool (default true; false = a fighter still aboard/in the pool),
             "carrier": str (optional, the name of the ship on the same side that launches it),
             "count": int (optional, adds that many copies, numbered "Name 1", "Name 2", ...),
-            "stats": dict (optional, the profile's own stats, e.g. smb defense and weapons)}
+            "stats": dict (optional, the ruleset's own stats: its STAT_KEYS)}
 
 Errors raise :class:`RosterError` whose message names the field, e.g.
 ``sides[1].ships[2].hp: must be an int >= 1 or [X, Y]``. Validation builds a new dict and

@@ -15,7 +15,7 @@ Roster ``extras.ion_cannon`` {``side``, ``bonus``, ``bursts``}; ``victory`` cond
 from referee.events import NONE
 from referee.rules.base import TIE_KEEP, MOVE_HOLDER_FIRST, byte
 from referee.rules.d20 import D20Rules, D20_STATS, d20_stats, EV_AIM, EV_ATTACK
-from referee.rules import smb_scenarios
+from referee.rules import smb_responses, smb_scenarios
 
 EV_POWER = 6       # ship, 0, 0: a full-power move
 EV_MOVE = 11       # ship, mode (1 standard, 2 full power, 3 fighter attack), 0
@@ -47,7 +47,8 @@ RESPONDED = 8      # a response was taken to this ship's move
 ION_NEXT = 16      # hit by the Ion Cannon: cannot move or fire next round
 ION_NOW = 32       # ionized this round
 EXITED = 64        # left by the far table edge (stays for the game)
-ROUND = MOVED | POWER | ATTACK_MOVE | RESPONDED | ION_NOW
+CAP_FIRED = 128    # fired its capital weapons this round
+ROUND = MOVED | POWER | ATTACK_MOVE | RESPONDED | ION_NOW | CAP_FIRED
 
 B_RAPID_AT = 1     # ship byte: rapid-fire response taken at ship + 1
 B_AM_FIRED = 2     # ship byte: attack-move weapons fired (1 heavy, 2 rapid)
@@ -82,7 +83,7 @@ class Rules(D20Rules):
     STAT_KEYS = ("type", "speed", "defense", "weapons", "snub_defense", "no_snub_damage",
                  "fighter_attack_move", "immune_to_rapid", "zone")
     FLAGS = ("moved", "full_power", "attack_move", "responded", "ion_next_round",
-             "ionized", "exited")
+             "ionized", "exited", "fired_capital")
     ROUND_FLAGS = ROUND
     SHIP_BYTES = 4
     GAME_BYTES = 6
@@ -168,11 +169,26 @@ class Rules(D20Rules):
             return "moves: 1 standard, 2 full power, 3 fighter attack"
         if mode == 3 and not self.kind(g, a, K_FIGHTER | K_ATTACK_MOVE):
             return "only fighters make the attack move"
+        return self.check_order(g, a)
+
+    def check_order(self, g, a):
+        """"The player with the initiative moves all their ships ..., then the other player
+        moves": None when ship a may move now."""
         if g.init != NONE and g.side[a] != g.init:
             left = self._unmoved(g, g.init)
             if left:
                 return "%s moves first: %s has not moved" % (g.side_names[g.init],
                                                             g.names[left[0]])
+        return None
+
+    def check_phase(self, g):
+        """Every ship on the table that can move makes its move ("moves all their ships";
+        "Ships must make their full forward move") before the movement phase ends."""
+        if g.phase == MOVING:
+            for s in range(2):
+                left = self._unmoved(g, s)
+                if left:
+                    return "%s has not moved: every ship on the table moves" % g.names[left[0]]
         return None
 
     # ---- firing ------------------------------------------------------------------------------
@@ -201,6 +217,8 @@ class Rules(D20Rules):
                 return "%s made a full-power move and cannot fire capital weapons" % nm
             if self.kind(g, c, K_FIGHTER):
                 return "capital weapons cannot target fighters"
+            if g.fl2[a] & CAP_FIRED:
+                return "%s has already fired its capital weapons this round" % nm
             if g.settings["capital_rear"] and (self.aim(g, a) >> 3) & 3 == 2:
                 return "capital weapons cannot be fired into the rear facing"
         elif g.phase != MOVING:
@@ -255,11 +273,18 @@ class Rules(D20Rules):
         return self.d20_hit(g, roll, total, need), total, need
 
     def check_hit(self, g, target, points, attacker):
-        if attacker == NONE or points <= 0:
+        if points <= 0:
+            return None
+        if attacker == NONE:
+            if g.phase == CAPITAL_PHASE and self.kind(g, target, K_FIGHTER):
+                # only capital weapons fire in this phase, and they cannot target fighters
+                return "capital weapons cannot target fighters"
             return None
         return self.check_fire(g, attacker, target, self.firing_weapon(g, attacker, target))
 
     def on_fire(self, g, a, c):
+        if g.phase == CAPITAL_PHASE:
+            g.fl2[a] |= CAP_FIRED
         if g.phase != MOVING:
             return
         o = 4 * a
@@ -286,47 +311,12 @@ class Rules(D20Rules):
                 return "move: ship, mode, 0"
             return self.check_move(g, a, b)
         if kind == EV_RESPONSE:
-            return self.check_response(g, a, b, c)
+            return smb_responses.check_response(self, g, a, b, c)
         if kind == EV_ION:
             return smb_scenarios.check_ion(self, g, a, b, c)
         if kind == EV_EXIT:
             return smb_scenarios.check_exit(self, g, a, b, c)
         return D20Rules.check_ext(self, g, kind, a, b, c)
-
-    def check_response(self, g, a, b, c):
-        """Seed 004 "Response Actions"."""
-        r = g.ship(a) or g.ship(c)
-        if r:
-            return r
-        if g.phase != MOVING:
-            return "responses are taken in the movement phase"
-        if g.side[a] == g.side[c]:
-            return "a response answers an enemy ship's move"
-        if not g.fl2[c] & MOVED:
-            return "%s has not moved" % g.names[c]
-        if g.x[X_LAST] != c + 1:
-            return "a response answers the ship that has just moved (%s)" % (
-                g.names[g.x[X_LAST] - 1] if g.x[X_LAST] else "none yet")
-        if g.fl2[c] & RESPONDED:
-            return "only one response per enemy ship moved"
-        if not g.in_play(a):
-            return "%s is not on the table" % g.names[a]
-        if g.fl2[a] & ION_NOW:
-            return "%s is ionized this round" % g.names[a]
-        k = b & 3
-        if b & ~7 or k not in (1, 2):
-            return "response kinds: 1 countermove, 2 rapid fire"
-        if k == 1:
-            if b & 4:
-                return "no countermove: %s moved only into the square directly behind" % \
-                    g.names[c]
-            sa, sc = g.stat(a, S_SPEED), g.stat(c, S_SPEED)
-            if sa == 255 or sc == 255 or sa < sc:
-                return "a countermove needs the same or higher speed than %s" % g.names[c]
-            return None
-        if self.bonus(g, a, W_RAPID) == 255:
-            return "%s has no rapid weapons" % g.names[a]
-        return None
 
     def apply_ext(self, g, kind, a, b, c):
         if kind == EV_POWER or kind == EV_MOVE:

@@ -34,7 +34,7 @@ def check_exit(rules, g, a, b, c):
     """Leaving by the far table edge (Hoth: "exit the Transport from the opposite table
     edge") is a move: in the movement phase, not for an ionized ship. The target port is the
     aim of the side the roster's ``port`` condition names."""
-    from referee.rules.smb import MOVING, ION_NOW
+    from referee.rules.smb import MOVING, ION_NOW, MOVED, X_LAST
     r = g.ship(a)
     if r:
         return r
@@ -46,6 +46,11 @@ def check_exit(rules, g, a, b, c):
         return "%s is not on the table" % g.names[a]
     if g.fl2[a] & ION_NOW:
         return "%s is ionized: it cannot move this round" % g.names[a]
+    if b == 1:
+        if not g.fl2[a] & MOVED:
+            return rules.check_order(g, a)       # leaving the table is its move
+        if g.x[X_LAST] != a + 1:
+            return "%s leaves the table in its own move (it has moved already)" % g.names[a]
     if b == 2:
         sides = [v["side"] for v in g.victory if v["when"] == "port"]
         if g.side[a] not in sides:
@@ -71,9 +76,10 @@ def apply_ion(rules, g, a, b, c):
 
 def apply_exit(rules, g, a, b):
     """Ship a left by the far edge (b 1) or hit the target port (b 2)."""
-    from referee.rules.smb import EXITED, X_PORT
+    from referee.rules.smb import EXITED, X_PORT, MOVED, X_LAST
     if b == 1:
-        g.fl2[a] |= EXITED
+        g.fl2[a] |= EXITED | MOVED
+        g.x[X_LAST] = a + 1
         g.fl[a] &= ~F_LAUNCHED & 255
     else:
         g.x[X_PORT] = g.side[a] + 1

@@ -164,12 +164,12 @@ class Rules(Ruleset):
         if c > turns:
             return "%s has %d turns a move (unused turns are lost)" % (nm, turns)
         if c and td > 0:
-            if hexes < 0:
-                return "enter the hexes moved: each turn needs %d hexes in a straight line " \
-                       "before it" % td
-            if c * td > hexes:
+            # hexes not entered: the most the craft could have moved at that rate
+            most = hexes if hexes >= 0 else (0 if mode == 3 else rate)
+            if c * td > most:
                 return "%s must cross %d hexes before each turn: %d turns need %d hexes " \
-                       "(moved %d)" % (nm, td, c, c * td, hexes)
+                       "(%s %d)" % (nm, td, c, c * td, "moved" if hexes >= 0 else
+                                    "%s is at most" % RATES[mode], most)
         sq = g.stat(a, S_SQUAD)
         for j in range(g.n):
             if j != a and sq and g.stat(j, S_SQUAD) == sq and g.fl2[j] & MOVED and \

@@ -5,8 +5,9 @@
   rerolled ("initiative check").
 - Phases: initiative, move, attack-pd (all point defense first), attack (then one ship at a
   time), damage (FAQ "Attack Phase"; the damage phase is named in the errata's Emperor's Will).
-  The initiative winner's ships attack first (setting ``attack_order``: 0 the winner's ships
-  all fire, then the other side's; 1 the sides alternate ship by ship, the winner first).
+  The initiative winner's ship attacks first; the seed says no more about the order (setting
+  ``attack_order``: 0 only the first ship is the winner's; 1 the sides alternate ship by ship,
+  the winner first; 2 the winner's ships all fire, then the other side's).
 - Damage marked in the attack steps waits and lands in the damage phase (digest 1.2).
 - A starship may fire all its weapons, each once a round; a broadside once to each side
   (FAQ "Attack Phase").
@@ -89,7 +90,7 @@ class Rules(D20Rules):
     )
     SETTINGS = {"damage_per_hit": (1, 1, 9), "point_limit": (0, 0, 9999),
                 "tie_hits": (1, 0, 1), "nat20_hits": (0, 0, 1), "nat1_misses": (0, 0, 1),
-                "attack_order": (0, 0, 1)}
+                "attack_order": (0, 0, 2)}
     EVENTS = {EV_AIM: "aim", EV_ATTACK: "attack", EV_TRANSFER: "transfer", EV_DONE: "done"}
     STATS = D20_STATS + ("abilities",)
     STAT_KEYS = D20_KEYS + ("broadside", "emperors_will", "infinite")
@@ -175,18 +176,31 @@ class Rules(D20Rules):
         if a == g.active or g.init == NONE:
             return None
         s = g.side[a]
-        w = g.init
-        if g.settings["attack_order"]:
-            turn = w if self._fired(g, w) <= self._fired(g, 1 - w) else 1 - w
-        else:
-            turn = w
-        if s == turn:
+        turn = self._turn(g)
+        if turn == NONE or s == turn:
             return None
         left = self._unfired(g, turn)
         if left == NONE:
             return None
-        return "%s attacks first: %s has not fired yet (done passes)" % (g.side_names[turn],
-                                                                          g.names[left])
+        order = g.settings["attack_order"]
+        if order == 1:
+            return "the sides take turns, %s first: now %s (%s has not fired; done passes)" % (
+                g.side_names[g.init], g.side_names[turn], g.names[left])
+        if order == 2:
+            return "%s attacks first: %s has not fired yet (done passes)" % (
+                g.side_names[turn], g.names[left])
+        return "%s attacks first (it holds the initiative)" % g.side_names[turn]
+
+    def _turn(self, g):
+        """The side that may start the next activation (attack_order), before checking that
+        it has ships left to fire."""
+        w = g.init
+        order = g.settings["attack_order"]
+        if order == 1:
+            return w if self._fired(g, w) <= self._fired(g, 1 - w) else 1 - w
+        if order == 0 and self._fired(g, w) + self._fired(g, 1 - w):
+            return NONE                     # the first attack was the winner's: any order
+        return w
 
     def check_hit(self, g, target, points, attacker):
         if attacker == NONE or points <= 0:
@@ -253,12 +267,8 @@ class Rules(D20Rules):
 
     def acting_side(self, g):
         if g.phase == ATTACK_STEP and g.init != NONE:
-            w = g.init
-            if g.settings["attack_order"]:
-                t = w if self._fired(g, w) <= self._fired(g, 1 - w) else 1 - w
-            else:
-                t = w
-            if self._unfired(g, t) == NONE:
+            t = self._turn(g)
+            if t != NONE and self._unfired(g, t) == NONE:
                 t = 1 - t
             return t
         if g.phase >= PD_STEP and g.init != NONE:

@@ -173,13 +173,21 @@ class Rules(Ruleset):
         return "%s overlaps %s (%d hits, %d crits)" % (g.names[a], g.names[c], b & 15, b >> 4)
 
     def command(self, link, c, msg):
-        v = msg.get("dice", [])
-        if not isinstance(v, list) or len(v) > 2:
-            raise ValueError("dice: a list of attack die faces 1..8")
+        """``overlap``: ``ship``, ``other``, ``dice`` (the faces rolled, as many as the overlap
+        rolls; without it the board rolls them)."""
+        a = link.ship_arg(msg)
+        o = link.ship_arg(msg, "other")
+        g = link.game
+        n = overlap_dice(self.size(g, a), self.size(g, o))
+        v = msg.get("dice")
+        if v is None:
+            v = [link.dice.roll(8) for _ in range(n)]
+        if not isinstance(v, list) or len(v) != n:
+            raise ValueError("that overlap rolls %d attack dice: give %d faces" % (n, n))
         for f in v:
             if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= 8:
                 raise ValueError("an attack die face is 1..8")
-        return (EV_OVERLAP, link.ship_arg(msg), faces_to_b(v), link.ship_arg(msg, "other"))
+        return (EV_OVERLAP, a, faces_to_b(v), o)
 
     def pad_event(self, app, what, i, m):
         if what == "overlap":
