@@ -4,6 +4,8 @@ v1.24.1 on an emulated RP2040 to its `hello` line, with no traceback, on both bo
 
 import pytest
 
+from referee import PROTO_VERSION
+
 from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
 
 
@@ -13,7 +15,7 @@ def test_single_uf2_boots_to_hello_and_lights(name, uf2_dir):  # noqa: F811
     board = board_profile(name)
     with boot(build_uf2(name, uf2_dir), board) as pico:
         hello = pico.wait_msg(lambda m: m.get("t") == "hello")
-        assert hello["board"] == name and hello["proto"] == 1 and hello["scenario"] == "hoth"
+        assert hello["board"] == name and hello["proto"] == PROTO_VERSION and hello["scenario"] == "hoth"
         # the first frame reaches the LEDs (decoded from GP28 / the APA102 chain)
         pico.wait_event(lambda e: e.get("ev") in ("ws2812", "apa102"), 60)
         f = pico.frames[0]
