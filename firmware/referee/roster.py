@@ -28,8 +28,6 @@ MAX_CC = 20
 
 
 MAX_STAT = 99       # defense, attack, bonuses, speed...: two-digit card values
-FLAGS = ("broadside", "capital", "cloak", "hero", "infinite", "emperors_will",
-         "no_snub_damage", "fighter_attack_move", "immune_to_rapid", "double_fighter_range")
 TEXTS = ("type", "zone", "note", "name")
 
 
@@ -62,8 +60,10 @@ def _dice(v, where):
 
 
 def _stats(st, where):
-    """Check a ship's ``stats`` (the ruleset's named keys; every key any ruleset reads has a
-    type and range here). Unknown keys may carry card text (str) or numbers."""
+    """Check a ship's ``stats``: the shared card values (defense, attack, point defense,
+    damaged side, weapons, abilities, speed, dice codes, size, squadron) by type and range;
+    any other key (a ruleset's own flag or number) must be true/false, an integer within
+    -99..99 or a short text."""
     if not isinstance(st, dict):
         raise _e(where, "must be an object")
     for k in st:
@@ -73,7 +73,7 @@ def _stats(st, where):
             raise _e(where, "keys must be text")
         if k == "defense":
             _defense(v, w)
-        elif k in ("attack", "pd", "speed", "space", "snub_defense"):
+        elif k in ("attack", "pd", "speed", "space"):
             _stat_int(v, w)
         elif k == "damaged":
             if not isinstance(v, dict):
@@ -113,15 +113,15 @@ def _stats(st, where):
             if not (isinstance(v, str) and 0 < len(v) <= 40) and \
                     (isinstance(v, bool) or not isinstance(v, int)):
                 raise _e(w, "must be a name or a number")
-        elif k in FLAGS:
-            if not isinstance(v, bool):
-                raise _e(w, "must be true or false")
         elif k in TEXTS:
             if not isinstance(v, str) or len(v) > 200:
                 raise _e(w, "must be a text of at most 200 characters")
-        elif not (isinstance(v, str) and len(v) <= 200) and \
-                (isinstance(v, bool) or not isinstance(v, int)):
-            raise _e(w, "must be a text or an integer")
+        elif isinstance(v, bool):       # a ruleset's flag (its module reads it by name)
+            pass
+        elif isinstance(v, int):
+            _int(v, w, -MAX_STAT, MAX_STAT)
+        elif not (isinstance(v, str) and len(v) <= 200):
+            raise _e(w, "must be true/false, a text or an integer")
     return st
 
 
