@@ -2,8 +2,10 @@
 pseudo-terminal), replaying its events through the same rules core and comparing state hashes.
 """
 
+import collections
 import json
 import os
+import select
 import sys
 import time
 
@@ -13,6 +15,7 @@ from serial.tools import list_ports
 from referee import PROTO_VERSION
 from referee.app import Referee, event_text
 from referee.dice import Dice, XorShift32
+from referee.events import valid
 from referee.game import EV_INIT, NONE
 
 from host_tools import paths
@@ -26,6 +29,12 @@ PICO_PID = 0x0005   # MicroPython on the Raspberry Pi Pico (USB CDC)
 # emulated Pico of the tests, several times slower than a real one) may set
 # FLEETREF_REPLY_TIMEOUT higher.
 REPLY_TIMEOUT = float(os.environ.get("FLEETREF_REPLY_TIMEOUT") or 5)
+# Seconds an idle mirror sleeps in select() before it looks at its stop condition again
+# (it wakes at once when a byte arrives): an idle mirror wakes once a second, not 14 times.
+IDLE_WAIT = 1.0
+# Seconds between redraws of the live view while events stream in (a burst of a catch-up is
+# drawn once it ends, or at most this often).
+REDRAW_S = 0.2
 
 
 class MirrorError(Exception):
@@ -66,7 +75,7 @@ class Replica:
         self.board_hash = None
         self.checked = 0          # events whose hash was compared
         self.mismatches = []      # (seq, board hash, mirror hash)
-        self.recent = []          # (seq, text)
+        self.recent = collections.deque(maxlen=12)   # (seq, ev): texts made when drawn
         self.errors = []          # board's err lines
         self.history = []         # (round, roll0, roll1, holder)
         self.base0 = (0, None)
@@ -83,7 +92,7 @@ class Replica:
         self.base0 = (0, None)     # the full record (for save): base state, then every event
         self.rows = []             # (seq, ev, state hash after it)
         self.gid = msg["gid"]
-        self.recent = []
+        self.recent.clear()
         self.history = []
         self.board_hash = msg.get("hash")
 
@@ -113,10 +122,18 @@ class Replica:
         self.checked += 1
         return True
 
-    def apply_event(self, msg):
-        """Apply one ``ev`` message; returns "ok", "gap", "dup", "mismatch" or "other-game"."""
+    def recent_texts(self):
+        """The newest events as (seq, text) (texts made now, not per event)."""
         g = self.game
-        if g is None or msg.get("gid") != self.gid:
+        return [(s, event_text(g, ev)) for s, ev in self.recent]
+
+    def apply_event(self, msg):
+        """Apply one ``ev`` message (``seq``, ``ev``, optional ``hash``; a ``gid``, when given,
+        must be this game's: version 4 lines carry none, a ``game`` line precedes a new game
+        and its hash differs); returns "ok", "gap", "dup", "mismatch" or "other-game". The
+        hash is compared with the one ``Game.submit`` recorded (no second hash per event)."""
+        g = self.game
+        if g is None or msg.get("gid", self.gid) != self.gid:
             return "other-game"
         seq = msg["seq"]
         if seq <= g.seq:
@@ -130,15 +147,15 @@ class Replica:
         if r:
             self.mismatches.append((seq, msg.get("hash"), "refused: " + r))
             return "mismatch"
-        self.rows.append((seq, g.event(g.seq), g.state_hash()))
-        self.recent.append((seq, event_text(g, g.event(g.seq))))
-        del self.recent[:-12]
+        mine = g.event_hash(seq)
+        self.rows.append((seq, ev, mine))
+        self.recent.append((seq, ev))
         h = msg.get("hash")
         if h:
             self.board_hash = h
             self.checked += 1
-            if h != g.state_hash():
-                self.mismatches.append((seq, h, g.state_hash()))
+            if h != mine:
+                self.mismatches.append((seq, h, mine))
                 return "mismatch"
         return "ok"
 
@@ -158,22 +175,26 @@ class Mirror:
         self.rep = Replica()
         self.hello = None
         self.board_snap = None
-        self.buf = b""
+        self.buf = bytearray()
         self.connected = False
         self.behind = False       # a gap was seen while catching up
         self.catching = False
+        self.need_catch_up = False   # a gap or a corrupt line: catch up when the turn ends
+        self.version = 0          # grows with every message handled (redraw on change)
+        self.corrupt = 0          # corrupt or truncated event lines seen
 
     # ---- link --------------------------------------------------------------------------
     def open(self):
         if self.auto:
             self.port = find_port()
         try:
-            self.ser = serial.serial_for_url(self.port, baudrate=self.baud, timeout=0.05,
+            # timeout 0: reads never wait; read_msg waits in select() on the descriptor
+            self.ser = serial.serial_for_url(self.port, baudrate=self.baud, timeout=0,
                                              exclusive=True)
         except (serial.SerialException, OSError) as e:
             raise MirrorError("cannot open %s: %s" % (self.port, e))
         self.ser.reset_input_buffer()
-        self.buf = b""
+        self.buf = bytearray()
         self.connected = True
 
     def close(self):
@@ -190,35 +211,79 @@ class Mirror:
         del self.sent[:-200]
         self.ser.write((json.dumps(obj) + "\n").encode("ascii"))
 
-    def read_msg(self):
-        """One message (dict) or None when nothing arrived within the read timeout. Lines that
-        are not JSON objects are skipped (a REPL banner, noise)."""
+    def read_msg(self, wait=0.05):
+        """One message (dict), or None when none arrived within ``wait`` seconds. Waits in
+        select() on the port (no polling) and then reads what is there (``in_waiting``), so a
+        short answer is not held back by a read timeout. Lines that are not JSON objects are
+        skipped (a REPL banner, noise); an ``ev`` line that does not parse or has the wrong
+        shape (corrupted, truncated) is reported once and a catch-up is asked for."""
+        end = None
         while True:
             i = self.buf.find(b"\n")
             if i >= 0:
                 line = self.buf[:i].strip()
-                self.buf = self.buf[i + 1:]
-                if not line.startswith(b"{"):
-                    continue
-                try:
-                    msg = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(msg, dict) and "t" in msg:
+                del self.buf[:i + 1]
+                msg = self._parse(line)
+                if msg is not None:
                     return msg
                 continue
-            chunk = self.ser.read(4096)
-            if not chunk:
+            if self.log is not None:
+                self.log.flush()         # once per burst, not per event
+            n = self.ser.in_waiting
+            if not n:
+                if end is None:
+                    end = time.monotonic() + wait
+                left = end - time.monotonic()
+                if left <= 0 or not self._wait_readable(left):
+                    return None
+                n = max(self.ser.in_waiting, 1)
+            chunk = self.ser.read(n)
+            if chunk:
+                self.buf += chunk
+
+    def _wait_readable(self, seconds):
+        try:
+            fd = self.ser.fileno()
+        except (AttributeError, serial.SerialException, OSError):
+            time.sleep(min(seconds, 0.01))     # a port without a descriptor (loop://)
+            return self.ser.in_waiting > 0
+        return bool(select.select([fd], [], [], seconds)[0])
+
+    def _parse(self, line):
+        if not line.startswith(b"{"):
+            return None
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            msg = None
+        if line.startswith(b'{"t":"ev"') or (isinstance(msg, dict) and msg.get("t") == "ev"):
+            if not (isinstance(msg, dict) and isinstance(msg.get("seq"), int)
+                    and valid(msg.get("ev")) is None
+                    and isinstance(msg.get("hash", ""), str)):
+                self.bad_line(line)
                 return None
-            self.buf += chunk
+        if isinstance(msg, dict) and "t" in msg:
+            return msg
+        return None
+
+    def bad_line(self, line):
+        """A corrupted or truncated ``ev`` line: one warning, then catch up from the newest
+        event held (the events after it come again, checked by their hashes)."""
+        self.corrupt += 1
+        self.warn("corrupt event line from the board (%d bytes: %r); catching up from event %d"
+                  % (len(line), bytes(line[:40]), self.rep.game.seq if self.rep.game else 0))
+        self.need_catch_up = True
 
     def wait_for(self, t, timeout=None):
         """Handle messages until one of type ``t`` arrives (within ``timeout`` s, default
         REPLY_TIMEOUT); return it. Raises MirrorError."""
         timeout = max(timeout or 0, REPLY_TIMEOUT)
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            msg = self.read_msg()
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            msg = self.read_msg(left)
             if msg is None:
                 continue
             self.handle(msg)
@@ -246,12 +311,16 @@ class Mirror:
         take its state (base and RAM window) instead. Iterative: a gap seen meanwhile only
         asks again once the current answer has ended (no recursion, however long the game)."""
         self.behind = False
+        self.need_catch_up = False
         self.catching = True
         try:
             self.send({"c": "events", "since": self.rep.game.seq})
             end = time.monotonic() + 2 * REPLY_TIMEOUT
-            while time.monotonic() < end:
-                msg = self.read_msg()
+            while True:
+                left = end - time.monotonic()
+                if left <= 0:
+                    break
+                msg = self.read_msg(left)
                 if msg is None:
                     continue
                 end = time.monotonic() + 2 * REPLY_TIMEOUT          # the board is still answering
@@ -262,15 +331,20 @@ class Mirror:
                     continue
                 self.handle(msg)
                 if msg.get("t") == "events-end":
-                    if not self.behind and (msg.get("seq") or 0) <= self.rep.game.seq:
+                    if not (self.behind or self.need_catch_up) and \
+                            (msg.get("seq") or 0) <= self.rep.game.seq:
                         return
-                    self.behind = False
+                    self.behind = False           # a batch ended, a gap or a bad line:
+                    self.need_catch_up = False    # ask again from the newest held
                     self.send({"c": "events", "since": self.rep.game.seq})
             raise MirrorError("no events-end from the board")
         finally:
             self.catching = False
 
     def handle(self, msg):
+        """Take one message from the board. Never recurses: a gap only asks for a catch-up,
+        which :meth:`follow` / :meth:`pump` run (iteratively) once this message is done."""
+        self.version += 1
         t = msg.get("t")
         if t == "game":
             self.rep.load_game(msg)
@@ -288,7 +362,7 @@ class Mirror:
             elif r == "gap":
                 self.behind = True
                 if not self.catching:
-                    self.catch_up()
+                    self.need_catch_up = True
             elif r == "mismatch":
                 seq, bh, mh = self.rep.mismatches[-1]
                 self.warn("STATE HASH MISMATCH at event %d: board %s, mirror %s; resyncing"
@@ -301,6 +375,10 @@ class Mirror:
         elif t == "hello":
             if msg.get("gid") != self.rep.gid:
                 self.send({"c": "game"})
+        elif t == "events-end":
+            g = self.rep.game
+            if not self.catching and g is not None and (msg.get("seq") or 0) > g.seq:
+                self.need_catch_up = True      # a batch of a resync ended: ask for more
         elif t == "snap":
             self.board_snap = msg
         elif t == "state":
@@ -312,11 +390,21 @@ class Mirror:
             del self.rep.errors[:-5]
 
     def pump(self, seconds):
+        """Handle what arrives for ``seconds`` (catching up after a gap or a bad line)."""
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            msg = self.read_msg()
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            msg = self.read_msg(left)
             if msg is not None:
                 self.handle(msg)
+            if self.need_catch_up and self.rep.game is not None:
+                self.catch_up()
+
+    def pending(self):
+        """True when a line or bytes are waiting to be handled."""
+        return b"\n" in self.buf or bool(self.ser is not None and self.ser.in_waiting)
 
     def resume_from_log(self, path):
         """Rebuild the replica from a log file this mirror wrote before (a host restart), so
@@ -353,20 +441,30 @@ class Mirror:
     def follow(self, on_update=None, stop=None):
         """Follow the board until ``stop()`` is true, reconnecting after a pulled cable or a
         board reset and catching up from the last sequence number held."""
+        drawn = -1
+        last = 0.0
         while not (stop and stop()):
             try:
                 if not self.connected:
                     self.open()
                     self.sync()
-                msg = self.read_msg()
+                msg = self.read_msg(IDLE_WAIT)       # blocks in select() while idle
                 if msg is not None:
                     self.handle(msg)
-                if on_update:
+                if self.need_catch_up and self.rep.game is not None:
+                    self.catch_up()
+                now = time.monotonic()
+                if on_update and self.version != drawn and (
+                        not self.pending() or now - last >= REDRAW_S):
+                    drawn = self.version
+                    last = now
                     on_update(self)
             except (serial.SerialException, OSError, MirrorError) as e:
                 self.close()
                 self.warn("link lost (%s); retrying" % e)
+                self.version += 1
                 if on_update:
+                    drawn = self.version
                     on_update(self)
                 time.sleep(1.0)
 
@@ -399,22 +497,18 @@ def live_view(m, stop):
             hs.append("hashes agree", style="green")
         hist = Text("initiative: " + ", ".join(
             "R%d %d/%d" % r for r in m.rep.history[-6:]) + "\n")
-        rec = Text("\n".join("%4d %s" % r for r in m.rep.recent[-8:]))
+        rec = Text("\n".join("%4d %s" % r for r in m.rep.recent_texts()[-8:]))
         errs = Text("\n".join("refused: " + e for e in m.rep.errors[-3:]), style="red")
         return Group(Panel(Group(view.grid_text(fb, w, h)), title="board grid (mirrored)",
                            expand=False),
                      status, view.ships_table(g), view.chart_text(g), hist, rec, errs, hs)
 
-    with Live(build(), refresh_per_second=10) as live:
-        last = [0.0]
-
+    # no refresh thread (auto_refresh=False): drawn only when follow() says something changed
+    with Live(build(), auto_refresh=False) as live:
         def upd(_m):
-            now = time.monotonic()
-            if now - last[0] > 0.08:
-                last[0] = now
-                live.update(build())
+            live.update(build(), refresh=True)
         m.follow(upd, stop)
-        live.update(build())
+        live.update(build(), refresh=True)
 
 
 def add_arguments(p):

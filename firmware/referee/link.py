@@ -52,10 +52,9 @@ class SerialLink(AppBase):
                      ", ".join([str(i) for i in eff]), g.seq, g.state_hash()))
 
     def send_event(self, seq):
+        """The compact ``ev`` line of event ``seq`` (held in RAM) with its state hash."""
         g = self._g()
-        ev = g.event(seq)
-        self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d], "hash": "%s"}'
-                  % (self.gid, seq, ev[0], ev[1], ev[2], ev[3], g.event_hash(seq)))
+        self.send(protocol.ev_line(seq, g.event(seq), g.event_hash(seq)))
 
     # ---- commands ----------------------------------------------------------------------
     def handle_line(self, line):
@@ -176,8 +175,12 @@ class SerialLink(AppBase):
             raise ValueError("load needs scenario, roster or ruleset")
 
     def _events(self, g, since):
+        """``ev`` lines for the events after ``since``, at most protocol.EVENTS_BATCH of them
+        (the host asks again from the newest it holds), then ``events-end`` with the game's
+        newest seq."""
         if since > g.seq:
             raise ValueError("since %d is past the newest event %d" % (since, g.seq))
+        left = protocol.EVENTS_BATCH
         if since < g.base_seq:
             first = True
             if self.journal is not None:
@@ -185,17 +188,19 @@ class SerialLink(AppBase):
                     if first and seq != since + 1:
                         break
                     first = False
-                    if seq > g.base_seq:
+                    if seq > g.base_seq or left <= 0:
                         break
-                    self.send('{"t": "ev", "gid": "%s", "seq": %d, "ev": [%d, %d, %d, %d],'
-                              ' "hash": ""}' % ((self.gid, seq) + tuple(ev)))
+                    self.send(protocol.ev_line(seq, ev, ""))
+                    since = seq
+                    left -= 1
             if first:
                 self._out({"t": "err", "src": "serial", "c": "events", "code": "gone",
                            "msg": "events %d..%d are no longer held: ask for state"
                                   % (since + 1, g.base_seq)})
                 return
-            since = g.base_seq
-        for s in range(since + 1, g.seq + 1):
+            if since < g.base_seq:           # a batch's worth sent from flash
+                left = 0
+        for s in range(since + 1, min(g.seq, since + left) + 1):
             self.send_event(s)
         self._out({"t": "events-end", "gid": self.gid, "seq": g.seq})
 

@@ -13,8 +13,24 @@ OVERLONG = "\x00overlong"
 NOT_UTF8 = "\x00not-utf-8"
 
 
+# Events sent per ``events`` request at most; the host asks again from the last one it
+# holds (so a burst never outgrows the board's output queue or a host's buffer).
+EVENTS_BATCH = 1000
+
+
 class ProtocolError(ValueError):
     pass
+
+
+def ev_line(seq, ev, h):
+    """The compact ``ev`` line (str, no newline) for event ``seq`` (tuple of 4 ints) with the
+    state hash ``h`` after it (8 hex digits, or "" when not known: an event streamed from
+    flash). JSON without spaces and without the game id (a ``game`` line precedes every new
+    game): 50-62 bytes for a game of up to 999,999 events (docs/protocol.md, version 4)."""
+    if h:
+        return '{"t":"ev","seq":%d,"ev":[%d,%d,%d,%d],"hash":"%s"}' % (
+            seq, ev[0], ev[1], ev[2], ev[3], h)
+    return '{"t":"ev","seq":%d,"ev":[%d,%d,%d,%d]}' % (seq, ev[0], ev[1], ev[2], ev[3])
 
 
 def encode(obj):
