@@ -17,6 +17,7 @@ from referee.app import Referee, ACTIONS
 from referee.dice import Dice, XorShift32, board_seed
 from referee.keymap import KeyMap
 from referee.loop import Runner, sleep_ms
+from referee.ticks import ticks_diff, ticks_ms
 from referee.render import Renderer
 
 from host_tools import paths, script as scriptmod
@@ -142,6 +143,91 @@ def make_board(args):
     return app, runner, ser, keys, display, keymap
 
 
+class IdleLoop:
+    """The simulator's main loop: the firmware's own steps (``Runner.step_keys``,
+    ``step_serial``, ``step_render``), run when something happens instead of on a period.
+    It sleeps in the asyncio selector with no timeout until a byte arrives on the
+    pseudo-terminal (``add_reader``), a key is pushed (``QueueKeys.on_push``) or the shown
+    error expires (the only timer): an idle simulator does not wake at all. (On the Pico the
+    firmware's loop.Runner scans its keys on a period: a key matrix has no other way to
+    say it was pressed.)
+
+    ``changed``: set after a frame is drawn (the terminal view waits on it); ``heard``: set
+    once a host has sent a line."""
+
+    def __init__(self, runner, ser, keys):
+        self.runner = runner
+        self.ser = ser
+        self.keys = keys
+        self.wake = asyncio.Event()
+        self.changed = asyncio.Event()
+        self.heard = asyncio.Event()
+        self.turns = 0            # loop turns (each one after a wake-up)
+        self.writing = False
+
+    def _writable(self):
+        self.ser.flush()
+        if not self.ser.pending():
+            asyncio.get_running_loop().remove_writer(self.ser.master)
+            self.writing = False
+
+    def timeout(self):
+        """Seconds until the next timed change (the error row going out), or None."""
+        app = self.runner.app
+        if not app.error_on:
+            return None
+        return max(ticks_diff(app.error_until, ticks_ms()), 0) / 1000 + 0.001
+
+    def turn(self):
+        """Handle everything waiting: keys, host lines (all of them), a new frame."""
+        r = self.runner
+        self.turns += 1
+        try:
+            while self.keys.busy():
+                r.step_keys()
+            r.step_keys()                       # the clock (error expiry) moves on
+        except Exception as e:
+            r.crash("keys", e)
+        try:
+            while r.step_serial():
+                self.heard.set()
+        except Exception as e:
+            r.crash("serial", e)
+        frames = r.frames
+        try:
+            r.step_render(self.state)
+        except Exception as e:
+            r.crash("render", e)
+        if r.frames != frames:
+            self.changed.set()
+        self.ser.flush()
+        if self.ser.pending() and not self.writing:   # a host not reading: write when it can
+            asyncio.get_running_loop().add_writer(self.ser.master, self._writable)
+            self.writing = True
+
+    async def run(self):
+        loop = asyncio.get_running_loop()
+        loop.add_reader(self.ser.master, self.wake.set)
+        self.keys.on_push = self.wake.set
+        self.state = [-1, False]
+        try:
+            while self.runner.running:
+                self.wake.clear()
+                self.turn()
+                try:
+                    await asyncio.wait_for(self.wake.wait(), self.timeout())
+                except asyncio.TimeoutError:
+                    pass
+        finally:
+            loop.remove_reader(self.ser.master)
+            if self.writing:
+                loop.remove_writer(self.ser.master)
+
+    def stop(self):
+        self.runner.running = False
+        self.wake.set()
+
+
 async def play_script(steps, app, keys, keymap, pace_ms, rejected):
     """Press the keys of ``steps`` one at a time through the key driver."""
     for step in steps:
@@ -192,6 +278,7 @@ async def run(args):
     print("serial: %s" % ser.path, flush=True)
     portfile = register_port(ser.path)
     app.hello()
+    idle = IdleLoop(runner, ser, keys)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -201,14 +288,13 @@ async def run(args):
     tui = None
     if not args.headless:
         from host_tools.simview import SimView
-        tui = SimView(app, runner, display, keys, ser, stop)
+        tui = SimView(app, runner, display, keys, ser, stop, idle.changed)
         extra.append(tui.run())
 
     async def driver():
         if steps is not None:
             if args.wait_for_host:
-                while not ser.heard and not stop.is_set():
-                    await sleep_ms(10)
+                await idle.heard.wait()
             await play_script(steps, app, keys, keymap, args.pace, rejected)
             for _ in range(200):   # let the serial task send what is queued
                 if not ser.pending():
@@ -225,12 +311,15 @@ async def run(args):
 
     async def watch():
         await stop.wait()
-        runner.running = False
+        idle.stop()
 
     extra.append(watch())
+    tasks = [asyncio.create_task(c) for c in extra]
     try:
-        await runner.main(extra)
+        await idle.run()
     finally:
+        for t in tasks:
+            t.cancel()
         if tui is not None:
             tui.close()
         ser.close()

@@ -18,13 +18,14 @@ from host_tools.sim import PAD_KEYS, PAD_SHIFT
 
 
 class SimView:
-    def __init__(self, app, runner, display, keys, ser, stop):
+    def __init__(self, app, runner, display, keys, ser, stop, changed=None):
         self.app = app
         self.runner = runner
         self.display = display
         self.keys = keys
         self.ser = ser
         self.stop = stop
+        self.changed = changed or asyncio.Event()   # set by the simulator's loop on a new frame
         self.note = ""
         self.console = Console()
         self.old = None
@@ -97,11 +98,17 @@ class SimView:
             self.old = termios.tcgetattr(fd)
             tty.setcbreak(fd)
             loop.add_reader(fd, self._on_key)
-        with Live(self.render(), console=self.console, refresh_per_second=15,
+        # drawn when the board drew a new frame (no refresh thread, no period); the note
+        # line ("script done") is looked at once a second
+        with Live(self.render(), console=self.console, auto_refresh=False,
                   transient=False) as live:
             while not self.stop.is_set():
-                live.update(self.render())
-                await asyncio.sleep(0.07)
+                live.update(self.render(), refresh=True)
+                self.changed.clear()
+                try:
+                    await asyncio.wait_for(self.changed.wait(), 1.0)
+                except asyncio.TimeoutError:
+                    pass
 
     def close(self):
         if self.old is not None:

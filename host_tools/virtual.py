@@ -111,9 +111,12 @@ class QueueKeys:
 
     def __init__(self):
         self.q = []
+        self.on_push = None     # optional callable: the simulator's loop wakes on a press
 
     def push(self, index, is_long=False):
         self.q.append((index, is_long))
+        if self.on_push is not None:
+            self.on_push()
 
     def poll(self, now_ms):
         if self.q:
