@@ -104,7 +104,8 @@ def make_board(args):
     if args.flash:
         from referee.journal import Journal, OSFS
         os.makedirs(args.flash, exist_ok=True)
-        app.set_journal(Journal(OSFS(os.path.abspath(args.flash)), "/game"))
+        app.set_journal(Journal(OSFS(os.path.abspath(args.flash)), "/game",
+                                history_budget=args.history_kb * 1024))
     wanted = None
     if args.roster:
         wanted = os.path.splitext(os.path.basename(args.roster))[0]
@@ -294,7 +295,11 @@ async def run(args):
     async def driver():
         if steps is not None:
             if args.wait_for_host:
-                await idle.heard.wait()
+                if args.periodic:
+                    while not ser.heard and not stop.is_set():
+                        await sleep_ms(10)
+                else:
+                    await idle.heard.wait()
             await play_script(steps, app, keys, keymap, args.pace, rejected)
             for _ in range(200):   # let the serial task send what is queued
                 if not ser.pending():
@@ -314,9 +319,12 @@ async def run(args):
         idle.stop()
 
     extra.append(watch())
-    tasks = [asyncio.create_task(c) for c in extra]
+    tasks = [] if args.periodic else [asyncio.create_task(c) for c in extra]
     try:
-        await idle.run()
+        if args.periodic:                 # the firmware's own loop, on its periods
+            await runner.main(extra)
+        else:
+            await idle.run()
     finally:
         for t in tasks:
             t.cancel()
@@ -345,6 +353,12 @@ def add_arguments(p):
                                     "lives there and is restored at start (like a power cut)")
     p.add_argument("--new", action="store_true",
                    help="start a new game even when --flash holds one in play (it is replaced)")
+    p.add_argument("--history-kb", type=int, default=256,
+                   help="with --flash: flash kept for the journal's history of events "
+                        "(default 256, as on the Pico)")
+    p.add_argument("--periodic", action="store_true",
+                   help="run the firmware's own loop (key scan every 2 ms, as on the Pico) "
+                        "instead of waking only when something happens (for the benchmarks)")
     p.add_argument("--hold", action="store_true",
                    help="keep running after the script (headless), until interrupted")
 
