@@ -1,6 +1,8 @@
-# Benchmark inside MicroPython (WebAssembly port): a game of 2x24 ships and 1,000 events,
-# each followed by a rendered frame. run.mjs calls step(i) once per event (separate calls,
-# so garbage is collected between them, as the Pico's collector would when its heap fills).
+# Benchmark inside MicroPython (WebAssembly port): a game of 2x24 ships and the events of the
+# bench's real-game workload (bench/workload.py, given in /data.json), each followed by a
+# rendered frame. run.mjs calls step(i) once per event (separate calls, so garbage is
+# collected between them, as the Pico's collector would when its heap fills). Then every
+# event is timed on its own (p50/p99/max) and so is a reference loop that stays in small ints.
 import gc
 import json
 import time
@@ -13,37 +15,31 @@ from referee.render import Renderer
 
 with open("/data.json") as f:
     spec = json.load(f)
-STEPS = spec["events"]
-ships = []
-for k in range(24):
-    ships.append({"name": "Ship %d" % k, "class": 1 + k % 4, "hp": [2 + k % 5, k % 3],
-                  "cc": k % 3})
-roster = {"name": "bench", "ruleset": "swsb", "sides": [{"name": "A", "ships": ships},
-                                                        {"name": "B", "ships": ships}]}
+STEPS = len(spec["events"])
+roster = spec["roster"]
+played = bytearray(4 * STEPS)   # the events, 4 bytes each (a list of lists would sit in the heap)
+for i, e in enumerate(spec["events"]):
+    played[4 * i] = e[0]
+    played[4 * i + 1] = e[1]
+    played[4 * i + 2] = e[2] & 255
+    played[4 * i + 3] = e[3]
+del spec, i, e
+gc.collect()
+
+try:                        # the port's microsecond clock ticks in whole milliseconds here
+    import js
+
+    def clock_us():
+        return js.performance.now() * 1000.0
+except ImportError:
+    def clock_us():
+        return time.ticks_us()
 board = {"name": "bench", "grid": {"w": 16, "h": 16}}
 r = Renderer(16, 16)
 app = Referee(board, "/rosters", lambda line: None, Dice(XorShift32(1)), r.rows_per_page)
 app.load_text(json.dumps(roster))
 g = app.game
-rng = XorShift32(spec["seed"])
 stats = {"peak": 0, "live_max": 0, "us": 0, "n": 0, "loaded": 0}
-played = bytearray(4 * STEPS)   # the accepted events, for the timed replay
-
-
-def pick():
-    n = g.n
-    k = rng.below(7)
-    if k == 0:
-        return (G.EV_PHASE, 0, 0, 0)
-    if k == 1:
-        return (G.EV_INIT, rng.below(20) + 1, rng.below(20) + 1, 0)
-    if k in (2, 3):
-        return (G.EV_HIT, rng.below(n), 1, 255)
-    if k == 4:
-        return (G.EV_UNDO, 0, 0, 0)
-    if k == 5:
-        return (G.EV_COUNTER, rng.below(n), rng.below(4), rng.below(n))
-    return (G.EV_LAUNCH, rng.below(n), 0, 0)
 
 
 def step(i):
@@ -53,17 +49,14 @@ def step(i):
         stats["loaded"] = live
     if live > stats["live_max"]:
         stats["live_max"] = live
-    while True:
-        ev = pick()
-        if g.check(ev) is None:
-            break
-    app.submit(ev, "bench")
+    o = 4 * i
+    b = played[o + 2]
+    if played[o] == G.EV_HIT and b >= 128:
+        b -= 256
+    ev = (played[o], played[o + 1], b, played[o + 3])
+    if app.submit(ev, "bench"):
+        raise ValueError("event %d refused" % i)
     r.render(app)
-    o = 4 * stats["n"]
-    played[o] = ev[0]
-    played[o + 1] = ev[1]
-    played[o + 2] = ev[2] & 255
-    played[o + 3] = ev[3]
     stats["n"] += 1
     used = gc.mem_alloc()
     if used > stats["peak"]:
@@ -71,32 +64,43 @@ def step(i):
 
 
 def timed_run():
-    """The same 1,000 events and frames again, timed as one batch (the VM's clock is coarse)."""
+    """The same events and frames again, each timed on its own; then the reference loop
+    ``x = (x + i) & 0xFFFF`` (small ints throughout) timed REF_REPS times."""
     app2 = Referee(board, "/rosters", lambda line: None, Dice(XorShift32(1)), r.rows_per_page)
     app2.load_text(json.dumps(roster))
     n = stats["n"]
-    t0 = time.ticks_ms()
+    t0 = clock_us()
+    clock = clock_us() - t0          # what reading the clock itself costs
+    times = []
     for i in range(n):
         o = 4 * i
         b = played[o + 2]
         if played[o] == G.EV_HIT and b >= 128:
             b -= 256
-        if app2.submit((played[o], played[o + 1], b, played[o + 3]), "bench"):
+        ev = (played[o], played[o + 1], b, played[o + 3])
+        t0 = clock_us()
+        if app2.submit(ev, "bench"):
             raise ValueError("replay refused event %d" % i)
         r.render(app2)
-    t_ev = time.ticks_diff(time.ticks_ms(), t0)
-    t0 = time.ticks_ms()
-    x = 0
-    for i in range(100000):
-        x += i
-    t_ref = time.ticks_diff(time.ticks_ms(), t0)
+        times.append(clock_us() - t0 - clock)
+    ref = []
+    for k in range(REF_REPS):
+        t0 = clock_us()
+        x = 0
+        for i in range(REF_ITERS):
+            x = (x + i) & 0xFFFF
+        ref.append((clock_us() - t0 - clock) / REF_ITERS)
     if app2.game.state_hash() != g.state_hash():
         raise ValueError("timed replay diverged")
-    return n, t_ev, t_ref
+    return times, ref
+
+
+REF_REPS = 31
+REF_ITERS = 10000
 
 
 def finish():
-    n, t_ev, t_ref = timed_run()
+    times, ref = timed_run()
     print("BENCH", json.dumps({"events": stats["n"], "seq": g.seq, "loaded": stats["loaded"],
                                "peak": stats["peak"], "live_max": stats["live_max"],
-                               "timed_events": n, "timed_ms": t_ev, "ref_loop_ms": t_ref}))
+                               "event_us": times, "ref_iter_us": ref}))

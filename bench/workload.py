@@ -125,6 +125,13 @@ def long_game(n, seed=7, roster=None):
     """(roster, [event tuple] * n): a game of ``n`` accepted events with the scripted swsb
     game's mix (see the module's docstring)."""
     roster = roster or roster_2x24((99, 99))
+    key = (n, seed, json.dumps(roster))
+    if key not in _CACHE:
+        _CACHE[key] = (roster, _play(n, seed, roster))
+    return _CACHE[key]
+
+
+def _play(n, seed, roster):
     g = new_game(roster)
     rng = XorShift32(seed)
     tables = {}
@@ -152,4 +159,4 @@ def long_game(n, seed=7, roster=None):
                 (EV_INIT, 1 + rng.below(20), 1 + rng.below(20), 0)
         if g.submit(ev) is None:
             out.append(ev)
-    return roster, out
+    return out

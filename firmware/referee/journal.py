@@ -581,13 +581,17 @@ class Journal:
         oldest first, until a gap; one history chunk in memory at a time."""
         last = since
         started = False
-        for first, k in self._chunks():
+        chunks = self._chunks()
+        for x in range(len(chunks)):
+            first, k = chunks[x]
+            if x + 1 < len(chunks) and chunks[x + 1][0] <= last + 1:
+                continue      # the next chunk starts at or before the first event wanted
             d = self._read("h%d.bin" % k)
             c = None if d is None else parse_chunk(self.key, d)
             if c is None:
                 continue
             evs = c[1]
-            for j in range(len(evs) // 4):
+            for j in range(max(0, last + 1 - first), len(evs) // 4):
                 seq = first + j
                 if seq > last:
                     if started and seq != last + 1:
