@@ -26,7 +26,8 @@ def ev_line(seq, ev, h):
     """The compact ``ev`` line (str, no newline) for event ``seq`` (tuple of 4 ints) with the
     state hash ``h`` after it (8 hex digits, or "" when not known: an event streamed from
     flash). JSON without spaces and without the game id (a ``game`` line precedes every new
-    game): 50-62 bytes for a game of up to 999,999 events (docs/protocol.md, version 4)."""
+    game): at most 64 bytes with its newline for any event of the shipped rulesets (kinds
+    below 100) up to event 999,999 (docs/protocol.md, version 4)."""
     if h:
         return '{"t":"ev","seq":%d,"ev":[%d,%d,%d,%d],"hash":"%s"}' % (
             seq, ev[0], ev[1], ev[2], ev[3], h)
