@@ -2,7 +2,6 @@
 pseudo-terminal), replaying its events through the same rules core and comparing state hashes.
 """
 
-import collections
 import json
 import os
 import select
@@ -13,12 +12,10 @@ import serial
 from serial.tools import list_ports
 
 from referee import PROTO_VERSION
-from referee.app import Referee, event_text
-from referee.dice import Dice, XorShift32
 from referee.events import valid
-from referee.game import EV_INIT, NONE
 
 from host_tools import paths
+from host_tools.replica import Replica  # noqa: F401  (the host's copy of the game)
 
 PICO_VID = 0x2E8A
 PICO_PID = 0x0005   # MicroPython on the Raspberry Pi Pico (USB CDC)
@@ -62,104 +59,6 @@ def find_port():
     raise MirrorError("no board found: no USB device 2E8A:0005 and no running `fleetref sim`")
 
 
-class Replica:
-    """The host's copy of the board's game, built from the board's ``game`` line and events."""
-
-    def __init__(self):
-        board = paths.board_profile()
-        self.ref = Referee(board, paths.ROSTERS, lambda line: None, Dice(XorShift32(1)),
-                           board["grid"]["h"] - 4)
-        self.ref.cursor = NONE
-        self.gid = None
-        self.game_msg = None      # the board's ``game`` message (roster, scenario)
-        self.board_hash = None
-        self.checked = 0          # events whose hash was compared
-        self.mismatches = []      # (seq, board hash, mirror hash)
-        self.recent = collections.deque(maxlen=12)   # (seq, ev): texts made when drawn
-        self.errors = []          # board's err lines
-        self.history = []         # (round, roll0, roll1, holder)
-        self.base0 = (0, None)
-        self.rows = []
-
-    @property
-    def game(self):
-        return self.ref.game
-
-    def load_game(self, msg):
-        self.game_msg = msg
-        self.ref.load_text(json.dumps(msg["roster"]), None, msg.get("scenario") or "")
-        self.ref.cursor = NONE
-        self.base0 = (0, None)     # the full record (for save): base state, then every event
-        self.rows = []             # (seq, ev, state hash after it)
-        self.gid = msg["gid"]
-        self.recent.clear()
-        self.history = []
-        self.board_hash = msg.get("hash")
-
-    def load_state(self, msg):
-        """Rebuild from a ``state`` message: base state and the board's RAM window."""
-        g = self.game
-        if g is None or msg.get("gid") != self.gid:
-            return False
-        fresh = Replica()
-        fresh.ref.load_text(self.ref.raw_text, None, self.ref.scenario)
-        ng = fresh.ref.game
-        try:
-            ng.set_window(msg["base_seq"], bytes.fromhex(msg["base"]) if msg["base"] else None,
-                          bytes.fromhex(msg["window"]), bytes.fromhex(msg["hashes"]),
-                          msg["eff"])
-        except (ValueError, KeyError, TypeError) as e:
-            self.mismatches.append((msg.get("seq"), msg.get("hash"), "bad state: %s" % e))
-            return False
-        self.ref.game = ng
-        self.base0 = (ng.base_seq, msg["base"] or None)
-        self.rows = [(s, ng.event(s), ng.event_hash(s)) for s in range(ng.base_seq + 1,
-                                                                      ng.seq + 1)]
-        self.board_hash = msg["hash"]
-        if ng.state_hash() != msg["hash"]:
-            self.mismatches.append((ng.seq, msg["hash"], ng.state_hash()))
-            return False
-        self.checked += 1
-        return True
-
-    def recent_texts(self):
-        """The newest events as (seq, text) (texts made now, not per event)."""
-        g = self.game
-        return [(s, event_text(g, ev)) for s, ev in self.recent]
-
-    def apply_event(self, msg):
-        """Apply one ``ev`` message (``seq``, ``ev``, optional ``hash``; a ``gid``, when given,
-        must be this game's: version 4 lines carry none, a ``game`` line precedes a new game
-        and its hash differs); returns "ok", "gap", "dup", "mismatch" or "other-game". The
-        hash is compared with the one ``Game.submit`` recorded (no second hash per event)."""
-        g = self.game
-        if g is None or msg.get("gid", self.gid) != self.gid:
-            return "other-game"
-        seq = msg["seq"]
-        if seq <= g.seq:
-            return "dup"
-        if seq != g.seq + 1:
-            return "gap"
-        ev = tuple(msg["ev"])
-        if ev[0] == EV_INIT:
-            self.history.append((g.round, ev[1], ev[2]))
-        r = g.submit(ev)
-        if r:
-            self.mismatches.append((seq, msg.get("hash"), "refused: " + r))
-            return "mismatch"
-        mine = g.event_hash(seq)
-        self.rows.append((seq, ev, mine))
-        self.recent.append((seq, ev))
-        h = msg.get("hash")
-        if h:
-            self.board_hash = h
-            self.checked += 1
-            if h != mine:
-                self.mismatches.append((seq, h, mine))
-                return "mismatch"
-        return "ok"
-
-
 class Mirror:
     """Connects to ``port`` and keeps a Replica in step. ``log``: optional file object that
     receives one JSON line per event applied ({"seq", "ev", "board_hash", "hash"})."""
@@ -182,6 +81,7 @@ class Mirror:
         self.need_catch_up = False   # a gap or a corrupt line: catch up when the turn ends
         self.version = 0          # grows with every message handled (redraw on change)
         self.corrupt = 0          # corrupt or truncated event lines seen
+        self.syncing = False
 
     # ---- link --------------------------------------------------------------------------
     def open(self):
@@ -295,7 +195,11 @@ class Mirror:
     def sync(self):
         """Handshake, then load the game and catch up with the events the replica lacks."""
         self.send({"c": "hello", "proto": PROTO_VERSION})
-        self.hello = self.wait_for("hello")
+        self.syncing = True
+        try:
+            self.hello = self.wait_for("hello")
+        finally:
+            self.syncing = False
         if self.hello.get("proto") != PROTO_VERSION:
             raise MirrorError("board speaks protocol %r, this host speaks %d: update the %s"
                               % (self.hello.get("proto"), PROTO_VERSION,
@@ -373,8 +277,8 @@ class Mirror:
             elif r == "other-game":
                 self.send({"c": "game"})
         elif t == "hello":
-            if msg.get("gid") != self.rep.gid:
-                self.send({"c": "game"})
+            if msg.get("gid") != self.rep.gid and not self.syncing:
+                self.send({"c": "game"})      # (sync asks for it itself)
         elif t == "events-end":
             g = self.rep.game
             if not self.catching and g is not None and (msg.get("seq") or 0) > g.seq:

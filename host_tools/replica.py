@@ -1,0 +1,110 @@
+"""The host's copy of the board's game (the mirror's replica): built from the board's ``game``
+line and its events, applied with the board's own rules (firmware/referee) and checked against
+the state hashes the board sends (docs/protocol.md)."""
+
+import collections
+import json
+
+from referee.app import Referee, event_text
+from referee.dice import Dice, XorShift32
+from referee.game import EV_INIT, NONE
+
+from host_tools import paths
+
+
+class Replica:
+    """The host's copy of the board's game, built from the board's ``game`` line and events."""
+
+    def __init__(self):
+        board = paths.board_profile()
+        self.ref = Referee(board, paths.ROSTERS, lambda line: None, Dice(XorShift32(1)),
+                           board["grid"]["h"] - 4)
+        self.ref.cursor = NONE
+        self.gid = None
+        self.game_msg = None      # the board's ``game`` message (roster, scenario)
+        self.board_hash = None
+        self.checked = 0          # events whose hash was compared
+        self.mismatches = []      # (seq, board hash, mirror hash)
+        self.recent = collections.deque(maxlen=12)   # (seq, ev): texts made when drawn
+        self.errors = []          # board's err lines
+        self.history = []         # (round, roll0, roll1, holder)
+        self.base0 = (0, None)
+        self.rows = []
+
+    @property
+    def game(self):
+        return self.ref.game
+
+    def load_game(self, msg):
+        self.game_msg = msg
+        self.ref.load_text(json.dumps(msg["roster"]), None, msg.get("scenario") or "")
+        self.ref.cursor = NONE
+        self.base0 = (0, None)     # the full record (for save): base state, then every event
+        self.rows = []             # (seq, ev, state hash after it)
+        self.gid = msg["gid"]
+        self.recent.clear()
+        self.history = []
+        self.board_hash = msg.get("hash")
+
+    def load_state(self, msg):
+        """Rebuild from a ``state`` message: base state and the board's RAM window."""
+        g = self.game
+        if g is None or msg.get("gid") != self.gid:
+            return False
+        fresh = Replica()
+        fresh.ref.load_text(self.ref.raw_text, None, self.ref.scenario)
+        ng = fresh.ref.game
+        try:
+            ng.set_window(msg["base_seq"], bytes.fromhex(msg["base"]) if msg["base"] else None,
+                          bytes.fromhex(msg["window"]), bytes.fromhex(msg["hashes"]),
+                          msg["eff"])
+        except (ValueError, KeyError, TypeError) as e:
+            self.mismatches.append((msg.get("seq"), msg.get("hash"), "bad state: %s" % e))
+            return False
+        self.ref.game = ng
+        self.base0 = (ng.base_seq, msg["base"] or None)
+        self.rows = [(s, ng.event(s), ng.event_hash(s)) for s in range(ng.base_seq + 1,
+                                                                      ng.seq + 1)]
+        self.board_hash = msg["hash"]
+        if ng.state_hash() != msg["hash"]:
+            self.mismatches.append((ng.seq, msg["hash"], ng.state_hash()))
+            return False
+        self.checked += 1
+        return True
+
+    def recent_texts(self):
+        """The newest events as (seq, text) (texts made now, not per event)."""
+        g = self.game
+        return [(s, event_text(g, ev)) for s, ev in self.recent]
+
+    def apply_event(self, msg):
+        """Apply one ``ev`` message (``seq``, ``ev``, optional ``hash``; a ``gid``, when given,
+        must be this game's: version 4 lines carry none, a ``game`` line precedes a new game
+        and its hash differs); returns "ok", "gap", "dup", "mismatch" or "other-game". The
+        hash is compared with the one ``Game.submit`` recorded (no second hash per event)."""
+        g = self.game
+        if g is None or msg.get("gid", self.gid) != self.gid:
+            return "other-game"
+        seq = msg["seq"]
+        if seq <= g.seq:
+            return "dup"
+        if seq != g.seq + 1:
+            return "gap"
+        ev = tuple(msg["ev"])
+        if ev[0] == EV_INIT:
+            self.history.append((g.round, ev[1], ev[2]))
+        r = g.submit(ev)
+        if r:
+            self.mismatches.append((seq, msg.get("hash"), "refused: " + r))
+            return "mismatch"
+        mine = g.event_hash(seq)
+        self.rows.append((seq, ev, mine))
+        self.recent.append((seq, ev))
+        h = msg.get("hash")
+        if h:
+            self.board_hash = h
+            self.checked += 1
+            if h != mine:
+                self.mismatches.append((seq, h, mine))
+                return "mismatch"
+        return "ok"
