@@ -116,10 +116,13 @@ def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
     finally:
         loop.close()
         ser.close()
-    # while idle: no turn of the referee's loop at all, and the selector's only waits are the
-    # test's own sleep (a finite timeout) and otherwise none (None: until something happens)
+    # while idle: no turn of the referee's loop at all, and the selector is called a few
+    # times for the test's own sleep (its timeout, then 0 to run what became ready) and
+    # otherwise waits with None (until something happens): no short period (a 2 ms key
+    # scan would call it some 300 times with 0.002)
     assert idle_turns == 0
-    assert len(idle_calls) <= 3 and all(t is None or t >= 0.5 for t in idle_calls), idle_calls
+    assert len(idle_calls) <= 4 and all(t is None or t == 0 or t >= 0.5 for t in idle_calls), \
+        idle_calls
     assert woke_for_key
     assert b'"t": "hello"' in got
 
