@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import sys
-import tempfile
 
 from referee import rules as profiles
 from referee.app import Referee, ACTIONS
@@ -22,43 +21,14 @@ from referee.render import Renderer
 from host_tools import paths, script as scriptmod
 from host_tools.virtual import PtySerial, QueueKeys, FrameCapture
 
-# terminal keys for the 4x4 pad, row-major; shifted = long press
-PAD_KEYS = "1234qwerasdfzxcv"
-PAD_SHIFT = "!@#$QWERASDFZXCV"
-
-PORT_DIR = os.path.join(tempfile.gettempdir(), "fleetref-sim-%d" % os.getuid())
-
-
-def register_port(path):
-    """Leave a file so ``fleetref mirror --port auto`` finds this simulator."""
-    os.makedirs(PORT_DIR, exist_ok=True)
-    f = os.path.join(PORT_DIR, "%d.port" % os.getpid())
-    with open(f, "w") as fh:
-        fh.write(path)
-    return f
+# terminal keys for the 4x4 pad, row-major; shifted = long press (read by termkeys.py)
+from host_tools.termkeys import PAD_KEYS, PAD_SHIFT  # noqa: E402,F401
 
 
 def running_sim_ports():
-    """Pseudo-terminal paths of simulators still running (newest first)."""
-    out = []
-    if not os.path.isdir(PORT_DIR):
-        return out
-    for name in os.listdir(PORT_DIR):
-        if not name.endswith(".port"):
-            continue
-        pid = int(name[:-5])
-        try:
-            os.kill(pid, 0)
-        except OSError:
-            try:
-                os.remove(os.path.join(PORT_DIR, name))
-            except OSError:
-                pass
-            continue
-        full = os.path.join(PORT_DIR, name)
-        with open(full) as fh:
-            out.append((os.path.getmtime(full), fh.read().strip()))
-    return [p for _, p in sorted(out, reverse=True)]
+    """Pseudo-terminal paths of this checkout's running simulators (newest first)."""
+    from host_tools import ports
+    return [d["path"] for d in ports.simulators(paths.ROOT)]
 
 
 class EventRecord:
@@ -190,7 +160,14 @@ async def run(args):
         raise SystemExit("fleetref sim: this board's keys change with its mode: script it "
                          "with K<n> tokens")
     print("serial: %s" % ser.path, flush=True)
-    portfile = register_port(ser.path)
+    from host_tools import ports
+    mates = ports.simulators(paths.ROOT)
+    if mates and os.environ.get("FLEETREF_SIM_UNLISTED") != "1":
+        print("fleetref sim: note: %d other simulator(s) of this checkout running (pid %s); "
+              "`mirror --port auto` follows the newest, this one"
+              % (len(mates), ", ".join(str(d["pid"]) for d in mates)), file=sys.stderr,
+              flush=True)
+    portfile = ports.register(ser.path, app.scenario)
     app.hello()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -234,10 +211,11 @@ async def run(args):
         if tui is not None:
             tui.close()
         ser.close()
-        try:
-            os.remove(portfile)
-        except OSError:
-            pass
+        if portfile:
+            try:
+                os.remove(portfile)
+            except OSError:
+                pass
 
 
 def add_arguments(p):

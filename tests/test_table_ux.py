@@ -1,0 +1,153 @@
+"""Issue 12 part 2: the simulator's key reader, `--port auto`'s choice, refusals that clear,
+and the simulator's and mirror's views at 80x24."""
+
+import argparse
+import io
+import json
+import os
+
+from rich.console import Console
+
+from host_tools import ports
+from host_tools.termkeys import KeyReader
+
+
+class FakeKeymap:
+    def find(self, action):
+        return {"sel-": (0, False), "sel+": (1, False)}[action]
+
+
+def test_arrow_keys_are_not_pad_keys():
+    r = KeyReader(FakeKeymap().find)
+    # Up, Down: select; Right, Left, F1 (SS3), F5 (CSI 15~), Home, Ctrl+Right: ignored
+    assert r.feed(b"\x1b[A") == [(0, False)]
+    assert r.feed(b"\x1b[B") == [(1, False)]
+    for seq in (b"\x1b[C", b"\x1b[D", b"\x1bOP", b"\x1b[15~", b"\x1b[H", b"\x1b[1;5C",
+                b"\x1b[6~"):
+        assert r.feed(seq) == [], seq
+    assert r.ignored == 7
+    # the letters of a sequence are never pad keys ("A" would be a long press of "a")
+    assert KeyReader().feed(b"\x1b[A\x1b[C\x1b[D") == []
+
+
+def test_sequence_split_across_reads_and_plain_keys_around_it():
+    r = KeyReader(FakeKeymap().find)
+    assert r.feed(b"a\x1b") == [(8, False)]
+    assert r.feed(b"[") == []
+    assert r.feed(b"Cq") == [(4, False)]      # Right ignored, q = key 4
+    assert r.feed(b"Q") == [(4, True)]        # shifted = long press
+    assert r.feed(b"\x1b") == []
+    r.flush()                                  # a lone Esc
+    assert r.pending == b"" and r.last_ignored == "Esc"
+    assert r.feed(b"\x1bx1") == [(0, False)]   # Alt+x ignored, then 1
+
+
+def test_port_choice_prefers_pico_and_lists_candidates():
+    sims = [{"pid": 11, "path": "/dev/pts/7", "scenario": "hoth"},
+            {"pid": 10, "path": "/dev/pts/5", "scenario": "deathstar"}]
+    port, note = ports.choose(["/dev/ttyACM0"], sims)
+    assert port == "/dev/ttyACM0"
+    assert "Pico on /dev/ttyACM0" in note and "/dev/pts/7" in note and "/dev/pts/5" in note
+    port, note = ports.choose([], sims)
+    assert port == "/dev/pts/7" and "newest" in note and "pid 10" in note
+    port, note = ports.choose([], sims[1:])
+    assert port == "/dev/pts/5" and "candidates" not in note
+    try:
+        ports.choose([], [], [{"pid": 3, "path": "/dev/pts/9", "root": "/elsewhere"}])
+        raise AssertionError("chose a simulator of another checkout")
+    except ports.NoBoard as e:
+        assert "/elsewhere" in str(e) and "--port" in str(e)
+
+
+def test_only_simulators_of_this_checkout(tmp_path, monkeypatch):
+    monkeypatch.setattr(ports, "PORT_DIR", str(tmp_path))
+    monkeypatch.delenv("FLEETREF_SIM_UNLISTED", raising=False)
+    f = ports.register("/dev/pts/42", "hoth")
+    other = tmp_path / ("%d.port" % os.getppid())
+    other.write_text(json.dumps({"path": "/dev/pts/43", "root": "/another/clone",
+                                 "started": 1e12}))
+    (tmp_path / "999999999.port").write_text(json.dumps({"path": "/dev/pts/44"}))  # ended
+    mine = ports.simulators(ports.paths.ROOT)
+    assert [d["path"] for d in mine] == ["/dev/pts/42"]
+    assert {d["path"] for d in ports.simulators()} == {"/dev/pts/42", "/dev/pts/43"}
+    assert not os.path.exists(tmp_path / "999999999.port")
+    monkeypatch.setattr(ports, "picos", lambda: [])
+    assert ports.find()[0] == "/dev/pts/42"
+    os.remove(f)
+    monkeypatch.setenv("FLEETREF_SIM_UNLISTED", "1")
+    assert ports.register("/dev/pts/45", "hoth") is None
+
+
+def sim_board(scenario="hoth"):
+    from host_tools import sim
+    args = argparse.Namespace(board="pico-ws2812-16x16", seed=1, flash=None, roster=None,
+                              scenario=scenario, ruleset=None, new=False)
+    return sim.make_board(args)
+
+
+def rows_of(text, width, height):
+    c = Console(file=io.StringIO(), width=width, height=height, record=True,
+                color_system=None)
+    c.print(text)
+    return c.export_text().rstrip("\n").split("\n")
+
+
+def test_sim_view_fits_80x24_and_refusal_clears():
+    import asyncio
+    from host_tools.simview import SimView
+    app, runner, ser, keys, display, keymap = sim_board()
+    try:
+        v = SimView(app, runner, display, keys, ser, asyncio.Event(),
+                    console=Console(file=io.StringIO(), width=80, height=24))
+        app.key("undo")                        # nothing to undo: refused
+        assert app.error_text
+        lines = rows_of(v.render(80, 24), 80, 24)
+        assert len(lines) <= 24 and max(len(x) for x in lines) <= 80
+        text = "\n".join(lines)
+        assert "refused: " in text and "selected:" in text and "round" in text
+        assert "1 sel-" in text                # the key legend is there, not cut
+        app.key("sel+")                        # the next action succeeds
+        text = "\n".join(rows_of(v.render(80, 24), 80, 24))
+        assert "refused:" not in text
+        big = rows_of(v.render(160, 50), 160, 50)
+        assert len(big) <= 50
+    finally:
+        ser.close()
+
+
+def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
+    from host_tools.mirror import Mirror
+    from host_tools.mirrorview import MirrorScreen
+    app, runner, ser, keys, display, keymap = sim_board("deathstar")
+    try:
+        m = Mirror("/dev/null", warn=lambda s: None)
+        m.rep.load_game(json.loads(app.game_line()))
+        assert app.key("roll") is None
+        while app.game.seq < 29:
+            assert app.key("roll" if app.game.seq % 2 == 0 else "undo") is None
+        for seq in range(1, 30):
+            assert m.rep.apply_event({"gid": m.rep.gid, "seq": seq,
+                                      "ev": list(app.game.event(seq))}) == "ok"
+        m.rep.errors.append("nothing to undo")
+        scr = MirrorScreen(m, console=Console(file=io.StringIO(), width=80, height=24))
+        lines = rows_of(scr.build(80, 24), 80, 24)
+        assert len(lines) <= 24 and max(len(x) for x in lines) <= 80
+        text = "\n".join(lines)
+        assert "more ships" in text
+        assert "refused: nothing to undo" in text
+        assert "29 " in text                   # the newest event is kept
+        small = "\n".join(rows_of(scr.build(80, 16), 80, 16))
+        assert "earlier events" in small and "29 " in small
+        assert app.key("undo") is None
+        assert m.rep.apply_event({"gid": m.rep.gid, "seq": 30,
+                                  "ev": list(app.game.event(30))}) == "ok"
+        assert "refused:" not in "\n".join(rows_of(scr.build(80, 24), 80, 24))
+        msg = json.loads(app.game_line())
+        msg["gid"] = "0badc0de"
+        said = []
+        m.warn = said.append
+        m.handle(dict(msg, t="game"))
+        assert said and "NEW GAME 0badc0de" in said[0]
+        assert "NEW GAME 0badc0de" in "\n".join(rows_of(scr.build(80, 24), 80, 24))
+    finally:
+        ser.close()
