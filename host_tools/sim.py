@@ -243,5 +243,16 @@ def main(args):
         args.pace = 0 if args.headless else 400
     if args.scenario and args.roster:
         raise SystemExit("fleetref sim: give --scenario or --roster, not both")
+    from host_tools import names
+    try:
+        if args.scenario:
+            names.check_scenario(args.scenario)
+        if args.ruleset:
+            names.check_ruleset(args.ruleset)
+        if args.roster:
+            names.check_roster_file(args.roster)
+        names.check_board(args.board)
+    except names.NameError_ as e:
+        raise SystemExit("fleetref sim: %s" % e)
     asyncio.run(run(args))
     return 0
