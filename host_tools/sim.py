@@ -56,20 +56,38 @@ class EventRecord:
         return None
 
 
+def rosters_dir(flash):
+    """The simulated board's rosters folder, as /rosters on a Pico: ``<flash>/rosters`` with
+    ``--flash``, else a fresh temporary folder; the repository's rosters are copied in (a
+    roster pushed there before, ``fleetref roster push``, is kept)."""
+    import shutil
+    if flash:
+        d = os.path.join(os.path.abspath(flash), "rosters")
+        os.makedirs(d, exist_ok=True)
+    else:
+        import tempfile
+        d = tempfile.mkdtemp(prefix="fleetref-sim-rosters-")
+    for f in os.listdir(paths.ROSTERS):
+        if f.endswith(".json") and not os.path.exists(os.path.join(d, f)):
+            shutil.copyfile(os.path.join(paths.ROSTERS, f), os.path.join(d, f))
+    return d
+
+
 def make_board(args):
     """Build the simulated board: returns (app, runner, serial, keys, display, keymap)."""
     board = paths.board_profile(args.board)
+    rdir = getattr(args, "rosters", None) or rosters_dir(args.flash)
     ser = PtySerial()
     seed = args.seed if args.seed is not None else board_seed()
     dice = Dice(XorShift32(seed))
     if board.get("ui") == "keypad":      # lit keys are pad and grid (firmware/main.py does so)
         from referee.keypad_ui import KeypadUI, PER_PAGE
-        app = Referee(board, paths.ROSTERS, ser.write_line, dice, PER_PAGE)
+        app = Referee(board, rdir, ser.write_line, dice, PER_PAGE)
         renderer = keymap = KeypadUI(app)
     else:
         keymap = KeyMap(board, ACTIONS)
         renderer = Renderer(board["grid"]["w"], board["grid"]["h"])
-        app = Referee(board, paths.ROSTERS, ser.write_line, dice, renderer.rows_per_page)
+        app = Referee(board, rdir, ser.write_line, dice, renderer.rows_per_page)
     if args.flash:
         from referee.journal import Journal, OSFS
         os.makedirs(args.flash, exist_ok=True)
@@ -216,6 +234,9 @@ async def run(args):
                 os.remove(portfile)
             except OSError:
                 pass
+        if not args.flash and getattr(args, "rosters", None):
+            import shutil
+            shutil.rmtree(args.rosters, ignore_errors=True)
 
 
 def add_arguments(p):
@@ -244,9 +265,10 @@ def main(args):
     if args.scenario and args.roster:
         raise SystemExit("fleetref sim: give --scenario or --roster, not both")
     from host_tools import names
+    args.rosters = rosters_dir(args.flash)
     try:
         if args.scenario:
-            names.check_scenario(args.scenario)
+            names.check_scenario(args.scenario, args.rosters)
         if args.ruleset:
             names.check_ruleset(args.ruleset)
         if args.roster:
