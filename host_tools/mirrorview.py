@@ -27,6 +27,7 @@ class MirrorScreen:
         self.err_seq = None        # the seq when the newest refusal came
         self.game_notes = []       # "new game ..." lines
         self.gid = None
+        self.extra = None          # optional callable -> Section shown first (the demo's story)
 
     def _refusals(self, g):
         errs = self.m.rep.errors
@@ -80,7 +81,8 @@ class MirrorScreen:
                                                            for r in rep.history[-6:]))]
         chart = [x for x in view.chart_text(g).split() if x.plain]
         recent = [Text("%d %s" % r) for r in rep.recent]
-        return [Section(head, priority=9, keep=2),
+        extra = [self.extra()] if self.extra is not None else []
+        return extra + [Section(head, priority=9, keep=2),
                 Section(notes + self._refusals(g), priority=10, keep=len(notes) + 1),
                 Section(self.ship_lines(g), priority=6, keep=2, what="ships"),
                 Section(recent, priority=7, keep=2, tail=True, what="earlier events"),

@@ -4,8 +4,6 @@ renderer and the default board profile's key map (Pillow)."""
 import json
 import os
 
-from PIL import Image, ImageDraw
-
 from referee.app import Referee
 from referee.dice import Dice, XorShift32
 from referee.keymap import KeyMap
@@ -41,6 +39,7 @@ def sample_app():
 
 
 def screen_image(a):
+    from PIL import Image, ImageDraw      # a test tool ([dev] extra): the demo runs without it
     w, h = a.board["grid"]["w"], a.board["grid"]["h"]
     r = Renderer(w, h)
     fb = r.render(a)
@@ -66,6 +65,7 @@ def screen_image(a):
 
 
 def keymap_image(board):
+    from PIL import Image, ImageDraw
     km = KeyMap(board, ACTIONS)
     rows = len(board["keys"])
     cols = km.cols

@@ -57,8 +57,13 @@ def event_text(g, ev, seq=None, live=True):
         if b >= 0:
             if not live:
                 return "%s is hit%s: %s marked" % (nm[a], by, _plural(b, "damage point"))
-            return "%s is hit%s: %s marked (now %d of %d)." % (
+            t = "%s is hit%s: %s marked (now %d of %d)" % (
                 nm[a], by, _plural(b, "damage point"), g.dmg[a] + g.pend[a], g.hp1[a] + g.hp2[a])
+            if g.destroyed(a):
+                t += "; %s is destroyed" % nm[a]
+            elif g.pend[a] and g.dmg[a] + g.pend[a] >= g.hp1[a] + g.hp2[a]:
+                t += "; lethal damage pending"
+            return t + "."
         return "%s pending on %s removed." % (_plural(-b, "damage point"), nm[a])
     if k == EV_COUNTER:
         return "%s plays a fleet command counter (%s) for %s." % (
