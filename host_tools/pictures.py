@@ -1,5 +1,6 @@
 """``fleetref pictures``: docs/screen-layout.png and docs/keymap.png, drawn from the real
-renderer and the default board profile's key map (Pillow)."""
+renderer and the default board profile's key map (Pillow), and docs/build.md with its wiring
+diagram and key maps (buildguide.py)."""
 
 import json
 import os
@@ -96,4 +97,7 @@ def main(args):
     keymap_image(paths.board_profile()).save(os.path.join(out, "keymap.png"))
     print("wrote %s and %s" % (os.path.join(out, "screen-layout.png"),
                                os.path.join(out, "keymap.png")))
+    from host_tools import buildguide
+    names = buildguide.write(out)
+    print("wrote the build guide: %s" % ", ".join(names))
     return 0
