@@ -121,7 +121,7 @@ def keypad_labels(rs, G, mode):
     from referee.keypad_ui import ACTION_KEYS
     fixed = {12: ("actions" if mode == "ships" else "ships", "held: scenario menu"),
              13: ("next phase", "held: roll"), 14: ("undo", ""),
-             15: ("next page" if mode == "ships" else "next ship", "")}
+             15: ("next page" if mode == "ships" else "next ship", "held: numbers mode")}
     out = []
     for k in range(16):
         if k in fixed:

@@ -27,7 +27,7 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 def commands():
-    from host_tools import sim, mirror, demo, flash, saveload, pictures, rostercmd
+    from host_tools import sim, mirror, demo, flash, saveload, pictures, rostercmd, legend
     return [
         ("sim", "play on a simulated board (keyboard = button pad)", sim, sim.add_arguments,
          sim.main),
@@ -43,6 +43,8 @@ def commands():
          saveload.add_load_arguments, saveload.main_load),
         ("roster", "check a custom fleet file, or push it onto a board", rostercmd,
          rostercmd.add_arguments, rostercmd.main),
+        ("legend", "print a legend (SVG) to lay beside the LED panel", legend,
+         legend.add_arguments, legend.main),
         ("pictures", "draw the pictures in docs/ from the real renderer", pictures,
          pictures.add_arguments, pictures.main)]
 
