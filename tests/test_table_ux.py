@@ -151,3 +151,23 @@ def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
         assert "NEW GAME 0badc0de" in "\n".join(rows_of(scr.build(80, 24), 80, 24))
     finally:
         ser.close()
+
+
+def test_simulator_key_reader_gets_terminal_bytes(monkeypatch):
+    import asyncio
+    from host_tools.simview import SimView
+    app, runner, ser, keys, display, keymap = sim_board()
+    r, w = os.pipe()
+    try:
+        v = SimView(app, runner, display, keys, ser, asyncio.Event(),
+                    console=Console(file=io.StringIO(), width=80, height=24))
+        monkeypatch.setattr("sys.stdin", os.fdopen(r, "rb", buffering=0))
+        # Up, q, Right, F5, A (a long press of a): Up selects, Right and F5 do nothing
+        os.write(w, b"\x1b[Aq\x1b[C\x1b[15~A")
+        v._on_key()
+        assert keys.q == [keymap.find("sel-"), (4, False), (8, True)]
+        assert v.reader.ignored == 2
+        assert "ignored key" in "\n".join(rows_of(v.render(80, 24), 80, 24))
+    finally:
+        os.close(w)
+        ser.close()
