@@ -45,6 +45,18 @@ def refusal_kind(text):
     return KIND_RULE
 
 
+_COLOURS = []
+
+
+def _colours():
+    """render.py's side colours, imported once (render imports this module first)."""
+    if not _COLOURS:
+        from referee.render import SIDE_RGB, SIDE_DIM
+        _COLOURS.append(SIDE_RGB)
+        _COLOURS.append(SIDE_DIM)
+    return _COLOURS[0], _COLOURS[1]
+
+
 def draw(r, app, error):
     """Draw the overlay of ``app`` (a Referee) onto renderer ``r`` (render.Renderer), after
     the rest of the frame; ``error``: a refusal is showing."""
@@ -63,12 +75,12 @@ def draw(r, app, error):
         return
     if g.profile.phases[g.phase] != "initiative":
         return
-    from referee.render import SIDE_RGB, SIDE_DIM
+    side_rgb, side_dim = _colours()
     if g.init == NONE or not g.rolls[0]:
         _number(r, app, 0, g.round, (255, 255, 255))
         return
     for s in range(2):
-        _number(r, app, s * half, g.rolls[s], SIDE_RGB[s] if g.init == s else SIDE_DIM[s])
+        _number(r, app, s * half, g.rolls[s], side_rgb[s] if g.init == s else side_dim[s])
 
 
 def _number(r, app, x0, n, c):
