@@ -171,3 +171,27 @@ def test_simulator_key_reader_gets_terminal_bytes(monkeypatch):
     finally:
         os.close(w)
         ser.close()
+
+
+def test_did_you_mean_for_scenario_ruleset_roster_and_board(tmp_path):
+    import subprocess
+    import sys
+    from conftest import ROOT
+
+    def cli(*a):
+        return subprocess.run([sys.executable, "-m", "host_tools.cli", *a], capture_output=True,
+                              text=True, cwd=ROOT, timeout=120)
+    r = cli("sim", "--headless", "--scenario", "hot")
+    assert r.returncode != 0 and "did you mean 'hoth'?" in r.stderr and "Errno" not in r.stderr
+    r = cli("sim", "--headless", "--ruleset", "swsb-adon")
+    assert "did you mean 'swsb-addon'" in r.stderr
+    r = cli("sim", "--headless", "--roster", "firmware/rosters/hoht.json")
+    assert "did you mean firmware/rosters/hoth.json" in r.stderr
+    r = cli("sim", "--headless", "--board", "pico-ws2812")
+    assert "did you mean 'pico-ws2812-16x16'" in r.stderr
+    # flash refuses a scenario the board would not have (it would fail at boot)
+    out = tmp_path / "files"
+    r = cli("flash", "--scenario", "hot", "--out", str(out))
+    assert r.returncode == 2 and "did you mean 'hoth'" in r.stderr and not out.exists()
+    r = cli("flash", "--scenario", "deathstar", "--dry-run")
+    assert r.returncode == 0
