@@ -195,3 +195,35 @@ def test_did_you_mean_for_scenario_ruleset_roster_and_board(tmp_path):
     assert r.returncode == 2 and "did you mean 'hoth'" in r.stderr and not out.exists()
     r = cli("flash", "--scenario", "deathstar", "--dry-run")
     assert r.returncode == 0
+
+
+def test_second_simulator_warns_and_mirror_auto_says_which(tmp_path):
+    import subprocess
+    import sys
+    from conftest import ROOT
+    env = {k: v for k, v in os.environ.items() if k != "FLEETREF_SIM_UNLISTED"}
+    env["TMPDIR"] = str(tmp_path)          # a private registry of running simulators
+    procs = []
+    try:
+        for scen in ("hoth", "deathstar"):
+            p = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
+                                  "--scenario", scen], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+            procs.append(p)
+            first = p.stdout.readline()
+            assert first.startswith("serial: ")
+        import time
+        time.sleep(0.5)
+        r = subprocess.run([sys.executable, "-m", "host_tools.cli", "mirror", "--once", "--json",
+                            "--port", "auto"], capture_output=True, text=True, cwd=ROOT, env=env,
+                           timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert "using the newest: simulator pid %d (deathstar)" % procs[1].pid in r.stderr
+        assert "pid %d (hoth)" % procs[0].pid in r.stderr and "--port PATH" in r.stderr
+        assert json.loads(r.stdout)["scenario"] == "Attack on the Death Star"
+    finally:
+        for p in procs:
+            p.terminate()
+            p.wait(10)
+    assert "other simulator(s) of this checkout running (pid %d)" % procs[0].pid in \
+        procs[1].stderr.read()
