@@ -67,6 +67,15 @@ def _collapse(sec, rows, width):
     return rows_out
 
 
+def _floor(sec, width):
+    """Rows a section keeps at least: its ``keep`` first (or newest) lines whole, plus the
+    "… N more" line when it has more."""
+    if sec.keep <= 0:
+        return 0
+    items = sec.lines[-sec.keep:] if sec.tail else sec.lines[:sec.keep]
+    return len(_wrap(items, width)) + (1 if len(sec.lines) > sec.keep else 0)
+
+
 def fit(sections, width, height):
     """Rows (list of Text, each at most ``width`` cells) of ``sections`` within ``height``
     rows. Lowest priority first, a section that may go (``keep`` 0) is dropped and any other
@@ -83,7 +92,7 @@ def fit(sections, width, height):
         if over <= 0:
             break
         s = sections[i]
-        floor = max(1, s.keep)
+        floor = _floor(s, width)
         if s.keep == 0:
             alive[i] = False              # it may go: rather gone than a bare "… more" line
             continue
