@@ -4,12 +4,13 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+DEV_STAMP := $(VENV)/.dev-stamp
 
 NODE_STAMP := node_modules/.installed-stamp
 
 .PHONY: demo test setup clean bench
 
-setup: $(STAMP) $(NODE_STAMP)
+setup: $(DEV_STAMP) $(NODE_STAMP)
 
 # real MicroPython (WebAssembly port) and rp2040js (the emulated Pico, emu/) for the tests,
 # pinned by package-lock.json
@@ -17,24 +18,33 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 
+# what the demo and the fleetref command need (pyproject.toml's dependencies). The editable
+# install of a package mapped from firmware/referee makes setuptools print a "same name as
+# your package" advice banner; it does not apply here (the tests put the checkout first on
+# sys.path on purpose), so that one warning class is silenced for pip's build step.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	PYTHONWARNINGS="ignore::UserWarning" $(PY) -m pip install -q -e .
+	touch $(STAMP)
+
+# the test tools on top (pyproject.toml's [dev] extra)
+$(DEV_STAMP): $(STAMP) pyproject.toml
+	PYTHONWARNINGS="ignore::UserWarning" $(PY) -m pip install -q -e '.[dev]'
 	# firmware/pyrightconfig.json finds the MicroPython rp2 stubs through this link
 	ln -sfn "$$($(PY) -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")" $(VENV)/site-packages
-	touch $(STAMP)
+	touch $(DEV_STAMP)
 
 demo: $(STAMP)
 	$(VENV)/bin/fleetref demo
 
 # two workers: the emulated-Pico tests (tests/test_emu_*.py) each keep one core busy
-test: $(STAMP) $(NODE_STAMP)
+test: $(DEV_STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q -n 2 tests
 
 # benchmarks: writes docs/performance.md and docs/reliability.md (figures are never typed in
 # by hand)
-bench: $(STAMP) $(NODE_STAMP)
+bench: $(DEV_STAMP) $(NODE_STAMP)
 	$(PY) bench/run.py
 	$(PY) bench/reliability.py
 

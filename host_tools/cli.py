@@ -1,31 +1,83 @@
-"""``fleetref``: the laptop side of the referee, one command with subcommands."""
+"""fleetref: the laptop side of the table-side referee for space-miniatures battles.
+
+Play on the simulated board, follow a board live, flash a Pico, check and push custom
+fleets, print a legend for the panel."""
 
 import argparse
+import re
 import sys
+
+EPILOG = """first steps:
+  fleetref sim --scenario hoth       play Escape from Hoth on the simulated board
+  fleetref mirror --port auto        in another terminal: follow that board live
+  fleetref roster check my.toml      check a custom fleet before a game
+
+`fleetref COMMAND --help` tells more about each command."""
+
+
+def plain(doc):
+    """A docstring as help text: no RST double backticks, first paragraph only."""
+    doc = (doc or "").strip()
+    doc = re.sub(r"``([^`]*)``", r"\1", doc)
+    return doc.replace("`", "")
+
+
+class Formatter(argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+def commands():
+    from host_tools import sim, mirror, demo, flash, saveload, pictures, rostercmd, legend
+    return [
+        ("sim", "play on a simulated board (keyboard = button pad)", sim, sim.add_arguments,
+         sim.main),
+        ("mirror", "follow a board's game live over USB serial", mirror, mirror.add_arguments,
+         mirror.main),
+        ("demo", "Escape from Hoth played and explained on the simulator", demo,
+         demo.add_arguments, demo.main),
+        ("flash", "put the firmware on a Pico (USB serial or a UF2 file)", flash,
+         flash.add_arguments, flash.main),
+        ("save", "save the board's game to a file", saveload, saveload.add_arguments,
+         saveload.main_save),
+        ("load", "restore a saved game onto a board or the simulator", saveload,
+         saveload.add_load_arguments, saveload.main_load),
+        ("roster", "check a custom fleet file, or push it onto a board", rostercmd,
+         rostercmd.add_arguments, rostercmd.main),
+        ("legend", "print a legend (SVG) to lay beside the LED panel", legend,
+         legend.add_arguments, legend.main),
+        ("pictures", "draw the pictures in docs/ from the real renderer", pictures,
+         pictures.add_arguments, pictures.main)]
+
+
+def version_text():
+    from importlib.metadata import version, PackageNotFoundError
+    from referee import FW_VERSION, PROTO_VERSION
+    try:
+        v = version("fleetref")
+    except PackageNotFoundError:
+        v = FW_VERSION
+    return "fleetref %s (firmware %s, serial protocol %d)" % (v, FW_VERSION, PROTO_VERSION)
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="fleetref", description=plain(__doc__), epilog=EPILOG,
+                                formatter_class=Formatter)
+    p.add_argument("--version", action="version", version=version_text())
+    sub = p.add_subparsers(dest="cmd", title="commands", metavar="COMMAND")
+    for name, helptext, mod, add, run in commands():
+        sp = sub.add_parser(name, help=helptext, description=plain(mod.__doc__),
+                            formatter_class=Formatter)
+        add(sp)
+        sp.set_defaults(run=run)
+    return p
 
 
 def main(argv=None):
-    from host_tools import sim, mirror, demo, flash, saveload, pictures
-    p = argparse.ArgumentParser(prog="fleetref", description=__doc__)
-    sub = p.add_subparsers(dest="cmd", required=True)
-    for name, helptext, add, run in [
-            ("sim", "run the firmware on a simulated board", sim.add_arguments, sim.main),
-            ("mirror", "mirror a board's game live over serial", mirror.add_arguments,
-             mirror.main),
-            ("demo", "Escape from Hoth on the simulator with the live mirror (or mirror a "
-             "plugged-in Pico)", demo.add_arguments, demo.main),
-            ("flash", "compile and copy the firmware to a Pico (mpremote)", flash.add_arguments,
-             flash.main),
-            ("save", "save the board's game (full event log and a snapshot)",
-             saveload.add_arguments, saveload.main_save),
-            ("load", "restore a saved game onto a board or the simulator",
-             saveload.add_load_arguments, saveload.main_load),
-            ("pictures", "render docs/ pictures from the real renderer", pictures.add_arguments,
-             pictures.main)]:
-        sp = sub.add_parser(name, help=helptext)
-        add(sp)
-        sp.set_defaults(run=run)
+    p = parser()
     args = p.parse_args(argv)
+    if getattr(args, "run", None) is None:
+        p.print_help()
+        return 0
     return args.run(args)
 
 

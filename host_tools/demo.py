@@ -1,74 +1,168 @@
-"""``fleetref demo`` (what ``make demo`` runs): with a Pico plugged in, mirror it live; otherwise
-start the simulated board on Escape from Hoth, play three rounds from a key script at a
-watchable pace, and show the live mirror following it over the pseudo-terminal."""
+"""fleetref demo (what make demo runs): Escape from Hoth (seed 004, Scenario 1) played on the
+simulated board for three rounds and explained as it goes: each move of the script is told
+(what is tried and which seed rule applies), then what the board did or why it refused. The
+live mirror follows the board over its serial port. It ends with three commands to try next.
+With a Pico plugged in it mirrors that board instead."""
 
 import os
 import subprocess
 import sys
-import threading
 import time
 
 from host_tools import paths
 
 SCRIPT = os.path.join(paths.ROOT, "docs", "scripts", "hoth-3-rounds.txt")
 
+NEXT = [("play it yourself on the simulated board (keys 1234/qwer/asdf/zxcv)",
+         ".venv/bin/fleetref sim --scenario hoth"),
+        ("in a second terminal, follow that board live",
+         ".venv/bin/fleetref mirror --port auto"),
+        ("check a fleet of your own (format: docs/rosters.md)",
+         ".venv/bin/fleetref roster check firmware/rosters/swsb-example.json")]
+
+STYLE = {"heading": "bold", "why": "cyan", "event": "", "refused": "bold red"}
+
 
 def add_arguments(p):
-    p.add_argument("--pace", type=int, default=600, help="ms between scripted key presses")
-    p.add_argument("--linger", type=float, default=5.0,
+    p.add_argument("--pace", type=int, default=900, help="ms between the script's lines")
+    p.add_argument("--linger", type=float, default=4.0,
                    help="seconds to keep showing the game after the script ends")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--plain", action="store_true",
+                   help="print the narration as plain lines (no live view); the default when "
+                        "the output is not a terminal")
 
 
-def main(args):
-    from host_tools.mirror import Mirror, live_view, pico_port
-    port = pico_port()
-    if port:
-        print("fleetref demo: Pico found on %s; mirroring it (Ctrl-C quits)" % port)
-        m = Mirror(port)
-        try:
-            live_view(m, None)
-        except KeyboardInterrupt:
-            pass
-        return 0
+def next_steps():
+    out = ["", "Three commands to try next:"]
+    for why, cmd in NEXT:
+        out.append("  # %s" % why)
+        out.append("  %s" % cmd)
+    return out
+
+
+def mirror_pico(port):
+    from host_tools.mirror import Mirror, live_view
+    print("fleetref demo: Pico found on %s; mirroring it (Ctrl-C quits)" % port)
+    m = Mirror(port)
+    try:
+        live_view(m, None)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def start_sim(seed):
     cmd = [sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--scenario", "hoth",
-           "--seed", str(args.seed), "--script", SCRIPT, "--pace", str(args.pace),
-           "--wait-for-host", "--hold"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=paths.ROOT)
+           "--seed", str(seed)]
+    env = dict(os.environ, FLEETREF_SIM_UNLISTED="1")     # the demo's board is its own
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=paths.ROOT, env=env)
     first = proc.stdout.readline().strip()
     if not first.startswith("serial: "):
         proc.kill()
-        print("fleetref demo: the simulator did not start: %r" % first, file=sys.stderr)
-        return 2
-    port = first[len("serial: "):]
-    done = {"at": None, "final": None}
+        raise RuntimeError("the simulator did not start: %r" % first)
+    return proc, first[len("serial: "):]
 
-    def reader():
-        for line in proc.stdout:
-            if line.startswith("{"):
-                done["final"] = line
-                done["at"] = time.monotonic()
 
-    threading.Thread(target=reader, daemon=True).start()
-    print("fleetref demo: simulated board on %s, mirror following it" % port)
-    m = Mirror(port, warn=lambda msg: None)
-
-    def stop():
-        return done["at"] is not None and time.monotonic() - done["at"] > args.linger
-
+def main(args):
+    from host_tools.mirror import Mirror, MirrorError, pico_port
+    from host_tools import narrate
+    from host_tools.script import ScriptError
+    from referee.keymap import KeyMap
+    from referee.app import ACTIONS
+    port = pico_port()
+    if port:
+        return mirror_pico(port)
     try:
-        live_view(m, stop)
+        script = narrate.lines(open(SCRIPT).read())
+    except (OSError, ScriptError) as e:
+        print("fleetref demo: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        proc, port = start_sim(args.seed)
+    except RuntimeError as e:
+        print("fleetref demo: %s" % e, file=sys.stderr)
+        return 2
+
+    class DemoMirror(Mirror):
+        """Keeps every refusal reason (the mirror's own list holds the newest few)."""
+        err_log = []
+
+        def handle(self, msg):
+            if msg.get("t") == "err" and msg.get("code") != "gone":
+                self.err_log.append(msg.get("msg", ""))
+            Mirror.handle(self, msg)
+
+    m = DemoMirror(port, warn=lambda msg: None)
+    plain = args.plain or not sys.stdout.isatty()
+    keymap = KeyMap(paths.board_profile(), ACTIONS)
+    try:
+        m.open()
+        m.sync()
+        if plain:
+            def say(style, text):
+                print(("  " if style in ("event", "refused") else "") + text, flush=True)
+            print("Escape from Hoth (seed 004, Scenario 1) on the simulated board (%s)" % port)
+            run_plain(m, narrate.Narrator(m, keymap, say), script, args)
+        else:
+            run_live(m, narrate.Narrator(m, keymap), script, args)
+    except (MirrorError, ScriptError, OSError) as e:
+        print("fleetref demo: %s" % e, file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         pass
     finally:
         m.close()
         proc.terminate()
         proc.wait(5)
+    return summary(m)
+
+
+def run_plain(m, nar, script, args):
+    for line in script:
+        nar.play(line)
+        if line.steps and args.pace:
+            m.pump(args.pace / 1000.0)
+
+
+def run_live(m, nar, script, args):
+    from rich.live import Live
+    from rich.text import Text
+    from host_tools.mirrorview import MirrorScreen
+    from host_tools.screen import Section
+    screen = MirrorScreen(m)
+
+    def story():
+        rows = [Text(t, style=STYLE.get(s, "")) for s, t in nar.told]
+        return Section(rows, priority=11, keep=3, tail=True, what="earlier lines")
+
+    screen.extra = story
+    with Live(screen.build(), console=screen.console, refresh_per_second=10,
+              vertical_overflow="crop") as live:
+        for line in script:
+            nar.play(line)
+            live.update(screen.build())
+            if line.steps:
+                end = time.monotonic() + args.pace / 1000.0
+                while time.monotonic() < end:
+                    m.pump(0.1)
+                    live.update(screen.build())
+        end = time.monotonic() + args.linger
+        while time.monotonic() < end:
+            m.pump(0.1)
+            live.update(screen.build())
+    for s, t in nar.told[-6:]:
+        print(("  " if s in ("event", "refused") else "") + t)
+
+
+def summary(m):
     g = m.rep.game
-    if g is not None:
-        ok = not m.rep.mismatches
-        print("demo finished: round %d, %d events, board hash %s, mirror hash %s: %s"
-              % (g.round, g.seq, m.rep.board_hash, g.state_hash(),
-                 "hashes agree" if ok else "MISMATCH"))
-        return 0 if ok else 3
-    return 2
+    if g is None:
+        return 2
+    ok = not m.rep.mismatches
+    w = g.winner()
+    print("\nDemo finished: round %d, %d events; %s. Board and mirror state hashes %s (%s)."
+          % (g.round, g.seq, "%s wins" % g.side_names[w] if w is not None else "no winner yet",
+             "agree" if ok else "DIFFER", g.state_hash()))
+    print("\n".join(next_steps()))
+    return 0 if ok else 3

@@ -218,7 +218,15 @@ def add_arguments(p):
 
 
 def main(args):
+    from host_tools import names
     board = paths.board_profile(args.board)
+    scenario = args.scenario or board.get("scenario", "hoth")
+    try:        # the board loads it at boot: it must be one of the rosters copied there
+        names.check_scenario(scenario)
+    except names.NameError_ as e:
+        print("fleetref flash: %s; the board would fail at boot, nothing written"
+              % str(e).replace("no scenario", "no scenario on the board", 1), file=sys.stderr)
+        return 2
     if args.scenario:
         board = dict(board, scenario=args.scenario)
     build = tempfile.mkdtemp(prefix="fleetref-build-")

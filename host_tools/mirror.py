@@ -15,6 +15,7 @@ from referee import PROTO_VERSION
 from referee.events import valid
 
 from host_tools import paths
+from referee.app import event_text
 from host_tools.replica import Replica  # noqa: F401  (the host's copy of the game)
 
 PICO_VID = 0x2E8A
@@ -46,17 +47,18 @@ def pico_port():
     return None
 
 
-def find_port():
-    """A Pico running MicroPython, else the newest running simulator.
+def find_port(say=None):
+    """A Pico running MicroPython, else the newest running simulator of this checkout
+    (host_tools/ports.py); ``say``: optional callable(str) told which one and why.
     Raises MirrorError when there is neither."""
-    port = pico_port()
-    if port:
-        return port
-    from host_tools.sim import running_sim_ports
-    sims = running_sim_ports()
-    if sims:
-        return sims[0]
-    raise MirrorError("no board found: no USB device 2E8A:0005 and no running `fleetref sim`")
+    from host_tools import ports
+    try:
+        port, note = ports.find()
+    except ports.NoBoard as e:
+        raise MirrorError(str(e))
+    if say is not None:
+        say(note)
+    return port
 
 
 class Mirror:
@@ -86,7 +88,10 @@ class Mirror:
     # ---- link --------------------------------------------------------------------------
     def open(self):
         if self.auto:
+            before = self.port
             self.port = find_port()
+            if before and before != self.port:
+                self.warn("the board on %s is gone; now following %s" % (before, self.port))
         try:
             # timeout 0: reads never wait; read_msg waits in select() on the descriptor
             self.ser = serial.serial_for_url(self.port, baudrate=self.baud, timeout=0,
@@ -251,7 +256,11 @@ class Mirror:
         self.version += 1
         t = msg.get("t")
         if t == "game":
+            old = self.rep.gid
             self.rep.load_game(msg)
+            if old is not None and old != msg.get("gid"):     # never switch games silently
+                self.warn("NEW GAME %s (%s) on the board; the mirror left game %s"
+                          % (msg.get("gid"), msg.get("scenario") or "?", old))
             if self.log is not None:
                 self.log.write(json.dumps({"game": msg}) + "\n")
                 self.log.flush()
@@ -260,6 +269,7 @@ class Mirror:
             if r == "ok" and self.log is not None:
                 g = self.rep.game
                 self.log.write(json.dumps({"seq": msg["seq"], "ev": msg["ev"],
+                                           "text": event_text(g, self.rep.recent[-1][1]),
                                            "board_hash": msg.get("hash") or None,
                                            "hash": g.state_hash()}) + "\n")
                 self.log.flush()
@@ -374,45 +384,9 @@ class Mirror:
 
 
 def live_view(m, stop):
-    from rich.console import Group
-    from rich.live import Live
-    from rich.panel import Panel
-    from rich.text import Text
-    from host_tools import view
-    from referee.render import Renderer
-
-    board = paths.board_profile()
-    w, h = board["grid"]["w"], board["grid"]["h"]
-    renderer = Renderer(w, h)
-
-    def build():
-        g = m.rep.game
-        if g is None:
-            return Text("waiting for %s ..." % m.port)
-        fb = renderer.render(m.rep.ref)
-        status = Text()
-        status.append_text(view.header_text(g, m.rep.ref.scenario))
-        link = "connected" if m.connected else "DISCONNECTED (retrying)"
-        hs = Text("link %s  port %s  seq %d  hash %s  board %s  checked %d  "
-                  % (link, m.port, g.seq, g.state_hash(), m.rep.board_hash, m.rep.checked))
-        if m.rep.mismatches:
-            hs.append("MISMATCHES %d" % len(m.rep.mismatches), style="bold red")
-        else:
-            hs.append("hashes agree", style="green")
-        hist = Text("initiative: " + ", ".join(
-            "R%d %d/%d" % r for r in m.rep.history[-6:]) + "\n")
-        rec = Text("\n".join("%4d %s" % r for r in m.rep.recent_texts()[-8:]))
-        errs = Text("\n".join("refused: " + e for e in m.rep.errors[-3:]), style="red")
-        return Group(Panel(Group(view.grid_text(fb, w, h)), title="board grid (mirrored)",
-                           expand=False),
-                     status, view.ships_table(g), view.chart_text(g), hist, rec, errs, hs)
-
-    # no refresh thread (auto_refresh=False): drawn only when follow() says something changed
-    with Live(build(), auto_refresh=False) as live:
-        def upd(_m):
-            live.update(build(), refresh=True)
-        m.follow(upd, stop)
-        live.update(build(), refresh=True)
+    """The live terminal view (host_tools/mirrorview.py), following until ``stop()``."""
+    from host_tools.mirrorview import live_view as run_view
+    run_view(m, stop)
 
 
 def add_arguments(p):
@@ -426,7 +400,8 @@ def add_arguments(p):
 
 def main(args):
     try:
-        port = find_port() if args.port == "auto" else args.port
+        port = find_port(lambda note: print("fleetref mirror: " + note, file=sys.stderr)) \
+            if args.port == "auto" else args.port
     except MirrorError as e:
         print("fleetref mirror: %s" % e, file=sys.stderr)
         return 2

@@ -15,8 +15,9 @@ def board_profile(name=DEFAULT_BOARD):
     import json
     path = os.path.join(BOARDS, name + ".json")
     if not os.path.exists(path):
+        from host_tools import names
         known = sorted(f[:-5] for f in os.listdir(BOARDS) if f.endswith(".json"))
-        raise SystemExit("fleetref: no board profile %r (known: %s)" % (name, ", ".join(known)))
+        raise SystemExit("fleetref: " + names.unknown("board profile", name, known))
     with open(path) as f:
         return json.load(f)
 
@@ -38,6 +39,11 @@ def load_roster_file(path):
         json.loads(text)
         return text
     except FileNotFoundError:
+        from host_tools import names
+        try:
+            names.check_roster_file(path)
+        except names.NameError_ as e:
+            raise SystemExit("fleetref: %s" % e)
         raise SystemExit("fleetref: roster file %s not found" % path)
     except Exception as e:
         raise SystemExit("fleetref: roster file %s is not valid %s: %s"

@@ -1,10 +1,9 @@
 """``fleetref pictures``: docs/screen-layout.png and docs/keymap.png, drawn from the real
-renderer and the default board profile's key map (Pillow)."""
+renderer and the default board profile's key map (Pillow), and docs/build.md with its wiring
+diagram and key maps (buildguide.py)."""
 
 import json
 import os
-
-from PIL import Image, ImageDraw
 
 from referee.app import Referee
 from referee.dice import Dice, XorShift32
@@ -41,6 +40,7 @@ def sample_app():
 
 
 def screen_image(a):
+    from PIL import Image, ImageDraw      # a test tool ([dev] extra): the demo runs without it
     w, h = a.board["grid"]["w"], a.board["grid"]["h"]
     r = Renderer(w, h)
     fb = r.render(a)
@@ -66,6 +66,7 @@ def screen_image(a):
 
 
 def keymap_image(board):
+    from PIL import Image, ImageDraw
     km = KeyMap(board, ACTIONS)
     rows = len(board["keys"])
     cols = km.cols
@@ -96,4 +97,7 @@ def main(args):
     keymap_image(paths.board_profile()).save(os.path.join(out, "keymap.png"))
     print("wrote %s and %s" % (os.path.join(out, "screen-layout.png"),
                                os.path.join(out, "keymap.png")))
+    from host_tools import buildguide
+    names = buildguide.write(out)
+    print("wrote the build guide: %s" % ", ".join(names))
     return 0

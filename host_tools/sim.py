@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import sys
-import tempfile
 
 from referee import rules as profiles
 from referee.app import Referee, ACTIONS
@@ -23,43 +22,14 @@ from referee.render import Renderer
 from host_tools import paths, script as scriptmod
 from host_tools.virtual import PtySerial, QueueKeys, FrameCapture
 
-# terminal keys for the 4x4 pad, row-major; shifted = long press
-PAD_KEYS = "1234qwerasdfzxcv"
-PAD_SHIFT = "!@#$QWERASDFZXCV"
-
-PORT_DIR = os.path.join(tempfile.gettempdir(), "fleetref-sim-%d" % os.getuid())
-
-
-def register_port(path):
-    """Leave a file so ``fleetref mirror --port auto`` finds this simulator."""
-    os.makedirs(PORT_DIR, exist_ok=True)
-    f = os.path.join(PORT_DIR, "%d.port" % os.getpid())
-    with open(f, "w") as fh:
-        fh.write(path)
-    return f
+# terminal keys for the 4x4 pad, row-major; shifted = long press (read by termkeys.py)
+from host_tools.termkeys import PAD_KEYS, PAD_SHIFT  # noqa: E402,F401
 
 
 def running_sim_ports():
-    """Pseudo-terminal paths of simulators still running (newest first)."""
-    out = []
-    if not os.path.isdir(PORT_DIR):
-        return out
-    for name in os.listdir(PORT_DIR):
-        if not name.endswith(".port"):
-            continue
-        pid = int(name[:-5])
-        try:
-            os.kill(pid, 0)
-        except OSError:
-            try:
-                os.remove(os.path.join(PORT_DIR, name))
-            except OSError:
-                pass
-            continue
-        full = os.path.join(PORT_DIR, name)
-        with open(full) as fh:
-            out.append((os.path.getmtime(full), fh.read().strip()))
-    return [p for _, p in sorted(out, reverse=True)]
+    """Pseudo-terminal paths of this checkout's running simulators (newest first)."""
+    from host_tools import ports
+    return [d["path"] for d in ports.simulators(paths.ROOT)]
 
 
 class EventRecord:
@@ -87,20 +57,38 @@ class EventRecord:
         return None
 
 
+def rosters_dir(flash):
+    """The simulated board's rosters folder, as /rosters on a Pico: ``<flash>/rosters`` with
+    ``--flash``, else a fresh temporary folder; the repository's rosters are copied in (a
+    roster pushed there before, ``fleetref roster push``, is kept)."""
+    import shutil
+    if flash:
+        d = os.path.join(os.path.abspath(flash), "rosters")
+        os.makedirs(d, exist_ok=True)
+    else:
+        import tempfile
+        d = tempfile.mkdtemp(prefix="fleetref-sim-rosters-")
+    for f in os.listdir(paths.ROSTERS):
+        if f.endswith(".json") and not os.path.exists(os.path.join(d, f)):
+            shutil.copyfile(os.path.join(paths.ROSTERS, f), os.path.join(d, f))
+    return d
+
+
 def make_board(args):
     """Build the simulated board: returns (app, runner, serial, keys, display, keymap)."""
     board = paths.board_profile(args.board)
+    rdir = getattr(args, "rosters", None) or rosters_dir(args.flash)
     ser = PtySerial()
     seed = args.seed if args.seed is not None else board_seed()
     dice = Dice(XorShift32(seed))
     if board.get("ui") == "keypad":      # lit keys are pad and grid (firmware/main.py does so)
         from referee.keypad_ui import KeypadUI, PER_PAGE
-        app = Referee(board, paths.ROSTERS, ser.write_line, dice, PER_PAGE)
+        app = Referee(board, rdir, ser.write_line, dice, PER_PAGE)
         renderer = keymap = KeypadUI(app)
     else:
         keymap = KeyMap(board, ACTIONS)
         renderer = Renderer(board["grid"]["w"], board["grid"]["h"])
-        app = Referee(board, paths.ROSTERS, ser.write_line, dice, renderer.rows_per_page)
+        app = Referee(board, rdir, ser.write_line, dice, renderer.rows_per_page)
     if args.flash:
         from referee.journal import Journal, OSFS
         os.makedirs(args.flash, exist_ok=True)
@@ -277,7 +265,14 @@ async def run(args):
         raise SystemExit("fleetref sim: this board's keys change with its mode: script it "
                          "with K<n> tokens")
     print("serial: %s" % ser.path, flush=True)
-    portfile = register_port(ser.path)
+    from host_tools import ports
+    mates = ports.simulators(paths.ROOT)
+    if mates and os.environ.get("FLEETREF_SIM_UNLISTED") != "1":
+        print("fleetref sim: note: %d other simulator(s) of this checkout running (pid %s); "
+              "`mirror --port auto` follows the newest, this one"
+              % (len(mates), ", ".join(str(d["pid"]) for d in mates)), file=sys.stderr,
+              flush=True)
+    portfile = ports.register(ser.path, app.scenario)
     app.hello()
     idle = IdleLoop(runner, ser, keys)
     stop = asyncio.Event()
@@ -331,10 +326,14 @@ async def run(args):
         if tui is not None:
             tui.close()
         ser.close()
-        try:
-            os.remove(portfile)
-        except OSError:
-            pass
+        if portfile:
+            try:
+                os.remove(portfile)
+            except OSError:
+                pass
+        if not args.flash and getattr(args, "rosters", None):
+            import shutil
+            shutil.rmtree(args.rosters, ignore_errors=True)
 
 
 def add_arguments(p):
@@ -368,5 +367,17 @@ def main(args):
         args.pace = 0 if args.headless else 400
     if args.scenario and args.roster:
         raise SystemExit("fleetref sim: give --scenario or --roster, not both")
+    from host_tools import names
+    args.rosters = rosters_dir(args.flash)
+    try:
+        if args.scenario:
+            names.check_scenario(args.scenario, args.rosters)
+        if args.ruleset:
+            names.check_ruleset(args.ruleset)
+        if args.roster:
+            names.check_roster_file(args.roster)
+        names.check_board(args.board)
+    except names.NameError_ as e:
+        raise SystemExit("fleetref sim: %s" % e)
     asyncio.run(run(args))
     return 0

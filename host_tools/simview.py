@@ -1,5 +1,7 @@
-"""The simulator's terminal view: the LED grid, the selected ship, the key legend; the
-keyboard is the button pad (1234 / qwer / asdf / zxcv; shifted = long press)."""
+"""The simulator's terminal view: the LED grid, the game, the selected ship, the key legend;
+the keyboard is the button pad (1234 / qwer / asdf / zxcv; shifted = long press). Arrow and
+function keys are read whole (termkeys.py): Up/Down select, the rest are ignored. The view
+fits the terminal (screen.py), 80×24 included."""
 
 import asyncio
 import os
@@ -7,18 +9,40 @@ import sys
 import termios
 import tty
 
-from rich.console import Console, Group
+from rich.console import Console
 from rich.live import Live
-from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
 from host_tools import view
-from host_tools.sim import PAD_KEYS, PAD_SHIFT
+from host_tools.screen import Section, compose
+from host_tools.termkeys import KeyReader, PAD_KEYS, PAD_SHIFT
+
+
+class Refusals:
+    """The newest refusal while it is news: it disappears as soon as a later key press or
+    event succeeds (the app's ``version`` moves on without a new refusal)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.seen = (app.error_until, app.error_text)
+        self.version = -1
+        self.text = ""
+
+    def current(self):
+        """The refusal to show (str, "" when none)."""
+        app = self.app
+        now = (app.error_until, app.error_text)
+        if now != self.seen and app.error_text:
+            self.seen = now
+            self.text = app.error_text
+            self.version = app.version
+        elif self.text and app.version != self.version:
+            self.text = ""
+        return self.text
 
 
 class SimView:
-    def __init__(self, app, runner, display, keys, ser, stop, changed=None):
+    def __init__(self, app, runner, display, keys, ser, stop, changed=None, console=None):
         self.app = app
         self.runner = runner
         self.display = display
@@ -27,69 +51,89 @@ class SimView:
         self.stop = stop
         self.changed = changed or asyncio.Event()   # set by the simulator's loop on a new frame
         self.note = ""
-        self.console = Console()
+        self.console = console or Console()
         self.old = None
+        km = runner.keymap
+        self.reader = KeyReader(km.find if hasattr(km, "find") else None)
+        self.refusals = Refusals(app)
 
-    def legend(self):
+    def legend_lines(self):
         km = self.runner.keymap
         if not hasattr(km, "find"):      # the keypad's mode-based UI: keys change with mode
-            return Text("keypad, %s mode: keys 1234/qwer/asdf/zxcv, shifted = held. "
-                        "See firmware/referee/keypad_ui.py" % ("ships", "actions")[km.mode])
-        tab = Table(show_header=False, show_edge=False, padding=(0, 1))
+            return ["keys 1234/qwer/asdf/zxcv, shifted = held; %s mode (see "
+                    "firmware/referee/keypad_ui.py)" % ("ships", "actions")[km.mode]]
+        out = []
+        g = self.app.game
         for r in range(4):
-            row = []
+            parts = []
             for c in range(4):
                 i = r * 4 + c
-                g = self.app.game
                 s = view.pad_label(g, km.action(i, False))
                 lg = view.pad_label(g, km.action(i, True))
-                row.append("%s %s%s" % (PAD_KEYS[i], s, "" if lg == s else " (%s %s)" % (PAD_SHIFT[i], lg)))
-            tab.add_row(*row)
-        return tab
+                parts.append("%s %s%s" % (PAD_KEYS[i], s, "" if lg == s else "/%s" % lg))
+            out.append("  ".join(parts))
+        out.append("shifted = held; Up/Down select; Ctrl-C quits")
+        return out
 
-    def render(self):
+    def sections(self):
         app = self.app
         g = app.game
+        head = view.header_text(g, app.scenario).split()
+        sel = []
+        i = app.cursor
+        d = g.ship_dict(i)
+        sel.append(Text("selected: %s (%s, class %d): damage %d of %d, pending %d, "
+                        "%d counters, %s" % (d["name"], g.side_names[d["side"]], d["class"],
+                                             d["damage"], sum(d["hp"]), d["pending"],
+                                             d["counters"], d["status"]), style="bold"))
+        if app.mark != 255:
+            sel.append(Text("marked: %s" % g.names[app.mark], style="magenta"))
+        if app.menu is not None:
+            sel.append(Text("menu: %s (sel+/sel- choose, enter loads, hold enter leaves)"
+                            % app.menu[app.menu_i], style="bold cyan"))
+        if app.count or app.count2:
+            sel.append(Text("counted on the pad for the next action: %d, %d"
+                            % (app.count, app.count2)))
+        if app.entry:
+            sel.append(Text("entering the d20 of %s: %d" % (g.side_names[app.entry - 1],
+                                                            app.entry_value), style="bold"))
+        refusal = self.refusals.current()
+        if refusal:
+            sel.append(Text("refused: %s" % refusal, style="bold red"))
+        if self.reader.last_ignored:
+            sel.append(Text("ignored key: %s (not a pad key)" % self.reader.last_ignored,
+                            style="dim"))
+            self.reader.last_ignored = ""
+        chart = view.chart_text(g).split()
+        status = Text("serial %s  seq %d  hash %s  %s" % (self.ser.path, g.seq, g.state_hash(),
+                                                         self.note), style="dim")
+        return [Section(head, priority=9, keep=2),
+                Section(sel, priority=8, keep=len(sel)),
+                Section([x for x in chart if x.plain], priority=4, keep=0, what="chart lines"),
+                Section(self.legend_lines(), priority=6, keep=1, what="key rows"),
+                Section([status], priority=2, keep=0)]
+
+    def render(self, width=None, height=None):
+        app = self.app
         w = app.board["grid"]["w"]
         h = app.board["grid"]["h"]
         fb = self.display.frame or bytes(w * h * 3)
-        info = Text()
-        info.append_text(view.header_text(g, app.scenario))
-        i = app.cursor
-        d = g.ship_dict(i)
-        info.append("selected: %s (%s, class %d) damage %d/%d pending %d, counters %d, %s\n"
-                    % (d["name"], g.side_names[d["side"]], d["class"], d["damage"],
-                       sum(d["hp"]), d["pending"], d["counters"], d["status"]))
-        if app.mark != 255:
-            info.append("marked: %s\n" % g.names[app.mark], style="yellow")
-        if app.menu is not None:
-            info.append("menu: %s  (sel+/sel- choose, enter loads, hold enter leaves)\n"
-                        % app.menu[app.menu_i], style="bold yellow")
-        if app.count or app.count2:
-            info.append("counted on the pad for the next action: %d, %d\n"
-                        % (app.count, app.count2))
-        if app.entry:
-            info.append("entering %s's d20: %d\n" % (g.side_names[app.entry - 1], app.entry_value),
-                        style="bold")
-        if app.showing_error() or app.error_text:
-            info.append("last refusal: %s\n" % app.error_text, style="red")
-        info.append("serial: %s   seq %d   hash %s  %s\n" % (self.ser.path, g.seq, g.state_hash(),
-                                                         self.note))
-        info.append_text(view.chart_text(g))
-        return Group(Panel(view.grid_text(fb, w, h), title="fleetref board (simulated)",
-                           expand=False), info, self.legend(),
-                     Text("Ctrl-C quits", style="dim"))
+        size = self.console.size
+        return compose(fb, w, h, "fleetref board (simulated)", self.sections(),
+                       width or size.width, height or size.height)
+
+    def _flush(self):
+        self.reader.flush()
 
     def _on_key(self):
         try:
-            data = os.read(sys.stdin.fileno(), 64).decode("utf-8", "ignore")
+            data = os.read(sys.stdin.fileno(), 64)
         except OSError:
             return
-        for ch in data:
-            if ch in PAD_KEYS:
-                self.keys.push(PAD_KEYS.index(ch), False)
-            elif ch in PAD_SHIFT:
-                self.keys.push(PAD_SHIFT.index(ch), True)
+        for idx, is_long in self.reader.feed(data):
+            self.keys.push(idx, is_long)
+        if self.reader.pending:          # a lone Esc, or the rest of a sequence is coming
+            asyncio.get_running_loop().call_later(0.05, self._flush)
 
     async def run(self):
         loop = asyncio.get_running_loop()
@@ -101,7 +145,7 @@ class SimView:
         # drawn when the board drew a new frame (no refresh thread, no period); the note
         # line ("script done") is looked at once a second
         with Live(self.render(), console=self.console, auto_refresh=False,
-                  transient=False) as live:
+                  transient=False, vertical_overflow="crop") as live:
             while not self.stop.is_set():
                 live.update(self.render(), refresh=True)
                 self.changed.clear()

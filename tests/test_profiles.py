@@ -267,9 +267,9 @@ def test_addon_grid_shows_whose_activation_and_who_has_yet_to_act():
     r = Renderer(16, 16)
     r.render(app)
     assert r.get(14, 0) == SIDE_RGB[1]                 # the Dark Side's activation
-    assert r.get(8 + 7, 2) != DIM_WHITE                # the Invisible Hand has moved
-    assert r.get(8 + 7, 3) == DIM_WHITE                # the Cloaked Raider has yet to act
-    assert r.get(7, 3) == DIM_WHITE                    # and so has the Falcon
+    assert r.get(8 + 6, 2) != DIM_WHITE                # the Invisible Hand has moved
+    assert r.get(8 + 6, 3) == DIM_WHITE                # the Cloaked Raider has yet to act
+    assert r.get(6, 3) == DIM_WHITE                    # and so has the Falcon
 
 
 # ---- squadrons-d6 (seed 002) ----------------------------------------------------------------

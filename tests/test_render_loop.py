@@ -34,16 +34,19 @@ def test_layout_round_phase_initiative_bars_counters_chart_dice():
     fb = r.render(a)
     assert len(fb) == 16 * 16 * 3
     assert r.get(7, 0) == render.WHITE and r.get(6, 0) == (0, 0, 0)   # round 1 in binary
-    assert r.get(9 + 3, 0) == render.YELLOW                            # phase 3 "attack"
+    assert r.get(9 + 3, 0) == render.PURPLE                            # phase 3 "attack"
     assert r.get(15, 0) == render.SIDE_RGB[0]                          # initiative: side 0
     assert r.get(14, 0) == render.SIDE_RGB[0]                          # side 0 attacks first
-    # Falcon, row 3 (ship 1 of side 0): 2 pending amber, 1 more X in side colour, Y dim
-    assert [r.get(x, 3) for x in range(5)] == [render.AMBER, render.AMBER, render.SIDE_RGB[0],
-                                                render.SIDE_DIM[0], render.SIDE_DIM[0]]
-    # ISD (first ship of side 1): 10 hp scaled into 5 pixels, counters 2 left
+    # Falcon, row 3 (ship 1 of side 0): 5 hp in 4 pixels: 2 pending amber, X in side colour,
+    # Y dim
+    assert [r.get(x, 3) for x in range(4)] == [render.AMBER, render.AMBER, render.SIDE_RGB[0],
+                                                render.SIDE_DIM[0]]
+    # ISD (first ship of side 1): 10 hp scaled into 4 pixels, counters 2 left
     assert r.get(8, 2) == render.SIDE_RGB[1]
-    assert r.get(13, 2) == render.DIM_YELLOW and r.get(14, 2) == render.DIM_YELLOW
-    assert r.get(3 + 0, 2 + 3) != r.get(7, 2 + 3) and r.get(7, 5) == render.WHITE   # cursor
+    assert r.get(12, 2) == render.DIM_YELLOW and r.get(13, 2) == render.DIM_YELLOW
+    assert r.get(6, 5) == render.WHITE                                 # cursor
+    # the gap between the fleets: column 7 dark on every ship row
+    assert all(r.get(7, y) == (0, 0, 0) for y in range(2, 14))
     # TIE fighters aboard: grey
     assert r.get(8, 4) == render.GREY
     # chart: side 1 option 2 (Power to Engines)

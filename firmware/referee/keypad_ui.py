@@ -3,9 +3,17 @@ Keypad Base: 4x4 keys, one RGB LED under each).
 
 Ships mode (the default): keys 0-11 are ships (12 per page, side 0 then side 1); the key shows
 the ship's state (side colour; dim when damaged; red when destroyed; grey while aboard; white
-when selected; yellow when marked). Short press selects it, long press marks it. Key 12 goes to
+when selected; cyan when marked). Short press selects it, long press marks it. Key 12 goes to
 actions mode (long: the scenario menu), 13 next phase (long: roll initiative), 14 undo,
-15 next page.
+15 next page (long: numbers mode).
+
+Numbers mode (hold key 15 in any mode; any key but 12-14 leaves it): round, phase and dice
+without a laptop. Keys 0-3: the phases, the current one purple (more than 4 phases: the
+first 4). Keys 4-7: the round in binary (8 4 2 1, white; amber on key 4 when the round is
+16 or more: round mod 16 is shown). Keys 8-11 side 0's last d20 and 12-15 side 1's, in binary
+(8 4 2 1) in the side's colour, bright for the initiative holder; all four white-tinted keys
+add 16 (a roll of 16-20). While a physical die is being entered, its value takes the row of
+that side, in white.
 
 Actions mode: 0 dmg+, 1 dmg-, 2 full power, 3 launch, 4-7 fleet command options 1-4 (lit
 while that option is free this round for the selected ship's side; long: the profile's own
@@ -19,8 +27,9 @@ referee.loop.Runner takes.
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
 from referee.render import SIDE_RGB, SIDE_DIM, RED, GREY, WHITE, YELLOW, DIM_WHITE, OPTION_RGB
+from referee.render import CYAN as MARKED
 
-CYAN = (0, 200, 200)
+MODE_RGB = (0, 60, 255)    # key 12, the mode key (cyan means the marked ship)
 DIM_RED = (60, 0, 0)
 BLUE = (0, 0, 255)
 AMBER = (255, 110, 0)
@@ -28,6 +37,9 @@ OFF = (0, 0, 0)
 
 SHIPS = 0
 ACTIONS_MODE = 1
+NUMBERS_MODE = 2
+PURPLE = (120, 0, 255)
+DIM_PURPLE = (20, 0, 45)
 PER_PAGE = 12
 ACTION_KEYS = ("dmg+", "dmg-", "power", "launch", "opt1", "opt2", "opt3", "opt4",
                "roll", "enter", "side", "mark")
@@ -47,6 +59,10 @@ class KeypadUI:
         app = self.app
         if k == 12 and is_long:
             return "menu"
+        if k == 15 and is_long:
+            self.mode = SHIPS if self.mode == NUMBERS_MODE else NUMBERS_MODE
+            app.version += 1
+            return None
         if k == 12:
             self.mode = ACTIONS_MODE if self.mode == SHIPS else SHIPS
             app.version += 1
@@ -55,6 +71,10 @@ class KeypadUI:
             return "roll" if is_long else "phase"
         if k == 14:
             return "undo"
+        if self.mode == NUMBERS_MODE:
+            self.mode = SHIPS
+            app.version += 1
+            return None
         if self.mode == SHIPS:
             if k == 15:
                 n = app.game.n if app.game else 0
@@ -85,6 +105,9 @@ class KeypadUI:
             self._px(k, OFF)
         if g is None:
             return self.fb
+        if self.mode == NUMBERS_MODE:
+            self._numbers(app, g, error)
+            return self.fb
         if self.mode == SHIPS:
             for k in range(PER_PAGE):
                 i = self.kpage * PER_PAGE + k
@@ -95,7 +118,7 @@ class KeypadUI:
                 if i == app.cursor:
                     c = WHITE
                 elif i == app.mark:
-                    c = YELLOW
+                    c = MARKED
                 elif st == 2:
                     c = RED
                 elif not g.fl[i] & F_LAUNCHED:
@@ -120,7 +143,35 @@ class KeypadUI:
             self._px(10, SIDE_RGB[1 - s])
             self._px(11, YELLOW)
             self._px(15, WHITE)
-        self._px(12, CYAN)
+        self._px(12, MODE_RGB)
         self._px(13, RED if error else (SIDE_RGB[g.init] if g.init != NONE else YELLOW))
         self._px(14, DIM_RED)
         return self.fb
+
+    def _binary(self, k0, v, c, hi):
+        """``v`` & 15 in binary on keys k0..k0+3 (8 4 2 1) in colour ``c``; keys that are off
+        show ``hi`` (the 16s) when v >= 16."""
+        for b in range(4):
+            on = v & (8 >> b)
+            if on:
+                self._px(k0 + b, c)
+            elif v >= 16:
+                self._px(k0 + b, hi)
+
+    def _numbers(self, app, g, error):
+        nph = len(g.profile.phases)
+        for k in range(min(nph, 4)):
+            self._px(k, PURPLE if k == g.phase else DIM_PURPLE)
+        r = g.round
+        self._binary(4, r & 15, WHITE, OFF)
+        if r >= 16:
+            self._px(4, AMBER)
+        for s in range(2):
+            k0 = 8 + 4 * s
+            if app.entry == s + 1:
+                self._binary(k0, app.entry_value, WHITE, DIM_WHITE)
+            elif g.rolls[s]:
+                c = SIDE_RGB[s] if g.init == s else SIDE_DIM[s]
+                self._binary(k0, g.rolls[s], c, DIM_WHITE)
+        if error:
+            self._px(0, RED)

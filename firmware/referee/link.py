@@ -88,6 +88,9 @@ class SerialLink(AppBase):
             return self._load(msg)
         if c == "scenarios":
             return self._out({"t": "scenarios", "names": scenarios.list_names(self.scenario_dir)})
+        if c == "roster-put":               # fleetref roster push (referee/rosterstore.py)
+            from referee import rosterstore
+            return rosterstore.command(self, msg)
         if g is None:
             raise ValueError("no game loaded")
         if c == "game":

@@ -8,25 +8,29 @@ Layout for a grid of width W (even, >= 16) and height H (>= 8); each side gets o
 columns), side 0 on the left:
 
 - row 0: the round in binary (columns 0-7, most significant bit left); the phases as pips from
-  column W/2+1 (current phase bright yellow); column W-2 the side whose turn it is (who moves
+  column W/2+1 (current phase bright purple); column W-2 the side whose turn it is (who moves
   first, or whose activation it is); column W-1 the initiative holder (dim white while
   undecided); the whole of column W/2 white while the game has a winner, in its colour.
 - row 1: page pips (one per page, current one bright); the whole row red while an error shows.
 - rows 2 .. H-3: one ship per row per half (``rows_per_page`` = H - 4 ships per side per page).
-  Columns 0-4 of the half: hit point bar (applied damage red, pending damage amber, the X part
-  of X/Y in the side's colour, the Y part dimmer; scaled when X+Y > 5; a destroyed ship is dark
-  red; a fighter not yet launched is grey). Columns 5-6: command counters left (1 pixel each,
-  both bright for 3 or more). Column 7: white = selected, yellow = marked as attacker/source,
-  magenta = firing now, blue = made a full-power move, dim white = yet to act this phase.
+  Columns 0-3 of the half: hit point bar (applied damage red, pending damage amber, the X part
+  of X/Y in the side's colour, the Y part dimmer; scaled when X+Y > 4; a destroyed ship is dark
+  red; a fighter not yet launched is grey). Columns 4-5: command counters left (yellow, 1 pixel
+  each, both bright for 3 or more). Column 6: white = selected, cyan = marked as
+  attacker/source, magenta = firing now, blue = made a full-power move, dim white = yet to act
+  this phase. Column 7 stays dark: the gap between the fleets.
 - row H-2: the fleet command chart: option k of side s lit at column s*W/2 + k when it holds a
   counter this round.
 - row H-1: the last initiative roll per half as a bar (d20 value * W/2 / 20 pixels), the
   holder's bright; while a physical roll is being entered, the value in white.
 - the scenario menu (long press of phase): row 1 one pip per scenario, the chosen one white.
+- on top (overlay.py): entered dice, the round and the last rolls in a 3x5 pixel font, and the
+  kind of a refusal as a colour code on row 1.
 """
 
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
+from referee import overlay
 
 SIDE_RGB = ((0, 90, 255), (0, 200, 60))
 SIDE_DIM = ((0, 18, 60), (0, 45, 14))
@@ -38,10 +42,15 @@ WHITE = (255, 255, 255)
 DIM_WHITE = (30, 30, 30)
 YELLOW = (255, 220, 0)
 DIM_YELLOW = (40, 30, 0)
+PURPLE = (120, 0, 255)       # phase pips: the current phase
+DIM_PURPLE = (20, 0, 45)
+CYAN = (0, 200, 200)         # the marked ship (acting ship, counter source)
 MAGENTA = (255, 0, 200)
 BLUE = (0, 0, 255)
 OPTION_RGB = ((255, 140, 0), (0, 220, 220), (220, 0, 220), (255, 255, 0))
-BAR = 5
+BAR = 4
+CC_X = 4        # command counters: columns 4-5 of a half
+STATUS_X = 6    # status pixel; column 7 is the gap between the fleets
 
 
 class Renderer:
@@ -95,7 +104,7 @@ class Renderer:
         for k in range(nph):
             x = half + 1 + k
             if x < w - 2:
-                self.px(x, 0, YELLOW if k == g.phase else DIM_YELLOW)
+                self.px(x, 0, PURPLE if k == g.phase else DIM_PURPLE)
         mf = g.profile.acting_side(g)
         if mf != NONE:
             self.px(w - 2, 0, SIDE_RGB[mf])
@@ -140,6 +149,7 @@ class Renderer:
                 v = g.rolls[s]
                 if v:
                     self._bar(s * half, y, v, SIDE_RGB[s] if g.init == s else SIDE_DIM[s])
+        overlay.draw(self, app, error)
         return self.fb
 
     def _bar(self, x0, y, v, c):
@@ -177,13 +187,13 @@ class Renderer:
                 self.px(x0 + k, y, c)
             cc = g.cc[i]
             if cc:
-                self.px(x0 + 5, y, YELLOW if cc >= 3 else DIM_YELLOW)
+                self.px(x0 + CC_X, y, YELLOW if cc >= 3 else DIM_YELLOW)
             if cc >= 2:
-                self.px(x0 + 6, y, YELLOW if cc >= 3 else DIM_YELLOW)
+                self.px(x0 + CC_X + 1, y, YELLOW if cc >= 3 else DIM_YELLOW)
         if i == app.cursor:
             c = WHITE
         elif i == app.mark:
-            c = YELLOW
+            c = CYAN
         elif i == g.active:
             c = MAGENTA
         elif g.profile.full_power(g, i):
@@ -192,4 +202,4 @@ class Renderer:
             c = DIM_WHITE
         else:
             return
-        self.px(x0 + 7, y, c)
+        self.px(x0 + STATUS_X, y, c)

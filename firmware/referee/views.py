@@ -1,6 +1,6 @@
 """JSON-ready views of a game (the ``snap`` message, the mirror) and event texts."""
 
-from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_LAUNCH, NONE, CORE_NAMES
+from referee.events import NONE
 from referee.fleet import F_LAUNCHED, F_FIRED, STATUS_NAMES
 
 
@@ -41,20 +41,6 @@ def snapshot(g):
 
 
 def event_text(game, ev):
-    """A human-readable line for event ``ev`` of ``game`` (for the mirror and logs)."""
-    k, a, b, c = ev
-    nm = game.names
-    if k == EV_INIT:
-        return "initiative rolls %d / %d%s" % (a, b, " (physical dice)" if c else "")
-    if k == EV_HIT:
-        who = (" by %s" % nm[c]) if c != NONE else ""
-        return "%s %+d damage%s" % (nm[a], b, who)
-    if k == EV_COUNTER:
-        return "counter from %s on %s for %s" % (nm[a], game.profile.options[b].name, nm[c])
-    if k == EV_LAUNCH:
-        return "%s launched" % nm[a]
-    if k in CORE_NAMES:
-        return CORE_NAMES[k]
-    if k in game.profile.EVENTS:
-        return game.profile.event_text(game, ev)
-    return "event %d" % k
+    """A sentence for event ``ev`` of ``game`` (referee/texts.py, loaded on use)."""
+    from referee.texts import event_text as text
+    return text(game, ev)

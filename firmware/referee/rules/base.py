@@ -220,9 +220,15 @@ class Ruleset:
         """Ruleset-specific fields of the snapshot (dict)."""
         return {}
 
-    def event_text(self, g, ev):
-        """A line for one of the ruleset's own events."""
-        return self.EVENTS.get(ev[0], "event %d" % ev[0])
+    def event_text(self, g, ev, live=True):
+        """A sentence for one of the ruleset's own events (referee/texts.py). ``live``: ``g``
+        stands just after ``ev``, so results may be read from it."""
+        return "%s: %s." % (self.EVENTS.get(ev[0], "event %d" % ev[0]), g.names[ev[1]]
+                            if ev[1] < g.n else ev[1])
+
+    def aim_text(self, g, weapon, arg):
+        """What an aim at ``weapon`` with ``arg`` means in this ruleset."""
+        return "weapon %d" % weapon
 
     # ---- serial commands and pad actions -------------------------------------------------
     def command(self, link, c, msg):

@@ -162,14 +162,19 @@ class D20Rules(Ruleset):
             self.apply_attack(g, a, b, c)
 
     # ---- texts, views, commands, pad -----------------------------------------------------
-    def event_text(self, g, ev):
+    def event_text(self, g, ev, live=True):
         k, a, b, c = ev
         nm = g.names
         if k == EV_ATTACK:
-            return "%s attacks %s: d20 %d" % (nm[a], nm[c], b)
+            t = "%s attacks %s: d20 %d" % (nm[a], nm[c], b)
+            if live and g.x[0] and g.x[1] == b:
+                hit = g.x[0] == 1
+                t += ", total %d: %s" % (g.x[2], "hit, %d damage marked on %s" % (
+                    g.settings["damage_per_hit"], nm[c]) if hit else "miss")
+            return t + ("." if live else "")
         if k == EV_AIM:
-            return "%s aims weapon %d (%d)" % (nm[a], b, c)
-        return Ruleset.event_text(self, g, ev)
+            return "%s aims its %s" % (nm[a], self.aim_text(g, b, c)) + ("." if live else "")
+        return Ruleset.event_text(self, g, ev, live)
 
     def view(self, g):
         r = {}

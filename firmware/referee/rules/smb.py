@@ -373,21 +373,32 @@ class Rules(D20Rules):
         return r
 
     # ---- texts, commands, pad --------------------------------------------------------------
-    def event_text(self, g, ev):
+    def event_text(self, g, ev, live=True):
         k, a, b, c = ev
         nm = g.names
         if k == EV_POWER:
-            return "%s full-power move" % nm[a]
+            return "%s makes a full-power move." % nm[a]
         if k == EV_MOVE:
-            return "%s %s move" % (nm[a], ("?", "standard", "full-power", "fighter attack")[b & 3])
+            return "%s makes a %s move." % (nm[a], ("?", "standard", "full-power",
+                                                   "fighter attack")[b & 3])
         if k == EV_RESPONSE:
-            return "%s responds to %s with %s" % (nm[a], nm[c], "a countermove" if b & 3 == 1
-                                                  else "rapid fire")
+            return "%s responds to %s with %s." % (nm[a], nm[c], "a countermove" if b & 3 == 1
+                                                   else "rapid fire")
         if k == EV_EXIT:
-            return "%s %s" % (nm[a], "left by the far edge" if b == 1 else "hit the target port")
+            return "%s %s." % (nm[a], "leaves by the far edge" if b == 1
+                               else "hits the target port")
         if k == EV_ION:
-            return "Ion Cannon at %s: d20 %d" % (nm[a], b)
-        return D20Rules.event_text(self, g, ev)
+            t = "The Ion Cannon fires at %s (%s facing): d20 %d" % (
+                nm[a], ("front", "side", "rear")[c] if c < 3 else "?", b)
+            if live and g.x[0] and g.x[1] == b:
+                t += ", total %d: %s" % (g.x[2], "hit" if g.x[0] == 1 else "miss")
+            return t + "."
+        return D20Rules.event_text(self, g, ev, live)
+
+    def aim_text(self, g, weapon, arg):
+        w = {W_CAPITAL: "capital weapons", W_HEAVY: "heavy weapons",
+             W_RAPID: "rapid-fire weapons"}.get(weapon, "weapon %d" % weapon)
+        return "%s at the %s facing" % (w, ("front", "side", "rear")[arg] if arg < 3 else "?")
 
     def command(self, link, c, msg):
         ia = link.int_arg

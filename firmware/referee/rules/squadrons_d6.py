@@ -256,11 +256,13 @@ class Rules(Ruleset):
         return {"movement": out,
                 "next_side": g.x[X_NEXT] - 1 if g.x[X_NEXT] else None}
 
-    def event_text(self, g, ev):
+    def event_text(self, g, ev, live=True):
         k, a, b, c = ev
         h = (b >> 2) - 1
-        return "%s moves at %s%s, %d turns" % (g.names[a], RATES[b & 3] if b & 3 else "?",
-                                               "" if h < 0 else " (%d hexes)" % h, c)
+        return "%s moves at %s%s, making %s." % (
+            g.names[a], RATES[b & 3] if b & 3 else "?", "" if h < 0 else
+            " (%d hex%s)" % (h, "" if h == 1 else "es"),
+            "no turns" if c == 0 else "1 turn" if c == 1 else "%d turns" % c)
 
     def command(self, link, c, msg):
         ia = link.int_arg

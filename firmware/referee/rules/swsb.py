@@ -279,13 +279,17 @@ class Rules(D20Rules):
         return g.phase == ATTACK_STEP and g.in_play(i) and not g.fl[i] & F_FIRED
 
     # ---- texts, commands, pad --------------------------------------------------------------
-    def event_text(self, g, ev):
+    def event_text(self, g, ev, live=True):
         k, a, b, c = ev
         if k == EV_TRANSFER:
-            return "Emperor's Will: %d damage from %s to %s" % (b, g.names[a], g.names[c])
+            return "Emperor's Will: %d damage moved from %s to %s." % (b, g.names[a],
+                                                                     g.names[c])
         if k == EV_DONE:
-            return "%s has fired" % g.names[a]
-        return D20Rules.event_text(self, g, ev)
+            return "%s has finished firing." % g.names[a]
+        return D20Rules.event_text(self, g, ev, live)
+
+    def aim_text(self, g, weapon, arg):
+        return WEAPON_NAME[weapon] if weapon < len(WEAPON_NAME) else "weapon %d" % weapon
 
     def command(self, link, c, msg):
         if c == "transfer":

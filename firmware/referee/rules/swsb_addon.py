@@ -305,13 +305,19 @@ class Rules(swsb.Rules):
         r["yet_to_act"] = [i for i in range(g.n) if self.yet_to_act(g, i)]
         return r
 
-    def event_text(self, g, ev):
+    def event_text(self, g, ev, live=True):
         k, a, b, c = ev
         if k == EV_MOVE:
-            return "%s moves (%d turns)" % (g.names[a], c)
+            return "%s moves, making %s." % (g.names[a], "no turns" if c == 0 else
+                                             "1 turn" if c == 1 else "%d turns" % c)
         if k == EV_CHOOSE:
-            return "%s moves first" % g.side_names[a]
-        return swsb.Rules.event_text(self, g, ev)
+            return "%s chooses to move first." % g.side_names[a]
+        return swsb.Rules.event_text(self, g, ev, live)
+
+    def aim_text(self, g, weapon, arg):
+        if weapon == swsb.W_PD:
+            return "point defense"
+        return "primary weapon at %d inches (range band %d)" % (arg, range_band(arg))
 
     def command(self, link, c, msg):
         if c == "move":

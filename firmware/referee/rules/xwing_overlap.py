@@ -168,9 +168,18 @@ class Rules(Ruleset):
         return {"touching": touching,
                 "skips_action": [i for i in range(g.n) if g.fl2[i] & SKIP_ACTION]}
 
-    def event_text(self, g, ev):
+    def event_text(self, g, ev, live=True):
         k, a, b, c = ev
-        return "%s overlaps %s (%d hits, %d crits)" % (g.names[a], g.names[c], b & 15, b >> 4)
+        hits, crits = b & 15, b >> 4
+        if not hits and not crits:
+            res = "no hits"
+        else:
+            res = " and ".join(x for x in ("%d hit%s" % (hits, "" if hits == 1 else "s")
+                                           if hits else "",
+                                           "%d critical hit%s" % (crits, "" if crits == 1
+                                                                  else "s") if crits else "")
+                               if x)
+        return "%s overlaps %s: %s." % (g.names[a], g.names[c], res)
 
     def command(self, link, c, msg):
         """``overlap``: ``ship``, ``other``, ``dice`` (the faces rolled, as many as the overlap

@@ -1,0 +1,114 @@
+"""The mirror's live terminal view: the board's grid, the game, the ships, the newest events
+and refusals, the link and hash check. It fits the terminal (screen.py), 80×24 included: the
+ship list and the log collapse to "… N more" lines rather than run off the screen. A refusal
+goes away once the board applies a later event; a new game on the board is announced."""
+
+
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from host_tools import paths, view
+from host_tools.screen import Section, compose
+
+
+class MirrorScreen:
+    """Builds the view of Mirror ``m`` (see mirror.Mirror) for a terminal of a given size."""
+
+    def __init__(self, m, console=None):
+        from referee.render import Renderer
+        self.m = m
+        board = paths.board_profile()
+        self.w, self.h = board["grid"]["w"], board["grid"]["h"]
+        self.renderer = Renderer(self.w, self.h)
+        self.console = console or Console()
+        self.err_seen = 0          # refusals seen so far
+        self.err_seq = None        # the seq when the newest refusal came
+        self.game_notes = []       # "new game ..." lines
+        self.gid = None
+        self.extra = None          # optional callable -> Section shown first (the demo's story)
+
+    def _refusals(self, g):
+        errs = self.m.rep.errors
+        n = len(errs)
+        if errs and (n != self.err_seen or errs[-1] is not getattr(self, "_last", None)):
+            self.err_seen = n
+            self._last = errs[-1]
+            self.err_seq = g.seq
+        if self.err_seq is None or g.seq > self.err_seq:
+            return []               # an event applied since: the refusal is old news
+        return [Text("refused: " + errs[-1], style="bold red")] if errs else []
+
+    def ship_lines(self, g):
+        out = []
+        for i in range(g.n):
+            d = g.ship_dict(i)
+            tot = sum(d["hp"])
+            extra = ""
+            if not d["launched"]:
+                extra = " aboard"
+            if g.active == i:
+                extra += " firing"
+            style = "dim" if d["status"] == "destroyed" else ""
+            out.append(Text("%s %s: %d/%d dmg%s, cc %d, %s%s"
+                            % ("<" if g.side[i] == 0 else ">", d["name"], d["damage"], tot,
+                               (" +%d" % d["pending"]) if d["pending"] else "", d["counters"],
+                               d["status"], extra), style=style))
+        return out
+
+    def sections(self):
+        m = self.m
+        rep = m.rep
+        g = rep.game
+        if rep.gid != self.gid:
+            if self.gid is not None:
+                self.game_notes.append("NEW GAME %s (%s): was %s" % (rep.gid, rep.ref.scenario,
+                                                                     self.gid))
+                del self.game_notes[:-2]
+            self.gid = rep.gid
+        head = view.header_text(g, rep.ref.scenario).split()
+        link = "connected" if m.connected else "DISCONNECTED (retrying)"
+        hs = Text("%s %s, game %s, seq %d, " % (link, m.port, rep.gid, g.seq))
+        if rep.mismatches:
+            hs.append("%d HASH MISMATCHES" % len(rep.mismatches), style="bold red")
+        else:
+            hs.append("hashes agree (%d checked)" % rep.checked, style="green")
+        notes = [Text(n, style="bold yellow") for n in self.game_notes]
+        hist = []
+        if rep.history:
+            hist = [Text("initiative rolls: " + ", ".join("round %d %d/%d" % r
+                                                           for r in rep.history[-6:]))]
+        chart = [x for x in view.chart_text(g).split() if x.plain]
+        recent = [Text("%d %s" % r) for r in rep.recent_texts()]
+        extra = [self.extra()] if self.extra is not None else []
+        return extra + [Section(head, priority=9, keep=2),
+                Section(notes + self._refusals(g), priority=10, keep=len(notes) + 1),
+                Section(self.ship_lines(g), priority=6, keep=2, what="ships"),
+                Section(recent, priority=7, keep=2, tail=True, what="earlier events"),
+                Section(chart, priority=3, keep=0, what="chart lines"),
+                Section(hist, priority=2, keep=0),
+                Section([hs], priority=8, keep=1)]
+
+    def build(self, width=None, height=None):
+        m = self.m
+        g = m.rep.game
+        size = self.console.size
+        width = width or size.width
+        height = height or size.height
+        if g is None:
+            return Text("waiting for %s ..." % m.port)
+        fb = self.renderer.render(m.rep.ref)
+        return compose(fb, self.w, self.h, "board grid (mirrored)", self.sections(),
+                       width, height)
+
+
+def live_view(m, stop):
+    """Draws ``m`` until ``stop()``: only when the mirror says something changed (no refresh
+    thread, no period), so an idle mirror costs no CPU."""
+    screen = MirrorScreen(m)
+    with Live(screen.build(), console=screen.console, auto_refresh=False,
+              vertical_overflow="crop") as live:
+        def upd(_m):
+            live.update(screen.build(), refresh=True)
+        m.follow(upd, stop)
+        live.update(screen.build(), refresh=True)

@@ -1,0 +1,83 @@
+"""Issue 12 part 2: event texts are sentences with names and results; `--log` holds both the
+events and their texts."""
+
+import json
+
+from conftest import make_referee
+from referee.app import event_text
+from referee.texts import possessive
+
+
+def step(app, line):
+    n = app.game.seq
+    app.handle_line(json.dumps(line))
+    assert app.game.seq == n + 1, app.error_text
+    return event_text(app.game, app.game.event(app.game.seq))
+
+
+def test_attack_says_hit_or_miss_with_the_numbers():
+    app, out = make_referee("swsb-example")
+    g = app.game
+    step(app, {"c": "roll", "values": [12, 8]})
+    while g.phase_name() != "attack":
+        step(app, {"c": "phase"})
+    texts = []
+    tgt = app.side_start[1]
+    for roll in (20, 1):
+        t = step(app, {"c": "attack", "ship": 0, "roll": roll, "target": tgt})
+        last = g.snapshot()["profile"]["last_attack"]
+        word = "hit" if last["hit"] else "miss"
+        assert t.startswith("%s attacks %s: d20 %d, total %d: %s"
+                            % (g.names[0], g.names[tgt], roll, last["total"], word)), t
+        texts.append(word)
+        step(app, {"c": "undo"})
+    assert texts == ["hit", "miss"]      # a natural 20 and a 1 against the same defense
+
+
+def test_undo_says_what_it_undid_and_texts_are_sentences():
+    app, out = make_referee("hoth")
+    g = app.game
+    t = step(app, {"c": "roll", "values": [5, 9]})
+    assert t == "Initiative roll (physical dice): Empire 5, Rebels 9; Rebels holds initiative."
+    t = step(app, {"c": "phase"})
+    assert t == "Next phase: round 1, movement."
+    t = step(app, {"c": "undo"})
+    assert t == "Undo: took back event 2 (next phase)."
+    t = step(app, {"c": "undo"})
+    assert t.startswith("Undo: took back event 1 (Initiative roll (physical dice): Empire 5")
+    for s in (t,):
+        assert s[0].isupper() and s.endswith(".")
+
+
+def test_possessives():
+    assert possessive("Rebels") == "Rebels'"
+    assert possessive("Empire") == "Empire's"
+
+
+def test_ruleset_texts_have_no_bare_numbers():
+    # squadrons-d6: a move names its rate and turns in words
+    app, out = make_referee("squadrons-d6-example")
+    t = step(app, {"c": "move", "ship": 0, "mode": 2, "turns": 1, "hexes": 3})
+    assert t == "%s moves at Full Throttle (3 hexes), making 1 turn." % app.game.names[0]
+    app, out = make_referee("swsb-addon-example")
+    step(app, {"c": "roll", "values": [12, 8]})
+    while app.game.phase_name() != "move":
+        step(app, {"c": "phase"})
+    step(app, {"c": "choose", "side": 0})
+    t = step(app, {"c": "move", "ship": 0, "turns": 0})
+    assert t == "%s moves, making no turns." % app.game.names[0]
+
+
+def test_log_lines_hold_the_event_and_its_text():
+    import io
+    from host_tools.mirror import Mirror
+    app, out = make_referee("hoth")
+    m = Mirror("/dev/null", warn=lambda s: None)
+    m.log = io.StringIO()
+    m.handle(json.loads(app.game_line()))
+    app.handle_line(json.dumps({"c": "roll", "values": [5, 9]}))
+    m.handle(json.loads(out[-1]))
+    rows = [json.loads(x) for x in m.log.getvalue().splitlines()]
+    assert rows[-1]["ev"] == [1, 5, 9, 1]
+    assert rows[-1]["text"] == ("Initiative roll (physical dice): Empire 5, Rebels 9; Rebels "
+                                "holds initiative.")
