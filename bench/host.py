@@ -221,7 +221,8 @@ def idle_mirror(seconds, polling):
                 return
             if not b:
                 return
-            seen.extend(b[-200:])
+            seen.extend(b)
+            del seen[:-65536]
     threading.Thread(target=drain, daemon=True).start()
     try:
         end = time.monotonic() + 60
