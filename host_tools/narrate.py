@@ -80,7 +80,7 @@ class Narrator:
                 m.send(cmd)
         m.send({"c": "hello"})           # a fence: every answer before it has arrived
         m.wait_for("hello")
-        for seq, text in rep.recent:
+        for seq, text in rep.recent_texts():
             if seq > seen_seq:
                 self.tell("event", text)
         for msg in m.err_log[seen_err:]:
