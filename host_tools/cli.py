@@ -5,7 +5,7 @@ import sys
 
 
 def main(argv=None):
-    from host_tools import sim, mirror, demo, flash, saveload, pictures
+    from host_tools import sim, mirror, demo, flash, saveload, pictures, web
     p = argparse.ArgumentParser(prog="fleetref", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
     for name, helptext, add, run in [
@@ -21,7 +21,9 @@ def main(argv=None):
             ("load", "restore a saved game onto a board or the simulator",
              saveload.add_load_arguments, saveload.main_load),
             ("pictures", "render docs/ pictures from the real renderer", pictures.add_arguments,
-             pictures.main)]:
+             pictures.main),
+            ("web", "a live spectator page and stream overlay of a board's game (HTTP)",
+             web.add_arguments, web.main)]:
         sp = sub.add_parser(name, help=helptext)
         add(sp)
         sp.set_defaults(run=run)
