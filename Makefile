@@ -8,9 +8,9 @@ DEV_STAMP := $(VENV)/.dev-stamp
 
 NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: demo test setup clean bench
+.PHONY: demo test setup clean bench browser screenshots
 
-setup: $(DEV_STAMP) $(NODE_STAMP)
+setup: $(DEV_STAMP) $(NODE_STAMP) browser
 
 # real MicroPython (WebAssembly port) and rp2040js (the emulated Pico, emu/) for the tests,
 # pinned by package-lock.json
@@ -35,11 +35,26 @@ $(DEV_STAMP): $(STAMP) pyproject.toml
 	ln -sfn "$$($(PY) -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")" $(VENV)/site-packages
 	touch $(DEV_STAMP)
 
+# headless Chromium for the web view's tests (tests/test_web_*.py): Debian's chromium and
+# chromium-driver, installed when missing and this is root with apt-get; else one line says so
+# and those tests skip (FLEETREF_REQUIRE_BROWSER=1, set by .ci/run, makes that a failure)
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			chromium chromium-driver >/dev/null \
+		|| echo "browser: apt-get could not install chromium chromium-driver: the web view's browser tests will skip"; \
+	else echo "browser: no chromium/chromedriver and not root with apt-get: the web view's browser tests will skip (install Debian's chromium and chromium-driver)"; fi
+
+# the web view's pictures in docs/ (web-page.png, web-overlay.png), taken by headless Chromium
+screenshots: $(DEV_STAMP) browser
+	$(PY) -m host_tools.webshots --out docs
+
 demo: $(STAMP)
 	$(VENV)/bin/fleetref demo
 
 # two workers: the emulated-Pico tests (tests/test_emu_*.py) each keep one core busy
-test: $(DEV_STAMP) $(NODE_STAMP)
+test: $(DEV_STAMP) $(NODE_STAMP) browser
 	$(PY) -m pytest -q -n 2 tests
 
 # benchmarks: writes docs/performance.md and docs/reliability.md (figures are never typed in

@@ -27,7 +27,7 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 def commands():
-    from host_tools import sim, mirror, demo, flash, saveload, pictures, rostercmd, legend
+    from host_tools import sim, mirror, demo, flash, saveload, pictures, rostercmd, legend, web
     return [
         ("sim", "play on a simulated board (keyboard = button pad)", sim, sim.add_arguments,
          sim.main),
@@ -46,7 +46,9 @@ def commands():
         ("legend", "print a legend (SVG) to lay beside the LED panel", legend,
          legend.add_arguments, legend.main),
         ("pictures", "draw the pictures in docs/ from the real renderer", pictures,
-         pictures.add_arguments, pictures.main)]
+         pictures.add_arguments, pictures.main),
+        ("web", "a live spectator page and stream overlay of a board's game (HTTP)", web,
+         web.add_arguments, web.main)]
 
 
 def version_text():

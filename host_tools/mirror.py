@@ -362,6 +362,7 @@ class Mirror:
                 if not self.connected:
                     self.open()
                     self.sync()
+                    self.version += 1               # the link came up: views redraw
                 msg = self.read_msg(IDLE_WAIT)       # blocks in select() while idle
                 if msg is not None:
                     self.handle(msg)

@@ -30,6 +30,12 @@ class Replica:
         self.history = []         # (round, roll0, roll1, holder)
         self.base0 = (0, None)
         self.rows = []
+        self.on_change = None     # hook (the web view): f(kind, seq) after the replica took a
+        #                           "game", a "state" or an "ev"; called in the reading thread
+
+    def _changed(self, kind):
+        if self.on_change is not None and self.game is not None:
+            self.on_change(kind, self.game.seq)
 
     @property
     def game(self):
@@ -45,6 +51,7 @@ class Replica:
         self.recent.clear()
         self.history = []
         self.board_hash = msg.get("hash")
+        self._changed("game")
 
     def load_state(self, msg):
         """Rebuild from a ``state`` message: base state and the board's RAM window."""
@@ -68,8 +75,10 @@ class Replica:
         self.board_hash = msg["hash"]
         if ng.state_hash() != msg["hash"]:
             self.mismatches.append((ng.seq, msg["hash"], ng.state_hash()))
+            self._changed("state")
             return False
         self.checked += 1
+        self._changed("state")
         return True
 
     def recent_texts(self):
@@ -101,10 +110,12 @@ class Replica:
         self.rows.append((seq, ev, mine))
         self.recent.append((seq, ev))
         h = msg.get("hash")
+        result = "ok"
         if h:
             self.board_hash = h
             self.checked += 1
             if h != mine:
                 self.mismatches.append((seq, h, mine))
-                return "mismatch"
-        return "ok"
+                result = "mismatch"
+        self._changed("ev")
+        return result

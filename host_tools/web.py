@@ -1,0 +1,213 @@
+"""``fleetref web``: a spectator page and a stream overlay that follow a board (or simulator)
+live, with the mirror's replica and catch-up (host_tools.mirror), served by Starlette.
+
+Routes (nothing else is served, no file system path):
+
+- ``/``: the spectator page; ``/overlay``: a compact strip with a transparent background,
+  sized by query parameters ``w`` and ``h`` (pixels) and ``scale``;
+- ``/api/state``: the snapshot (JSON, with ``state_hash``, ``seq``, ``gid``, ``link``);
+- ``/api/events?since=N``: ``{"gid", "seq", "events": [event records after N]}`` (records:
+  host_tools.webfeed); ``since`` must be an integer >= 0 (else 400);
+- ``/api/stream?since=N``: Server-Sent Events, one ``update`` message
+  ``{"gid", "state", "events"}`` at once and after every change (event id: the newest seq);
+  a browser that reconnects sends ``Last-Event-ID`` and gets what it missed;
+- ``/static/NAME``: the page's own CSS and JS, shipped in host_tools/static/ (no CDN).
+"""
+
+import asyncio
+import ipaddress
+import json
+import os
+import sys
+import threading
+
+from host_tools import webfeed
+
+STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+STATIC = {"web.css": "text/css", "web.js": "text/javascript", "overlay.css": "text/css",
+          "overlay.js": "text/javascript", "common.js": "text/javascript"}
+PAGES = {"/": "index.html", "/overlay": "overlay.html"}
+DEFAULT_HTTP = "127.0.0.1:8765"
+
+
+def _read(name):
+    with open(os.path.join(STATIC_DIR, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def make_app(feed, title="fleetref"):
+    """The Starlette application serving ``feed`` (webfeed.Feed)."""
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.routing import Route
+    from sse_starlette.sse import EventSourceResponse
+
+    files = {n: _read(n) for n in list(STATIC) + list(PAGES.values())}
+
+    def _since(value):
+        try:
+            n = int(value)
+        except (TypeError, ValueError):
+            return None
+        return n if n >= 0 else None
+
+    async def page(request):
+        return HTMLResponse(files[PAGES[request.url.path]].replace("{{title}}", title),
+                            headers={"Cache-Control": "no-store"})
+
+    async def static(request):
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return Response("not found", status_code=404, media_type="text/plain")
+        return Response(files[name], media_type=STATIC[name],
+                        headers={"Cache-Control": "no-store"})
+
+    async def api_state(request):
+        return JSONResponse(feed.state())
+
+    async def api_events(request):
+        since = _since(request.query_params.get("since", "0"))
+        if since is None:
+            return JSONResponse({"error": "since must be an integer >= 0"}, status_code=400)
+        gid, seq, recs = feed.events_since(since)
+        return JSONResponse({"gid": gid, "seq": seq, "events": recs})
+
+    async def stream(request):
+        since = _since(request.headers.get("last-event-id")
+                       or request.query_params.get("since", "0"))
+        if since is None:
+            since = 0
+        loop = asyncio.get_running_loop()
+        changed = asyncio.Event()
+        feed.subscribe(loop, changed)
+
+        async def gen():
+            cursor, gid = since, None
+            try:
+                while True:
+                    changed.clear()
+                    st = feed.state()
+                    fgid, seq, recs = feed.events_since(cursor if gid in (None, st["gid"])
+                                                        else 0)
+                    gid = fgid
+                    if recs:
+                        cursor = recs[-1]["seq"]
+                    yield {"event": "update", "id": str(cursor),
+                           "data": json.dumps({"gid": fgid, "state": st, "events": recs}),
+                           "retry": 500}
+                    await changed.wait()
+            finally:
+                feed.unsubscribe(loop, changed)
+
+        return EventSourceResponse(gen(), ping=15, headers={"Cache-Control": "no-store"})
+
+    routes = [Route("/", page), Route("/overlay", page), Route("/api/state", api_state),
+              Route("/api/events", api_events), Route("/api/stream", stream),
+              Route("/static/{name}", static)]
+    return Starlette(routes=routes)
+
+
+def parse_http(spec):
+    """``HOST:PORT`` -> (host, port). Raises ValueError."""
+    host, sep, port = spec.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError("--http wants HOST:PORT, e.g. %s (got %r)" % (DEFAULT_HTTP, spec))
+    return host.strip("[]"), int(port)
+
+
+def is_local(host):
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(feed, host, port, title="fleetref", started=None, say=print):
+    """Serve ``feed`` on host:port until interrupted (uvicorn). ``started``: optional
+    threading.Event set once the socket listens."""
+    import uvicorn
+    config = uvicorn.Config(make_app(feed, title), host=host, port=port, log_level="warning",
+                            access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    if is_local(host):
+        say("fleetref web: http://%s:%d/ (page) and /overlay; on localhost only (--http "
+            "0.0.0.0:%d serves the network)" % (host, port, port))
+    else:
+        say("fleetref web: http://%s:%d/ (page) and /overlay; WARNING: reachable from other "
+            "machines on the network" % (host, port))
+    import socket
+    try:                      # a clear error for a port in use (uvicorn would only exit)
+        with socket.create_server((host, port)):
+            pass
+    except OSError as e:
+        raise OSError("cannot serve on %s:%d: %s" % (host, port, e.strerror or e))
+    if started is not None:
+        orig = server.startup
+
+        async def startup(sockets=None):
+            await orig(sockets)
+            started.set()
+        server.startup = startup
+    server.run()
+    return server
+
+
+def follow_in_thread(port_spec, feed, baud=115200, stop=None):
+    """Start a thread that follows the board with host_tools.mirror.Mirror and publishes into
+    ``feed``. ``port_spec``: a path, or "auto" (a Pico, else the newest simulator, looked up
+    again at each reconnect)."""
+    from host_tools.mirror import Mirror, find_port, MirrorError
+
+    def run():
+        port = port_spec
+        while port == "auto" and not (stop and stop()):
+            try:
+                port = find_port()
+            except MirrorError as e:
+                feed.set_link(False, str(e))
+                import time
+                time.sleep(0.5)
+        if stop and stop():
+            return
+        m = Mirror(port, baud=baud, auto=port_spec == "auto",
+                   warn=lambda msg: print("fleetref web: " + msg, file=sys.stderr, flush=True))
+        mf = webfeed.MirrorFeed(m, feed)
+        try:
+            m.follow(mf.on_update, stop)
+        finally:
+            m.close()
+
+    t = threading.Thread(target=run, name="fleetref-follow", daemon=True)
+    t.start()
+    return t
+
+
+def add_arguments(p):
+    p.add_argument("--port", default="auto",
+                   help="serial port or pseudo-terminal path; auto finds a Pico or a simulator")
+    p.add_argument("--http", default=DEFAULT_HTTP,
+                   help="HOST:PORT to serve on (default %s: this machine only)" % DEFAULT_HTTP)
+    p.add_argument("--baud", type=int, default=115200)
+
+
+def main(args):
+    try:
+        host, port = parse_http(args.http)
+    except ValueError as e:
+        print("fleetref web: %s" % e, file=sys.stderr)
+        return 2
+    feed = webfeed.Feed(args.port)
+    stopping = []
+    follow_in_thread(args.port, feed, args.baud, lambda: bool(stopping))
+    try:
+        serve(feed, host, port, say=lambda s: print(s, flush=True))
+    except OSError as e:
+        print("fleetref web: %s" % e, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stopping.append(1)
+    return 0

@@ -1,0 +1,149 @@
+"""What the web view shows, published from the thread that follows the game (the mirror's
+replica, or a replay) to the web server's threads: the snapshot and the event records.
+
+An event record is a dict ``{"seq", "ev", "hash", "board_hash", "text", "round", "phase"}``:
+``text`` is the firmware's own text for the event (``referee.views.event_text``) made a
+sentence, ``round``/``phase`` the game's round and phase right after it, ``hash`` the state
+hash the host computed after it, ``board_hash`` the board's (None when it sent none).
+"""
+
+import threading
+
+from referee.app import event_text
+from referee.events import EV_PHASE, EV_UNDO
+
+
+def sentence(text):
+    """``text`` with a capital first letter and a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def event_sentence(game, ev, undone=None):
+    """The sentence for event ``ev`` (tuple) of ``game`` as it stands right after the event:
+    the firmware's event text, with the new phase named after a phase event and the event
+    taken back after an undo (``undone``: its text, when known)."""
+    if ev[0] == EV_PHASE:
+        return "Next phase: %s (round %d)." % (game.phase_name(), game.round)
+    if ev[0] == EV_UNDO:
+        return "Undo%s." % ((": " + undone + " is taken back") if undone else "")
+    return sentence(event_text(game, ev))
+
+
+def record(game, seq, ev, board_hash=None, undone=None):
+    """The event record of event ``seq`` (just applied to ``game``)."""
+    return {"seq": seq, "ev": list(ev), "hash": game.state_hash(), "board_hash": board_hash,
+            "text": event_sentence(game, ev, undone), "round": game.round,
+            "phase": game.phase_name()}
+
+
+class Feed:
+    """Thread-safe: one writer (the following thread) calls :meth:`reset`, :meth:`add` and
+    :meth:`set_link`; readers (the web server) call :meth:`state`, :meth:`events_since` and
+    :meth:`subscribe`. ``gid`` names the game; a reset with another gid starts a new log."""
+
+    def __init__(self, source=""):
+        self.lock = threading.Lock()
+        self.gid = None
+        self.snap = None
+        self.records = []
+        self.link = {"connected": False, "source": source, "note": "waiting for the board"}
+        self.version = 0
+        self.waiters = []        # (loop, asyncio.Event)
+
+    # ---- writer ----------------------------------------------------------------------------
+    def reset(self, gid, snap, records):
+        with self.lock:
+            self.gid = gid
+            self.snap = snap
+            self.records = list(records)
+        self._notify()
+
+    def add(self, rec, snap):
+        with self.lock:
+            if self.records and rec["seq"] <= self.records[-1]["seq"]:
+                self.records = [r for r in self.records if r["seq"] < rec["seq"]]
+            self.records.append(rec)
+            self.snap = snap
+        self._notify()
+
+    def set_link(self, connected, note=""):
+        with self.lock:
+            if self.link["connected"] == connected and self.link["note"] == note:
+                return
+            self.link = dict(self.link, connected=connected, note=note)
+        self._notify()
+
+    def _notify(self):
+        with self.lock:
+            self.version += 1
+            waiters = list(self.waiters)
+        for loop, ev in waiters:
+            try:
+                loop.call_soon_threadsafe(ev.set)
+            except RuntimeError:        # that loop has closed
+                pass
+
+    # ---- readers ---------------------------------------------------------------------------
+    def subscribe(self, loop, event):
+        with self.lock:
+            self.waiters.append((loop, event))
+
+    def unsubscribe(self, loop, event):
+        with self.lock:
+            if (loop, event) in self.waiters:
+                self.waiters.remove((loop, event))
+
+    def state(self):
+        """The snapshot (dict, with ``state_hash``, ``seq``, ``gid``, ``link``) or a dict with
+        ``seq`` None while no game is known."""
+        with self.lock:
+            snap = dict(self.snap) if self.snap is not None else {"seq": None,
+                                                                 "state_hash": None}
+            snap["gid"] = self.gid
+            snap["link"] = dict(self.link)
+            snap["first_seq"] = self.records[0]["seq"] if self.records else None
+            return snap
+
+    def events_since(self, since):
+        """``(gid, newest seq, records with seq > since)``."""
+        with self.lock:
+            seq = self.snap["seq"] if self.snap is not None else 0
+            return self.gid, seq, [r for r in self.records if r["seq"] > since]
+
+
+class MirrorFeed:
+    """Feeds a :class:`Feed` from a host_tools.mirror.Mirror: the replica's hook publishes every
+    event it applied, a new game and a state taken after a long absence; ``on_update`` (for
+    Mirror.follow) publishes the link's state."""
+
+    def __init__(self, mirror, feed):
+        self.m = mirror
+        self.feed = feed
+        mirror.rep.on_change = self.changed
+
+    def _snap(self):
+        return self.m.snapshot()
+
+    def changed(self, kind, seq):
+        rep = self.m.rep
+        g = rep.game
+        if kind == "ev":
+            s, ev, h = rep.rows[-1]
+            self.feed.add(record(g, s, ev, rep.board_hash), self._snap())
+            return
+        # a new game, or the board's state window: the records of the events held, with the
+        # texts of the game as it is now (names, phases; the window is all the board keeps)
+        recs = [{"seq": s, "ev": list(ev), "hash": h, "board_hash": None,
+                 "text": sentence(event_text(g, ev)), "round": None, "phase": None}
+                for s, ev, h in rep.rows]
+        self.feed.reset(rep.gid, self._snap(), recs)
+
+    def on_update(self, m):
+        if m.connected:
+            self.feed.set_link(True, "following %s" % m.port)
+        else:
+            self.feed.set_link(False, "link to %s lost: reconnecting" % m.port)
