@@ -91,15 +91,16 @@ def header_text(game, scenario):
     mf = game.moves_first()
     act = game.profile.acting_side(game)
     t = Text()
-    t.append("%s  (%s)\n" % (scenario, game.profile.name), style="bold")
+    t.append("%s  (%s)" % (scenario, game.profile.name), style="bold")
+    w = game.winner()
+    if w is not None:       # on the first line: a collapsed header (80x24) still shows it
+        t.append("  WINNER: %s" % game.side_names[w], style="bold green")
+    t.append("\n")
     t.append("round %d  phase %s  initiative: %s" % (game.round, game.phase_name(), holder))
     if act != 255 and act != mf:
         t.append("  to act: %s" % game.side_names[act])
     elif mf != 255:
         t.append("  moves first: %s" % game.side_names[mf])
-    w = game.winner()
-    if w is not None:
-        t.append("\nWINNER: %s" % game.side_names[w], style="bold green")
     if game.rolls[0]:
         t.append("\nlast roll: %s %d, %s %d%s" % (game.side_names[0], game.rolls[0],
                                                 game.side_names[1], game.rolls[1],

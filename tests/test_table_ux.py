@@ -149,6 +149,13 @@ def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
         m.handle(dict(msg, t="game"))
         assert said and "NEW GAME 0badc0de" in said[0]
         assert "NEW GAME 0badc0de" in "\n".join(rows_of(scr.build(80, 24), 80, 24))
+        # a won game: the view layout only (the victory rules are tested in test_seed_*),
+        # so the replica's game reports side 1 the winner; the collapsed view still says so
+        g = m.rep.game
+        g.winner = lambda: 1
+        for h in (24, 12, 9):
+            shown = "\n".join(rows_of(scr.build(80, h), 80, h))
+            assert "WINNER: %s" % g.side_names[1] in shown, (h, shown)
     finally:
         ser.close()
 
