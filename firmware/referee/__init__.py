@@ -5,4 +5,5 @@ Nothing in this package imports ``machine``, ``neopixel`` or ``rp2``: hardware l
 """
 
 FW_VERSION = "0.1.0"
-PROTO_VERSION = 3   # 3: the state hash covers the roster; the round takes 4 bytes
+PROTO_VERSION = 4   # 4: the state hash is CRC-32 (binascii.crc32) seeded with the roster digest
+# 3: the state hash covers the roster; the round takes 4 bytes
