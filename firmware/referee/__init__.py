@@ -5,5 +5,6 @@ Nothing in this package imports ``machine``, ``neopixel`` or ``rp2``: hardware l
 """
 
 FW_VERSION = "0.1.0"
-PROTO_VERSION = 4   # 4: compact `ev` lines (no gid, no spaces), `events` sent in batches
-# (3: the state hash covers the roster; the round takes 4 bytes)
+PROTO_VERSION = 5   # 5: the state hash is CRC-32 (binascii.crc32) seeded with the roster digest
+# 4: compact `ev` lines (no gid, no spaces), `events` sent in batches
+# 3: the state hash covers the roster; the round takes 4 bytes

@@ -23,23 +23,10 @@ DAMAGED = 1
 DESTROYED = 2
 STATUS_NAMES = ("ok", "damaged", "destroyed")
 
-_FNV_OFFSET = 0x811C9DC5
-
-
-def fnv1a32(data, h=_FNV_OFFSET):
-    """32-bit FNV-1a of ``data`` (bytes-like) continuing from ``h``; returns an int.
-
-    Computed in 16-bit halves so every intermediate stays a small int on MicroPython (a
-    32-bit multiply would allocate a long int per byte): the prime is 2**24 + 0x193.
-    """
-    hi = h >> 16
-    lo = h & 0xFFFF
-    for b in data:
-        lo ^= b
-        t = lo * 0x193
-        hi = (hi * 0x193 + ((lo & 0xFF) << 8) + (t >> 16)) & 0xFFFF
-        lo = t & 0xFFFF
-    return (hi << 16) | lo
+try:
+    from binascii import crc32
+except ImportError:       # MicroPython before binascii was renamed
+    from ubinascii import crc32  # type: ignore
 
 
 def _canon(v, out):
@@ -71,12 +58,12 @@ def _canon(v, out):
 
 
 def roster_digest(roster, settings):
-    """The 32-bit digest of a normalised roster and the game's settings that seeds every state
-    hash, so a game of another roster never shows the same hash."""
+    """The 32-bit digest (CRC-32, int) of a normalised roster and the game's settings that
+    seeds every state hash, so a game of another roster never shows the same hash."""
     out = bytearray()
     _canon(roster, out)
     _canon(settings, out)
-    return fnv1a32(out)
+    return crc32(out)
 
 
 class Fleet:
@@ -136,6 +123,9 @@ class Fleet:
         self.sx = bytearray(n * rules.SHIP_BYTES)
         self.x = bytearray(rules.GAME_BYTES)
         self.rid = roster_digest(roster, getattr(self, "settings", None) or {})
+        # the state's canonical bytes, refilled in place (hashing allocates nothing)
+        self._sb = bytearray(12 + 5 * n + len(self.chart) + n * rules.SHIP_BYTES +
+                             rules.GAME_BYTES)
         self.reset()
 
     def stat(self, i, k):
@@ -158,38 +148,45 @@ class Fleet:
         self.rolls = (0, 0)
         self.roll_src = 0
         self.active = NONE
-        for i in range(self.n):
-            self.dmg[i] = 0
-            self.pend[i] = 0
-            self.cc[i] = self._cc0[i]
-            self.fl[i] = self._fl0[i]
-            self.fl2[i] = 0
-        for arr in (self.chart,):
-            for i in range(len(arr)):
-                arr[i] = NONE
-        for arr in (self.sx, self.x):
-            for i in range(len(arr)):
-                arr[i] = 0
+        n = self.n
+        self.dmg[:] = bytes(n)
+        self.pend[:] = bytes(n)
+        self.cc[:] = self._cc0
+        self.fl[:] = self._fl0
+        self.fl2[:] = bytes(n)
+        self.chart[:] = b"\xff" * len(self.chart)
+        self.sx[:] = bytes(len(self.sx))
+        self.x[:] = bytes(len(self.x))
+
+    def state_buf(self):
+        """The canonical bytes of the state (what the hash covers; not the log), written into
+        a buffer this game reuses: a bytearray valid until the state changes. Allocates
+        nothing; :meth:`state_bytes` is the copy to keep."""
+        b = self._sb
+        r = self.round                  # 32 bits: a long game never wraps it
+        b[0] = r & 255
+        b[1] = (r >> 8) & 255
+        b[2] = (r >> 16) & 255
+        b[3] = (r >> 24) & 255
+        b[4] = self.phase
+        b[5] = self.init
+        b[6] = self.prev_init
+        b[7] = self.rolls[0]
+        b[8] = self.rolls[1]
+        b[9] = self.roll_src
+        b[10] = self.active
+        b[11] = self.n
+        o = 12
+        for arr in (self.dmg, self.pend, self.cc, self.fl, self.chart, self.fl2, self.sx,
+                    self.x):
+            k = len(arr)
+            b[o:o + k] = arr
+            o += k
+        return b
 
     def state_bytes(self):
-        """Canonical bytes of the state (what the hash covers; not the log)."""
-        head = bytearray(12)
-        r = self.round                  # 32 bits: a long game never wraps it
-        head[0] = r & 255
-        head[1] = (r >> 8) & 255
-        head[2] = (r >> 16) & 255
-        head[3] = (r >> 24) & 255
-        head[4] = self.phase
-        head[5] = self.init
-        head[6] = self.prev_init
-        head[7] = self.rolls[0]
-        head[8] = self.rolls[1]
-        head[9] = self.roll_src
-        head[10] = self.active
-        head[11] = self.n
-        return bytes(head) + bytes(self.dmg) + bytes(self.pend) + bytes(self.cc) + \
-            bytes(self.fl) + bytes(self.chart) + bytes(self.fl2) + bytes(self.sx) + \
-            bytes(self.x)
+        """Canonical bytes of the state (what the hash covers; not the log), as bytes."""
+        return bytes(self.state_buf())
 
     def check_state(self, data):
         """None when ``data`` (bytes) is a state this game can be in, else the reason: length
@@ -252,14 +249,19 @@ class Fleet:
         o = 12
         for arr in (self.dmg, self.pend, self.cc, self.fl, self.chart, self.fl2, self.sx,
                     self.x):
-            for i in range(len(arr)):
-                arr[i] = data[o + i]
-            o += len(arr)
+            k = len(arr)
+            arr[:] = data[o:o + k]
+            o += k
+
+    def state_hash_int(self):
+        """The state hash as an int: CRC-32 (``binascii.crc32``, in C on MicroPython) of the
+        state's canonical bytes, continued from the roster's digest (protocol 4)."""
+        return crc32(self.state_buf(), self.rid) & 0xFFFFFFFF
 
     def state_hash(self):
-        """The state's 32-bit FNV-1a, seeded with the roster's digest, as 8 lowercase hex digits
-        (same on MicroPython and CPython): a different roster never gives the same hash."""
-        return "%08x" % fnv1a32(self.state_bytes(), self.rid)
+        """The state hash (:meth:`state_hash_int`) as 8 lowercase hex digits, the same on
+        MicroPython and CPython: a different roster never gives the same hash."""
+        return "%08x" % self.state_hash_int()
 
     def status(self, i):
         """OK, DAMAGED (card flipped: X used, Y > 0) or DESTROYED (X+Y used); digest 2.2."""

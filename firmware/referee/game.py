@@ -10,10 +10,10 @@ window.EventWindow; the fleet's state is fleet.Fleet; the JSON views are views.p
 
 from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE,
                             valid)
-from referee.fleet import (Fleet, fnv1a32, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401
+from referee.fleet import (Fleet, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401
                            ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)  # (re-exported)
 from referee.rules.base import TIE_KEEP, EFFECT_AVOID
-from referee.window import EventWindow
+from referee.window import EventWindow, CKPT_EVERY
 
 
 class Rejected(Exception):
@@ -93,28 +93,54 @@ class Game(Fleet):
             self._rebuild()
             raise ValueError("the window does not replay: %s" % e)
 
-    def _rebuild(self):
+    def _replay_to(self, depth):
+        """Set the state to the one after the first ``depth`` events of the undo stack: from
+        the newest checkpoint at or below it (window.EventWindow.start), so fewer than
+        window.CKPT_EVERY events are replayed once the checkpoints are in place."""
         w = self.win
+        st, d = w.start(depth)
+        if st is None:
+            self.reset()
+        else:
+            self.load_state(st)
+        eff = w.eff
+        while d < depth:
+            self._apply(w.at(eff[d]))
+            d += 1
+
+    def _rebuild(self):
+        """The state from the base and the whole undo stack, keeping checkpoints on the way
+        (after set_window)."""
+        w = self.win
+        w.ckpt = []
         if w.base is None:
             self.reset()
         else:
             self.load_state(w.base)
-        for i in w.eff:
-            self._apply(w.at(i))
+        eff = w.eff
+        for d in range(len(eff)):
+            self._apply(w.at(eff[d]))
+            if (d + 1) % CKPT_EVERY == 0:
+                w.ckpt.append((d + 1, self.state_bytes()))
 
     def _fold(self):
-        """Fold the oldest quarter of the window into the base state (bounded RAM)."""
+        """Fold the oldest quarter of the window into the base state (bounded RAM). The state
+        in play does not change; the new base comes from the newest checkpoint below it."""
         w = self.win
         k = w.size // 4
-        if w.base is None:
-            self.reset()
-        else:
-            self.load_state(w.base)
+        m = 0
         for i in w.eff:
-            if i < k:
-                self._apply(w.at(i))
-        w.drop_oldest(k, self.state_bytes())
-        self._rebuild()
+            if i >= k:
+                break
+            m += 1
+        if m == 0:
+            base = w.base
+        else:
+            now = self.state_bytes()
+            self._replay_to(m)
+            base = self.state_bytes()
+            self.load_state(now)
+        w.drop_oldest(k, base)
 
     def submit(self, ev):
         """Check event ``ev`` (tuple of 4 ints), append it to the log and apply it.
@@ -133,11 +159,14 @@ class Game(Fleet):
             i = w.append(ev)
             if ev[0] == EV_UNDO:
                 w.eff.pop()
-                self._rebuild()
+                w.trim()
+                self._replay_to(len(w.eff))
             else:
                 w.eff.append(i)
                 self._apply(ev)
-            w.push_hash(fnv1a32(self.state_bytes(), self.rid))
+                if w.due():
+                    w.ckpt.append((len(w.eff), self.state_bytes()))
+            w.push_hash(self.state_hash_int())
         except Exception as e:          # all or nothing: a rule that raises changes nothing
             self.back_to(saved)
             return "refused: applying it failed (%s: %s)" % (type(e).__name__, e)
@@ -151,14 +180,15 @@ class Game(Fleet):
         if w.full():
             self._fold()
         eff = w.eff
+        ck = w.ckpt
         return (len(w.events), len(w.hashes), len(eff), eff[-1] if eff else -1, w.base_seq,
-                self.state_bytes())
+                self.state_bytes(), len(ck), ck[-1] if ck else None)
 
     def back_to(self, saved):
         """Take back the one event submitted since :meth:`checkpoint` gave ``saved``: the
-        window, undo stack and state as they were."""
+        window, undo stack, checkpoints and state as they were."""
         w = self.win
-        ne, nh, n_eff, top, base_seq, state = saved
+        ne, nh, n_eff, top, base_seq, state, n_ck, top_ck = saved
         if w.base_seq != base_seq:
             raise ValueError("the window was folded since the checkpoint")
         w.events = w.events[:ne]
@@ -167,6 +197,11 @@ class Game(Fleet):
             w.eff.pop()
         if len(w.eff) < n_eff:           # an undo popped the top
             w.eff.append(top)
+        ck = w.ckpt
+        while len(ck) > n_ck:            # the event added a checkpoint
+            ck.pop()
+        if len(ck) < n_ck:               # an undo dropped the top one
+            ck.append(top_ck)
         self.load_state(state)
 
     def replay(self, events):

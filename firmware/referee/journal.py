@@ -363,7 +363,7 @@ class Journal:
             return None
         body = d[:-9]
         try:
-            ok = d[-9:-8] == b"\n" and int(d[-8:].decode(), 16) == crc32(body)
+            ok = d[-9:-8] == b"\n" and d[-8:] == ("%08x" % crc32(body)).encode()
         except ValueError:          # UnicodeError is a ValueError on both runtimes
             ok = False
         if not ok:

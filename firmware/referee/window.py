@@ -5,12 +5,20 @@ hash after each (4 bytes, little-endian); older events are folded into ``base`` 
 bytes at ``base_seq``). ``eff`` is the undo stack: window indices of the events in effect (not
 undo events and not undone). The whole log lives in the journal on flash and on the host.
 
+Undo and folding replay a bounded number of events: ``ckpt`` holds the state bytes after
+the first ``k`` events of the undo stack for k = CKPT_EVERY, 2 * CKPT_EVERY, ... (an undo
+stack only grows and shrinks at its top, so such a prefix state stays valid until the stack
+falls below it). An undo starts from the newest checkpoint at or below the stack's new depth
+and replays fewer than CKPT_EVERY events; a fold takes its new base the same way.
+
 This is the public API the journal, the serial link and save/load use:
 :meth:`export` / :meth:`Game.set_window` carry the window as
 ``(base_seq, base bytes or None, event bytes, hash bytes, eff list)``.
 """
 
 from referee.events import pack_into, unpack
+
+CKPT_EVERY = 16   # events of the undo stack between two checkpoints (state bytes each)
 
 
 class EventWindow:
@@ -23,6 +31,7 @@ class EventWindow:
         self.events = bytearray()
         self.hashes = bytearray()
         self.eff = []
+        self.ckpt = []            # [(depth of the undo stack, state bytes after it)], ascending
 
     def count(self):
         """Events in the window."""
@@ -79,11 +88,41 @@ class EventWindow:
         for i in self.eff:
             if i >= k:
                 keep.append(i - k)
+        m = len(self.eff) - len(keep)      # undo-stack entries folded into the base
+        ck = []
+        for d, st in self.ckpt:
+            if d > m:
+                ck.append((d - m, st))
         self.base = base
         self.base_seq += k
         self.events = self.events[4 * k:]
         self.hashes = self.hashes[4 * k:]
         self.eff = keep
+        self.ckpt = ck
+
+    def start(self, depth):
+        """``(state bytes or None, depth)``: the newest known state at or below undo-stack
+        depth ``depth`` (a checkpoint, or the base at depth 0) to replay from."""
+        ck = self.ckpt
+        j = len(ck) - 1
+        while j >= 0 and ck[j][0] > depth:
+            j -= 1
+        if j < 0:
+            return self.base, 0
+        return ck[j][1], ck[j][0]
+
+    def trim(self):
+        """Forget the checkpoints above the undo stack's depth (after an undo)."""
+        ck = self.ckpt
+        n = len(self.eff)
+        while ck and ck[-1][0] > n:
+            ck.pop()
+
+    def due(self):
+        """True when the state after the undo stack's top should be kept as a checkpoint."""
+        n = len(self.eff)
+        ck = self.ckpt
+        return n >= CKPT_EVERY and n % CKPT_EVERY == 0 and not (ck and ck[-1][0] >= n)
 
     def export(self):
         """``(base_seq, base or None, event bytes, hash bytes, eff list)``: copies."""
@@ -103,3 +142,4 @@ class EventWindow:
         self.events = bytearray(events)
         self.hashes = bytearray(hashes)
         self.eff = list(eff)
+        self.ckpt = []

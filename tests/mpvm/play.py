@@ -11,7 +11,7 @@ import sys
 
 from referee.app import Referee
 from referee.dice import Dice, XorShift32
-from referee.game import fnv1a32
+from binascii import crc32
 from referee.render import Renderer
 
 LIMIT = 192 * 1024
@@ -39,7 +39,7 @@ def step(i):
         peak[1] = live
     if used > peak[0]:
         peak[0] = used
-    print("STEP", i, app.game.seq, app.game.state_hash(), "%08x" % fnv1a32(r.fb))
+    print("STEP", i, app.game.seq, app.game.state_hash(), "%08x" % (crc32(r.fb) & 0xFFFFFFFF))
     del out[:]
 
 
