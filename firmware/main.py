@@ -13,7 +13,7 @@ except ImportError:
     import uasyncio as asyncio  # type: ignore
 
 from referee.app import Referee, ACTIONS
-from referee.dice import Dice, XorShift32, board_seed
+from referee.dice import Dice, Fair, XorShift32
 from referee.keymap import KeyMap
 from referee.loop import Runner
 from referee.render import Renderer
@@ -26,7 +26,8 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
     KeyError for a pin the profile lacks."""
     from drivers.usbserial import USBSerial
     serial = USBSerial(stdin, stdout)
-    dice = Dice(XorShift32(board_seed() if seed is None else seed))
+    # committed board rolls (docs/dice.md); a given seed: reproducible, uncommitted test dice
+    dice = Dice(Fair() if seed is None else XorShift32(seed))
     disp = board.get("display", {})
     inp = board.get("input", {})
     deb = board.get("debounce_ms", 5)

@@ -28,6 +28,7 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 def commands():
     from host_tools import sim, mirror, demo, flash, saveload, pictures, rostercmd, legend, web
+    from host_tools import verify
     return [
         ("sim", "play on a simulated board (keyboard = button pad)", sim, sim.add_arguments,
          sim.main),
@@ -48,7 +49,9 @@ def commands():
         ("pictures", "draw the pictures in docs/ from the real renderer", pictures,
          pictures.add_arguments, pictures.main),
         ("web", "a live spectator page and stream overlay of a board's game (HTTP)", web,
-         web.add_arguments, web.main)]
+         web.add_arguments, web.main),
+        ("verify", "recompute every board roll of a saved game from the revealed secrets",
+         verify, verify.add_arguments, verify.main)]
 
 
 def version_text():

@@ -293,6 +293,8 @@ class Mirror:
             g = self.rep.game
             if not self.catching and g is not None and (msg.get("seq") or 0) > g.seq:
                 self.need_catch_up = True      # a batch of a resync ended: ask for more
+        elif t in ("roll", "reveal"):                  # verifiable dice (host_tools/verify.py)
+            self.rep.dicelog.take(msg)
         elif t == "snap":
             self.board_snap = msg
         elif t == "state":

@@ -30,6 +30,8 @@ class Replica:
         self.history = []         # (round, roll0, roll1, holder)
         self.base0 = (0, None)
         self.rows = []
+        from host_tools.verify import DiceLog
+        self.dicelog = DiceLog()  # commitment, roll and reveal lines (host_tools/verify.py)
         self.on_change = None     # hook (the web view): f(kind, seq) after the replica took a
         #                           "game", a "state" or an "ev"; called in the reading thread
 
@@ -51,6 +53,7 @@ class Replica:
         self.recent.clear()
         self.history = []
         self.board_hash = msg.get("hash")
+        self.dicelog.game(msg)
         self._changed("game")
 
     def load_state(self, msg):

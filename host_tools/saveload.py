@@ -36,6 +36,9 @@ def save(port, path):
     """Write the board's game to ``path``. Returns the number of events saved."""
     m = _connect(port)
     try:
+        if m.rep.dicelog.commit:            # every roll and reveal line the board holds
+            m.send({"c": "dice"})
+            m.wait_for("dice-end")
         board = m.board_snapshot()
     finally:
         m.close()
@@ -46,6 +49,8 @@ def save(port, path):
     events = m.rep.rows
     snap = g.snapshot()
     data = savefile.build(m.rep.game_msg, base_seq, base, events, snap)
+    if m.rep.dicelog.commit:
+        data["dice"] = m.rep.dicelog.as_dict()    # fleetref verify (host_tools/verify.py)
     savefile.write_file(path, data)
     return len(events)
 

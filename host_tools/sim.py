@@ -79,8 +79,11 @@ def make_board(args):
     board = paths.board_profile(args.board)
     rdir = getattr(args, "rosters", None) or rosters_dir(args.flash)
     ser = PtySerial()
-    seed = args.seed if args.seed is not None else board_seed()
-    dice = Dice(XorShift32(seed))
+    if args.seed is not None:          # reproducible test dice: not committed
+        dice = Dice(XorShift32(args.seed))
+    else:                              # committed board rolls (docs/dice.md)
+        from referee.dice import Fair
+        dice = Dice(Fair(board_seed()))
     if board.get("ui") == "keypad":      # lit keys are pad and grid (firmware/main.py does so)
         from referee.keypad_ui import KeypadUI, PER_PAGE
         app = Referee(board, rdir, ser.write_line, dice, PER_PAGE)

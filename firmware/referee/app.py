@@ -168,9 +168,11 @@ class Referee(PadUI, SerialLink):
     def game_line(self):
         """The ``game`` message as one line (raw_text is already printable JSON)."""
         g = self._g()
-        return ('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s", "roster": %s}'
-                % (self.gid, protocol.encode(self.scenario), g.seq, g.state_hash(),
-                   self.raw_text))
+        from referee.dice import fair_of
+        f = fair_of(self)               # the dice commitment (docs/dice.md)
+        return ('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s"%s, '
+                '"roster": %s}' % (self.gid, protocol.encode(self.scenario), g.seq,
+                                   g.state_hash(), f.game_fields() if f else "", self.raw_text))
 
     def send_game(self):
         self.send(self.game_line())

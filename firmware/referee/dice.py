@@ -63,3 +63,261 @@ class Dice:
 
     def d6(self):
         return self.roll(6)
+
+
+# ---- verifiable board rolls: commit, then reveal (docs/dice.md, issue 14) ---------------
+try:
+    import hashlib
+except ImportError:      # very old MicroPython
+    import uhashlib as hashlib  # type: ignore
+try:
+    from binascii import hexlify
+except ImportError:
+    from ubinascii import hexlify  # type: ignore
+
+DOMAIN = b"fleetref-roll-v1"
+MAX_RECORDS = 600        # roll records held per game (RAM); older ones are dropped
+
+
+def hexs(b):
+    """Lowercase hex text of bytes ``b``."""
+    return hexlify(b).decode()
+
+
+def commitment(secret):
+    """The commitment to ``secret`` (bytes): SHA-256, 64 hex digits."""
+    return hexs(hashlib.sha256(secret).digest())
+
+
+def u32le(v):
+    return bytes((v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >> 24) & 255))
+
+
+def draw32(secret, seq, ent, j):
+    """Draw ``j`` (0, 1, ...) of the event ``seq`` with entropy ``ent`` (32-bit int): the first
+    4 bytes (little-endian) of SHA-256(DOMAIN | secret | seq | ent | j), an int in [0, 2**32)."""
+    h = hashlib.sha256(DOMAIN)
+    h.update(secret)
+    h.update(u32le(seq))
+    h.update(u32le(ent))
+    h.update(u32le(j))
+    d = h.digest()
+    return d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24)
+
+
+def derive(secret, seq, ent, sides, n):
+    """The ``n`` dice of ``sides`` faces (list of ints 1..sides) the board rolls for event
+    ``seq`` with entropy ``ent``: draw32 values by rejection sampling (no modulo bias), draw
+    counter j running over every draw, rejected ones included. The verifier and the board
+    share this one function."""
+    out = []
+    limit = 0x100000000 - (0x100000000 % sides)
+    j = 0
+    while len(out) < n:
+        x = draw32(secret, seq, ent, j)
+        j += 1
+        if x < limit:
+            out.append(x % sides + 1)
+    return out
+
+
+def new_secret(rng):
+    """32 secret bytes: ``os.urandom`` (the rp2 port's ring-oscillator entropy, CPython's OS
+    source); a port without it falls back to SHA-256 of ``rng`` output and the clock (weak:
+    docs/dice.md says so)."""
+    try:
+        import os
+        return os.urandom(32)
+    except Exception:
+        import time
+        h = hashlib.sha256(u32le(rng.next32()) + u32le(rng.next32()))
+        t = getattr(time, "ticks_us", None)
+        h.update(u32le(t() if t else int(time.time() * 1e6)))
+        return h.digest()
+
+
+def now_us():
+    import time
+    t = getattr(time, "ticks_us", None)
+    if t is not None:
+        return t()
+    return int(time.perf_counter() * 1000000)
+
+
+class Fair:
+    """The board's committed random source: a :class:`Dice` source (``below``) whose values
+    come from :func:`derive` over a secret the board committed to (``commit``, in the ``game``
+    line) before any roll, the number of the event the roll goes into and ``ent``, a 32-bit
+    mix of the timing (µs) of every key press and serial command (:meth:`stir`). ``next32``
+    (game ids) stays a plain xorshift. Each board or physical roll that enters the log leaves a
+    record, sent as a ``roll`` line after its ``ev`` line; :meth:`reveal` publishes the secret
+    (``reveal`` line) and commits to a new one. ``app`` is the Referee (bound by :func:`stir`).
+    """
+
+    FAIR = True
+
+    def __init__(self, seed=None):
+        self.rng = XorShift32(board_seed() if seed is None else seed)
+        self.app = None
+        self.ent = 0
+        self.gen = 0
+        self.gid = None
+        self.recs = []          # records (bytes): seq 4, ent 4, ep 1, sides 1, phys 1, dice
+        self.rseq = []          # their seqs (same order)
+        self.reveals = []       # this game's reveal lines (str)
+        self.last_seq = 0       # newest event seen (the reveal line says how far it covers)
+        self._new_epoch(0)
+        self._clear()
+
+    def _new_epoch(self, ep):
+        self.ep = ep
+        self.secret = new_secret(self.rng)
+        self.commit = commitment(self.secret)
+        self.unrevealed = 0     # board rolls made under this secret
+
+    def _clear(self):
+        self.pseq = -1
+        self.pgen = -1
+        self.pj = 0
+        self.pd = []
+        self.psides = 0
+        self.pphys = 0
+        self.pent = 0
+
+    def next32(self):
+        return self.rng.next32()
+
+    def stir(self, v=None):
+        """Mix the time now (µs; or ``v``) into the entropy pool (CRC-32 chain)."""
+        from referee.fleet import crc32
+        t = now_us() if v is None else v
+        self.ent = crc32(u32le(t), self.ent) & 0xFFFFFFFF
+        self.gen += 1
+
+    def _game(self):
+        app = self.app
+        g = app.game if app is not None else None
+        if g is not None and app.gid != self.gid:     # a new game: a new secret
+            if self.unrevealed:         # the game left behind: its rolls stay verifiable
+                self.reveal(app)
+            self.gid = app.gid
+            self.recs = []
+            self.rseq = []
+            self.reveals = []
+            self.last_seq = 0
+            self._new_epoch(0)
+            self._clear()
+        return g
+
+    def _pending(self, sides, phys):
+        g = self._game()
+        seq = (g.seq if g is not None else 0) + 1
+        if seq != self.pseq or self.gen != self.pgen or phys != self.pphys or \
+                sides != self.psides:
+            self.pseq = seq
+            self.pgen = self.gen
+            self.pj = 0
+            self.pd = []
+            self.psides = sides
+            self.pphys = phys
+            self.pent = self.ent
+        return seq
+
+    def below(self, n):
+        """A board die of ``n`` faces for the next event, as an int in [0, n)."""
+        if n < 1 or n > 255:
+            raise ValueError("a die has 1..255 faces")
+        seq = self._pending(n, 0)
+        limit = 0x100000000 - (0x100000000 % n)
+        while True:
+            x = draw32(self.secret, seq, self.pent, self.pj)
+            self.pj += 1
+            if x < limit:
+                self.pd.append(x % n + 1)
+                return x % n
+
+    def physical(self, sides, value):
+        """Note a physical die of ``sides`` faces showing ``value`` entered for the next event
+        (it is marked physical in its record)."""
+        self._pending(sides, 1)
+        self.pd.append(value)
+
+    def game_fields(self):
+        """``"commit": ..., "epoch": ...`` for the ``game`` line (str, with a leading comma)."""
+        self._game()
+        return ', "commit": "%s", "epoch": %d' % (self.commit, self.ep)
+
+    def on_event(self, link, seq):
+        """After the ``ev`` line of event ``seq``: keep the roll that went into it and send its
+        ``roll`` line; reveal at the end of the game (a side has won)."""
+        g = self._game()
+        if g is not None and seq == g.seq:
+            self.last_seq = seq
+        if self.pd and self.pseq == seq and self.pgen == self.gen and g is not None and \
+                seq == g.seq:
+            rec = u32le(seq) + u32le(self.pent) + bytes((self.ep, self.psides, self.pphys)) + \
+                bytes(self.pd)
+            if not self.pphys:
+                self.unrevealed += 1
+            self.rseq.append(seq)
+            self.recs.append(rec)
+            if len(self.recs) > MAX_RECORDS:
+                self.recs.pop(0)
+                self.rseq.pop(0)
+            self._clear()
+        k = len(self.rseq) - 1
+        while k >= 0 and self.rseq[k] > seq:
+            k -= 1
+        if k >= 0 and self.rseq[k] == seq:
+            link.send(self.roll_line(self.recs[k]))
+        if self.unrevealed and g is not None and seq == g.seq and g.winner() is not None:
+            self.reveal(link)
+
+    def roll_line(self, rec):
+        seq = rec[0] | (rec[1] << 8) | (rec[2] << 16) | (rec[3] << 24)
+        d = ",".join([str(x) for x in rec[11:]])
+        if rec[10]:
+            return '{"t":"roll","seq":%d,"phys":1,"s":%d,"d":[%s]}' % (seq, rec[9], d)
+        ent = rec[4] | (rec[5] << 8) | (rec[6] << 16) | (rec[7] << 24)
+        return '{"t":"roll","seq":%d,"ep":%d,"ent":"%08x","s":%d,"d":[%s]}' % (
+            seq, rec[8], ent, rec[9], d)
+
+    def reveal(self, link):
+        """Publish the secret of this epoch (``reveal`` line: the game id, epoch, commitment,
+        secret, the newest event seq it covers and the next commitment) and commit to a new
+        one."""
+        line = ('{"t":"reveal","gid":"%s","ep":%d,"commit":"%s","secret":"%s","seq":%d,'
+                % (self.gid or "", self.ep, self.commit, hexs(self.secret), self.last_seq))
+        self._new_epoch(self.ep + 1)
+        self._clear()
+        line += '"next":"%s"}' % self.commit
+        self.reveals.append(line)
+        link.send(line)
+
+    def resend(self, link):
+        """The ``dice`` command: every roll line and reveal line held, then ``dice-end``."""
+        self._game()
+        for r in self.recs:
+            link.send(self.roll_line(r))
+        for line in self.reveals:
+            link.send(line)
+        link.send('{"t":"dice-end","gid":"%s","ep":%d,"commit":"%s","held":%d}'
+                  % (self.gid or "", self.ep, self.commit, len(self.recs)))
+
+
+def fair_of(app):
+    """The app's :class:`Fair` source (bound to ``app``), or None when its dice are plain."""
+    d = getattr(app, "dice", None)
+    s = getattr(d, "source", None)
+    if getattr(s, "FAIR", False):
+        if s.app is not app:
+            s.app = app
+        return s
+    return None
+
+
+def stir(app):
+    """A key press or serial command happened now: mix its timing into the entropy pool."""
+    s = fair_of(app)
+    if s is not None:
+        s.stir()

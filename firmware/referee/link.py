@@ -5,6 +5,7 @@ built into events by the ruleset. A mixin of app.Referee."""
 from referee import PROTO_VERSION, protocol, rules, scenarios
 from referee.appbase import AppBase
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
+from referee.dice import fair_of, stir
 
 
 def _hex(data):
@@ -37,7 +38,11 @@ class SerialLink(AppBase):
         """``msg["roll"]`` (a physical d20) or, when absent, the board's d20."""
         if msg.get("roll") is None:
             return self.dice.d20()
-        return self.int_arg(msg, "roll", 0, 1, 20)
+        v = self.int_arg(msg, "roll", 0, 1, 20)
+        f = fair_of(self)
+        if f is not None:               # marked physical in its roll record (docs/dice.md)
+            f.physical(20, v)
+        return v
 
     # ---- output ------------------------------------------------------------------------
     def send_state(self):
@@ -55,6 +60,9 @@ class SerialLink(AppBase):
         """The compact ``ev`` line of event ``seq`` (held in RAM) with its state hash."""
         g = self._g()
         self.send(protocol.ev_line(seq, g.event(seq), g.event_hash(seq)))
+        f = fair_of(self)
+        if f is not None:               # its roll record, if a roll went into it (dice.py)
+            f.on_event(self, seq)
 
     # ---- commands ----------------------------------------------------------------------
     def handle_line(self, line):
@@ -66,6 +74,7 @@ class SerialLink(AppBase):
             self.error(str(e), "serial")
             return
         c = msg["c"]
+        stir(self)                      # command timing feeds the dice entropy (dice.py)
         try:
             self._command(c, msg)
         except (ValueError, TypeError, KeyError, IndexError, OSError) as e:
@@ -146,6 +155,11 @@ class SerialLink(AppBase):
             return self.submit((EV_PHASE, 0, 0, 0), "serial", c)
         if c == "undo":
             return self.submit((EV_UNDO, 0, 0, 0), "serial", c)
+        if c == "reveal" or c == "dice":            # verifiable rolls (dice.py, docs/dice.md)
+            f = fair_of(self)
+            if f is None:
+                raise ValueError("this board's dice are not committed (seeded test dice)")
+            return f.reveal(self) if c == "reveal" else f.resend(self)
         if c in g.profile.COMMANDS:
             return self.submit(g.profile.command(self, c, msg), "serial", c)
         if c == "key":

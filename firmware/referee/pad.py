@@ -6,11 +6,12 @@ calls ``submit`` and ``error``."""
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
 from referee import scenarios
 from referee.appbase import AppBase
+from referee.dice import fair_of, stir
 
 # Actions a key can trigger (board profiles map key positions to these names).
 ACTIONS = ("sel-", "sel+", "page-", "page+", "side", "mark", "unmark", "dmg+", "dmg-", "power",
            "launch", "opt1", "opt2", "opt3", "opt4", "alt1", "alt2", "alt3", "alt4", "roll",
-           "enter", "cancel", "phase", "undo", "menu")
+           "enter", "cancel", "phase", "undo", "menu", "reveal")
 
 
 class PadUI(AppBase):
@@ -74,6 +75,7 @@ class PadUI(AppBase):
         if g is None:
             return self.error("no game loaded", "key")
         self.version += 1
+        stir(self)              # key timing feeds the dice entropy (dice.py)
         if self.entry:
             return self._entry_key(action)
         if self.menu is not None or action == "menu":
@@ -131,6 +133,11 @@ class PadUI(AppBase):
             return self.submit((EV_PHASE, 0, 0, 0))
         elif action == "undo":
             return self.submit((EV_UNDO, 0, 0, 0))
+        elif action == "reveal":
+            f = fair_of(self)
+            if f is None:
+                return self.error("these dice are not committed (seeded test dice)", "key")
+            f.reveal(self)
         else:
             return self.error("unknown key action %r" % action, "key")
         return None

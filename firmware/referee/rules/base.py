@@ -11,7 +11,7 @@ event texts and snapshot view (hooks below). The core (game.py, fleet.py, views.
 names no ruleset and reads only these.
 """
 
-from referee.events import NONE
+from referee.events import NONE, EV_INIT
 
 # Initiative tie rules.
 TIE_REROLL = 0   # seed 000 "initiative check": "Reroll ties."
@@ -229,6 +229,26 @@ class Ruleset:
     def aim_text(self, g, weapon, arg):
         """What an aim at ``weapon`` with ``arg`` means in this ruleset."""
         return "weapon %d" % weapon
+
+    # ---- dice (host_tools/verify.py, host_tools/dicestats.py; docs/dice.md) -------------
+    def dice_shown(self, g, ev):
+        """The dice event ``ev`` shows, as a list of (side that rolled, faces, value); [] when
+        it shows none. EV_INIT: each side's d20 (seed 000 "initiative check")."""
+        if ev[0] == EV_INIT:
+            return [(0, 20, ev[1]), (1, 20, ev[2])]
+        return []
+
+    def roll_matches(self, g, ev, faces, draws):
+        """True when event ``ev`` shows exactly the dice ``draws`` (list of ints) of ``faces``
+        faces the board rolled for it."""
+        shown = self.dice_shown(g, ev)
+        return len(shown) == len(draws) and \
+            all(shown[k][1] == faces and shown[k][2] == draws[k] for k in range(len(draws)))
+
+    def roller(self, g, ev):
+        """Side that rolled the dice of event ``ev`` (for a roll record's dice), or None."""
+        shown = self.dice_shown(g, ev)
+        return shown[0][0] if shown else None
 
     # ---- serial commands and pad actions -------------------------------------------------
     def command(self, link, c, msg):

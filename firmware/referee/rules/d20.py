@@ -190,6 +190,11 @@ class D20Rules(Ruleset):
             return (EV_ATTACK, link.ship_arg(msg), link.roll_arg(msg), link.ship_arg(msg, "target"))
         return Ruleset.command(self, link, c, msg)
 
+    def dice_shown(self, g, ev):
+        if ev[0] == EV_ATTACK:          # the attacker's player rolls the d20 (W6, seed 004)
+            return [(g.side[ev[1]], 20, ev[2])]
+        return Ruleset.dice_shown(self, g, ev)
+
     PAD_MARKED = ("attack", "aim")
 
     def pad_event(self, app, what, i, m):

@@ -415,6 +415,11 @@ class Rules(D20Rules):
             return (EV_POWER, link.ship_arg(msg), 0, 0)
         return D20Rules.command(self, link, c, msg)
 
+    def dice_shown(self, g, ev):
+        if ev[0] == EV_ION:    # the Rebel player's planetary Ion Cannon fires at ship a (S4)
+            return [(1 - g.side[ev[1]], 20, ev[2])]
+        return D20Rules.dice_shown(self, g, ev)
+
     def pad_event(self, app, what, i, m):
         if what == "move":
             return (EV_MOVE, i, 1, 0)

@@ -191,12 +191,30 @@ class Rules(Ruleset):
         v = msg.get("dice")
         if v is None:
             v = [link.dice.roll(8) for _ in range(n)]
+        elif isinstance(v, list):
+            from referee.dice import fair_of
+            f = fair_of(link)
+            for x in v:                 # marked physical in the roll record (docs/dice.md)
+                if f is not None and isinstance(x, int) and 1 <= x <= 8:
+                    f.physical(8, x)
         if not isinstance(v, list) or len(v) != n:
             raise ValueError("that overlap rolls %d attack dice: give %d faces" % (n, n))
         for f in v:
             if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= 8:
                 raise ValueError("an attack die face is 1..8")
         return (EV_OVERLAP, a, faces_to_b(v), o)
+
+    def roll_matches(self, g, ev, faces, draws):
+        """EV_OVERLAP keeps hits and crits only: the board's attack dice must give them."""
+        if ev[0] == EV_OVERLAP:
+            return faces == 8 and faces_to_b(draws) == ev[2] and \
+                len(draws) == overlap_dice(self.size(g, ev[1]), self.size(g, ev[3]))
+        return Ruleset.roll_matches(self, g, ev, faces, draws)
+
+    def roller(self, g, ev):
+        if ev[0] == EV_OVERLAP:         # the moving ship's player rolls (seed 003)
+            return g.side[ev[1]]
+        return Ruleset.roller(self, g, ev)
 
     def pad_event(self, app, what, i, m):
         if what == "overlap":
