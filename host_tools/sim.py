@@ -343,7 +343,9 @@ def add_arguments(p):
     p.add_argument("--scenario", help="scenario name (e.g. hoth, deathstar, swsb-example)")
     p.add_argument("--roster", help="roster file (.json or .toml)")
     p.add_argument("--ruleset", help="ruleset profile (alone: its example fleets)")
-    p.add_argument("--seed", type=int, help="dice seed (default: from os.urandom)")
+    p.add_argument("--seed", type=int, help="reproducible test dice from this seed (not "
+                   "committed: fleetref verify cannot check them; default: committed dice "
+                   "from os.urandom, docs/dice.md)")
     p.add_argument("--script", help="key-press script to play (docs/script.md)")
     p.add_argument("--headless", action="store_true",
                    help="no drawing; with --script print the final snapshot as JSON and exit")

@@ -28,12 +28,14 @@ class DiceLog:
         self.rolls = {}
         self.reveals = {}
         self.gid = None
+        self.epoch = 0
 
     def game(self, msg):
         """A ``game`` line: a new game (its first commitment)."""
         self.__init__()
         self.gid = msg.get("gid")
         self.commit = msg.get("commit")
+        self.epoch = msg.get("epoch") or 0
 
     def take(self, msg):
         """A ``roll``, ``reveal`` or ``dice-end`` line from the board; returns the check of
@@ -50,25 +52,29 @@ class DiceLog:
         return None
 
     def as_dict(self):
-        return {"commit": self.commit,
+        return {"commit": self.commit, "epoch": self.epoch,
                 "rolls": [dict(seq=s, **self.rolls[s]) for s in sorted(self.rolls)],
                 "reveals": [dict(ep=e, **self.reveals[e]) for e in sorted(self.reveals)]}
 
 
 def check_commitments(dice):
     """Problems (list of str) with the chain of commitments: each revealed secret must hash to
-    its epoch's commitment, epoch 0's must be the one the ``game`` line published, and each
-    reveal's ``next`` must be the following epoch's commitment. Also returns {epoch: secret
-    bytes} of the secrets that check."""
+    its epoch's commitment, the epoch the ``game`` line named (``epoch``) must have the
+    commitment it published (``commit``), and each reveal's ``next`` must be the following
+    epoch's commitment. Also returns {epoch: secret bytes} of the secrets that check."""
     problems = []
     secrets = {}
     reveals = {r["ep"]: r for r in dice.get("reveals") or []}
     want = dice.get("commit")
+    wep = dice.get("epoch") or 0
+    if want and wep - 1 in reveals and reveals[wep - 1].get("next") != want:
+        problems.append("epoch %d: the game line published commitment %s, the reveal before "
+                        "it announced %s" % (wep, want, reveals[wep - 1].get("next")))
     for ep in sorted(reveals):
         r = reveals[ep]
-        if ep == 0 and want and r.get("commit") != want:
-            problems.append("epoch 0: the reveal names commitment %s, the game line published "
-                            "%s" % (r.get("commit"), want))
+        if ep == wep and want and r.get("commit") != want:
+            problems.append("epoch %d: the reveal names commitment %s, the game line published "
+                            "%s" % (ep, r.get("commit"), want))
         prev = reveals.get(ep - 1)
         if prev is not None and prev.get("next") != r.get("commit"):
             problems.append("epoch %d: commitment %s is not the one announced at the previous "

@@ -55,7 +55,7 @@ def test_commands_produce_events_and_snapshots():
     a, out = make("swsb-example")
     a.handle_line('{"c": "hello"}')
     h = last(out)
-    assert h["t"] == "hello" and h["proto"] == PROTO_VERSION == 5 and h["ruleset"] == "swsb"
+    assert h["t"] == "hello" and h["proto"] == PROTO_VERSION == 6 and h["ruleset"] == "swsb"
     a.handle_line('{"c": "roll"}')
     ev = last(out)
     assert ev["t"] == "ev" and ev["seq"] == 1 and ev["ev"][0] == 1 and ev["hash"] == a.game.state_hash()

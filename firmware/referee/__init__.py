@@ -5,6 +5,8 @@ Nothing in this package imports ``machine``, ``neopixel`` or ``rp2``: hardware l
 """
 
 FW_VERSION = "0.1.0"
-PROTO_VERSION = 5   # 5: the state hash is CRC-32 (binascii.crc32) seeded with the roster digest
+PROTO_VERSION = 6   # 6: committed board rolls: `commit`/`epoch` in `game`; `roll`, `reveal`,
+#                     `dice-end` lines; `reveal` and `dice` commands (docs/dice.md)
+# 5: the state hash is CRC-32 (binascii.crc32) seeded with the roster digest
 # 4: compact `ev` lines (no gid, no spaces), `events` sent in batches
 # 3: the state hash covers the roster; the round takes 4 bytes

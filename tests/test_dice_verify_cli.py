@@ -1,0 +1,88 @@
+"""`fleetref verify GAME.json` on a game played on the simulated board (issue 14 part 1): the
+simulator's committed dice (no --seed), `fleetref save` over its serial port, then the CLI.
+A forger who edits a roll and rebuilds the file's hash chain (so `load` would take it) is
+still caught by the recomputation; a forged secret is caught by its commitment."""
+
+import json
+import subprocess
+import sys
+
+from conftest import ROOT
+from test_link import drive
+from host_tools import savefile
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+
+
+def rechain(data):
+    """The file as a forger who knows the format would rebuild it after an edit."""
+    g = savefile.new_game_of(data)
+    rows = []
+    for e in data["events"]:
+        assert g.submit(tuple(e["ev"])) is None
+        rows.append((e["seq"], e["ev"], g.state_hash()))
+    out = savefile.build(dict(data["game"]), data["base_seq"], data["base"], rows,
+                         g.snapshot())
+    out["dice"] = data["dice"]
+    return out
+
+
+def forge_initiative(data):
+    """Change one side's initiative d20 so that the same side still wins (the log replays);
+    returns the event's seq."""
+    for e in data["events"]:
+        k, a, b, c = e["ev"]
+        if k != 1 or a == b:
+            continue
+        for side in (1, 2):
+            for v in range(1, 21):
+                new = [a, b]
+                new[side - 1] = v
+                if v != e["ev"][side] and (new[0] > new[1]) == (a > b) and new[0] != new[1]:
+                    e["ev"][side] = v
+                    return e["seq"]
+    raise AssertionError("no initiative roll to forge")
+
+
+def test_saved_sim_game_verifies_and_forgeries_are_named(sim_factory, tmp_path):
+    sim = sim_factory("--headless", "--scenario", "swsb-example")
+    rounds = []
+    for _ in range(3):       # seed 000 "initiative check": a d20 each, ties rerolled
+        rounds += [{"c": "roll"}] * 3 + [{"c": "phase"}] * 5
+    replies = drive(sim.port, rounds + [{"c": "reveal"}])
+    assert any(m.get("t") == "reveal" for m in replies)
+    path = tmp_path / "game.json"
+    out = cli("save", str(path), "--port", sim.port)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(path.read_text())
+    board = [r for r in data["dice"]["rolls"] if not r.get("phys")]
+    # every round's initiative was the board's roll
+    inits = [e for e in data["events"] if e["ev"][0] == 1]
+    assert len(board) >= 3 and len(inits) >= 3
+    out = cli("verify", str(path))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert ("%d board rolls verified" % len(board)) in out.stdout
+
+    # a roll edited in the event log, the chain rebuilt: named by its seq
+    forged = json.loads(path.read_text())
+    seq = forge_initiative(forged)
+    bad = tmp_path / "forged.json"
+    bad.write_text(json.dumps(rechain(forged)))
+    out = cli("verify", str(bad))
+    assert out.returncode == 1 and ("event %d" % seq) in out.stdout, out.stdout + out.stderr
+
+    # a different secret: it does not hash to the commitment published in the game line
+    forged = json.loads(path.read_text())
+    forged["dice"]["reveals"][0]["secret"] = "11" * 32
+    bad.write_text(json.dumps(forged))
+    out = cli("verify", str(bad))
+    assert out.returncode == 1 and "does not hash to its commitment" in out.stdout
+
+    # the file itself broken (an edit without rebuilding the chain): refused, exit 2
+    forged = json.loads(path.read_text())
+    forged["events"][0]["ev"][1] = forged["events"][0]["ev"][1] % 20 + 1
+    bad.write_text(json.dumps(forged))
+    assert cli("verify", str(bad)).returncode == 2
