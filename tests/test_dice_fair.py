@@ -280,3 +280,10 @@ def test_seeded_test_dice_refuse_reveal():
     app.handle_line('{"c": "reveal"}')
     msg = json.loads(out[-1])
     assert msg["t"] == "err" and "not committed" in msg["msg"]
+
+
+def test_reveal_is_the_long_press_of_roll_on_the_grid_board():
+    from referee.keymap import KeyMap
+    km = KeyMap(default_board(), ACTIONS)
+    i, is_long = km.find("reveal")
+    assert is_long and km.action(i, False) == "roll"

@@ -141,7 +141,7 @@ def now_us():
     t = getattr(time, "ticks_us", None)
     if t is not None:
         return t()
-    return int(time.perf_counter() * 1000000)
+    return int(getattr(time, "perf_counter")() * 1000000)
 
 
 class Fair:
@@ -196,7 +196,9 @@ class Fair:
 
     def _game(self):
         app = self.app
-        g = app.game if app is not None else None
+        if app is None:
+            return None
+        g = app.game
         if g is not None and app.gid != self.gid:     # a new game: a new secret
             if self.unrevealed:         # the game left behind: its rolls stay verifiable
                 self.reveal(app)
@@ -309,7 +311,7 @@ def fair_of(app):
     """The app's :class:`Fair` source (bound to ``app``), or None when its dice are plain."""
     d = getattr(app, "dice", None)
     s = getattr(d, "source", None)
-    if getattr(s, "FAIR", False):
+    if s is not None and getattr(s, "FAIR", False):
         if s.app is not app:
             s.app = app
         return s
