@@ -295,6 +295,11 @@ class Mirror:
                 self.need_catch_up = True      # a batch of a resync ended: ask for more
         elif t in ("roll", "reveal"):                  # verifiable dice (host_tools/verify.py)
             self.rep.dicelog.take(msg)
+            if t == "reveal" and self.rep.base0[0] == 0 and self.rep.game_msg is not None:
+                res = self.rep.dicelog.check_live(self.rep.game_msg["roster"],
+                                                  [(s, ev) for s, ev, _h in self.rep.rows])
+                for b in res["bad"] + res["problems"]:
+                    self.warn("DICE: " + b)
         elif t == "snap":
             self.board_snap = msg
         elif t == "state":
@@ -352,6 +357,7 @@ class Mirror:
         snap["board_hash"] = self.rep.board_hash
         snap["hash_match"] = self.rep.board_hash == snap["state_hash"]
         snap["initiative_history"] = [list(h) for h in self.rep.history]
+        snap["dice"] = self.rep.dicelog.view()          # docs/dice.md
         return snap
 
     def follow(self, on_update=None, stop=None):

@@ -73,6 +73,13 @@ class MirrorScreen:
             hs.append("%d HASH MISMATCHES" % len(rep.mismatches), style="bold red")
         else:
             hs.append("hashes agree (%d checked)" % rep.checked, style="green")
+        dv = rep.dicelog.view()                     # committed dice (docs/dice.md)
+        if dv["commit"]:
+            hs.append(", dice commit %s.. (epoch %d)" % (dv["commit"][:12], dv["epoch"]))
+            if dv["bad"]:
+                hs.append(" %d DICE MISMATCHES" % len(dv["bad"]), style="bold red")
+            elif dv["verified"] is not None:
+                hs.append(" %d rolls verified" % dv["verified"], style="green")
         notes = [Text(n, style="bold yellow") for n in self.game_notes]
         hist = []
         if rep.history:

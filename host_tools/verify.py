@@ -29,6 +29,7 @@ class DiceLog:
         self.reveals = {}
         self.gid = None
         self.epoch = 0
+        self.last = None          # the live check after the newest reveal (verify_game's)
 
     def game(self, msg):
         """A ``game`` line: a new game (its first commitment)."""
@@ -49,7 +50,26 @@ class DiceLog:
                 return None
             self.reveals[msg["ep"]] = {k: msg.get(k) for k in ("commit", "secret", "seq",
                                                                "next")}
+            if self.epoch == msg["ep"]:
+                self.commit = msg.get("next")         # the board committed anew
+                self.epoch = msg["ep"] + 1
         return None
+
+    def check_live(self, roster, events):
+        """Verify the rolls of the replica's events (list of (seq, ev) from event 1) now; the
+        result is kept in ``last`` and returned."""
+        self.last = verify_game(roster, events, self.as_dict())
+        return self.last
+
+    def view(self):
+        """What the mirror and web views show (dict): ``commit`` (the current commitment),
+        ``epoch``, ``rolls`` (records held), ``revealed`` (epochs), ``verified`` / ``bad`` (the
+        last live check, or None before a reveal)."""
+        last = self.last
+        return {"commit": self.commit, "epoch": self.epoch, "rolls": len(self.rolls),
+                "revealed": len(self.reveals),
+                "verified": None if last is None else len(last["ok"]),
+                "bad": None if last is None else last["bad"] + last["problems"]}
 
     def as_dict(self):
         return {"commit": self.commit, "epoch": self.epoch,

@@ -89,6 +89,11 @@ function draw(live) {
   if (st.board_hash === undefined) agree.textContent = "";
   else if (st.hash_match) { agree.textContent = "board agrees"; agree.className = "ok"; }
   else { agree.textContent = "board hash " + st.board_hash + " differs!"; agree.className = "down"; }
+  const dv = st.dice || {};                 // committed board dice (docs/dice.md)
+  document.getElementById("dice").textContent = dv.commit ? " · dice commit " +
+    dv.commit.slice(0, 16) + "… (epoch " + dv.epoch + ")" + (dv.bad && dv.bad.length ?
+    ", " + dv.bad.length + " DICE MISMATCHES" : dv.verified !== null ? ", " + dv.verified +
+    " rolls verified" : "") : "";
   const log = document.getElementById("log");
   log.replaceChildren();
   for (let k = live.events.length - 1; k >= 0 && k >= live.events.length - 200; k--) {
