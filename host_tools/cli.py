@@ -28,7 +28,7 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 def commands():
     from host_tools import sim, mirror, demo, flash, saveload, pictures, rostercmd, legend, web
-    from host_tools import verify
+    from host_tools import verify, dicestats
     return [
         ("sim", "play on a simulated board (keyboard = button pad)", sim, sim.add_arguments,
          sim.main),
@@ -51,7 +51,9 @@ def commands():
         ("web", "a live spectator page and stream overlay of a board's game (HTTP)", web,
          web.add_arguments, web.main),
         ("verify", "recompute every board roll of a saved game from the revealed secrets",
-         verify, verify.add_arguments, verify.main)]
+         verify, verify.add_arguments, verify.main),
+        ("dicestats", "each player's dice in a saved game against fair dice", dicestats,
+         dicestats.add_arguments, dicestats.main)]
 
 
 def version_text():

@@ -66,6 +66,13 @@ def test_saved_sim_game_verifies_and_forgeries_are_named(sim_factory, tmp_path):
     assert out.returncode == 0, out.stdout + out.stderr
     assert ("%d board rolls verified" % len(board)) in out.stdout
 
+    # the statistics read the same file: every initiative d20 is the board's, per player
+    st = cli("dicestats", str(path), "--json")
+    assert st.returncode == 0, st.stderr
+    groups = json.loads(st.stdout)["groups"]
+    assert sorted((x["side"], x["source"], x["n"]) for x in groups) == \
+        [(0, "board", len(inits)), (1, "board", len(inits))]
+
     # a roll edited in the event log, the chain rebuilt: named by its seq
     forged = json.loads(path.read_text())
     seq = forge_initiative(forged)

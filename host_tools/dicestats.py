@@ -1,0 +1,149 @@
+"""Dice statistics of a saved game, per player and per source (the board's dice or physical
+dice), against the fair die's distribution (issue 14 part 2).
+
+:func:`stats` is what a report calls; ``python -m host_tools.dicestats GAME.json`` (or
+``fleetref dicestats GAME.json``) prints it. Every roll in the log counts, an undone one too
+(the dice are judged, not the game). Which player rolled comes from the ruleset's hooks
+(``dice_shown``, ``roller`` in firmware/referee/rules/): initiative has both players' d20s (seed
+000 "initiative check"), an attack the attacker's player, the Ion Cannon the Rebel player
+(seed 004), an overlap the moving ship's player (seed 003). The fit is Pearson's chi-square
+test against a uniform die (faces - 1 degrees of freedom); with fewer than 5 expected rolls per
+face the p-value is given but marked unreliable.
+"""
+
+import json
+import math
+import sys
+
+from referee import rules as profiles, scenarios
+from referee.events import EV_INIT
+from referee.game import Game
+
+SOURCES = ("board", "physical", "unrecorded")
+
+
+def chi2_sf(x, df):
+    """P(X >= x) for a chi-square variable with ``df`` degrees of freedom: the regularised
+    upper incomplete gamma function Q(df/2, x/2) (series below a + 1, continued fraction
+    above; Numerical Recipes 6.2)."""
+    if x <= 0:
+        return 1.0
+    a, x = df / 2.0, x / 2.0
+    gln = math.lgamma(a)
+    if x < a + 1:
+        ap, s, d = a, 1.0 / a, 1.0 / a
+        for _ in range(1000):
+            ap += 1
+            d *= x / ap
+            s += d
+            if abs(d) < abs(s) * 1e-15:
+                break
+        return max(0.0, 1.0 - s * math.exp(-x + a * math.log(x) - gln))
+    b = x + 1 - a
+    c = 1e300
+    d = 1 / b
+    h = d
+    for i in range(1, 1000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1 / d
+        h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return math.exp(-x + a * math.log(x) - gln) * h
+
+
+def _group(faces, values):
+    n = len(values)
+    counts = [0] * faces
+    for v in values:
+        counts[v - 1] += 1
+    e = n / faces
+    chi2 = sum((o - e) ** 2 / e for o in counts) if n else 0.0
+    return {"faces": faces, "n": n, "counts": counts,
+            "mean": (sum(values) / n) if n else None, "expected_mean": (faces + 1) / 2,
+            "chi2": chi2, "df": faces - 1, "p": chi2_sf(chi2, faces - 1) if n else None,
+            "reliable": e >= 5}
+
+
+def stats(roster, events, dice=None):
+    """Dice statistics of one game. ``roster``: the game's roster (dict); ``events``: list of
+    (seq, [kind, a, b, c]) from event 1; ``dice``: the save file's dice record (or None).
+    Returns {"sides": [name, name], "groups": [dict(side, source, faces, n, counts, mean,
+    expected_mean, chi2, df, p, reliable), ...]} with one group per side, source and die."""
+    norm, _raw = scenarios.load_text(json.dumps(roster))
+    g = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
+    recs = {r["seq"]: r for r in (dice or {}).get("rolls") or []}
+    rolled = {}
+    for seq, ev in events:
+        ev = tuple(ev)
+        if g.submit(ev):
+            break
+        rec = recs.get(seq)
+        shown = g.profile.dice_shown(g, ev)
+        if ev[0] == EV_INIT:
+            src = "physical" if ev[3] else "board"
+        elif rec is not None:
+            src = "physical" if rec.get("phys") else "board"
+        else:
+            src = "unrecorded"
+        if not shown and rec is not None:
+            side = g.profile.roller(g, ev)
+            shown = [(side, rec["s"], v) for v in rec["d"]] if side is not None else []
+        for side, faces, v in shown:
+            if 1 <= v <= faces:
+                rolled.setdefault((side, src, faces), []).append(v)
+    groups = []
+    for (side, src, faces) in sorted(rolled, key=lambda k: (k[0], SOURCES.index(k[1]), k[2])):
+        gr = _group(faces, rolled[(side, src, faces)])
+        gr.update(side=side, source=src)
+        groups.append(gr)
+    return {"sides": list(g.side_names), "groups": groups}
+
+
+def stats_of_file(path):
+    """:func:`stats` of a save file (``fleetref save``). Raises ValueError / OSError."""
+    from host_tools import savefile
+    data = savefile.load_file(path)
+    savefile.verify(data)
+    return stats(data["game"]["roster"], [(e["seq"], e["ev"]) for e in data["events"]],
+                 data.get("dice"))
+
+
+def lines(st):
+    """The statistics as text lines."""
+    out = []
+    for gr in st["groups"]:
+        out.append("%s, %s d%d: %d rolls, mean %.2f (fair %.1f), chi-square %.2f on %d df, "
+                   "p = %.3f%s" % (st["sides"][gr["side"]], gr["source"], gr["faces"], gr["n"],
+                                   gr["mean"], gr["expected_mean"], gr["chi2"], gr["df"],
+                                   gr["p"], "" if gr["reliable"] else
+                                   " (too few rolls for the test)"))
+        out.append("    faces 1..%d: %s" % (gr["faces"], " ".join(str(c) for c in gr["counts"])))
+    return out or ["no dice in this game"]
+
+
+def add_arguments(p):
+    p.add_argument("game", help="a saved game (fleetref save)")
+    p.add_argument("--json", action="store_true", help="print the statistics as JSON")
+
+
+def main(args):
+    try:
+        st = stats_of_file(args.game)
+    except (OSError, ValueError) as e:
+        print("fleetref dicestats: %s" % e, file=sys.stderr)
+        return 2
+    print(json.dumps(st) if args.json else "\n".join(lines(st)))
+    return 0
+
+
+if __name__ == "__main__":
+    import argparse
+    ap = argparse.ArgumentParser(prog="dicestats", description=__doc__.split("\n\n")[0])
+    add_arguments(ap)
+    sys.exit(main(ap.parse_args()))
