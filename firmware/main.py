@@ -87,7 +87,8 @@ def main():
               % (type(e).__name__, e))
         return
     runner.app.hello()
-    asyncio.run(runner.main())
+    from referee.clock import task as clock_task      # time banks (referee/clock.py)
+    asyncio.run(runner.main((clock_task(runner.app),)))
 
 
 if __name__ == "__main__":

@@ -283,6 +283,8 @@ async def run(args):
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     extra = []
+    from referee.clock import task as clock_task       # time banks (referee/clock.py)
+    extra.append(clock_task(app))
     rejected = []
     tui = None
     if not args.headless:

@@ -12,6 +12,7 @@ from referee.ticks import ticks_add, ticks_diff
 from referee.events import EV_INIT, EV_PHASE, NONE
 from referee.game import Game
 from referee.link import SerialLink
+from referee.clock import clock_of
 from referee.pad import PadUI, ACTIONS  # noqa: F401  (ACTIONS: main.py and the host import it here)
 
 ERROR_MS = 1200
@@ -201,6 +202,9 @@ class Referee(PadUI, SerialLink):
         g = self.game
         if g is None:
             return self.error("no game loaded", origin, cmd)
+        ck = clock_of(self) if g.clk else None  # time banks (referee/clock.py)
+        if ck is not None:
+            ck.before(self, ev)
         j = self.journal
         saved = g.checkpoint() if j is not None else None
         r = g.submit(ev)
@@ -214,6 +218,8 @@ class Referee(PadUI, SerialLink):
                 g.back_to(saved)
                 return self.error("journal: %s (flash not written; event not applied)" % e,
                                   origin, cmd)
+        if ck is not None:
+            ck.after(self)
         if ev[0] == EV_PHASE:   # a new phase starts with no ship marked
             self.mark = NONE
         self.version += 1

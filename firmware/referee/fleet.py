@@ -122,10 +122,12 @@ class Fleet:
         self.fl2 = bytearray(n)
         self.sx = bytearray(n * rules.SHIP_BYTES)
         self.x = bytearray(rules.GAME_BYTES)
+        from referee.clock import state_size     # time banks: empty without clocks
+        self.clk = bytearray(state_size(getattr(self, "settings", None) or {}))
         self.rid = roster_digest(roster, getattr(self, "settings", None) or {})
         # the state's canonical bytes, refilled in place (hashing allocates nothing)
         self._sb = bytearray(12 + 5 * n + len(self.chart) + n * rules.SHIP_BYTES +
-                             rules.GAME_BYTES)
+                             rules.GAME_BYTES + len(self.clk))
         self.reset()
 
     def stat(self, i, k):
@@ -157,6 +159,9 @@ class Fleet:
         self.chart[:] = b"\xff" * len(self.chart)
         self.sx[:] = bytes(len(self.sx))
         self.x[:] = bytes(len(self.x))
+        if self.clk:
+            from referee.clock import reset
+            reset(self)
 
     def state_buf(self):
         """The canonical bytes of the state (what the hash covers; not the log), written into
@@ -178,7 +183,7 @@ class Fleet:
         b[11] = self.n
         o = 12
         for arr in (self.dmg, self.pend, self.cc, self.fl, self.chart, self.fl2, self.sx,
-                    self.x):
+                    self.x, self.clk):
             k = len(arr)
             b[o:o + k] = arr
             o += k
@@ -197,7 +202,8 @@ class Fleet:
         n = self.n
         k = self.nopt
         if not isinstance(data, (bytes, bytearray)) or \
-                len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) or \
+                len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) + \
+                len(self.clk) or \
                 data[11] != n:
             return "state does not fit this game (%d ships)" % n
         rnd = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
@@ -236,7 +242,8 @@ class Fleet:
         """Set the state from ``data`` (bytes made by :meth:`state_bytes` for this roster).
         Raises ValueError when the length or ship count does not match."""
         n = self.n
-        if len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) or \
+        if len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) + \
+                len(self.clk) or \
                 data[11] != n:
             raise ValueError("state does not fit this game")
         self.round = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
@@ -248,7 +255,7 @@ class Fleet:
         self.active = data[10]
         o = 12
         for arr in (self.dmg, self.pend, self.cc, self.fl, self.chart, self.fl2, self.sx,
-                    self.x):
+                    self.x, self.clk):
             k = len(arr)
             arr[:] = data[o:o + k]
             o += k

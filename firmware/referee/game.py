@@ -14,6 +14,7 @@ from referee.fleet import (Fleet, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: 
                            ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)  # (re-exported)
 from referee.rules.base import TIE_KEEP, EFFECT_AVOID
 from referee.window import EventWindow, CKPT_EVERY
+from referee import clock
 
 
 class Rejected(Exception):
@@ -222,7 +223,8 @@ class Game(Fleet):
     def winner(self):
         """Side that has won by the roster's victory conditions (as the ruleset reads them),
         or None."""
-        return self.profile.winner(self)
+        w = self.profile.winner(self)
+        return clock.winner(self) if w is None and self.clk else w
 
     def snapshot(self):
         """The derived state as a JSON-ready dict (includes ``state_hash`` and ``seq``)."""
@@ -247,10 +249,12 @@ class Game(Fleet):
                 return "nothing to undo"
             return None
         p = self.profile
-        win = p.winner(self)
+        win = self.winner()          # the ruleset's, or a clock that ran out (clock.py)
         if win is not None:
             return "%s has won: play has stopped (undo to go back)" % self.side_names[win]
         ph = p.phases[self.phase]
+        if kind == clock.EV_CLOCK:              # time banks (referee/clock.py)
+            return clock.check(self, a, b, c)
         if kind == EV_INIT:
             if p.phases[0] != "initiative":
                 return "%s has no initiative roll" % p.name
@@ -398,6 +402,7 @@ class Game(Fleet):
                 for i in range(self.n):
                     self.fl[i] &= ~ROUND_FLAGS & 255
                 p.end_round(self)
+                clock.end_round(self)
                 self.round += 1
                 self.phase = 0
                 self.prev_init = self.init
@@ -406,6 +411,8 @@ class Game(Fleet):
             else:
                 self.phase += 1
             p.start_phase(self)
+        elif kind == clock.EV_CLOCK:
+            clock.apply(self, a, b, c)
         elif kind == EV_LAUNCH:
             self.fl[a] |= F_LAUNCHED
             k = self.carrier[a]

@@ -155,6 +155,13 @@ class SerialLink(AppBase):
             return self.submit((EV_PHASE, 0, 0, 0), "serial", c)
         if c == "undo":
             return self.submit((EV_UNDO, 0, 0, 0), "serial", c)
+        if c == "clock":                            # pause / resume (referee/clock.py)
+            if not g.clk:
+                raise ValueError("this game has no clocks (setting clock_s)")
+            from referee.clock import clock_of
+            ck = clock_of(self)
+            ck.pause(self)
+            return self._out({"t": "ok", "c": c, "paused": ck.paused, "seq": g.seq})
         if c == "reveal" or c == "dice":            # verifiable rolls (dice.py, docs/dice.md)
             f = fair_of(self)
             if f is None:

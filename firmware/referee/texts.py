@@ -80,6 +80,9 @@ def event_text(g, ev, seq=None, live=True):
                                                    .rstrip("."))
     if k == EV_LAUNCH:
         return "%s is launched." % nm[a]
+    if k == 40:                         # EV_CLOCK (referee/clock.py)
+        from referee.clock import text
+        return text(g, ev)
     if k in g.profile.EVENTS:
         return g.profile.event_text(g, ev, live)
     if k in CORE_NAMES:

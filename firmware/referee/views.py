@@ -2,6 +2,7 @@
 
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED, F_FIRED, STATUS_NAMES
+from referee.clock import view as clock_view
 
 
 def ship_dict(g, i):
@@ -37,7 +38,7 @@ def snapshot(g):
             "ships": [ship_dict(g, i) for i in range(g.n)],
             "chart": chart_list(g), "settings": g.settings,
             "winner": g.winner(), "profile": g.profile.view(g),
-            "state_hash": g.state_hash()}
+            "state_hash": g.state_hash(), "clock": clock_view(g)}
 
 
 def event_text(game, ev):

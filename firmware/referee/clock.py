@@ -1,0 +1,254 @@
+"""Per-player time banks (issue 14 part 3): an optional clock per side, in the game's state.
+
+Settings (roster ``settings`` or the ``load`` command; every ruleset accepts them, none
+needs them): ``clock_s`` seconds each side starts with (0: no clocks, the default; 2700 for
+45 minutes), ``clock_inc_s`` seconds added to both sides at the end of every round,
+``clock_zero`` what a side's clock reaching zero does: 0 warn (the expiry is logged and shown,
+play goes on), 1 the opponent wins.
+
+State (``Game.clk``, hashed with the rest, empty when there are no clocks): seconds left of
+side 0 and side 1 (3 bytes each, little-endian) and a byte of expiry flags (bit s: side s ran
+out). Clock changes are events, so the board and the mirror agree on the hash and a replay
+shows the clocks: EV_CLOCK (40) ``a`` = side | 2 when the clock ran out, ``b`` + 256 * ``c`` =
+seconds charged to that side.
+
+Which side's clock runs is the ruleset's ``acting_side`` (who moves, fires or responds now:
+seed 000 initiative order, seed 001 alternating activation, seed 002 squadron turns, seed 004
+movement then capital weapons); none runs when the ruleset names no side (before initiative,
+X-Wing overlaps), once a side has won, while physical dice are entered on the pad, and while
+the clock is paused (``clock`` command). The board (:class:`Clock`) charges the time a side
+used when the turn passes to the other side or the clock is paused, and logs the expiry when
+the time left reaches zero.
+"""
+
+from referee.events import NONE, EV_UNDO
+from referee.ticks import ticks_ms, ticks_diff
+
+EV_CLOCK = 40
+SETTINGS = {"clock_s": (0, 0, 360000), "clock_inc_s": (0, 0, 3600), "clock_zero": (0, 0, 1)}
+BYTES = 7
+WARN_S = 120          # the last two minutes show in the warning colour
+
+
+def state_size(settings):
+    """Bytes of clock state a game with ``settings`` keeps (0 without clocks)."""
+    return BYTES if settings.get("clock_s", 0) else 0
+
+
+def reset(g):
+    if g.clk:
+        v = g.settings["clock_s"]
+        for s in range(2):
+            _set(g, s, v)
+        g.clk[6] = 0
+
+
+def left(g, s):
+    """Seconds left on side ``s``'s clock as the state has it (the last charge)."""
+    o = 3 * s
+    return g.clk[o] | (g.clk[o + 1] << 8) | (g.clk[o + 2] << 16)
+
+
+def _set(g, s, v):
+    v = max(0, min(v, 0xFFFFFF))
+    o = 3 * s
+    g.clk[o] = v & 255
+    g.clk[o + 1] = (v >> 8) & 255
+    g.clk[o + 2] = v >> 16
+
+
+def expired(g, s):
+    return bool(g.clk[6] & (1 << s)) if g.clk else False
+
+
+def check(g, a, b, c):
+    """None when EV_CLOCK (a, b, c) may be applied now, else the reason."""
+    if not g.clk:
+        return "this game has no clocks (setting clock_s)"
+    if a > 3:
+        return "clock event: side 0 or 1, +2 when it ran out"
+    return None
+
+
+def apply(g, a, b, c):
+    s = a & 1
+    _set(g, s, left(g, s) - (b | (c << 8)))
+    if a & 2:
+        _set(g, s, 0)
+        g.clk[6] |= 1 << s
+
+
+def end_round(g):
+    """The round's increment to both sides (setting clock_inc_s)."""
+    inc = g.settings.get("clock_inc_s", 0)
+    if g.clk and inc:
+        for s in range(2):
+            _set(g, s, left(g, s) + inc)
+
+
+def winner(g):
+    """The opponent of a side whose clock ran out, when the setting says it wins; else None."""
+    if g.clk and g.settings.get("clock_zero", 0):
+        for s in range(2):
+            if g.clk[6] & (1 << s):
+                return 1 - s
+    return None
+
+
+def text(g, ev):
+    k, a, b, c = ev
+    name = g.side_names[a & 1]
+    t = "%s's clock: %d s used" % (name, b | (c << 8))
+    if a & 2:
+        t += "; time ran out" + (", %s wins" % g.side_names[1 - (a & 1)]
+                                 if g.settings.get("clock_zero", 0) else "")
+    return t + "."
+
+
+def view(g, run=None):
+    """The clocks for the snapshot: ``left`` [s, s], ``expired`` [bool, bool], ``running``
+    (the side whose clock runs by the rules now, or None), ``zero`` (the setting)."""
+    if not g.clk:
+        return None
+    r = running_side(g) if run is None else run
+    return {"left": [left(g, 0), left(g, 1)], "expired": [expired(g, 0), expired(g, 1)],
+            "running": None if r == NONE else r, "zero": g.settings.get("clock_zero", 0),
+            "warn_s": WARN_S}
+
+
+def running_side(g):
+    """Side whose clock runs by the rules now, or NONE."""
+    if not g.clk or g.winner() is not None:
+        return NONE
+    s = g.profile.acting_side(g)
+    return s if s in (0, 1) else NONE
+
+
+class Clock:
+    """The board's side of the clocks: when the running side started (``t0``, ms ticks) and
+    whether the clock is paused. ``now``: a ticks_ms function (tests pass their own)."""
+
+    def __init__(self, now=None):
+        self.now = now or ticks_ms
+        self.side = NONE
+        self.t0 = 0
+        self.paused = False
+        self.last = 0
+        self.busy = False
+        self.gid = None
+
+    def used_ms(self):
+        if self.side == NONE:
+            return 0
+        return max(0, ticks_diff(self.now(), self.t0))
+
+    def live_left(self, app, s):
+        """Seconds left on side ``s``'s clock now (the state's, less the running time)."""
+        g = app.game
+        v = left(g, s)
+        if s == self.side and not self.paused:
+            v -= self.used_ms() // 1000
+        return max(0, v)
+
+    def _charge(self, app, side, secs, out):
+        if self.busy:
+            return None
+        self.busy = True
+        try:
+            return app.submit((EV_CLOCK, side | (2 if out else 0), secs & 255, secs >> 8))
+        finally:
+            self.busy = False
+
+    def before(self, app, ev):
+        """Before ``ev`` is submitted: if it passes the turn to the other side (tried on the
+        game and taken back), charge the running side the time it used."""
+        g = app.game
+        if self.busy or g is None or not g.clk or ev[0] in (EV_CLOCK, EV_UNDO) or \
+                self.side == NONE:
+            return        # (an undo gives the turn back uncharged: a charge would be undone)
+        saved = g.checkpoint()
+        if g.submit(ev):
+            return
+        nxt = running_side(g)
+        g.back_to(saved)
+        if nxt != self.side:
+            secs = min(self.used_ms() // 1000, 65535)
+            if not self.paused and secs:
+                self._charge(app, self.side, min(secs, left(g, self.side)), False)
+
+    def after(self, app):
+        """After an event: the side whose clock runs now (a new side starts from now)."""
+        g = app.game
+        s = running_side(g) if g is not None else NONE
+        if s != self.side:
+            self.side = s
+            self.t0 = self.now()
+
+    def pause(self, app):
+        """Pause (charging the running side first) or resume the clock."""
+        g = app.game
+        if not self.paused and self.side != NONE and g is not None and g.clk:
+            secs = min(self.used_ms() // 1000, left(g, self.side))
+            side = self.side
+            self.paused = True
+            if secs:
+                self._charge(app, side, secs, False)
+        else:
+            self.paused = False
+        self.t0 = self.now()
+        app.version += 1
+
+    def poll(self, app):
+        """Every few hundred ms: hold the clock while physical dice are entered or it is
+        paused; log the expiry of the running side's clock."""
+        g = app.game
+        t = self.now()
+        if g is None or not g.clk or self.side == NONE:
+            self.last = t
+            return
+        if self.paused or getattr(app, "entry", 0):
+            self.t0 = t if self.paused else self.t0 + max(0, ticks_diff(t, self.last))
+        elif not expired(g, self.side) and self.used_ms() >= 1000 * left(g, self.side):
+            self._charge(app, self.side, left(g, self.side), True)
+        self.last = t
+
+
+def settings_of(given):
+    """The clock settings in ``given`` (dict), checked; ValueError names a bad one."""
+    out = {}
+    for k in SETTINGS:
+        if k in given:
+            v = given[k]
+            lo, hi = SETTINGS[k][1], SETTINGS[k][2]
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo or v > hi:
+                raise ValueError("setting %s must be an integer %d..%d" % (k, lo, hi))
+            out[k] = v
+    return out
+
+
+def clock_of(app):
+    """The app's :class:`Clock` (made on first use), reset when a new game was loaded."""
+    c = getattr(app, "clock", None)
+    if c is None:
+        c = app.clock = Clock()
+    if c.gid != app.gid:
+        c.gid = app.gid
+        c.side = NONE
+        c.paused = False
+    return c
+
+
+async def task(app, period_ms=250):
+    """The board's clock task (main.py, the simulator): :meth:`Clock.poll` every
+    ``period_ms`` while the game has clocks, once a second otherwise."""
+    try:
+        import asyncio
+    except ImportError:
+        import uasyncio as asyncio  # type: ignore
+    while True:
+        g = app.game
+        if g is not None and g.clk:
+            clock_of(app).poll(app)
+            await asyncio.sleep(period_ms / 1000)
+        else:
+            await asyncio.sleep(1)
