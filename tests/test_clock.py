@@ -200,3 +200,33 @@ def test_a_game_without_clocks_keeps_its_state_bytes():
     b = Game(profiles.get("swsb"), norm2)
     assert len(b.state_bytes()) == len(a.state_bytes()) + 7
     assert a.check((EV_CLOCK, 0, 1, 0)) and b.check((EV_CLOCK, 0, 1, 0)) is None
+
+
+def test_grid_shows_minutes_left_and_warns_in_the_last_two_minutes():
+    from referee.render import Renderer, SIDE_RGB
+    from referee import glyphs
+    t = Table("swsb-example", clock_s=45 * 60, clock_zero=0)
+    t.send({"c": "roll", "values": [15, 3]})
+    t.send({"c": "phase"})                          # side 1 moves first: its clock runs
+    r = Renderer(16, 16)
+
+    def digits(side, n, colour):
+        ref = Renderer(16, 16)                      # the number drawn alone, to compare
+        wid = glyphs.W if n < 10 else 2 * glyphs.W + 1
+        x = side * 8 + (8 - wid) // 2
+        y = 2 + max(t.app.side_count) + 1
+        glyphs.draw_number(ref, x, y, n, colour)
+        lit = [(xx, yy) for yy in range(y, y + 5) for xx in range(side * 8, side * 8 + 8)
+               if ref.get(xx, yy) != (0, 0, 0)]
+        return all(r.get(xx, yy) == colour for xx, yy in lit) and lit
+
+    r.render(t.app)
+    assert digits(1, 45, SIDE_RGB[1])
+    v = t.app.version
+    t.wait(60 * 43 + 1)                             # 1 min 59 s left: amber, redrawn
+    assert t.app.version > v
+    r.render(t.app)
+    assert digits(1, 2, (255, 110, 0))
+    t.wait(120)
+    r.render(t.app)
+    assert digits(1, 0, (255, 0, 0))               # ran out: red

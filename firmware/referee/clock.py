@@ -136,6 +136,7 @@ class Clock:
         self.last = 0
         self.busy = False
         self.gid = None
+        self.shown = -1
 
     def used_ms(self):
         if self.side == NONE:
@@ -211,6 +212,14 @@ class Clock:
         elif not expired(g, self.side) and self.used_ms() >= 1000 * left(g, self.side):
             self._charge(app, self.side, left(g, self.side), True)
         self.last = t
+        if self.side == NONE:           # the expiry ended the game
+            app.version += 1
+            return
+        sec = self.live_left(app, self.side)
+        m = (sec + 59) // 60 + (1000 if sec <= WARN_S else 0)
+        if m != self.shown:             # the grid's minutes (or colour) change: redraw
+            self.shown = m
+            app.version += 1
 
 
 def settings_of(given):
@@ -252,3 +261,40 @@ async def task(app, period_ms=250):
             await asyncio.sleep(period_ms / 1000)
         else:
             await asyncio.sleep(1)
+
+
+AMBER = (255, 110, 0)
+RED = (255, 0, 0)
+
+
+def draw(r, app):
+    """The clocks on the grid (render.py calls this before the overlay): each side's minutes
+    left (rounded up; 3x5 digits, glyphs.py) in its half below the fleets when five rows are
+    free there, the running side's in its colour, the other's dim; amber in the last WARN_S
+    seconds, red once it ran out. Nothing while dice show (initiative phase, dice entry)."""
+    g = app.game
+    if not g.clk or app.entry or g.profile.phases[g.phase] == "initiative":
+        return
+    from referee import glyphs
+    from referee.render import SIDE_RGB, SIDE_DIM
+    rpp = r.rows_per_page
+    shown = 0
+    for s in range(2):
+        n = app.side_count[s] - app.page * rpp
+        if n > shown:
+            shown = n
+    y = 2 + min(shown, rpp) + 1
+    if y + glyphs.H > r.h - 2:
+        return                      # no free rows: the ships stay visible
+    ck = clock_of(app)
+    for s in range(2):
+        sec = ck.live_left(app, s)
+        m = min((sec + 59) // 60, 99)
+        if expired(g, s):
+            c = RED
+        elif sec <= WARN_S:
+            c = AMBER
+        else:
+            c = SIDE_RGB[s] if s == ck.side else SIDE_DIM[s]
+        wid = glyphs.W if m < 10 else 2 * glyphs.W + 1
+        glyphs.draw_number(r, s * r.half + (r.half - wid) // 2, y, m, c)

@@ -149,6 +149,9 @@ class Renderer:
                 v = g.rolls[s]
                 if v:
                     self._bar(s * half, y, v, SIDE_RGB[s] if g.init == s else SIDE_DIM[s])
+        if g.clk:                   # time banks: minutes left per side (referee/clock.py)
+            from referee.clock import draw
+            draw(self, app)
         overlay.draw(self, app, error)
         return self.fb
 
