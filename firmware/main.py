@@ -15,7 +15,7 @@ except ImportError:
 from referee.app import Referee, ACTIONS
 from referee.dice import Dice, Fair, XorShift32
 from referee.keymap import KeyMap
-from referee.loop import Runner
+from referee.loop import Runner, sleep_ms
 from referee.render import Renderer
 
 
@@ -87,8 +87,20 @@ def main():
               % (type(e).__name__, e))
         return
     runner.app.hello()
-    from referee.clock import task as clock_task      # time banks (referee/clock.py)
     asyncio.run(runner.main((clock_task(runner.app),)))
+
+
+async def clock_task(app):
+    """Time banks: the clock's poll every 250 ms while the game has clocks (referee/clock.py,
+    loaded only then)."""
+    while True:
+        g = app.game
+        if g is not None and g.clk:
+            from referee.clock import clock_of
+            clock_of(app).poll(app)
+            await sleep_ms(250)
+        else:
+            await sleep_ms(1000)
 
 
 if __name__ == "__main__":

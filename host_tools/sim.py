@@ -283,8 +283,17 @@ async def run(args):
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     extra = []
-    from referee.clock import task as clock_task       # time banks (referee/clock.py)
-    extra.append(clock_task(app))
+    async def clock_task():           # time banks (referee/clock.py): as firmware/main.py's
+        from referee.clock import clock_of
+        while True:
+            g = app.game
+            if g is not None and g.clk:
+                clock_of(app).poll(app)
+                await asyncio.sleep(0.25)
+            else:
+                await asyncio.sleep(1)
+
+    extra.append(clock_task())
     rejected = []
     tui = None
     if not args.headless:

@@ -12,7 +12,6 @@ from referee.ticks import ticks_add, ticks_diff
 from referee.events import EV_INIT, EV_PHASE, NONE
 from referee.game import Game
 from referee.link import SerialLink
-from referee.clock import clock_of
 from referee.pad import PadUI, ACTIONS  # noqa: F401  (ACTIONS: main.py and the host import it here)
 
 ERROR_MS = 1200
@@ -202,7 +201,10 @@ class Referee(PadUI, SerialLink):
         g = self.game
         if g is None:
             return self.error("no game loaded", origin, cmd)
-        ck = clock_of(self) if g.clk else None  # time banks (referee/clock.py)
+        ck = None
+        if g.clk:                               # time banks (referee/clock.py)
+            from referee.clock import clock_of
+            ck = clock_of(self)
         if ck is not None:
             ck.before(self, ev)
         j = self.journal

@@ -247,22 +247,6 @@ def clock_of(app):
     return c
 
 
-async def task(app, period_ms=250):
-    """The board's clock task (main.py, the simulator): :meth:`Clock.poll` every
-    ``period_ms`` while the game has clocks, once a second otherwise."""
-    try:
-        import asyncio
-    except ImportError:
-        import uasyncio as asyncio  # type: ignore
-    while True:
-        g = app.game
-        if g is not None and g.clk:
-            clock_of(app).poll(app)
-            await asyncio.sleep(period_ms / 1000)
-        else:
-            await asyncio.sleep(1)
-
-
 AMBER = (255, 110, 0)
 RED = (255, 0, 0)
 

@@ -122,8 +122,9 @@ class Fleet:
         self.fl2 = bytearray(n)
         self.sx = bytearray(n * rules.SHIP_BYTES)
         self.x = bytearray(rules.GAME_BYTES)
-        from referee.clock import state_size     # time banks: empty without clocks
-        self.clk = bytearray(state_size(getattr(self, "settings", None) or {}))
+        # time banks (referee/clock.py BYTES, state_size): no bytes without clocks
+        self.clk = bytearray(7 if (getattr(self, "settings", None) or {}).get("clock_s")
+                             else 0)
         self.rid = roster_digest(roster, getattr(self, "settings", None) or {})
         # the state's canonical bytes, refilled in place (hashing allocates nothing)
         self._sb = bytearray(12 + 5 * n + len(self.chart) + n * rules.SHIP_BYTES +

@@ -14,7 +14,8 @@ from referee.fleet import (Fleet, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: 
                            ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)  # (re-exported)
 from referee.rules.base import TIE_KEEP, EFFECT_AVOID
 from referee.window import EventWindow, CKPT_EVERY
-from referee import clock
+
+EV_CLOCK = 40     # time banks (referee/clock.py, imported only by games with clocks)
 
 
 class Rejected(Exception):
@@ -224,7 +225,10 @@ class Game(Fleet):
         """Side that has won by the roster's victory conditions (as the ruleset reads them),
         or None."""
         w = self.profile.winner(self)
-        return clock.winner(self) if w is None and self.clk else w
+        if w is None and self.clk:
+            from referee.clock import winner
+            return winner(self)
+        return w
 
     def snapshot(self):
         """The derived state as a JSON-ready dict (includes ``state_hash`` and ``seq``)."""
@@ -253,8 +257,11 @@ class Game(Fleet):
         if win is not None:
             return "%s has won: play has stopped (undo to go back)" % self.side_names[win]
         ph = p.phases[self.phase]
-        if kind == clock.EV_CLOCK:              # time banks (referee/clock.py)
-            return clock.check(self, a, b, c)
+        if kind == EV_CLOCK:                    # time banks (referee/clock.py)
+            if not self.clk:
+                return "this game has no clocks (setting clock_s)"
+            from referee.clock import check
+            return check(self, a, b, c)
         if kind == EV_INIT:
             if p.phases[0] != "initiative":
                 return "%s has no initiative roll" % p.name
@@ -402,7 +409,9 @@ class Game(Fleet):
                 for i in range(self.n):
                     self.fl[i] &= ~ROUND_FLAGS & 255
                 p.end_round(self)
-                clock.end_round(self)
+                if self.clk:
+                    from referee.clock import end_round
+                    end_round(self)
                 self.round += 1
                 self.phase = 0
                 self.prev_init = self.init
@@ -411,8 +420,9 @@ class Game(Fleet):
             else:
                 self.phase += 1
             p.start_phase(self)
-        elif kind == clock.EV_CLOCK:
-            clock.apply(self, a, b, c)
+        elif kind == EV_CLOCK:
+            from referee.clock import apply
+            apply(self, a, b, c)
         elif kind == EV_LAUNCH:
             self.fl[a] |= F_LAUNCHED
             k = self.carrier[a]

@@ -2,7 +2,6 @@
 
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED, F_FIRED, STATUS_NAMES
-from referee.clock import view as clock_view
 
 
 def ship_dict(g, i):
@@ -39,6 +38,13 @@ def snapshot(g):
             "chart": chart_list(g), "settings": g.settings,
             "winner": g.winner(), "profile": g.profile.view(g),
             "state_hash": g.state_hash(), "clock": clock_view(g)}
+
+
+def clock_view(g):
+    if not g.clk:
+        return None
+    from referee.clock import view     # time banks, loaded only by games with clocks
+    return view(g)
 
 
 def event_text(game, ev):

@@ -107,11 +107,12 @@ class Ruleset:
         for k in self.SETTINGS:
             out[k] = self.SETTINGS[k][0]
         if given:
-            from referee.clock import SETTINGS as CLOCK, settings_of
-            out.update(settings_of(given))     # time banks (referee/clock.py), when given
             for k in given:
-                if k in CLOCK:
-                    continue
+                if k[:6] == "clock_":          # time banks (referee/clock.py), when given
+                    from referee.clock import SETTINGS as CLOCK, settings_of
+                    out.update(settings_of(given))
+                    if k in CLOCK:
+                        continue
                 if k not in self.SETTINGS:
                     raise ValueError("unknown setting %r for ruleset %s" % (k, self.name))
                 v = given[k]
