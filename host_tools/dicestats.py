@@ -2,8 +2,10 @@
 dice), against the fair die's distribution (issue 14 part 2).
 
 :func:`stats` is what a report calls; ``python -m host_tools.dicestats GAME.json`` (or
-``fleetref dicestats GAME.json``) prints it. Every roll in the log counts, an undone one too
-(the dice are judged, not the game). Which player rolled comes from the ruleset's hooks
+``fleetref dicestats GAME.json``) prints it. Every board roll in the log counts, an undone one
+too (the dice are judged, not the game: leaving out the rolls players undid would hide a
+selective re-roll); a physical roll that was undone does not (undo and re-entry is how a
+misread die is corrected, docs/dice.md). Which player rolled comes from the ruleset's hooks
 (``dice_shown``, ``roller`` in firmware/referee/rules/): initiative has both players' d20s (seed
 000 "initiative check"), an attack the attacker's player, the Ion Cannon the Rebel player
 (seed 004), an overlap the moving ship's player (seed 003). The fit is Pearson's chi-square
@@ -16,7 +18,7 @@ import math
 import sys
 
 from referee import rules as profiles, scenarios
-from referee.events import EV_INIT
+from referee.events import EV_INIT, EV_UNDO
 from referee.game import Game
 
 SOURCES = ("board", "physical", "unrecorded")
@@ -78,6 +80,14 @@ def stats(roster, events, dice=None):
     norm, _raw = scenarios.load_text(json.dumps(roster))
     g = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
     recs = {r["seq"]: r for r in (dice or {}).get("rolls") or []}
+    undone = set()
+    stack = []                      # seqs in effect: an undo takes back the newest
+    for seq, ev in events:
+        if ev[0] == EV_UNDO:
+            if stack:
+                undone.add(stack.pop())
+        else:
+            stack.append(seq)
     rolled = {}
     for seq, ev in events:
         ev = tuple(ev)
@@ -91,6 +101,8 @@ def stats(roster, events, dice=None):
             src = "physical" if rec.get("phys") else "board"
         else:
             src = "unrecorded"
+        if src == "physical" and seq in undone:
+            continue                # a corrected entry
         if not shown and rec is not None:
             side = g.profile.roller(g, ev)
             shown = [(side, rec["s"], v) for v in rec["d"]] if side is not None else []

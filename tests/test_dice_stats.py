@@ -56,3 +56,25 @@ def test_board_dice_fit_a_fair_die():
     # a loaded die is caught
     gr = _group(20, [20] * 100 + list(range(1, 21)) * 10)
     assert gr["p"] < 1e-6
+
+
+def test_a_corrected_physical_entry_stays_in_the_log_but_not_in_the_statistics():
+    b = Board("hoth")
+    b.key("enter")                                   # enter side 0's d20 on the pad: 10 ...
+    for k in ("dmg+", "dmg+", "enter", "dmg-", "enter"):   # ... 12, then side 1's 9
+        b.key(k)
+    assert b.events[-1][1] == [1, 12, 9, 1]          # marked physical (source 1)
+    b.key("undo")                                    # the die showed 13: take it back
+    b.key("enter")
+    for k in ("dmg+", "dmg+", "dmg+", "enter", "dmg-", "enter"):
+        b.key(k)
+    kinds = [ev for _s, ev in b.events]
+    assert kinds == [[1, 12, 9, 1], [5, 0, 0, 0], [1, 13, 9, 1]]   # nothing deleted
+    st = stats(b.game["roster"], b.events, b.log.as_dict())
+    by = {(gr["side"], gr["source"]): gr for gr in st["groups"]}
+    assert by[(0, "physical")]["n"] == 1 and by[(0, "physical")]["counts"][12] == 1
+    b.key("undo")
+    b.key("roll")                                    # a board roll undone still counts
+    b.key("undo")
+    st = stats(b.game["roster"], b.events, b.log.as_dict())
+    assert {(gr["side"], gr["source"]): gr["n"] for gr in st["groups"]}[(0, "board")] == 1
