@@ -80,6 +80,15 @@ class MirrorScreen:
                 hs.append(" %d DICE MISMATCHES" % len(dv["bad"]), style="bold red")
             elif dv["verified"] is not None:
                 hs.append(" %d rolls verified" % dv["verified"], style="green")
+        ck = g.snapshot()["clock"] if g.clk else None      # time banks (docs/clock.md)
+        if ck:
+            for s in range(2):
+                hs.append(", %s %d:%02d%s%s" % (
+                    g.side_names[s], ck["left"][s] // 60, ck["left"][s] % 60,
+                    " running" if ck["running"] == s else "",
+                    " OUT OF TIME" if ck["expired"][s] else ""),
+                    style="bold red" if ck["expired"][s] else
+                    "yellow" if ck["left"][s] <= ck["warn_s"] else "")
         notes = [Text(n, style="bold yellow") for n in self.game_notes]
         hist = []
         if rep.history:

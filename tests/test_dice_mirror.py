@@ -33,3 +33,28 @@ def test_mirror_verifies_rolls_when_the_board_reveals(sim_factory):
                    for x in lines), lines
     finally:
         m.close()
+
+
+def test_mirror_shows_the_clocks_of_a_game_with_time_banks(sim_factory):
+    import json
+    import os
+    from conftest import ROOT
+    sim = sim_factory("--headless", "--scenario", "swsb-example")
+    r = json.load(open(os.path.join(ROOT, "firmware", "rosters", "swsb-example.json")))
+    r.setdefault("settings", {}).update({"clock_s": 2700, "clock_inc_s": 30})
+    m = Mirror(sim.port, warn=lambda s: None)
+    m.open()
+    try:
+        m.sync()
+        m.send({"c": "load", "roster": r})
+        m.pump(0.5)
+        m.send({"c": "roll", "values": [15, 3]})
+        m.pump(0.5)
+        ck = m.snapshot()["clock"]
+        # seed 000: the higher roll (side 0) moves last, so side 1's clock runs
+        assert ck["left"] == [2700, 2700] and ck["running"] == 1
+        lines = [x.plain for sec in MirrorScreen(m).sections() for x in sec.lines]
+        assert any("Light Side 45:00" in x and "Dark Side 45:00 running" in x for x in lines)
+        assert m.rep.board_hash == m.rep.game.state_hash()
+    finally:
+        m.close()
