@@ -30,10 +30,10 @@ def test_micropython_dice_match_cpython(tmp_path):
     msgs = [json.loads(x) for x in res["fair"]["lines"]]
     roll, reveal = msgs[0], msgs[1]
     assert roll["t"] == "roll" and roll["d"] == res["fair"]["dice"] and roll["seq"] == 1
-    log.gid = "g1"
+    log.game({"gid": "g1", "commit": reveal["commit"], "epoch": 0})   # as the game line
     for m in msgs:
         log.take(m)
-    log.commit = reveal["commit"]
+    assert log.commit == reveal["next"] and log.epoch == 1
     problems, secrets = check_commitments(log.as_dict())
     assert problems == [] and 0 in secrets
     assert derive(secrets[0], 1, int(roll["ent"], 16), 20, 2) == roll["d"]
