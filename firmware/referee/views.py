@@ -40,7 +40,8 @@ def snapshot(g):
             "state_hash": g.state_hash()}
 
 
-def event_text(game, ev):
-    """A sentence for event ``ev`` of ``game`` (referee/texts.py, loaded on use)."""
+def event_text(game, ev, seq=None, live=True):
+    """A sentence for event ``ev`` of ``game`` (referee/texts.py, loaded on use); ``seq`` and
+    ``live`` as there."""
     from referee.texts import event_text as text
-    return text(game, ev)
+    return text(game, ev, seq, live)
