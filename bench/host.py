@@ -361,10 +361,10 @@ def notes_after():
         "- Catch-up: the mirror applies every event with the board's own rules (Game.submit) "
         "and compares the hash the board sent; what it spends beyond the rules core is the "
         "link (reading and parsing lines; the simulator streaming its journal in batches of "
-        "1000). The rules core here still hashes the state with FNV-1a in Python and replays "
-        "up to a RAM window of events on each undo and fold; the CRC-32 hash and bounded undo "
-        "replay of issue 11's board goals (branch h11board) cut both, and the catch-up with "
-        "them. Wall-clock seconds depend on the machine's load; the rules-core row is "
+        "1000). The rules core hashes the state with CRC-32 (binascii.crc32, in C) and replays "
+        "an undo or a fold from the nearest checkpoint (one every 16 events in the window), "
+        "so its cost per event is flat. Wall-clock seconds depend on the machine's load; the "
+        "rules-core row is "
         "process time.",
     ]
 

@@ -213,6 +213,8 @@ class Mirror:
         if self.rep.gid != self.hello.get("gid") or self.rep.game is None:
             self.send({"c": "game"})
             self.wait_for("game")
+        # events more than a screenful behind the board's newest get their texts on demand
+        self.rep.text_from = max(self.rep.text_from, (self.hello.get("seq") or 0) - 12)
         self.catch_up()
 
     def catch_up(self):
@@ -250,6 +252,13 @@ class Mirror:
         finally:
             self.catching = False
 
+    def last_text(self):
+        """The text of the event just applied (made now, live, if the replica left it)."""
+        r = self.rep.recent[-1]
+        if r[2] is None:
+            r[2] = event_text(self.rep.game, r[1], r[0])
+        return r[2]
+
     def handle(self, msg):
         """Take one message from the board. Never recurses: a gap only asks for a catch-up,
         which :meth:`follow` / :meth:`pump` run (iteratively) once this message is done."""
@@ -269,7 +278,7 @@ class Mirror:
             if r == "ok" and self.log is not None:
                 g = self.rep.game
                 self.log.write(json.dumps({"seq": msg["seq"], "ev": msg["ev"],
-                                           "text": event_text(g, self.rep.recent[-1][1]),
+                                           "text": self.last_text(),
                                            "board_hash": msg.get("hash") or None,
                                            "hash": g.state_hash()}) + "\n")
                 self.log.flush()

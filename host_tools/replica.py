@@ -25,7 +25,10 @@ class Replica:
         self.board_hash = None
         self.checked = 0          # events whose hash was compared
         self.mismatches = []      # (seq, board hash, mirror hash)
-        self.recent = collections.deque(maxlen=12)   # (seq, ev): texts made when drawn
+        self.recent = collections.deque(maxlen=12)   # [seq, ev, text or None]
+        self.text_from = 0        # events after this seq get their text when applied (the
+        #                           mirror raises it while it catches up a long game: a text
+        #                           costs ~20 us, as much as applying the event)
         self.errors = []          # board's err lines
         self.history = []         # (round, roll0, roll1, holder)
         self.base0 = (0, None)
@@ -51,6 +54,7 @@ class Replica:
         self.rows = []             # (seq, ev, state hash after it)
         self.gid = msg["gid"]
         self.recent.clear()
+        self.text_from = 0
         self.history = []
         self.board_hash = msg.get("hash")
         self.dicelog.game(msg)
@@ -85,9 +89,16 @@ class Replica:
         return True
 
     def recent_texts(self):
-        """The newest events as (seq, text) (texts made now, not per event)."""
+        """The newest events as (seq, text). Each text was made when its event was applied
+        (the game as it stood just after it), except for events at or before ``text_from``
+        (caught up in bulk), whose text is made now, once, as an older event."""
         g = self.game
-        return [(s, event_text(g, ev)) for s, ev in self.recent]
+        out = []
+        for r in self.recent:
+            if r[2] is None:
+                r[2] = event_text(g, r[1], r[0], False)
+            out.append((r[0], r[2]))
+        return out
 
     def apply_event(self, msg):
         """Apply one ``ev`` message (``seq``, ``ev``, optional ``hash``; a ``gid``, when given,
@@ -111,7 +122,7 @@ class Replica:
             return "mismatch"
         mine = g.event_hash(seq)
         self.rows.append((seq, ev, mine))
-        self.recent.append((seq, ev))
+        self.recent.append([seq, ev, event_text(g, ev, seq) if seq > self.text_from else None])
         h = msg.get("hash")
         result = "ok"
         if h:

@@ -81,3 +81,40 @@ def test_log_lines_hold_the_event_and_its_text():
     assert rows[-1]["ev"] == [1, 5, 9, 1]
     assert rows[-1]["text"] == ("Initiative roll (physical dice): Empire 5, Rebels 9; Rebels "
                                 "holds initiative.")
+
+
+def board_lines(app, out, cmds):
+    """The ``game`` and ``ev`` messages the board sends while ``cmds`` are applied."""
+    del out[:]
+    app.handle_line(json.dumps({"c": "game"}))
+    for c in cmds:
+        app.handle_line(json.dumps(c))
+    return [json.loads(l) for l in out if l.startswith("{")]
+
+
+def test_replica_texts_are_made_when_each_event_is_applied():
+    """The demo's narration and the mirror's event list read Replica.recent_texts(): an undo
+    says what it took back as it stood then, even after later events moved the game on."""
+    from host_tools.replica import Replica
+    app, out = make_referee("hoth")
+    msgs = board_lines(app, out, [{"c": "roll", "values": [5, 9]}, {"c": "phase"},
+                                  {"c": "undo"}, {"c": "phase"}])
+    rep = Replica()
+    for m in msgs:
+        if m["t"] == "game":
+            rep.load_game(m)
+        elif m["t"] == "ev":
+            assert rep.apply_event(m) == "ok"
+    texts = dict(rep.recent_texts())
+    assert texts[3] == "Undo: took back event 2 (next phase)."
+    assert texts[4] == "Next phase: round 1, movement."
+    # events the mirror caught up in bulk (at or before text_from) read as older events
+    rep2 = Replica()
+    for m in msgs:
+        if m["t"] == "game":
+            rep2.load_game(m)
+            rep2.text_from = 3
+        elif m["t"] == "ev":
+            rep2.apply_event(m)
+    texts2 = dict(rep2.recent_texts())
+    assert texts2[4] == texts[4] and texts2[2] == "next phase"

@@ -17,11 +17,11 @@ from referee.pad import PadUI, ACTIONS  # noqa: F401  (ACTIONS: main.py and the 
 ERROR_MS = 1200
 
 
-def event_text(game, ev):
+def event_text(game, ev, seq=None, live=True):
     """A line for event ``ev`` of ``game`` (views.event_text; imported on use, so the board
     keeps views.py out of its heap until a host asks)."""
     from referee.views import event_text as text
-    return text(game, ev)
+    return text(game, ev, seq, live)
 
 
 class Referee(PadUI, SerialLink):

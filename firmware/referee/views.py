@@ -47,7 +47,8 @@ def clock_view(g):
     return view(g)
 
 
-def event_text(game, ev):
-    """A sentence for event ``ev`` of ``game`` (referee/texts.py, loaded on use)."""
+def event_text(game, ev, seq=None, live=True):
+    """A sentence for event ``ev`` of ``game`` (referee/texts.py, loaded on use); ``seq`` and
+    ``live`` as there."""
     from referee.texts import event_text as text
-    return text(game, ev)
+    return text(game, ev, seq, live)
