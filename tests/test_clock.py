@@ -8,8 +8,6 @@ import copy
 import json
 import os
 
-import pytest
-
 from conftest import ROOT, make_referee
 from referee.clock import clock_of
 from referee.game import Game

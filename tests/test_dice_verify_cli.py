@@ -7,7 +7,8 @@ import json
 import subprocess
 import sys
 
-from conftest import ROOT
+import pytest
+
 from test_link import drive
 from host_tools import savefile
 
@@ -93,3 +94,26 @@ def test_saved_sim_game_verifies_and_forgeries_are_named(sim_factory, tmp_path):
     forged["events"][0]["ev"][1] = forged["events"][0]["ev"][1] % 20 + 1
     bad.write_text(json.dumps(forged))
     assert cli("verify", str(bad)).returncode == 2
+
+
+@pytest.mark.parametrize("scenario", ["hoth", "swsb-addon-example", "xwing-overlap-example",
+                                      "squadrons-d6-example"])
+def test_saved_games_of_every_ruleset_verify(sim_factory, tmp_path, scenario):
+    sim = sim_factory("--headless", "--scenario", scenario)
+    cmds = [{"c": "launch", "ship": i} for i in range(10)]
+    for _ in range(3):
+        cmds += [{"c": "roll"}] * 3
+        cmds += [{"c": c, "ship": a, "target": t, "other": t}
+                 for c in ("overlap", "ion") for a in range(8) for t in range(8) if a != t]
+        cmds += [{"c": "phase"}]
+    drive(sim.port, cmds + [{"c": "reveal"}])
+    path = tmp_path / "game.json"
+    out = cli("save", str(path), "--port", sim.port)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(path.read_text())
+    board = [r for r in data["dice"]["rolls"] if not r.get("phys")]
+    if scenario in ("hoth", "swsb-addon-example", "xwing-overlap-example"):
+        assert board                          # initiative (seeds 001, 004), overlap dice (003)
+    out = cli("verify", str(path))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert ("%d board rolls verified" % len(board)) in out.stdout
