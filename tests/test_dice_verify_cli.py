@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from conftest import ROOT
 from test_link import drive
 from host_tools import savefile
 
