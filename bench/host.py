@@ -322,22 +322,18 @@ def measure(quick=False):
                  % tuple(sizes), "%.0f / %.0f us" % (per[0] * 1e6, per[1] * 1e6), "", "",
                  "", ""))
     secs = 2 if quick else 10
-    share, wk = idle_sim(secs, False)
-    bshare, bwk = idle_sim(secs, True)
-    rows.append(("Idle simulator: CPU share of a core over %d s (wake-ups/s %.1f; baseline "
-                 "%.0f)" % (secs, wk, bwk), "%.2f %%" % (100 * share),
-                 "%.1f %%" % (100 * bshare),
-                 "/proc utime+stime of `fleetref sim --headless --hold`; baseline: "
-                 "`--periodic` (the firmware's loop: keys every 2 ms)", "<= 1 %",
-                 verdict(share <= 0.01)))
-    share, wk = idle_mirror(secs, False)
-    bshare, bwk = idle_mirror(secs, True)
-    rows.append(("Idle mirror (live view): CPU share of a core over %d s (wake-ups/s %.1f; "
-                 "baseline %.0f)" % (secs, wk, bwk), "%.2f %%" % (100 * share),
-                 "%.1f %%" % (100 * bshare),
-                 "`fleetref mirror` on a pseudo-terminal following an idle simulator; "
-                 "baseline: polling every 50 ms and redrawing every 80 ms", "<= 1 %",
-                 verdict(share <= 0.01)))
+    for what, measure_idle, how in (
+            ("Idle simulator: CPU share of a core", idle_sim,
+             "/proc utime+stime of `fleetref sim --headless --hold`; baseline: `--periodic` "
+             "(the firmware's loop: keys every 2 ms)"),
+            ("Idle mirror (live view): CPU share of a core", idle_mirror,
+             "`fleetref mirror` on a pseudo-terminal following an idle simulator; baseline: "
+             "polling every 50 ms and redrawing every 80 ms")):
+        share, wk = measure_idle(secs, False)
+        bshare, bwk = measure_idle(secs, True)
+        rows.append(("%s over %d s (wake-ups/s %.1f; baseline %.0f)" % (what, secs, wk, bwk),
+                     "%.2f %%" % (100 * share), "%.1f %%" % (100 * bshare), how, "<= 1 %",
+                     verdict(share <= 0.01)))
     built, cur, peak = host_heap(200 if quick else 1000)
     rows.append(("Host heap of the simulator's board, 2x24 ships: built / after %d events / "
                  "peak" % (200 if quick else 1000), "%.0f / %.0f / %.0f KB" % (built, cur, peak),

@@ -179,18 +179,26 @@ class Mirror:
                   % (len(line), bytes(line[:40]), self.rep.game.seq if self.rep.game else 0))
         self.need_catch_up = True
 
-    def wait_for(self, t, timeout=None):
-        """Handle messages until one of type ``t`` arrives (within ``timeout`` s, default
-        REPLY_TIMEOUT); return it. Raises MirrorError."""
-        timeout = max(timeout or 0, REPLY_TIMEOUT)
+    def _messages(self, timeout, renew=False):
+        """The board's messages until ``timeout`` seconds pass with none (``renew``: the
+        time limit restarts at each message, as while the board is still answering)."""
         end = time.monotonic() + timeout
         while True:
             left = end - time.monotonic()
             if left <= 0:
-                break
+                return
             msg = self.read_msg(left)
             if msg is None:
                 continue
+            if renew:
+                end = time.monotonic() + timeout
+            yield msg
+
+    def wait_for(self, t, timeout=None):
+        """Handle messages until one of type ``t`` arrives (within ``timeout`` s, default
+        REPLY_TIMEOUT); return it. Raises MirrorError."""
+        timeout = max(timeout or 0, REPLY_TIMEOUT)
+        for msg in self._messages(timeout):
             self.handle(msg)
             if msg.get("t") == t:
                 return msg
@@ -226,15 +234,7 @@ class Mirror:
         self.catching = True
         try:
             self.send({"c": "events", "since": self.rep.game.seq})
-            end = time.monotonic() + 2 * REPLY_TIMEOUT
-            while True:
-                left = end - time.monotonic()
-                if left <= 0:
-                    break
-                msg = self.read_msg(left)
-                if msg is None:
-                    continue
-                end = time.monotonic() + 2 * REPLY_TIMEOUT          # the board is still answering
+            for msg in self._messages(2 * REPLY_TIMEOUT, renew=True):
                 if msg.get("t") == "err" and msg.get("code") == "gone":
                     self.send({"c": "state"})
                     self.wait_for("state")
