@@ -87,6 +87,8 @@ if (disp.driver === 'ws2812') {
 let cutAfterOps = null; // flash operations still to run before the cut
 let watchFlash = false;
 const images = {};
+const flashBytes = { erase: 0, program: 0 }; // bytes erased / programmed since boot of the process
+const FS_START = 0xa0000, FS_SIZE = 352 * 4096; // the rp2 port's littlefs region
 const cut = (why) => {
   pico.sim.stop(); // the CPU stops after the current instruction
   out({ ev: 'cut', why, t: now(), flashOps: pico.flashOps });
@@ -94,6 +96,7 @@ const cut = (why) => {
 };
 const hookFlash = () => {
   pico.onFlashOp = (kind, off, n) => {
+    flashBytes[kind] += n;
     if (watchFlash) out({ ev: 'flash', kind, off, n, t: now() });
     if (cutAfterOps !== null && --cutAfterOps === 0) {
       cutAfterOps = null;
@@ -128,7 +131,7 @@ const handle = (msg) => {
     case 'key': setKey(msg.k, !!msg.down); return reply({ t: now() });
     case 'presses': pressAll(id, msg.list); return reply({ t: now() });
     case 'sleep': pico.after(msg.ms / 1000, () => out({ ev: 'slept', id, t: now() })); return reply({ t: now() });
-    case 'time': return reply({ t: now(), busy: pico.busyNanos / 1e9, resets: pico.resets, flashOps: pico.flashOps });
+    case 'time': return reply({ t: now(), busy: pico.busyNanos / 1e9, resets: pico.resets, flashOps: pico.flashOps, flashBytes });
     case 'reset': cut('reset command'); return reply();
     case 'cut_after_ops': cutAfterOps = msg.n; return reply({ flashOps: pico.flashOps });
     case 'cut_after_ms': pico.after(msg.ms / 1000, () => cut(`at ${now().toFixed(6)} s`)); return reply({ t: now() });
@@ -138,6 +141,18 @@ const handle = (msg) => {
       const img = images[msg.name];
       pico.sim.stop();
       setTimeout(() => { pico.mcu.flash.set(img, 0); pico.hardReset(); }, 0);
+      return reply();
+    }
+    // the filesystem region as a file (a littlefs image), and a file written back over it
+    // followed by a power cut and boot: faults injected into the board's own flash
+    case 'dump_flash':
+      fs.writeFileSync(msg.path, pico.mcu.flash.subarray(FS_START, FS_START + FS_SIZE));
+      return reply();
+    case 'load_flash': {
+      const img = fs.readFileSync(msg.path);
+      if (img.length !== FS_SIZE) throw new Error(`image is ${img.length} bytes, not ${FS_SIZE}`);
+      pico.sim.stop();
+      setTimeout(() => { pico.mcu.flash.set(img, FS_START); pico.hardReset(); }, 0);
       return reply();
     }
     case 'quit': reply(); process.exit(0);

@@ -3,7 +3,8 @@
 A game is played on the referee (firmware/referee/app.py) with its journal on a littlefs image
 (littlefs-python) laid out as MicroPython's rp2 port mounts the Pico's flash: 352 blocks of
 4096 bytes, ``VfsLfs2(bdev, progsize=256)`` (ports/rp2/modules/_boot.py; read size and
-lookahead 32, the VfsLfs2 defaults). Then the image is damaged on purpose (every truncation
+lookahead 32, the VfsLfs2 defaults; extmod/vfs_lfsx.c sets cache size 4 * max(read, prog) =
+1024 and block_cycles 100). Then the image is damaged on purpose (every truncation
 offset of every journal file, bit flips across every file, zeroed 4 KB flash blocks, deleted
 files, stale temporary files) and the board boots on it (``Referee.boot``, as firmware/main.py
 does). Every outcome is classified against the events the game really had:
@@ -35,7 +36,7 @@ from referee.journal import Journal
 from referee import game as G
 
 RP2_GEOMETRY = dict(block_size=4096, block_count=352, read_size=32, prog_size=256,
-                    lookahead_size=32)
+                    lookahead_size=32, cache_size=1024, block_cycles=100)
 SIZE = RP2_GEOMETRY["block_size"] * RP2_GEOMETRY["block_count"]
 SCENARIO = "swsb-example"
 ROOT = "/game"

@@ -1,0 +1,104 @@
+"""The journal's files: whole-file reads, atomic replacement (a temporary file renamed over the
+old one) and appends, each closed at once (littlefs commits a file on close).
+
+``fs`` is anything with ``open(path, mode)``, ``rename(a, b)`` (replacing b), ``remove(p)``,
+``stat(p)`` (OSError when missing), ``mkdir(p)`` and ``listdir(p)`` (names): MicroPython's ``os``
+plus ``open`` on the Pico (:class:`OSFS`), littlefs-python in the tests, a directory in the
+simulator.
+"""
+
+
+class OSFS:
+    """The board's (or the host's) filesystem under directory ``base`` through ``os``."""
+
+    def __init__(self, base=""):
+        import os
+        self.os = os
+        self.base = base
+
+    def open(self, p, mode):
+        return open(self.base + p, mode)
+
+    def rename(self, a, b):
+        self.os.rename(self.base + a, self.base + b)
+
+    def remove(self, p):
+        self.os.remove(self.base + p)
+
+    def stat(self, p):
+        return self.os.stat(self.base + p)
+
+    def mkdir(self, p):
+        self.os.mkdir(self.base + p)
+
+    def listdir(self, p):
+        return self.os.listdir(self.base + p)
+
+
+class Files:
+    """The files of one directory ``root`` on ``fs``; ``bytes_written`` counts what is
+    written. Every method but :meth:`_read`, :meth:`_exists`, :meth:`_remove` and
+    :meth:`names` raises OSError when the filesystem does."""
+
+    def __init__(self, fs, root):
+        self.fs = fs
+        self.root = root
+        self.bytes_written = 0
+        self._mkdir(root)
+
+    def _mkdir(self, p):
+        try:
+            self.fs.stat(p)
+        except OSError:
+            self.fs.mkdir(p)
+
+    def _p(self, name):
+        return self.root + "/" + name
+
+    def _write_atomic(self, name, data):
+        tmp = self._p(name + ".tmp")
+        f = self.fs.open(tmp, "wb")
+        try:
+            f.write(data)
+        finally:
+            f.close()
+        self.fs.rename(tmp, self._p(name))
+        self.bytes_written += len(data)
+
+    def _append(self, name, data):
+        f = self.fs.open(self._p(name), "ab")
+        try:
+            f.write(data)
+        finally:
+            f.close()
+        self.bytes_written += len(data)
+
+    def _read(self, name):
+        try:
+            f = self.fs.open(self._p(name), "rb")
+        except OSError:
+            return None
+        try:
+            return f.read()
+        finally:
+            f.close()
+
+    def _exists(self, name):
+        try:
+            self.fs.stat(self._p(name))
+            return True
+        except OSError:
+            return False
+
+    def _remove(self, name):
+        try:
+            self.fs.remove(self._p(name))
+        except OSError:
+            pass
+
+    def names(self, root=None):
+        """The names of the files in ``root`` (default: the journal's directory)."""
+        try:
+            return list(self.fs.listdir(root or self.root))
+        except OSError:
+            return []
