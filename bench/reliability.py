@@ -142,6 +142,20 @@ aside; `fs-rollback` littlefs itself showed older files; `unmountable` littlefs 
 %(sections)s
 In all: %(total)d faults, **%(wrong)d wrong** (another game or a silent new game),
 %(rollback)d lost by littlefs itself, %(unmountable)d unmountable.
+
+## On the emulated Pico's own flash
+
+`tests/test_emu_flash_faults.py` (in `make test`) plays a real game on the emulated Pico (the
+official MicroPython image on rp2040js: a key script on the key matrix, then events over USB
+serial), reads the board's littlefs region out of the emulated flash, damages a copy (one fault
+of each kind: a truncated log and set-up, a deleted snapshot, a bit flipped through littlefs and
+one flipped raw in the flash, a zeroed and an erased 4 KB block, stale temporary files, another
+game's set-up) and boots the real firmware on it (`host_tools/faults_emu.py`). Each boot must
+restore a prefix of the announced events with the host replica's state hash, say any loss over
+serial and on the grid's error row, or refuse with a message; a repaired journal must then boot
+clean. It asserts these classes rather than counting them: the exhaustive counts are the
+littlefs-python campaign above. `faults_emu.fault_list` holds the full list (27 faults) for a
+longer run.
 """
 
 if __name__ == "__main__":

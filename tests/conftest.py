@@ -42,6 +42,25 @@ def make_referee(scenario="hoth", seed=3):
     return a, out
 
 
+
+def stop_process(proc, wait=10):
+    """Stop a child process: terminate, then kill when it has not gone within ``wait`` s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def need(why, env):
+    """Skip the test with ``why`` (a missing tool, in one line), or fail when the environment
+    variable ``env`` is set (CI: the tool must be there); nothing when ``why`` is empty."""
+    if why:
+        if os.environ.get(env):
+            pytest.fail("%s (%s is set)" % (why, env))
+        pytest.skip(why)
+
 class SimProcess:
     """A `fleetref sim` subprocess; .port is its pseudo-terminal."""
 
@@ -59,12 +78,7 @@ class SimProcess:
         return json.loads(line)
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop_process(self.proc)
 
 
 @pytest.fixture

@@ -10,18 +10,14 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, need
 from emu import pico as emu
 
 BUILT = {}
 
 
 def need_emu():
-    why = emu.missing()
-    if why:
-        if os.environ.get("FLEETREF_REQUIRE_EMU"):
-            pytest.fail(why + " (FLEETREF_REQUIRE_EMU is set)")
-        pytest.skip(why)
+    need(emu.missing(), "FLEETREF_REQUIRE_EMU")
 
 
 def board_profile(name):

@@ -19,6 +19,8 @@ import time
 
 import serial
 
+from conftest import stop_process
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROSTERS = os.path.join(ROOT, "firmware", "rosters")
 
@@ -120,12 +122,7 @@ class Board:
         try:
             self.port.close()
         finally:
-            if self.proc.poll() is None:
-                self.proc.terminate()
-                try:
-                    self.proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
+            stop_process(self.proc)
 
 
 def run_script(text, scenario=None, roster_obj=None, ruleset=None, seed=1):

@@ -12,18 +12,13 @@ import threading
 import time
 import urllib.request
 
-import pytest
 
-from conftest import ROOT
+from conftest import ROOT, need, stop_process
 from host_tools import webshots
 
 
 def need_browser():
-    why = webshots.missing()
-    if why:
-        if os.environ.get("FLEETREF_REQUIRE_BROWSER"):
-            pytest.fail(why + " (FLEETREF_REQUIRE_BROWSER is set)")
-        pytest.skip(why)
+    need(webshots.missing(), "FLEETREF_REQUIRE_BROWSER")
 
 
 def get_json(url):
@@ -54,12 +49,7 @@ class WebProcess:
         return get_json(self.base + "/api/state")
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop_process(self.proc)
 
 
 class KeyedSim:
@@ -87,12 +77,7 @@ class KeyedSim:
         os.write(self.master, keys.encode())
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop_process(self.proc)
         try:
             os.close(self.master)
         except OSError:
