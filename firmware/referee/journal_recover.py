@@ -2,6 +2,11 @@
 damaged journal (its files kept aside). A mixin of :class:`referee.journal.Journal`, which
 provides the reading (``events``, ``read_snapshot``, ``setup``) and writing it uses."""
 
+try:
+    from typing import TYPE_CHECKING
+except ImportError:       # MicroPython: the declarations below are for the type checker only
+    TYPE_CHECKING = False
+
 from referee.journal_fs import Files
 from referee.journal_rec import REC, head_seq, parse_records, parse_chunk, record_ok, u32
 
@@ -13,6 +18,42 @@ class JournalError(ValueError):
 class Recovery(Files):
     """After :meth:`restore`, ``problems`` lists what failed its check, ``seen`` is the newest
     seq any checked record named and ``aside`` is where damaged files were moved (or None)."""
+
+    if TYPE_CHECKING:     # what referee.journal.Journal provides (no code on the board)
+        key = None        # type: int | None
+        slots = 1
+        budget = 32
+        history_budget = 0
+
+        def __init__(self, fs, root="/game", budget=32, history_budget=0):
+            Files.__init__(self, fs, root)
+
+        def events(self, since):
+            # type: (int) -> list[tuple[int, tuple[int, int, int, int]]]
+            return []
+
+        def setup(self):
+            # type: () -> str | None
+            return None
+
+        def read_snapshot(self, name="snap.bin"):
+            # type: (str) -> tuple | None
+            return None
+
+        def add_history(self, recs):
+            pass
+
+        def _new_log(self, seq):
+            pass
+
+        def snapshot(self, game):
+            pass
+
+        def _write_setup(self):
+            pass
+
+        def _chunks(self):
+            return []
 
     def _take(self, game, snap):
         """Set ``game`` to snapshot ``snap``; True when its state hash matches the stored one."""
