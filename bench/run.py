@@ -174,10 +174,8 @@ RP2_NOTES = ("- rp2 rows", "- Latency:", "- CPU share:")
 def rp2_rows(run, old_page):
     if run:
         import bench.rp2 as rp2
-        rows = rp2.measure()
-        if rows and len(rows[0]) == 4 and rows[0][3] in ("met", "not met", ""):
-            # bench/rp2.py's rows are still (figure, value, goal, verdict)
-            rows = [(l, v, "", "bench/rp2.py", g, k) for l, v, g, k in rows]
+        # bench/rp2.py's rows: (figure, value, goal, verdict, baseline)
+        rows = [(l, v, base, "bench/rp2.py", g, k) for l, v, g, k, base in rp2.measure()]
         return rows, list(rp2.NOTES)
     rows, notes = [], []
     try:

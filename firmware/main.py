@@ -5,6 +5,7 @@ and /lib/drivers (compiled .mpy), /rosters/*.json (scenarios). Ctrl-C stops the 
 returns to the REPL, so mpremote can always take the board back.
 """
 
+import gc
 import json
 
 try:
@@ -72,7 +73,9 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
         app.boot(board.get("scenario", "hoth"))   # the game in play before a reset or power cut
     else:
         app.load_scenario(board.get("scenario", "hoth"))
-    return Runner(app, keymap, keys, display, serial, renderer)
+    runner = Runner(app, keymap, keys, display, serial, renderer)
+    gc.collect()        # the boot's garbage goes before the game makes its own
+    return runner
 
 
 def main():

@@ -249,6 +249,24 @@ What each key does depends on the ruleset of the game loaded (held keys below th
    the whole filesystem.
 4. Custom fleets go on with `.venv/bin/fleetref roster push FILE --port PORT`
    (docs/rosters.md); they survive updates.
+
+## A frozen firmware image
+
+On the Pico the firmware's modules are `.mpy` files in `/lib`; importing one copies its
+bytecode into the heap, which then holds most of what the referee uses (the rp2 heap rows of
+docs/performance.md). Freezing the modules into the MicroPython image keeps that bytecode in
+flash and leaves the heap to the game. `firmware/manifest.py` is the freeze manifest (the
+port's own frozen modules plus the `referee` and `drivers` packages):
+
+    git clone https://github.com/micropython/micropython && cd micropython
+    make -C mpy-cross
+    git submodule update --init lib/pico-sdk lib/tinyusb lib/micropython-lib
+    make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=$FLEETREF/firmware/manifest.py
+
+(`$FLEETREF` is this checkout; the build needs CMake and `gcc-arm-none-eabi`.) Copy
+`ports/rp2/build-RPI_PICO/firmware.uf2` to the Pico in BOOTSEL mode, then run
+`fleetref flash` as usual for `main.py`, `/board.json` and the rosters; the frozen copies win
+over `/lib` (`.frozen` comes first on `sys.path`).
 """
 
 

@@ -187,7 +187,7 @@ class IdleLoop:
             r.crash("serial", e)
         frames = r.frames
         try:
-            r.step_render(self.state)
+            r.step_render()
         except Exception as e:
             r.crash("render", e)
         if r.frames != frames:
@@ -201,7 +201,6 @@ class IdleLoop:
         loop = asyncio.get_running_loop()
         loop.add_reader(self.ser.master, self.wake.set)
         self.keys.on_push = self.wake.set
-        self.state = [-1, False]
         try:
             while self.runner.running:
                 self.wake.clear()

@@ -155,7 +155,7 @@ def test_matrix_scan_order_and_keys(hw):
     machine, rp2 = hw
     km = importlib.import_module("drivers.keymatrix")
     rows, cols = [2, 3, 4, 5], [6, 7, 8, 9]
-    held = {(1, 2)}                          # key index 1 * 4 + 2 = 6
+    held = set()
 
     def read(pin):
         c = cols.index(pin)
@@ -163,17 +163,25 @@ def test_matrix_scan_order_and_keys(hw):
 
     machine.INPUT = read
     m = km.KeyMatrix(rows, cols, debounce_ms=5, long_ms=600)
+    assert all(machine.LEVELS[r] == 1 for r in rows)    # idle: every row high
     del machine.LOG[:]
-    m.scan(0)
+    m.scan(0)                                           # nothing pressed: four column reads
+    assert [e for e in machine.LOG if e[0] == "pin"] == [] and not m.active()
+    held.add((1, 2))                                    # key index 1 * 4 + 2 = 6
+    m.scan(1)
     writes = [(e[1], e[2]) for e in machine.LOG if e[0] == "pin"]
-    assert writes == [(2, 1), (2, 0), (3, 1), (3, 0), (4, 1), (4, 0), (5, 1), (5, 0)]
-    for t in range(1, 7):
+    # a column read high: rows low, then one row at a time
+    assert writes == [(2, 0), (3, 0), (4, 0), (5, 0),
+                      (2, 1), (2, 0), (3, 1), (3, 0), (4, 1), (4, 0), (5, 1), (5, 0)]
+    assert m.active()
+    for t in range(2, 8):
         assert m.poll(t) is None
     held.clear()
     ev = None
-    for t in range(7, 20):
+    for t in range(8, 20):
         ev = ev or m.poll(t)
     assert ev == (6, False)
+    assert not m.active() and all(machine.LEVELS[r] == 1 for r in rows)   # idle again
 
 
 def test_tca9555_keys_active_low(hw):

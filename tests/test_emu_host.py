@@ -33,6 +33,7 @@ def board_says(port, line, want, timeout=900):
     with serial.Serial(port, 115200, timeout=0.2, exclusive=True) as s:
         s.write(line.encode() + b"\n")
         buf = b""
+        other = []          # what else the board said: shown when the reply does not come
         while time.monotonic() < end:
             buf += s.read(4096)
             *lines, buf = buf.split(b"\n")
@@ -40,10 +41,14 @@ def board_says(port, line, want, timeout=900):
                 try:
                     m = json.loads(raw)
                 except ValueError:
+                    other.append(raw)
                     continue
                 if isinstance(m, dict) and m.get("t") == want:
                     return m
-    raise AssertionError("no %s reply on %s" % (want, port))
+                if isinstance(m, dict) and m.get("t") == "err":
+                    raise AssertionError("%s answered %r" % (line, m))
+                other.append(raw)
+    raise AssertionError("no %s reply on %s; the board said %r" % (want, port, other[-20:]))
 
 
 def test_flash_mirror_save_load_and_ctrl_c(tmp_path):

@@ -59,12 +59,11 @@ def cpython_frames(name, ps):
                               ruleset=None, seed=1)
     app, runner, ser, keys, display, keymap = make_board(args)
     out = []
-    state = [-1, False]
     try:
         for k, lg in ps:
             keys.push(k, lg)
             runner.step_keys()
-            runner.step_render(state)
+            runner.step_render()
             out.append(display.frame)
     finally:
         ser.close()

@@ -57,6 +57,10 @@ class Debouncer:
             self.long_done[i] = 1
             self._emit(i, True)
 
+    def quiet(self):
+        """True when no key is down or settling, raw or debounced (nothing to time)."""
+        return not (any(self.raw) or any(self.state))
+
     def poll(self):
         if not self.count:
             return None
@@ -68,23 +72,69 @@ class Debouncer:
 
 class KeyMatrix:
     """``poll(now_ms)``: scan the matrix, return None or ``(key_index, is_long)``.
-    ``rows``, ``cols``: GPIO numbers; key index = row * len(cols) + col."""
+    ``rows``, ``cols``: GPIO numbers; key index = row * len(cols) + col.
+
+    While no key is down, every row is driven high, so one read of each column tells whether
+    any key is pressed (an idle poll is a few pin reads, and ``active()`` is False so the loop
+    may poll less often); the full scan, one row at a time through the debouncer, runs from
+    the first reading of a pressed key until every key is released and settled."""
 
     def __init__(self, rows, cols, debounce_ms=5, long_ms=600):
-        self.rows = [Pin(p, Pin.OUT, value=0) for p in rows]
+        self.rows = [Pin(p, Pin.OUT, value=1) for p in rows]
         self.cols = [Pin(p, Pin.IN, Pin.PULL_DOWN) for p in cols]
         self.nc = len(cols)
+        self.idle = True            # all rows high, waiting for any column to read high
         self.deb = Debouncer(len(rows) * len(cols), debounce_ms, long_ms)
+        self.flag = None            # set by a column's rising edge (a press while idle)
+        try:
+            import asyncio
+            self.flag = asyncio.ThreadSafeFlag()
+            for col in self.cols:
+                col.irq(self._edge, Pin.IRQ_RISING)
+        except (ImportError, AttributeError):
+            self.flag = None        # no pin interrupts here: the loop polls instead
+
+    def _edge(self, pin):
+        flag = self.flag
+        if flag is not None:
+            flag.set()              # interrupt context: ThreadSafeFlag is made for it
+
+    def _rows(self, v):
+        for row in self.rows:
+            row.value(v)
+        self.idle = bool(v)
 
     def scan(self, now):
-        nc = self.nc
         deb = self.deb
+        if self.idle:
+            for col in self.cols:
+                if col.value():
+                    break
+            else:
+                return              # nothing pressed: nothing to debounce
+            self._rows(0)
+        nc = self.nc
         for r in range(len(self.rows)):
             row = self.rows[r]
             row.value(1)
             for c in range(nc):
                 deb.update(r * nc + c, self.cols[c].value(), now)
             row.value(0)
+        if deb.quiet():
+            self._rows(1)
+
+    def active(self):
+        """True while a key is down or its change is being debounced (poll every scan period);
+        False while idle (a slower poll only delays noticing a press, not its release)."""
+        return not self.idle
+
+    async def wait(self):
+        """Return at the next rising edge on a column: with every row high while idle, that is
+        a press. Only used while ``active()`` is False; a spurious wake-up (an edge seen during
+        a scan) costs one idle poll."""
+        flag = self.flag
+        if flag is not None:
+            await flag.wait()
 
     def poll(self, now):
         self.scan(now)

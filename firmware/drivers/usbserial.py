@@ -11,6 +11,11 @@ catches up with ``events``). Ctrl-C is left to MicroPython, so mpremote can take
 import select
 import sys
 
+try:
+    import asyncio
+except ImportError:
+    import uasyncio as asyncio  # type: ignore
+
 from referee.protocol import MAX_LINE, NOT_UTF8, OVERLONG
 
 OUT_LIMIT = 8192
@@ -29,6 +34,8 @@ class USBSerial:
         self.out = []
         self.out_bytes = 0
         self.dropped = 0
+        self.stream = None
+        self.nothing = bytearray(0)
 
     def read_line(self):
         """The next complete line (str, without its end), or None when there is none yet.
@@ -62,6 +69,13 @@ class USBSerial:
                     self.buf = bytearray()
                     self.discarding = True
         return None
+
+    async def readable(self):
+        """Return once a byte waits on stdin: asyncio's own poller watches the port, so a
+        quiet host costs no wake-ups (no reading happens here; ``read_line`` reads)."""
+        if self.stream is None:
+            self.stream = asyncio.StreamReader(self.stdin)
+        await self.stream.readinto(self.nothing)
 
     def write_line(self, line):
         self.out.append(line)

@@ -58,21 +58,28 @@ class Referee(PadUI, SerialLink):
     def load_text(self, text, ruleset=None, scenario=""):
         """Start a new game from roster JSON ``text``. Raises ValueError (RosterError) when bad,
         leaving the current game as it was."""
-        norm, raw = scenarios.load_text(text, ruleset)
+        return self._start(*scenarios.load_text(text, ruleset), scenario=scenario)
+
+    def load_raw(self, raw, ruleset=None, scenario=""):
+        """As :meth:`load_text` for a roster already parsed (a dict from a ``load`` command)."""
+        return self._start(*scenarios.load_raw(raw, ruleset), scenario=scenario)
+
+    def _start(self, norm, raw, scenario=""):
         game = Game(rules.get(norm["ruleset"]), norm)
         old = (self.game, self.raw_text, self.scenario, self.gid)
         self.game = game
         self.raw_text = protocol.encode(raw)
         self.scenario = scenario or norm["name"]
         self.gid = "%08x" % self.dice.source.next32()
+        line = self.game_line()         # built once: a long string on a small heap
         if self.journal is not None:
             try:
-                self.journal.new_game(self.game_line(), game)
+                self.journal.new_game(line, game)
             except OSError:             # all or nothing: the game in play stays
                 self.game, self.raw_text, self.scenario, self.gid = old
                 raise
         self._ui_reset(len(norm["sides"][0]["ships"]))
-        self.send_game()
+        self.send(line)
         return game
 
     def restore(self):
@@ -88,7 +95,7 @@ class Referee(PadUI, SerialLink):
         if not line:
             raise ValueError("no saved game")
         msg = json.loads(line)
-        norm, raw = scenarios.load_text(protocol.encode(msg["roster"]))
+        norm, raw = scenarios.load_raw(msg["roster"])
         game = Game(rules.get(norm["ruleset"]), norm)
         n = j.restore(game)
         if j.problems:

@@ -45,6 +45,9 @@ class AppBase:
     def load_text(self, text, ruleset=None, scenario=""):
         raise NotImplementedError
 
+    def load_raw(self, raw, ruleset=None, scenario=""):
+        raise NotImplementedError
+
     def load_scenario(self, name, ruleset=None):
         raise NotImplementedError
 

@@ -187,7 +187,7 @@ class SerialLink(AppBase):
             r = msg["roster"]
             if not isinstance(r, dict):
                 raise ValueError("roster must be an object")
-            self.load_text(protocol.encode(r), rs, msg.get("scenario") or "")
+            self.load_raw(r, rs, msg.get("scenario") or "")
         elif "scenario" in msg:
             name = msg["scenario"]
             if not isinstance(name, str):

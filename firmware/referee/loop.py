@@ -4,8 +4,11 @@ Drivers are passed in, so the same loop runs on the Pico (real drivers, MicroPyt
 and in the laptop simulator (virtual drivers, CPython asyncio). Driver interfaces:
 
 - keys: ``poll(now_ms)`` -> None or ``(key_index, is_long)``; debounce is the driver's job.
+  Optional: ``active()`` (False while no key is down: polled every ``idle_scan_ms``), and
+  ``wait()`` with a ``flag`` (awaited while idle instead: a pin interrupt ends it).
 - display: ``show(fb)`` with the renderer's RGB frame buffer.
 - serial: ``read_line()`` -> str or None, never blocking; ``write_line(str)``, never blocking.
+  Optional: ``readable()``, awaited while no line is waiting (else the task polls every 5 ms).
 - store (optional): ``save(app)`` called when the game changed (autosave).
 
 An exception in a task is reported over serial and shown on the grid, and the task goes on.
@@ -17,7 +20,7 @@ try:
 except ImportError:  # MicroPython before asyncio was renamed
     import uasyncio as asyncio  # type: ignore
 
-from referee.ticks import ticks_ms  # noqa: F401 (wrapping ticks; the loop's clock)
+from referee.ticks import ticks_ms   # wrapping ticks: the loop's clock
 
 
 async def sleep_ms(ms):
@@ -30,11 +33,13 @@ async def sleep_ms(ms):
 
 class Runner:
     """Runs ``app`` (a Referee) with the given drivers. ``renderer`` owns the frame buffer.
-    ``scan_ms``: key poll period; ``frame_ms``: minimum time between frames (frame-rate cap);
+    ``scan_ms``: key poll period while a key is down (``idle_scan_ms`` while none is, for key
+    drivers with ``active()``); ``frame_ms``: the render task's period (it draws what changes without a key or a line:
+    an error row timing out, the clocks; a key or a line is drawn at once);
     ``save_ms``: autosave period. ``crashes`` counts exceptions caught in tasks."""
 
     def __init__(self, app, keymap, keys, display, serial, renderer, store=None,
-                 scan_ms=2, frame_ms=33, save_ms=2000):
+                 scan_ms=2, frame_ms=100, save_ms=2000, idle_scan_ms=10):
         self.app = app
         self.keymap = keymap
         self.keys = keys
@@ -43,10 +48,13 @@ class Runner:
         self.renderer = renderer
         self.store = store
         self.scan_ms = scan_ms
+        self.idle_scan_ms = idle_scan_ms
         self.frame_ms = frame_ms
         self.save_ms = save_ms
         self.crashes = 0
         self.frames = 0
+        self.shown = [-1, False]    # the app version and error flag of the frame on the grid
+        self.render_on_input = True  # draw right after a key or a line (False: only the task)
         self.running = True
 
     def crash(self, where, e):
@@ -63,8 +71,11 @@ class Runner:
             a = self.keymap.action(k[0], k[1])
             if a is not None:   # None: the key only changed the UI's own mode
                 self.app.key(a)
+            if self.render_on_input:    # light the change now, not at the task's next turn
+                self.step_render()
 
     def step_serial(self):
+        self.app.now_ms = ticks_ms()
         n = 0
         while n < 8:  # a few lines per turn, so a flood cannot starve the other tasks
             line = self.serial.read_line()
@@ -72,9 +83,15 @@ class Runner:
                 return n
             self.app.handle_line(line)
             n += 1
+        if n and self.render_on_input:
+            self.step_render()
         return n
 
-    def step_render(self, state):
+    def step_render(self):
+        """Draw and show a frame when the game, the UI or the error row changed since the last
+        one; otherwise nothing (no frame is sent for nothing)."""
+        state = self.shown
+        self.app.now_ms = ticks_ms()    # the error row's time runs out here too
         err = self.app.showing_error()
         v = self.app.version
         if v != state[0] or err != state[1]:
@@ -85,27 +102,40 @@ class Runner:
             self.frames += 1
 
     async def task_keys(self):
+        active = getattr(self.keys, "active", None)
+        wait = getattr(self.keys, "wait", None) if getattr(self.keys, "flag", None) else None
         while self.running:
             try:
                 self.step_keys()
             except Exception as e:
                 self.crash("keys", e)
-            await sleep_ms(self.scan_ms)
+            if active is None or active():
+                await sleep_ms(self.scan_ms)
+            elif wait is not None:     # idle: sleep until a pin interrupt says a key went down
+                await wait()
+            else:                      # idle, no interrupts: poll less often
+                await sleep_ms(self.idle_scan_ms)
 
     async def task_serial(self):
+        readable = getattr(self.serial, "readable", None)
         while self.running:
             try:
                 n = self.step_serial()
             except Exception as e:
                 self.crash("serial", e)
                 n = 0
-            await sleep_ms(0 if n else 5)
+            if n:
+                await sleep_ms(0)
+            elif readable is not None:  # sleep until a byte arrives (no polling)
+                await readable()
+            else:
+                await sleep_ms(5)
 
     async def task_render(self):
-        state = [-1, False]
+        # what changes without a key or a line (an error row timing out, the clocks)
         while self.running:
             try:
-                self.step_render(state)
+                self.step_render()
             except Exception as e:
                 self.crash("render", e)
             await sleep_ms(self.frame_ms)
@@ -127,6 +157,6 @@ class Runner:
         for coro in extra:
             tasks.append(asyncio.create_task(coro))
         while self.running:
-            await sleep_ms(50)
+            await sleep_ms(500)
         for t in tasks:
             t.cancel()

@@ -59,10 +59,11 @@ def _colours():
 
 def draw(r, app, error):
     """Draw the overlay of ``app`` (a Referee) onto renderer ``r`` (render.Renderer), after
-    the rest of the frame; ``error``: a refusal is showing."""
+    the rest of the frame; ``error``: a refusal is showing. Returns True when digits were
+    drawn (the rows they cover are marked for the renderer's next frame)."""
     g = app.game
     if g is None:
-        return
+        return False
     if error:
         c = KIND_RGB[refusal_kind(app.error_text or "")]
         if c is not None:
@@ -72,15 +73,16 @@ def draw(r, app, error):
     if app.entry:
         s = app.entry - 1
         _number(r, app, s * half, app.entry_value, (255, 255, 255))
-        return
+        return True
     if g.profile.phases[g.phase] != "initiative":
-        return
+        return False
     side_rgb, side_dim = _colours()
     if g.init == NONE or not g.rolls[0]:
         _number(r, app, 0, g.round, (255, 255, 255))
-        return
+        return True
     for s in range(2):
         _number(r, app, s * half, g.rolls[s], side_rgb[s] if g.init == s else side_dim[s])
+    return True
 
 
 def _number(r, app, x0, n, c):
@@ -98,6 +100,5 @@ def _number(r, app, x0, n, c):
     wid = glyphs.W if n % 100 < 10 else 2 * glyphs.W + 1
     x = x0 + (r.half - wid) // 2
     for yy in range(y, y + glyphs.H):
-        for xx in range(x0, x0 + r.half):
-            r.px(xx, yy, (0, 0, 0))
+        r.scribble(x0, yy)
     glyphs.draw_number(r, x, y, n, c)

@@ -37,10 +37,10 @@ def ev_line(seq, ev, h):
 def encode(obj):
     """JSON text of ``obj`` (dict) as one printable line, without the newline."""
     s = json.dumps(obj)
-    # json.dumps escapes control characters; make the line pure printable ASCII
-    for ch in s:
-        if ord(ch) > 126:
-            return _ascii(s)
+    # json.dumps escapes control characters; make the line pure printable ASCII (the test
+    # runs in C: one UTF-8 byte per character means nothing above 127)
+    if len(s.encode()) != len(s) or "\x7f" in s:
+        return _ascii(s)
     return s
 
 

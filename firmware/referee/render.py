@@ -49,6 +49,10 @@ MAGENTA = (255, 0, 200)
 BLUE = (0, 0, 255)
 OPTION_RGB = ((255, 140, 0), (0, 220, 220), (220, 0, 220), (255, 255, 0))
 BAR = 4
+KEY = 6         # bytes of a ship half-row's key (Renderer._key)
+# the status pixel (column 6): none, selected, marked, firing now, full-power move, to act
+ST_SELECTED, ST_MARKED, ST_FIRING, ST_FULL_POWER, ST_TO_ACT = 1, 2, 3, 4, 5
+STATUS_RGB = (None, WHITE, CYAN, MAGENTA, BLUE, DIM_WHITE)
 CC_X = 4        # command counters: columns 4-5 of a half
 STATUS_X = 6    # status pixel; column 7 is the gap between the fleets
 
@@ -68,11 +72,27 @@ class Renderer:
         self.half = width // 2
         self.rows_per_page = height - 4
         self.fb = bytearray(width * height * 3)
+        self.blank = bytes(width * height * 3)     # clear() copies it in (one memcpy)
+        # what each ship row half shows (KEY bytes per half-row: ship index + 1, damage,
+        # pending, launched, counters, status code; 0 = blank), so a frame redraws only
+        # the half-rows that changed since the last one
+        self.keys = bytearray(self.rows_per_page * 2 * KEY)
+        self.key = bytearray(KEY)
+        self.full = True            # the next frame draws everything (set when the overlay
+        self.kgame = None           # or the clocks drew over ship rows, or a new game came)
+        self.wgame = None
+        self.wseq = -1
+        self.win = None
 
     def clear(self):
-        fb = self.fb
-        for i in range(len(fb)):
-            fb[i] = 0
+        self.fb[:] = self.blank
+        self.full = True
+
+    def clear_rows(self, y0, y1):
+        """Blank rows ``y0`` .. ``y1 - 1``."""
+        a = y0 * self.w * 3
+        b = y1 * self.w * 3
+        self.fb[a:b] = self.blank[a:b]
 
     def px(self, x, y, c):
         i = (y * self.w + x) * 3
@@ -85,14 +105,36 @@ class Renderer:
         i = (y * self.w + x) * 3
         return (self.fb[i], self.fb[i + 1], self.fb[i + 2])
 
+    def winner(self, g):
+        """``g.winner()``, worked out again only when the game or its seq changed."""
+        if g is not self.wgame or g.seq != self.wseq:
+            self.wgame = g
+            self.wseq = g.seq
+            self.win = g.winner()
+        return self.win
+
     def render(self, app, error=False):
-        """Draw ``app`` (a Referee with .game, .cursor, .mark, .page, .entry); returns self.fb."""
-        self.clear()
+        """Draw ``app`` (a Referee with .game, .cursor, .mark, .page, .entry); returns self.fb.
+        Only the ship half-rows whose content changed are redrawn; the frame is the same as
+        a full redraw's (tests/test_render_incremental.py)."""
         g = app.game
         if g is None:
+            self.clear()
             for x in range(self.w):
                 self.px(x, 1, RED if error else DIM_WHITE)
             return self.fb
+        if g is not self.kgame:     # a new game: another roster in the same rows
+            self.kgame = g
+            self.full = True
+        if self.full:
+            self.clear()
+            keys = self.keys
+            for k in range(len(keys)):
+                keys[k] = 0
+            self.full = False
+        else:
+            self.clear_rows(0, 2)
+            self.clear_rows(self.h - 2, self.h)
         w = self.w
         half = self.half
         # row 0: round, phases, who moves first, initiative
@@ -108,7 +150,7 @@ class Renderer:
         mf = g.profile.acting_side(g)
         if mf != NONE:
             self.px(w - 2, 0, SIDE_RGB[mf])
-        win = g.winner()
+        win = self.winner(g)
         if win is not None:
             self.px(half, 0, SIDE_RGB[win])
         self.px(w - 1, 0, DIM_WHITE if g.init == NONE else SIDE_RGB[g.init])
@@ -122,17 +164,34 @@ class Renderer:
         else:
             for k in range(min(app.pages(), w)):
                 self.px(k, 1, WHITE if k == app.page else DIM_WHITE)
-        # ship rows
+        # ship rows: only the half-rows whose key changed
         rpp = self.rows_per_page
+        keys = self.keys
+        key = self.key
         for s in range(2):
             x0 = s * half
             first = app.side_start[s] + app.page * rpp
             end = app.side_start[s] + app.side_count[s]
             for row in range(rpp):
                 i = first + row
-                if i >= end:
-                    break
-                self._ship(g, app, i, x0, 2 + row, s)
+                o = (s * rpp + row) * KEY
+                if i < end:
+                    self._key(g, app, i, key)
+                elif not keys[o]:
+                    continue            # blank and it was blank
+                else:
+                    for k in range(KEY):
+                        key[k] = 0
+                same = True
+                for k in range(KEY):
+                    if keys[o + k] != key[k]:
+                        same = False
+                        keys[o + k] = key[k]
+                if same:
+                    continue
+                self.blank_half(x0, 2 + row)
+                if key[0]:
+                    self._ship(g, i, x0, 2 + row, s, key[5])
         # chart
         y = self.h - 2
         for s in range(2):
@@ -152,15 +211,54 @@ class Renderer:
         if g.clk:                   # time banks: minutes left per side (referee/clock.py)
             from referee.clock import draw
             draw(self, app)
+            self.full = True        # the digits may cover ship rows: redraw them next time
         overlay.draw(self, app, error)
         return self.fb
+
+    def scribble(self, x0, y):
+        """Blank the half-row (``x0``, ``y``) for something drawn over the ship rows (the
+        overlay's digits): the next frame redraws it."""
+        self.blank_half(x0, y)
+        row = y - 2
+        if 0 <= row < self.rows_per_page:
+            o = ((x0 // self.half) * self.rows_per_page + row) * KEY
+            self.keys[o] = 255
+            self.keys[o + 5] = 255      # no ship's key: differs from any, blank included
+
+    def blank_half(self, x0, y):
+        """Blank the half-row of row ``y`` that starts at column ``x0``."""
+        fb = self.fb
+        a = (y * self.w + x0) * 3
+        for k in range(a, a + 3 * self.half):
+            fb[k] = 0
 
     def _bar(self, x0, y, v, c):
         n = (v * self.half + 19) // 20
         for k in range(n):
             self.px(x0 + k, y, c)
 
-    def _ship(self, g, app, i, x0, y, s):
+    def _key(self, g, app, i, key):
+        """What ship ``i``'s half-row shows, into ``key`` (KEY bytes)."""
+        key[0] = i + 1 if i < 255 else 255
+        key[1] = min(g.dmg[i], 255)
+        key[2] = min(g.pend[i], 255)
+        key[3] = 1 if g.fl[i] & F_LAUNCHED else 0
+        key[4] = min(g.cc[i], 3)
+        if i == app.cursor:
+            c = ST_SELECTED
+        elif i == app.mark:
+            c = ST_MARKED
+        elif i == g.active:
+            c = ST_FIRING
+        elif g.profile.full_power(g, i):
+            c = ST_FULL_POWER
+        elif g.profile.yet_to_act(g, i):
+            c = ST_TO_ACT
+        else:
+            c = 0
+        key[5] = c
+
+    def _ship(self, g, i, x0, y, s, status):
         total = g.hp1[i] + g.hp2[i]
         d = g.dmg[i]
         p = g.pend[i]
@@ -193,16 +291,5 @@ class Renderer:
                 self.px(x0 + CC_X, y, YELLOW if cc >= 3 else DIM_YELLOW)
             if cc >= 2:
                 self.px(x0 + CC_X + 1, y, YELLOW if cc >= 3 else DIM_YELLOW)
-        if i == app.cursor:
-            c = WHITE
-        elif i == app.mark:
-            c = CYAN
-        elif i == g.active:
-            c = MAGENTA
-        elif g.profile.full_power(g, i):
-            c = BLUE
-        elif g.profile.yet_to_act(g, i):
-            c = DIM_WHITE
-        else:
-            return
-        self.px(x0 + STATUS_X, y, c)
+        if status:
+            self.px(x0 + STATUS_X, y, STATUS_RGB[status])

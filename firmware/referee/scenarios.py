@@ -16,6 +16,13 @@ def load_text(text, ruleset=None):
         raw = json.loads(text)
     except Exception as e:
         raise roster.RosterError("roster is not valid JSON: %s" % e)
+    return load_raw(raw, ruleset)
+
+
+def load_raw(raw, ruleset=None):
+    """As :func:`load_text` for a roster already parsed (``raw``: the JSON value; its
+    "ruleset" is set to ``ruleset`` when given). Saves the board a second copy of the roster
+    in RAM when it arrives inside a command. Raises roster.RosterError."""
     if ruleset is not None and isinstance(raw, dict):
         raw["ruleset"] = ruleset
     norm = roster.validate(raw, rules.RULESETS)
