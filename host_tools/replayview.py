@@ -43,11 +43,13 @@ def parse_keys(data):
                     out.append(name)
                     i += len(seq)
                     break
-            else:
+            else:                # CSI / SS3: up to a final byte @..~; a lone Esc alone
                 j = i + 1
-                while j < len(data) and data[j] != "\x1b" and not data[j].isalpha():
+                if data[j:j + 1] in ("[", "O"):
                     j += 1
-                i = j + 1
+                    while j < len(data) and not "@" <= data[j] <= "~":
+                        j += 1
+                i = j + 1 if j > i + 1 else i + 1
             continue
         out.append(data[i])
         i += 1
