@@ -161,3 +161,21 @@ def test_unwritable_output_is_one_line(games, tmp_path):
     r = cli("report", games["smb"][0], "-o", str(tmp_path / "no" / "such" / "dir.html"))
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     assert "cannot write" in r.stderr
+
+
+def test_readme_picture_is_drawn_by_code(tmp_path):
+    import os
+    import sys
+    import subprocess
+    from PIL import Image
+    from conftest import ROOT
+    out = tmp_path / "plot.png"
+    r = subprocess.run([sys.executable, "-m", "host_tools.reportpicture", "--out", str(out),
+                        "--html", str(tmp_path / "r.html")], capture_output=True, text=True,
+                       cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    shipped = os.path.join(ROOT, "docs", "report-plot.png")
+    assert Image.open(out).size == Image.open(shipped).size
+    page = (tmp_path / "r.html").read_text()
+    assert "Winner: " in page and "Star Destroyer" in page
+    assert "docs/report-plot.png" in open(os.path.join(ROOT, "README.md")).read()
