@@ -8,7 +8,7 @@ DEV_STAMP := $(VENV)/.dev-stamp
 
 NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: demo test setup clean bench browser screenshots
+.PHONY: demo test setup clean bench browser screenshots report-picture
 
 setup: $(DEV_STAMP) $(NODE_STAMP) browser
 
@@ -49,6 +49,11 @@ browser:
 # the web view's pictures in docs/ (web-page.png, web-overlay.png), taken by headless Chromium
 screenshots: $(DEV_STAMP) browser
 	$(PY) -m host_tools.webshots --out docs
+
+# README's picture of the battle report (docs/report-plot.png): the Escape from Hoth script
+# played on the headless simulator, drawn by fleetref report's own code
+report-picture: $(STAMP)
+	$(PY) -m host_tools.reportpicture --out docs/report-plot.png
 
 demo: $(STAMP)
 	$(VENV)/bin/fleetref demo

@@ -28,7 +28,7 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 def commands():
     from host_tools import sim, mirror, demo, flash, saveload, pictures, rostercmd, legend, web
-    from host_tools import verify, dicestats
+    from host_tools import verify, dicestats, report, replay
     return [
         ("sim", "play on a simulated board (keyboard = button pad)", sim, sim.add_arguments,
          sim.main),
@@ -53,7 +53,11 @@ def commands():
         ("verify", "recompute every board roll of a saved game from the revealed secrets",
          verify, verify.add_arguments, verify.main),
         ("dicestats", "each player's dice in a saved game against fair dice", dicestats,
-         dicestats.add_arguments, dicestats.main)]
+         dicestats.add_arguments, dicestats.main),
+        ("report", "a battle report (HTML, CSV, plot) of a saved game", report,
+         report.add_arguments, report.main),
+        ("replay", "play a saved game again, event by event, checking every hash", replay,
+         replay.add_arguments, replay.main)]
 
 
 def version_text():

@@ -72,13 +72,18 @@ def _group(faces, values):
             "reliable": e >= 5}
 
 
-def stats(roster, events, dice=None):
-    """Dice statistics of one game. ``roster``: the game's roster (dict); ``events``: list of
-    (seq, [kind, a, b, c]) from event 1; ``dice``: the save file's dice record (or None).
-    Returns {"sides": [name, name], "groups": [dict(side, source, faces, n, counts, mean,
-    expected_mean, chi2, df, p, reliable), ...]} with one group per side, source and die."""
-    norm, _raw = scenarios.load_text(json.dumps(roster))
-    g = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
+def rolls(roster, events, dice=None, start=None):
+    """Every roll of one game, in log order. ``roster``: the game's roster (dict); ``events``:
+    list of (seq, [kind, a, b, c]) from event 1 (or from ``start``'s seq + 1); ``dice``: the
+    save file's dice record (or None); ``start``: optional Game standing where ``events``
+    begin (a save file with a base state). Returns a list of dicts ``{"seq", "round",
+    "source" ("board", "physical" or "unrecorded"), "dice": [[side, faces, value], ...],
+    "undone" (an undo took it back), "counted" (in the statistics)}``; a roll whose side is
+    unknown has side None. Stops at the first event the rules refuse."""
+    if start is None:
+        norm, _raw = scenarios.load_text(json.dumps(roster))
+        start = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
+    g = start
     recs = {r["seq"]: r for r in (dice or {}).get("rolls") or []}
     undone = set()
     stack = []                      # seqs in effect: an undo takes back the newest
@@ -88,7 +93,7 @@ def stats(roster, events, dice=None):
                 undone.add(stack.pop())
         else:
             stack.append(seq)
-    rolled = {}
+    out = []
     for seq, ev in events:
         ev = tuple(ev)
         if g.submit(ev):
@@ -101,20 +106,41 @@ def stats(roster, events, dice=None):
             src = "physical" if rec.get("phys") else "board"
         else:
             src = "unrecorded"
-        if src == "physical" and seq in undone:
-            continue                # a corrected entry
         if not shown and rec is not None:
             side = g.profile.roller(g, ev)
-            shown = [(side, rec["s"], v) for v in rec["d"]] if side is not None else []
-        for side, faces, v in shown:
-            if 1 <= v <= faces:
-                rolled.setdefault((side, src, faces), []).append(v)
+            shown = [(side, rec["s"], v) for v in rec["d"]]
+        if not shown:
+            continue
+        out.append({"seq": seq, "round": g.round, "source": src,
+                    "dice": [[side, faces, v] for side, faces, v in shown],
+                    "undone": seq in undone,
+                    # a corrected physical entry is left out of the statistics
+                    "counted": not (src == "physical" and seq in undone)})
+    return out
+
+
+def stats(roster, events, dice=None, start=None):
+    """Dice statistics of one game. ``roster``, ``events``, ``dice``, ``start``: as for
+    :func:`rolls`. Returns {"sides": [name, name], "groups": [dict(side, source, faces, n,
+    counts, mean, expected_mean, chi2, df, p, reliable), ...]} with one group per side, source
+    and die."""
+    if start is None:
+        norm, _raw = scenarios.load_text(json.dumps(roster))
+        start = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
+    names = list(start.side_names)
+    rolled = {}
+    for r in rolls(roster, events, dice, start):
+        if not r["counted"]:
+            continue
+        for side, faces, v in r["dice"]:
+            if side is not None and 1 <= v <= faces:
+                rolled.setdefault((side, r["source"], faces), []).append(v)
     groups = []
     for (side, src, faces) in sorted(rolled, key=lambda k: (k[0], SOURCES.index(k[1]), k[2])):
         gr = _group(faces, rolled[(side, src, faces)])
         gr.update(side=side, source=src)
         groups.append(gr)
-    return {"sides": list(g.side_names), "groups": groups}
+    return {"sides": names, "groups": groups}
 
 
 def stats_of_file(path):

@@ -12,6 +12,25 @@ from host_tools import paths, view
 from host_tools.screen import Section, compose
 
 
+def ship_lines(g):
+    """One line per ship of game ``g``: side, name, damage, counters, state."""
+    out = []
+    for i in range(g.n):
+        d = g.ship_dict(i)
+        tot = sum(d["hp"])
+        extra = ""
+        if not d["launched"]:
+            extra = " aboard"
+        if g.active == i:
+            extra += " firing"
+        style = "dim" if d["status"] == "destroyed" else ""
+        out.append(Text("%s %s: %d/%d dmg%s, cc %d, %s%s"
+                        % ("<" if g.side[i] == 0 else ">", d["name"], d["damage"], tot,
+                           (" +%d" % d["pending"]) if d["pending"] else "", d["counters"],
+                           d["status"], extra), style=style))
+    return out
+
+
 class MirrorScreen:
     """Builds the view of Mirror ``m`` (see mirror.Mirror) for a terminal of a given size."""
 
@@ -40,21 +59,7 @@ class MirrorScreen:
         return [Text("refused: " + errs[-1], style="bold red")] if errs else []
 
     def ship_lines(self, g):
-        out = []
-        for i in range(g.n):
-            d = g.ship_dict(i)
-            tot = sum(d["hp"])
-            extra = ""
-            if not d["launched"]:
-                extra = " aboard"
-            if g.active == i:
-                extra += " firing"
-            style = "dim" if d["status"] == "destroyed" else ""
-            out.append(Text("%s %s: %d/%d dmg%s, cc %d, %s%s"
-                            % ("<" if g.side[i] == 0 else ">", d["name"], d["damage"], tot,
-                               (" +%d" % d["pending"]) if d["pending"] else "", d["counters"],
-                               d["status"], extra), style=style))
-        return out
+        return ship_lines(g)
 
     def sections(self):
         m = self.m
