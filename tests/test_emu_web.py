@@ -47,7 +47,10 @@ def test_page_and_overlay_follow_the_emulated_pico(tmp_path, uf2_dir):  # noqa: 
             assert page_value(d, "initiative") in ("Empire", "Rebels")
             texts = d.execute_script("return fleetLive.events.map(function (e) {"
                                      " return e.text; })")
-            assert texts[0].startswith("Initiative rolls ") and len(texts) == 2
+            # the board's sentences (referee/texts.py): its roll, then the next phase
+            assert len(texts) == 2 and texts[0].startswith("Initiative roll: Empire ")
+            assert "holds initiative" in texts[0] and texts[1].startswith("Next phase:")
+            assert "movement" in texts[1]
             # the overlay of the same game
             d.get(web.base + "/overlay?w=800&h=120")
             wait_until(lambda: page_value(d, "o-hash") == st["state_hash"], 60)
