@@ -4,7 +4,8 @@ two programs :func:`missing` says what to install.
 
 ``python -m host_tools.webshots [--out docs]`` plays Escape from Hoth's three-round script on a
 simulator, follows it with ``fleetref web`` and saves ``web-page.png`` and ``web-overlay.png``
-(the overlay with a transparent background).
+(the overlay with a transparent background), then ``report-page.png``: the top of
+``fleetref report``'s page for the same script.
 """
 
 import argparse
@@ -137,14 +138,23 @@ def main(argv=None):
         _wait(lambda: text_of(d, "o-hash") not in ("", "-"))
         time.sleep(0.3)
         screenshot(d, os.path.join(args.out, "web-overlay.png"), transparent=True)
+        # the battle report of the same script (fleetref report's page, host_tools.report)
+        page = os.path.join(env["TMPDIR"], "report.html")
+        subprocess.run([sys.executable, "-m", "host_tools.reportpicture", "--out",
+                        os.path.join(env["TMPDIR"], "plot.png"), "--html", page],
+                       check=True, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+        viewport(d, 1280, 1400)
+        d.get("file://" + page)
+        time.sleep(0.5)
+        screenshot(d, os.path.join(args.out, "report-page.png"))
     finally:
         if d is not None:
             d.quit()
         for proc in (web, sim):
             proc.terminate()
             proc.wait(10)
-    print("wrote %s and %s" % (os.path.join(args.out, "web-page.png"),
-                               os.path.join(args.out, "web-overlay.png")))
+    print("wrote %s" % ", ".join(os.path.join(args.out, n) for n in
+                                  ("web-page.png", "web-overlay.png", "report-page.png")))
     return 0
 
 
