@@ -3,11 +3,14 @@ the official MicroPython RPI_PICO build in the emulated RP2040 (emu/). Called by
 alone: ``.venv/bin/python bench/rp2.py [--quick]`` prints the rows.
 
 - heap: ``gc.mem_alloc()`` after ``gc.collect()`` on the rp2 port, with the referee built as
-  main.py builds it, after boot, after loading a 2x24-ship game, after 1,000 events;
+  main.py builds it, after boot, after loading a 2x24-ship game, after 300 events of the
+  bench workload (and the same on a frozen image when FLEETREF_FROZEN_FIRMWARE names one);
 - latency: emulated time from a key's release on the key matrix to the end (latch) of the next
-  WS2812 frame decoded on the data pin;
+  WS2812 frame decoded on the data pin, over 120 presses of a turn in that game;
+- the longest event (submit, journal write, event line) in emulated time;
 - CPU: the share of emulated time the core executes (not waiting in WFE) while the referee
-  idles (key scan every 2 ms, serial poll, render check).
+  idles.
+Each figure beside the baseline: the first design's frame path, booted in the same run.
 """
 
 import json
@@ -50,6 +53,20 @@ if NAIVE:     # the baseline: the first design's frame path, measured in the sam
         r.full = True               # every frame drawn from scratch
         return full(app, err)
     runner.renderer.render = redraw_all
+import time
+EV = [0, 0, 0]       # events submitted, the longest (us), how many took over 20 ms
+_submit = runner.app.submit
+def timed_submit(ev, origin="key", cmd=None):
+    t = time.ticks_us()
+    r = _submit(ev, origin, cmd)
+    d = time.ticks_diff(time.ticks_us(), t)
+    EV[0] += 1
+    if d > EV[1]:
+        EV[1] = d
+    if d > 20000:
+        EV[2] += 1
+    return r
+runner.app.submit = timed_submit
 runner.app.hello()
 async def probe():
     last = None
@@ -61,25 +78,31 @@ async def probe():
             continue
         last = key
         gc.collect()
-        print('{"t": "heap", "gid": "%s", "seq": %d, "alloc": %d, "free": %d, "frames": %d}'
-              % (app.gid, key[1], gc.mem_alloc(), gc.mem_free(), runner.frames))
+        print('{"t": "heap", "gid": "%s", "seq": %d, "alloc": %d, "free": %d, "frames": %d, '
+              '"ev_n": %d, "ev_max": %d, "ev_over": %d}'
+              % (app.gid, key[1], gc.mem_alloc(), gc.mem_free(), runner.frames,
+                 EV[0], EV[1], EV[2]))
 asyncio.run(runner.main([probe()]))
 """
 
 
-def build_uf2(out, naive=False):
+def build_uf2(out, naive=False, frozen=None):
     """The image ``fleetref flash --uf2`` writes, with PROBE as /main.py and the real main.py
-    as /lib/fleetref_main.py; ``naive``: the probe switches to the baseline frame path."""
+    as /lib/fleetref_main.py; ``naive``: the probe switches to the baseline frame path.
+    ``frozen``: a MicroPython image built with firmware/manifest.py (docs/build.md) in place
+    of the official one, and no /lib modules on the filesystem (they are in the image)."""
     board = paths.board_profile(BOARD)
     d = tempfile.mkdtemp(prefix="fleetref-bench-")
     plan = flash.compile_firmware(d) + [flash.board_file(board, d)]
+    if frozen:
+        plan = [p for p in plan if not p[1].startswith(":/lib/")]
     probe = os.path.join(d, "probe_main.py")
     with open(probe, "w") as f:
         f.write("NAIVE = %r\n" % bool(naive) + PROBE)
     plan = [(p[0], ":/lib/fleetref_main.py") if p[1] == ":/main.py" else p for p in plan]
     plan.append((probe, ":/main.py"))
     with open(out, "wb") as f:
-        f.write(image.combined_uf2(emu.firmware_path(), image.littlefs_image(plan)))
+        f.write(image.combined_uf2(frozen or emu.firmware_path(), image.littlefs_image(plan)))
     return board
 
 
@@ -155,12 +178,13 @@ def heap_run(pico, events, boot):
     return loaded, last
 
 
-def run_image(naive, events, n_press):
-    """Boot the bench image (``naive``: the baseline frame path) and measure it: heap after
-    boot, idle CPU share, the 2x24-ship game with ``events``, then ``n_press`` presses."""
+def run_image(naive, events, n_press, frozen=None):
+    """Boot the bench image (``naive``: the baseline frame path; ``frozen``: the frozen
+    MicroPython image) and measure it: heap after boot, idle CPU share, the 2x24-ship game
+    with ``events``, then ``n_press`` presses."""
     d = tempfile.mkdtemp(prefix="fleetref-bench-")
     uf2 = os.path.join(d, "fleetref.uf2")
-    board = build_uf2(uf2, naive)
+    board = build_uf2(uf2, naive, frozen)
     with emu.EmulatedPico(uf2, board) as pico:
         pico.wait_msg(lambda m: m.get("t") == "hello", 300)
         boot = pico.wait_msg(lambda m: m.get("t") == "heap", 300)
@@ -168,9 +192,12 @@ def run_image(naive, events, n_press):
         share, span = idle_share(pico)
         note("idle CPU share %.3f" % share)
         loaded, last = heap_run(pico, events, boot)
-        lat, presses, made = latencies(pico, board, n_press)
+        lat, presses, made = latencies(pico, board, n_press) if n_press else ([], 0, 0)
+        pico.sleep(1.0)             # the probe's report after the last press
+        end = [m for m in pico.messages() if m.get("t") == "heap"][-1]
         note("latencies %s" % lat)
     return {"boot": boot, "share": share, "span": span, "loaded": loaded, "last": last,
+            "end": end,
             "lat": lat, "presses": presses, "made": made}
 
 
@@ -180,11 +207,19 @@ def measure(quick=False):
     if why:
         raise emu.EmuError(why)
     from bench import workload
-    n_press, n_events = (10, 50) if quick else (120, 1000)
+    n_press, n_events = (10, 50) if quick else (120, 300)
     # heap_run loads workload.roster_2x24() (bench.run's roster_2x24)
     events = [list(e) for e in workload.long_game(n_events, roster=workload.roster_2x24())[1]]
-    r = run_image(False, events, n_press)
-    b = run_image(True, events, n_press)
+    # the boots run side by side (emulated time does not depend on the host's load)
+    from concurrent.futures import ThreadPoolExecutor
+    frozen = os.environ.get("FLEETREF_FROZEN_FIRMWARE")
+    with ThreadPoolExecutor(3) as pool:
+        jobs = [pool.submit(run_image, False, events, n_press),
+                pool.submit(run_image, True, events, n_press)]
+        if frozen:
+            jobs.append(pool.submit(run_image, False, events, 0, frozen))
+        r, b = jobs[0].result(), jobs[1].result()
+        fz = jobs[2].result() if frozen else None
     kb = lambda x: "%.1f KB" % (x / 1024.0)  # noqa: E731
     total = r["boot"]["alloc"] + r["boot"]["free"]
     lat, blat = r["lat"], b["lat"]
@@ -206,10 +241,21 @@ def measure(quick=False):
         ("rp2 heap used after %d events with frames and journal (%d frames drawn)"
          % (n_events, r["last"]["frames"] - r["loaded"]["frames"]), kb(heap), "<= 64 KB",
          verdict(heap <= 64 * 1024), kb(b["last"]["alloc"])),
+    ] + ([] if fz is None else [
+        ("rp2 heap used after %d events, frozen firmware image (firmware/manifest.py; "
+         "after boot %s, after the load %s)" % (n_events, kb(fz["boot"]["alloc"]),
+                                                kb(fz["loaded"]["alloc"])),
+         kb(fz["last"]["alloc"]), "<= 64 KB", verdict(fz["last"]["alloc"] <= 64 * 1024), ""),
+    ]) + [
         ("Key release to WS2812 frame latched, emulated, in that game (p50 / p99 / max of %d "
          "presses making %d events; %d without a frame)"
          % (len(lat), r["made"], r["presses"] - len(lat)), pcts(lat), "p99 <= 10 ms",
          verdict(p99 <= 10), pcts(blat)),
+        ("Longest event, emulated: submitted (rules, state hash, journal write with its "
+         "snapshots, event line) over the %d events of that game (%d over 20 ms)"
+         % (r["end"]["ev_n"], r["end"]["ev_over"]), "%.1f ms" % (r["end"]["ev_max"] / 1e3),
+         "<= 20 ms", verdict(r["end"]["ev_max"] <= 20000),
+         "%.1f ms" % (b["end"]["ev_max"] / 1e3)),
         ("CPU share of the idle loop, emulated over %.1f s" % r["span"],
          "%.1f %%" % (100 * r["share"]), "<= 5 %", verdict(r["share"] <= 0.05),
          "%.1f %%" % (100 * b["share"])),
@@ -236,6 +282,11 @@ NOTES = [
     "**Emulated time is a lower bound** for a real Pico: rp2040js runs at 125 MHz with no XIP "
     "flash wait states or cache misses, and flash erase and program take no time."
     % (120, " ".join(GAME_KEYS)),
+    "- Frozen row (when `FLEETREF_FROZEN_FIRMWARE` names a MicroPython image built with "
+    "`firmware/manifest.py` as docs/build.md says; otherwise kept from the page): the same "
+    "probe and game on that image, with no /lib modules on the filesystem. The image was "
+    "built here from MicroPython v1.24.1 with Debian's gcc-arm-none-eabi; CI has no ARM "
+    "toolchain, so `make test` never builds it.",
     "- CPU share: emulated time the core spends executing instructions (not waiting in WFE) "
     "over emulated time, with the referee idle after boot: with every row high, the key task "
     "sleeps until a column's pin interrupt (then scans every 2 ms until the keys are "

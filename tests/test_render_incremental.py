@@ -74,3 +74,23 @@ def test_a_new_game_redraws_every_row():
         check(app, runner, "hoth after deathstar")
     finally:
         ser.close()
+
+
+def test_pages_of_a_big_fleet():
+    # 24 ships a side of varied hit points: two pages per side, the same rows show other ships
+    import json
+    from bench.workload import roster_2x24
+    app, runner, ser, keys, display, keymap = board("hoth")
+    try:
+        app.load_text(json.dumps(roster_2x24()))
+        check(app, runner, "2x24 loaded")
+        rng = random.Random(24)
+        moves = [keymap.find(a) for a in ("page+", "page-", "sel+", "sel-", "side", "dmg+",
+                                          "dmg-", "mark", "phase", "undo", "roll")]
+        for m in range(400):
+            keys.push(*moves[rng.randrange(len(moves))])
+            runner.step_keys()
+            check(app, runner, "2x24 press %d" % m)
+        assert app.pages() > 1
+    finally:
+        ser.close()

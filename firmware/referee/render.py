@@ -49,7 +49,6 @@ MAGENTA = (255, 0, 200)
 BLUE = (0, 0, 255)
 OPTION_RGB = ((255, 140, 0), (0, 220, 220), (220, 0, 220), (255, 255, 0))
 BAR = 4
-KEY = 6         # bytes of a ship half-row's key (Renderer._key)
 # the status pixel (column 6): none, selected, marked, firing now, full-power move, to act
 ST_SELECTED, ST_MARKED, ST_FIRING, ST_FULL_POWER, ST_TO_ACT = 1, 2, 3, 4, 5
 STATUS_RGB = (None, WHITE, CYAN, MAGENTA, BLUE, DIM_WHITE)
@@ -73,11 +72,10 @@ class Renderer:
         self.rows_per_page = height - 4
         self.fb = bytearray(width * height * 3)
         self.blank = bytes(width * height * 3)     # clear() copies it in (one memcpy)
-        # what each ship row half shows (KEY bytes per half-row: ship index + 1, damage,
-        # pending, launched, counters, status code; 0 = blank), so a frame redraws only
-        # the half-rows that changed since the last one
-        self.keys = bytearray(self.rows_per_page * 2 * KEY)
-        self.key = bytearray(KEY)
+        # what each ship half-row shows, as one small int (Renderer._key; 0 = blank, -1 =
+        # drawn over), so a frame redraws only the half-rows that changed since the last one
+        self.keys = [0] * (self.rows_per_page * 2)
+        self.kpage = -1
         self.full = True            # the next frame draws everything (set when the overlay
         self.kgame = None           # or the clocks drew over ship rows, or a new game came)
         self.wgame = None
@@ -123,8 +121,9 @@ class Renderer:
             for x in range(self.w):
                 self.px(x, 1, RED if error else DIM_WHITE)
             return self.fb
-        if g is not self.kgame:     # a new game: another roster in the same rows
+        if g is not self.kgame or app.page != self.kpage:   # other ships in the same rows
             self.kgame = g
+            self.kpage = app.page
             self.full = True
         if self.full:
             self.clear()
@@ -167,31 +166,20 @@ class Renderer:
         # ship rows: only the half-rows whose key changed
         rpp = self.rows_per_page
         keys = self.keys
-        key = self.key
         for s in range(2):
             x0 = s * half
             first = app.side_start[s] + app.page * rpp
             end = app.side_start[s] + app.side_count[s]
+            o = s * rpp
             for row in range(rpp):
                 i = first + row
-                o = (s * rpp + row) * KEY
-                if i < end:
-                    self._key(g, app, i, key)
-                elif not keys[o]:
-                    continue            # blank and it was blank
-                else:
-                    for k in range(KEY):
-                        key[k] = 0
-                same = True
-                for k in range(KEY):
-                    if keys[o + k] != key[k]:
-                        same = False
-                        keys[o + k] = key[k]
-                if same:
+                k = self._key(g, app, i) if i < end else 0
+                if keys[o + row] == k:
                     continue
+                keys[o + row] = k
                 self.blank_half(x0, 2 + row)
-                if key[0]:
-                    self._ship(g, i, x0, 2 + row, s, key[5])
+                if k:
+                    self._ship(g, i, x0, 2 + row, s, k >> 19 & 7)
         # chart
         y = self.h - 2
         for s in range(2):
@@ -221,9 +209,7 @@ class Renderer:
         self.blank_half(x0, y)
         row = y - 2
         if 0 <= row < self.rows_per_page:
-            o = ((x0 // self.half) * self.rows_per_page + row) * KEY
-            self.keys[o] = 255
-            self.keys[o + 5] = 255      # no ship's key: differs from any, blank included
+            self.keys[(x0 // self.half) * self.rows_per_page + row] = -1   # no row's key
 
     def blank_half(self, x0, y):
         """Blank the half-row of row ``y`` that starts at column ``x0``."""
@@ -237,13 +223,9 @@ class Renderer:
         for k in range(n):
             self.px(x0 + k, y, c)
 
-    def _key(self, g, app, i, key):
-        """What ship ``i``'s half-row shows, into ``key`` (KEY bytes)."""
-        key[0] = i + 1 if i < 255 else 255
-        key[1] = min(g.dmg[i], 255)
-        key[2] = min(g.pend[i], 255)
-        key[3] = 1 if g.fl[i] & F_LAUNCHED else 0
-        key[4] = min(g.cc[i], 3)
+    def _key(self, g, app, i):
+        """What ship ``i``'s half-row shows, as an int: damage (8 bits), pending damage (8),
+        launched (1), counters (2), status code (3), and bit 22 set (a ship is there)."""
         if i == app.cursor:
             c = ST_SELECTED
         elif i == app.mark:
@@ -256,7 +238,12 @@ class Renderer:
             c = ST_TO_ACT
         else:
             c = 0
-        key[5] = c
+        d = g.dmg[i]
+        p = g.pend[i]
+        cc = g.cc[i]
+        return ((d if d < 255 else 255) | (p if p < 255 else 255) << 8
+                | (1 << 16 if g.fl[i] & F_LAUNCHED else 0) | (cc if cc < 3 else 3) << 17
+                | c << 19 | 1 << 22)
 
     def _ship(self, g, i, x0, y, s, status):
         total = g.hp1[i] + g.hp2[i]
