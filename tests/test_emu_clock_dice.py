@@ -2,7 +2,8 @@
 `fleetref flash --uf2` writes): the board's rolls are committed with the rp2 port's hashlib and
 os.urandom and verify on the laptop after a reveal (one roll from the pad's roll key, one from
 a serial command); a time bank loaded from the roster runs for the side that moves first,
-is charged when the turn passes and expires in emulated time, and the laptop's replay of the
+is charged when the turn passes, stops while paused, shows in the warning colour on the
+WS2812 grid, expires in emulated time and then shows red, and the laptop's replay of the
 board's events gives the board's state hash."""
 
 import json
@@ -15,6 +16,17 @@ from referee import rules as profiles, scenarios
 from referee.game import Game
 
 EV_CLOCK = 40
+
+
+def _amber(p):
+    """A WS2812 pixel of the clock's warning colour (255, 110, 0) after the board's current
+    budget scaled it (every channel by one factor)."""
+    r, g, b = p
+    return b == 0 and r > 0 and 0.35 < g / r < 0.5
+
+
+def _red(p):
+    return p[0] > 0 and p[1] == 0 and p[2] == 0
 
 
 def roster(**settings):
@@ -54,10 +66,29 @@ def test_emulated_pico_commits_rolls_and_runs_the_clock(uf2_dir):  # noqa: F811
         pico.wait_msg(lambda m: m.get("t") == "ev" and m["ev"][0] == 4, 60, mark)
         charge = [m["ev"] for m in pico.messages(mark) if m.get("t") == "ev"][0]
         assert charge[0] == EV_CLOCK and charge[1] == first and 2 <= charge[2] <= 4
+        # paused: the holder's 8 s do not run out in 10 s (docs/clock.md "clock" command)
+        pause = pico.mark()
+        pico.write(b'{"c": "clock"}\n')
+        assert pico.wait_msg(lambda m: m.get("c") == "clock", 60, pause)["paused"] is True
+        pico.sleep(10)
+        assert not [m for m in pico.messages(mark) if m.get("t") == "ev" and
+                    m["ev"][0] == EV_CLOCK and m["ev"][1] & 2], "a paused clock ran out"
+        warned = pico.frames[-1]["px"]                   # both sides' 8 s: the warning colour
+        resume = pico.mark()
+        pico.write(b'{"c": "clock"}\n')
+        assert pico.wait_msg(lambda m: m.get("c") == "clock", 60, resume)["paused"] is False
         pico.sleep(9)                                    # the holder's 8 s run out
         out = pico.wait_msg(lambda m: m.get("t") == "ev" and m["ev"][0] == EV_CLOCK and
                             m["ev"][1] & 2, 60, mark)
         assert out["ev"][:3] == [EV_CLOCK, holder | 2, 8]
+        pico.sleep(1)
+        expired = pico.frames[-1]["px"]
+        # on the grid: both sides' "1" minute in amber; once the holder's ran out, its "0" is
+        # red and the other side's "1" stays amber
+        amber = [sum(1 for p in f if _amber(p)) for f in (warned, expired)]
+        red = [sum(1 for p in f if _red(p)) for f in (warned, expired)]
+        assert amber[0] > 0 and amber[1] * 2 == amber[0], amber
+        assert red[1] > red[0], red
         mark = pico.mark()
         pico.write(b'{"c": "reveal"}\n')
         pico.wait_msg(lambda m: m.get("t") == "reveal", 60, mark)
