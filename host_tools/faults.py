@@ -114,18 +114,18 @@ def faults(played, flip_stride=1, cut_stride=1, rng_seed=1):
     for name in sorted(files):
         data = files[name]
         for off in range(0, len(data), cut_stride):
-            yield "truncate", "%s@%d" % (name, off), _with(played, {name: data[:off]})
+            yield "truncate", "%s@%d" % (name, off), rewrite(played.image, {name: data[:off]})
         for off in range(0, len(data), flip_stride):
             bad = bytearray(data)
             bad[off] ^= 1 << (off % 8)
-            yield "bit flip", "%s@%d" % (name, off), _with(played, {name: bytes(bad)})
-        yield "deleted", name, _with(played, {name: None})
+            yield "bit flip", "%s@%d" % (name, off), rewrite(played.image, {name: bytes(bad)})
+        yield "deleted", name, rewrite(played.image, {name: None})
         half = data[:len(data) // 2]
-        yield "stale temp", name + ".tmp (half)", _with(played, {name + ".tmp": half})
-        yield "stale temp", name + ".tmp (whole)", _with(played, {name + ".tmp": data})
+        yield "stale temp", name + ".tmp (half)", rewrite(played.image, {name + ".tmp": half})
+        yield "stale temp", name + ".tmp (whole)", rewrite(played.image, {name + ".tmp": data})
     other = Played(20, seed=rng_seed + 100)         # another game's set-up left as a temp file
     yield "stale temp", "setup.json.tmp (other game)", \
-        _with(played, {"setup.json.tmp": other.files["setup.json"]})
+        rewrite(played.image, {"setup.json.tmp": other.files["setup.json"]})
     bs = RP2_GEOMETRY["block_size"]
     img = played.image
     for b in range(RP2_GEOMETRY["block_count"]):
@@ -137,9 +137,10 @@ def faults(played, flip_stride=1, cut_stride=1, rng_seed=1):
         yield "zeroed block", "block %d" % b, bytes(bad)
 
 
-def _with(played, changes):
-    """A copy of the played image with file ``changes`` ({name: bytes or None = deleted})."""
-    dev, fs = mount(played.image)
+def rewrite(image, changes):
+    """A copy of littlefs ``image`` (bytes) with /game file ``changes`` ({name: bytes, or None:
+    deleted}) made through littlefs; raises littlefs errors (as mount) if it does not mount."""
+    dev, fs = mount(image)
     for name, data in changes.items():
         p = ROOT + "/" + name
         if data is None:

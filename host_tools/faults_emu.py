@@ -110,19 +110,6 @@ def play(pico, presses, extra, tmp):
 
 
 # ---- the faults ------------------------------------------------------------------------------
-def rewrite(image, changes):
-    """``image`` with /game files changed through littlefs ({name: bytes, or None: deleted})."""
-    dev, fs = faults.mount(image)
-    for name, data in changes.items():
-        p = ROOT + "/" + name
-        if data is None:
-            fs.remove(p)
-        else:
-            with fs.open(p, "wb") as f:
-                f.write(data)
-    return bytes(dev.buffer)
-
-
 def view(image):
     """{name: bytes} of /game as littlefs reads ``image``, or None when it does not mount."""
     try:
@@ -178,15 +165,15 @@ def fault_list(played, other_setup):
             ("setup.json", len(f["setup.json"]) // 2)]
     cuts += [(h, len(f[h]) // 2) for h in hist[:1]]
     for name, off in cuts:
-        out.append(("truncate", "%s@%d" % (name, off), rewrite(played.image, {name: f[name][:off]})))
+        out.append(("truncate", "%s@%d" % (name, off), faults.rewrite(played.image, {name: f[name][:off]})))
     for name in ["log.bin", "snap.bin", "setup.json"] + hist[:1]:
-        out.append(("deleted", name, rewrite(played.image, {name: None})))
+        out.append(("deleted", name, faults.rewrite(played.image, {name: None})))
     flips = [("log.bin", len(log) - 7), ("snap.bin", len(f["snap.bin"]) // 3),
              ("setup.json", 200)] + [(h, len(f[h]) // 2) for h in hist[:1]]
     for name, at in flips:
         bad = bytearray(f[name])
         bad[at] ^= 4
-        out.append(("bit flip", "%s@%d" % (name, at), rewrite(played.image, {name: bytes(bad)})))
+        out.append(("bit flip", "%s@%d" % (name, at), faults.rewrite(played.image, {name: bytes(bad)})))
     for name, at in flips:
         r = raw_flip(played, name, at)
         if r is not None:
@@ -201,10 +188,10 @@ def fault_list(played, other_setup):
     if blocks:
         out.append(("erased block", "block %d" % blocks[0], with_block(played.image, blocks[0], 255)))
     out.append(("stale temp", "snap.bin.tmp (half)",
-                rewrite(played.image, {"snap.bin.tmp": f["snap.bin"][:len(f["snap.bin"]) // 2]})))
-    out.append(("stale temp", "log.bin.tmp (whole)", rewrite(played.image, {"log.bin.tmp": log})))
+                faults.rewrite(played.image, {"snap.bin.tmp": f["snap.bin"][:len(f["snap.bin"]) // 2]})))
+    out.append(("stale temp", "log.bin.tmp (whole)", faults.rewrite(played.image, {"log.bin.tmp": log})))
     out.append(("stale temp", "setup.json.tmp (other game)",
-                rewrite(played.image, {"setup.json.tmp": other_setup})))
+                faults.rewrite(played.image, {"setup.json.tmp": other_setup})))
     return out
 
 
