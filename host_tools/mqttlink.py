@@ -79,12 +79,15 @@ def read_password(path):
     return pw
 
 
+# CONNACK refusals (3.1.1 return codes; paho reports some as MQTT 5 reason codes)
 CONNACK_TEXT = {
     1: "the broker refused the protocol version",
     2: "the broker refused the client id",
     3: "the broker is unavailable",
-    4: "bad user name or password",
-    5: "not authorised (user name or password wrong, or anonymous login refused)",
+    4: "not authorised (wrong user name or password)",
+    5: "not authorised (wrong user name or password, or no user given)",
+    134: "not authorised (wrong user name or password)",
+    135: "not authorised (wrong user name or password, or no user given)",
 }
 
 
@@ -101,6 +104,7 @@ class Client:
         import paho.mqtt.client as mqtt
         self.host, self.port, tls = parse_broker(broker)
         self.connected = threading.Event()
+        self.answered = threading.Event()     # the first CONNACK came (accepted or not)
         self.refused = None          # CONNACK text when the broker refused us
         self.warn = warn or (lambda m: None)
         self.on_message_cb, self.on_acked_cb, self.on_connect_cb = on_message, on_acked, on_connect
@@ -126,12 +130,14 @@ class Client:
             code = getattr(reason, "value", 0)
             self.refused = CONNACK_TEXT.get(code, str(reason))
             self.connected.clear()
+            self.answered.set()
             return
         if self.was_connected:
             self.warn("link to the broker %s:%d is back" % (self.host, self.port))
         self.was_connected = True
         self.refused = None
         self.connected.set()
+        self.answered.set()
         if self.on_connect_cb:
             self.on_connect_cb(bool(flags.session_present))
 
@@ -159,8 +165,8 @@ class Client:
             raise MqttError("cannot reach the broker at %s:%d: %s"
                             % (self.host, self.port, e.strerror or e))
         self.c.loop_start()
-        ok = self.connected.wait(timeout)
-        if self.refused or not ok:
+        self.answered.wait(timeout)
+        if self.refused or not self.connected.is_set():
             why = self.refused or "no answer within %.0f s" % timeout
             self.stop()
             raise MqttError("the broker at %s:%d refused the connection: %s"

@@ -181,11 +181,18 @@ def main(args):
     except (mqttlink.MqttError, MirrorError) as e:
         say(str(e))
         return 2
-    client.on_connect_cb = lambda present: client.publish(st, status_payload(True), True)
     client.publish(st, status_payload(True), retain=True)
     resume = read_resume(client, args.event, args.table)
     m = Mirror(port, baud=args.baud, auto=args.port == "auto", warn=say)
     pub = Publisher(m, client, args.event, args.table, resume)
+
+    def reconnected(session_present):
+        # online again; a broker that lost its store (killed before it saved) gets the state
+        client.publish(st, status_payload(True), retain=True)
+        if not session_present:
+            pub.state_dirty = True
+            m.version += 1             # Mirror.follow calls on_update within IDLE_WAIT
+    client.on_connect_cb = reconnected
     say("following %s, publishing to %s as table %s of event %s%s"
         % (port, args.broker, args.table, args.event,
            " (the broker holds events up to %d)" % resume[1] if resume[1] else ""))
