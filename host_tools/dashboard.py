@@ -63,6 +63,7 @@ def add_arguments(p):
                         "(default 300)")
     p.add_argument("--user", help="broker user name (fleetref tournament init: dashboard)")
     p.add_argument("--password-file", help="file holding the broker password (first line)")
+    mqttlink.add_tls_argument(p)
     p.add_argument("--client-id", help="MQTT client id (default fleetref-dash-EVENT; two "
                                        "dashboards on one broker need two ids)")
 
@@ -81,7 +82,7 @@ def main(args):
             raise mqttlink.MqttError("--password-file needs --user")
         board = tables.Tables(args.event, args.silent_after, warn=say)
         client = mqttlink.Client(args.broker, args.client_id or "fleetref-dash-" + args.event,
-                                 args.user, pw, warn=say)
+                                 args.user, pw, warn=say, ca_file=args.ca_file)
         client.start()
     except (ValueError, mqttlink.MqttError) as e:
         say(str(e))

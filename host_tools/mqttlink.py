@@ -96,11 +96,12 @@ class Client:
     ``client_id``) that reconnects by itself (1-4 s apart) after a dropped link or a broker
     restart; paho keeps QoS 1 messages queued meanwhile and sends them again on reconnect.
 
+    ``ca_file``: the certificate authority (PEM) of an ``mqtts://`` broker's certificate.
     ``on_message(topic, payload bytes)`` and ``on_acked(mid)`` run in paho's network thread;
     ``on_connect(session_present)`` after every (re)connection."""
 
     def __init__(self, broker, client_id, user=None, password=None, will=None,
-                 on_message=None, on_acked=None, on_connect=None, warn=None):
+                 on_message=None, on_acked=None, on_connect=None, warn=None, ca_file=None):
         import paho.mqtt.client as mqtt
         self.host, self.port, tls = parse_broker(broker)
         self.connected = threading.Event()
@@ -113,7 +114,12 @@ class Client:
         if user:
             c.username_pw_set(user, password)
         if tls:
-            c.tls_set()
+            try:                                 # None: the system's certificate authorities
+                c.tls_set(ca_certs=ca_file)
+            except (OSError, ValueError) as e:
+                raise MqttError("cannot use the certificate authority %s: %s" % (ca_file, e))
+        elif ca_file:
+            raise MqttError("--ca-file needs an mqtts:// broker")
         if will:
             c.will_set(*will)
         c.reconnect_delay_set(1, 4)
@@ -186,3 +192,8 @@ class Client:
         except Exception:
             pass
         self.c.loop_stop()
+
+
+def add_tls_argument(p):
+    p.add_argument("--ca-file", help="with an mqtts:// broker: its certificate authority (PEM; "
+                                     "default: the system's), docs/mqtt.md section 4")

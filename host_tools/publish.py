@@ -157,6 +157,7 @@ def add_arguments(p):
                    help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT)
     p.add_argument("--user", help="broker user name (fleetref tournament init: the table name)")
     p.add_argument("--password-file", help="file holding the broker password (first line)")
+    mqttlink.add_tls_argument(p)
     p.add_argument("--baud", type=int, default=115200)
 
 
@@ -176,7 +177,7 @@ def main(args):
         st = mqttlink.topic(args.event, args.table, "status")
         client = mqttlink.Client(args.broker, "fleetref-pub-%s-%s" % (args.event, args.table),
                                  args.user, pw, will=(st, status_payload(False), 1, True),
-                                 warn=say)
+                                 warn=say, ca_file=args.ca_file)
         client.start()
     except (mqttlink.MqttError, MirrorError) as e:
         say(str(e))
