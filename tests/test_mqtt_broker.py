@@ -123,3 +123,22 @@ def test_broker_restart_mid_game_loses_and_duplicates_no_event(broker, procs):
     procs.append(late)
     wait_until(lambda: late.of("/state") and late.of("/state")[-1]["seq"] == final["seq"], 10)
     assert late.of("/state")[-1]["state_hash"] == final["state_hash"]
+
+
+def test_a_restarted_publisher_sends_only_what_the_broker_lacks(broker, procs):
+    rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="reader-2")
+    procs.append(rec)
+    sim = SimProcess("--headless", "--hold", "--wait-for-host", "--scenario", "hoth", "--seed",
+                     "2", "--script", SCRIPT)
+    procs.append(sim)
+    first = publisher(broker, sim.port, "table-02")
+    procs.append(first)
+    final = sim.final()
+    wait_until(lambda: len(rec.of("/events")) >= final["seq"], 30)
+    first.stop()
+    again = publisher(broker, sim.port, "table-02")
+    procs.append(again)
+    wait_until(lambda: any("holds events up to %d" % final["seq"] in l for l in again.out), 30)
+    time.sleep(1.0)
+    seqs = [e["seq"] for e in rec.of("/events")]
+    assert sorted(seqs) == list(range(1, final["seq"] + 1))      # nothing sent twice
