@@ -32,7 +32,7 @@ from bench import host, workload  # noqa: E402
 from host_tools import mqttlink, paths, tables, webshots  # noqa: E402
 
 EVENT = "bench"
-SIZES = [25, 50, 100, 200, 400, 800, 1600]
+SIZES = [25, 50, 100, 200, 400, 800, 1600, 3200, 6400]
 QUICK_SIZES = [10, 40]
 CONNECTIONS = 16
 LATENCY_S = 1.0
@@ -87,6 +87,7 @@ def sender(url, n, seconds):
         c.start()
         conns.append(c)
     t0 = time.time() + 0.2
+    c0 = time.process_time()
     sent = lag = 0
     k = 0
     while True:
@@ -109,7 +110,7 @@ def sender(url, n, seconds):
     time.sleep(1.0)
     for c in conns:
         c.stop()
-    print(json.dumps({"sent": sent, "lag": lag}))
+    print(json.dumps({"sent": sent, "lag": lag, "cpu": time.process_time() - c0}))
 
 
 def start_broker(d):
@@ -153,17 +154,18 @@ def run_size(url, broker_pid, n, seconds):
     rx.subscribe("%s/%s/+/+" % (mqttlink.PREFIX, EVENT))
     time.sleep(0.3)
     b0, r0 = cpu_s(broker_pid), cpu_s(os.getpid())
-    w0 = time.time()
     p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--send", url, str(n),
                           str(seconds)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     out, _ = p.communicate(timeout=seconds + 120)
-    wall = time.time() - w0
+    wall = seconds + 1.0           # the sending, then the 1 s the sender waits: the CPU
+    #                                  shares below are over this (the start-up is idle time)
     res = json.loads(out.strip().splitlines()[-1])
     b1, r1 = cpu_s(broker_pid), cpu_s(os.getpid())
     rx.stop()
-    warm = w0 + 1.5                                   # leave out the senders' start
+    warm = min((t for t, _x in lat), default=0) + 1.5   # leave out the first 1.5 s sent
     xs = [x for t, x in lat if t >= warm] or [x for _t, x in lat]
     return {"n": n, "sent": res["sent"], "got": len(lat), "lag": res["lag"],
+            "sender_cpu": res["cpu"],
             "p50": host.pct(xs, 50), "p99": host.pct(xs, 99), "broker_cpu": b1 - b0,
             "dash_cpu": r1 - r0, "wall": wall,
             "tables_seen": len(board.view()["tables"])}
@@ -182,7 +184,7 @@ def measure(quick=False, seconds=None):
             print("bench/mqtt: %d tables: p50 %.1f ms, p99 %.1f ms, %d/%d events, broker "
                   "%.2f s CPU" % (n, r["p50"] * 1e3, r["p99"] * 1e3, r["got"], r["sent"],
                                   r["broker_cpu"]), file=sys.stderr, flush=True)
-            if r["p99"] >= LATENCY_S or r["got"] < r["sent"]:
+            if r["p99"] >= LATENCY_S or r["got"] < r["sent"] or r["lag"] >= LATENCY_S:
                 break
     finally:
         proc.terminate()
@@ -192,18 +194,29 @@ def measure(quick=False, seconds=None):
 
 
 def ok(r):
-    return r["p99"] < LATENCY_S and r["got"] >= r["sent"]
+    """Carried: p99 under 1 s and every event received (a sender more than 1 s behind its
+    schedule is the load generator's limit, not the broker's: the size counts as not shown)."""
+    return r["p99"] < LATENCY_S and r["got"] >= r["sent"] and r["lag"] < LATENCY_S
 
 
 def rows(runs, seconds):
     good = [r for r in runs if ok(r)]
     best = max((r["n"] for r in good), default=0)
-    limited = ok(runs[-1])            # never failed: the sizes (or the sender) ran out first
+    last = runs[-1]
+    if ok(last):
+        why, fig = "every size tried passed", "at least %d"
+    elif last["lag"] >= LATENCY_S and last["p99"] < LATENCY_S and last["got"] >= last["sent"]:
+        why, fig = ("at %d tables the sender fell %.1f s behind its schedule: the load "
+                    "generator's limit, not the broker's" % (last["n"], last["lag"]),
+                    "at least %d")
+    else:
+        why, fig = ("at %d tables p99 %.0f ms, %d of %d events received within 1 s of the "
+                    "last sent"
+                    % (last["n"], last["p99"] * 1e3, last["got"], last["sent"]), "%d")
     out = [("%s: tables at 1 event/s each that one Mosquitto on this machine carries with "
-            "p99 end-to-end latency < 1 s (largest size tried%s)"
-            % (ROW, ", every size passed" if limited else ""),
-            ("at least %d" if limited else "%d") % best, "", "bench/mqtt.py: sizes %s, %d s "
-            "each" % ("/".join(str(r["n"]) for r in runs), seconds), ">= 20 tables",
+            "p99 end-to-end latency < 1 s (%s)" % (ROW, why),
+            fig % best, "", "bench/mqtt.py: sizes %s, %d s each"
+            % ("/".join(str(r["n"]) for r in runs), seconds), ">= 20 tables",
             host.verdict(best >= 20))]
     for r in runs:
         ev_s = r["sent"] / seconds
@@ -212,9 +225,13 @@ def rows(runs, seconds):
                     "%.1f / %.1f ms; %.1f %%, %.1f %%" % (r["p50"] * 1e3, r["p99"] * 1e3,
                                                          100 * r["broker_cpu"] / r["wall"],
                                                          100 * r["dash_cpu"] / r["wall"]),
-                    "", "%d of %d events received" % (r["got"], r["sent"]), "", ""))
-    if len(runs) >= 2:
-        a, b = runs[0], runs[-1]
+                    "", "%d of %d events received within 1 s of the last sent; the sender: "
+                    "%.0f %% of a core, at most "
+                    "%.2f s behind its schedule" % (r["got"], r["sent"],
+                                                   100 * r["sender_cpu"] / r["wall"], r["lag"]),
+                    "", ""))
+    if len(good) >= 2:
+        a, b = good[0], good[-1]            # the smallest and the largest size carried
         per = [1e6 * r["broker_cpu"] / max(1, r["sent"]) for r in (a, b)]
         out.append(("%s   broker CPU per event (with its state), %d vs %d tables (ratio "
                     "%.2f: 1 means the cost grows in proportion to the tables)"

@@ -58,9 +58,25 @@ def hashes(view):
     return {c["table"]: (c["seq"], c["state_hash"]) for c in view["tables"]}
 
 
-def test_dashboard_shows_twenty_tables_with_the_boards_hashes_in_chromium(event):
-    need_browser()
-    broker, finals, base = event
+def check_a_restarted_dashboard_rebuilds_from_retained_messages(broker, finals, base):
+    want = {t: (f["seq"], f["state_hash"]) for t, f in finals.items()}
+    wait_until(lambda: hashes(get_json(base + "/api/tables")) == want, 90, 0.5)
+    http = webshots.free_port()
+    fresh = dashboard(broker, http, "dash-2", silent_after=1)     # a new session: no queue
+    try:
+        url = "http://127.0.0.1:%d/api/tables" % http
+        webshots.wait_http(url, 30)
+        wait_until(lambda: hashes(get_json(url)) == want, 20, 0.2)
+        wait_until(lambda: all(c["idle_s"] > 1.5 for c in get_json(url)["tables"]), 10, 0.2)
+        for c in get_json(url)["tables"]:
+            silent = [w for w in c["warnings"] if w.startswith("silent for")]
+            assert bool(silent) == (finals[c["table"]]["winner"] is None), c
+            assert c["online"] is True
+    finally:
+        fresh.stop()
+
+
+def check_the_page_in_chromium(broker, finals, base):
     want = {t: (f["seq"], f["state_hash"]) for t, f in finals.items()}
     assert len(set(h for _s, h in want.values())) > 5          # the games differ
     wait_until(lambda: hashes(get_json(base + "/api/tables")) == want, 90, 0.5)
@@ -95,20 +111,11 @@ def test_dashboard_shows_twenty_tables_with_the_boards_hashes_in_chromium(event)
     assert {row["table"]: (int(row["seq"]), row["state_hash"]) for row in table} == want
 
 
-def test_a_restarted_dashboard_rebuilds_from_retained_messages(event):
+def test_twenty_tables_on_the_dashboard_and_after_its_restart(event):
+    """One test, so that pytest-xdist never starts the twenty tables twice: the restarted
+    dashboard first (no browser needed), then the page in Chromium (skips with one line
+    without it, unless FLEETREF_REQUIRE_BROWSER)."""
     broker, finals, base = event
-    want = {t: (f["seq"], f["state_hash"]) for t, f in finals.items()}
-    wait_until(lambda: hashes(get_json(base + "/api/tables")) == want, 90, 0.5)
-    http = webshots.free_port()
-    fresh = dashboard(broker, http, "dash-2", silent_after=1)     # a new session: no queue
-    try:
-        url = "http://127.0.0.1:%d/api/tables" % http
-        webshots.wait_http(url, 30)
-        wait_until(lambda: hashes(get_json(url)) == want, 20, 0.2)
-        wait_until(lambda: all(c["idle_s"] > 1.5 for c in get_json(url)["tables"]), 10, 0.2)
-        for c in get_json(url)["tables"]:
-            silent = [w for w in c["warnings"] if w.startswith("silent for")]
-            assert bool(silent) == (finals[c["table"]]["winner"] is None), c
-            assert c["online"] is True
-    finally:
-        fresh.stop()
+    check_a_restarted_dashboard_rebuilds_from_retained_messages(broker, finals, base)
+    need_browser()
+    check_the_page_in_chromium(broker, finals, base)
