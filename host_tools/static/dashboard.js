@@ -26,8 +26,8 @@ function drawCard(c) {
     return card;
   }
   card.appendChild(el("div", "scn", c.scenario + " (" + c.ruleset + ")"));
-  card.appendChild(el("div", "row", "round " + c.round + " · " + c.phase + " · initiative " +
-                      sideName(c, c.initiative)));
+  card.appendChild(el("div", "row", "round " + c.round + " · " + c.phase + " phase · " +
+                      "initiative: " + sideName(c, c.initiative)));
   for (const side of [0, 1]) card.appendChild(el("div", "row strength", strengthText(c, side)));
   const ck = clockText(c);
   if (ck) card.appendChild(el("div", "row clock", "clocks " + ck));
