@@ -44,11 +44,22 @@ class Publisher:
     # ---- acks (paho's thread) --------------------------------------------------------------
     def acked(self, mid):
         with self.lock:
-            key = self.mid_seq.pop(mid, None)
-            if key is None:
+            key = self.mid_seq.pop(mid, False)
+            if key is False:
                 self.early.add(mid)
-                return
-            self._ack(key)
+            elif key is not None:             # None: a state or status message
+                self._ack(key)
+
+    def _sent(self, mid, key):
+        """Book message ``mid`` (``key``: (gid, seq) of an event, None for other messages)
+        once publish() returned it; an ack that came first is taken now."""
+        with self.lock:
+            if mid in self.early:
+                self.early.discard(mid)
+                if key is not None:
+                    self._ack(key)
+            else:
+                self.mid_seq[mid] = key
 
     def _ack(self, key):
         gid, seq = key
@@ -94,12 +105,7 @@ class Publisher:
         mid = self.client.publish(mqttlink.topic(self.event, self.table, "events"),
                                   json.dumps(rec))
         self.published += 1
-        with self.lock:
-            if mid in self.early:
-                self.early.discard(mid)
-                self._ack((self.gid, s))
-            else:
-                self.mid_seq[mid] = (self.gid, s)
+        self._sent(mid, (self.gid, s))
 
     def state(self):
         """The retained snapshot message (dict)."""
@@ -112,8 +118,13 @@ class Publisher:
         if self.m.rep.game is None:
             return
         self.state_dirty = False
-        self.client.publish(mqttlink.topic(self.event, self.table, "state"),
-                            json.dumps(self.state()), retain=True)
+        self._sent(self.client.publish(mqttlink.topic(self.event, self.table, "state"),
+                                       json.dumps(self.state()), retain=True), None)
+
+    def publish_status(self, online):
+        """The retained ``status`` message (``online``: bool)."""
+        self._sent(self.client.publish(mqttlink.topic(self.event, self.table, "status"),
+                                       status_payload(online), retain=True), None)
 
     def on_update(self, m):
         """For Mirror.follow: after a burst of messages, publish the state once."""
@@ -189,7 +200,7 @@ def main(args):
 
     def reconnected(session_present):
         # online again; a broker that lost its store (killed before it saved) gets the state
-        client.publish(st, status_payload(True), retain=True)
+        pub.publish_status(True)
         if not session_present:
             pub.state_dirty = True
             m.version += 1             # Mirror.follow calls on_update within IDLE_WAIT
@@ -203,7 +214,7 @@ def main(args):
         pass
     finally:
         m.close()
-        client.publish(st, status_payload(False), retain=True)
+        pub.publish_status(False)
         time.sleep(0.2)
         client.stop()
     return 0
