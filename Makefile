@@ -58,9 +58,11 @@ mqtt-broker:
 		|| echo "mqtt-broker: apt-get could not install mosquitto: the MQTT tests will skip"; \
 	else echo "mqtt-broker: no mosquitto and not root with apt-get: the MQTT tests will skip (install Debian's mosquitto)"; fi
 
-# the web view's pictures in docs/ (web-page.png, web-overlay.png), taken by headless Chromium
-screenshots: $(DEV_STAMP) browser
+# the web view's pictures in docs/ (web-page.png, web-overlay.png, dashboard.png), taken by headless
+# Chromium
+screenshots: $(DEV_STAMP) browser mqtt-broker
 	$(PY) -m host_tools.webshots --out docs
+	$(PY) -m host_tools.dashshot --out docs
 
 # README's picture of the battle report (docs/report-plot.png): the Escape from Hoth script
 # played on the headless simulator, drawn by fleetref report's own code

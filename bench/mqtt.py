@@ -114,6 +114,8 @@ def sender(url, n, seconds):
 
 
 def start_broker(d):
+    """Mosquitto on a free 127.0.0.1 port with persistence, anonymous; (Popen, URL)."""
+    from host_tools.tournament import run_mosquitto
     port = webshots.free_port()
     conf = os.path.join(d, "mosquitto.conf")
     os.makedirs(os.path.join(d, "data"), exist_ok=True)
@@ -121,19 +123,7 @@ def start_broker(d):
         f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\n"
                 "persistence_location %s/\nautosave_interval 10\nmax_queued_messages 100000\n"
                 "max_inflight_messages 100\n" % (port, os.path.join(d, "data")))
-        if os.geteuid() == 0:
-            f.write("user root\n")
-    exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    proc = subprocess.Popen([exe, "-c", conf], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    import socket
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    return proc, "mqtt://127.0.0.1:%d" % port
+    return run_mosquitto(conf, port), "mqtt://127.0.0.1:%d" % port
 
 
 def run_size(url, broker_pid, n, seconds):
@@ -297,7 +287,8 @@ def main():
     if args.send:
         sender(args.send[0], int(args.send[1]), float(args.send[2]))
         return
-    if not (shutil.which("mosquitto") or os.path.exists("/usr/sbin/mosquitto")):
+    from host_tools.tournament import mosquitto_path
+    if not mosquitto_path():
         raise SystemExit("bench/mqtt.py: mosquitto is missing (make mqtt-broker)")
     new = measure(args.quick)
     rewrite(args.out, new, NOTES)

@@ -219,8 +219,8 @@ def main():
     more, rp2_notes = rp2_rows(not args.no_rp2, args.out)
     rows += more
     import bench.mqtt as mqtt
-    if args.no_mqtt or args.quick or not mqtt.shutil.which("mosquitto") and \
-            not os.path.exists("/usr/sbin/mosquitto"):
+    from host_tools.tournament import mosquitto_path
+    if args.no_mqtt or args.quick or not mosquitto_path():
         more, mqtt_notes = mqtt.kept(args.out)
     else:
         more, mqtt_notes = mqtt.measure(), list(mqtt.NOTES)

@@ -5,8 +5,9 @@ replica, the same code) and publish its game to an MQTT broker for an organiser'
 Every event goes to ``fleetref/EVENT/TABLE/events`` (QoS 1) as JSON: the web view's event record
 (host_tools.webfeed.record: ``seq``, ``ev``, ``hash``, ``board_hash``, ``text``, ``round``,
 ``phase``) with ``gid``, ``table`` and ``t`` (unix seconds when published). After the newest
-event the mirror's snapshot goes to ``.../state``, retained, with ``table``, ``event``, ``t``
-and ``acked_seq`` (the newest seq whose event, and all before it, the broker acknowledged).
+event the mirror's snapshot goes to ``.../state``, retained, with ``table``, ``event``, ``t``,
+``acked_seq`` (the newest seq whose event, and all before it, the broker acknowledged) and
+``recent`` ([[seq, sentence], ...] of the newest events).
 A restarted publisher reads its own retained state first and publishes only the events after
 it; consumers drop an event whose seq they already hold (QoS 1 may deliver one twice).
 """
@@ -17,6 +18,8 @@ import threading
 import time
 
 from host_tools import mqttlink, webfeed
+
+RECENT = 5          # newest events' texts in the state (a dashboard started afresh shows them)
 
 
 class Publisher:
@@ -111,7 +114,9 @@ class Publisher:
         """The retained snapshot message (dict)."""
         snap = self.m.snapshot()
         snap.update(table=self.table, event=self.event, t=round(time.time(), 3),
-                    acked_seq=self.acked_seq, link=self.m.connected)
+                    acked_seq=self.acked_seq, link=self.m.connected,
+                    recent=[[s, webfeed.sentence(t)]
+                            for s, t in self.m.rep.recent_texts()[-RECENT:]])
         return snap
 
     def publish_state(self):

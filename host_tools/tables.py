@@ -80,7 +80,7 @@ class Tables:
                 r = getattr(self, "_" + kind)(self._table(name), d)
                 self.version += 1
             return r
-        except (ValueError, KeyError, TypeError, AttributeError) as e:
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
             with self.lock:
                 self._table(name).bad += 1
             self.warn("table %s: malformed %s message ignored (%s)" % (name, kind, e))
@@ -116,6 +116,9 @@ class Tables:
         if t.snap is not None and t.snap.get("gid") == gid and int(t.snap["seq"]) > seq:
             return "state"           # an older state that came late
         t.snap = d
+        held = {r[0] for r in t.recent}
+        extra = [[int(r[0]), str(r[1])] for r in d.get("recent") or [] if r[0] not in held]
+        t.recent = sorted(t.recent + extra)[-RECENT:]
         if t.hash_of.get(seq, h) != h:
             t.problems.append("event %d: state %s, event %s" % (seq, h, t.hash_of[seq]))
         if d.get("hash_match") is False:

@@ -89,6 +89,47 @@ def init(d, n, event, port):
     return files
 
 
+def mosquitto_path():
+    """The ``mosquitto`` program (Debian puts it in /usr/sbin), or None."""
+    import shutil
+    return shutil.which("mosquitto") or (os.path.exists("/usr/sbin/mosquitto")
+                                         and "/usr/sbin/mosquitto") or None
+
+
+def run_mosquitto(conf, port, log=None, timeout=10.0):
+    """Start ``mosquitto -c conf`` (its output appended to ``log``, a path, or dropped);
+    returns the Popen once 127.0.0.1:``port`` accepts connections. Run as root, the
+    configuration gets a ``user`` line for this user first (else mosquitto switches to the
+    user ``mosquitto``, who cannot read a private folder). Raises RuntimeError."""
+    import pwd
+    import socket
+    import subprocess
+    import time
+    exe = mosquitto_path()
+    if exe is None:
+        raise RuntimeError("mosquitto is missing (Debian: apt-get install mosquitto)")
+    if os.geteuid() == 0:
+        with open(conf) as f:
+            text = f.read()
+        line = "user %s\n" % pwd.getpwuid(os.geteuid()).pw_name
+        if line not in text:
+            with open(conf, "a") as f:
+                f.write(line)
+    out = open(log, "a") if log else subprocess.DEVNULL
+    proc = subprocess.Popen([exe, "-c", conf], stdout=out, stderr=subprocess.STDOUT)
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > end:
+                proc.kill()
+                raise RuntimeError("mosquitto -c %s did not start listening on port %d"
+                                   % (conf, port))
+            time.sleep(0.05)
+
+
 def add_arguments(p):
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     i = sub.add_parser("init", help="write the broker's password file, ACL and configuration")

@@ -5,8 +5,6 @@ FLEETREF_REQUIRE_MQTT=1 (set by .ci/run) makes that a failure."""
 
 import json
 import os
-import pwd
-import shutil
 import signal
 import subprocess
 import sys
@@ -19,13 +17,8 @@ from host_tools import mqttlink, tournament, webshots
 EVENT = "testcup"
 
 
-def mosquitto():
-    return shutil.which("mosquitto") or (os.path.exists("/usr/sbin/mosquitto")
-                                         and "/usr/sbin/mosquitto") or None
-
-
 def need_mqtt():
-    need(None if mosquitto() else
+    need(None if tournament.mosquitto_path() else
          "mosquitto is missing: the MQTT tests need Debian's mosquitto (make mqtt-broker, as "
          "root: apt-get install mosquitto)", "FLEETREF_REQUIRE_MQTT")
 
@@ -49,9 +42,6 @@ class Broker:
         self.files = tournament.init(self.dir, tables, event, self.port)
         self.url = "mqtt://127.0.0.1:%d" % self.port
         self.conf = os.path.join(self.dir, "mosquitto.conf")
-        if os.geteuid() == 0:      # mosquitto run as root drops to user "mosquitto", which
-            with open(self.conf, "a") as f:       # cannot read a private temporary folder
-                f.write("user %s\n" % pwd.getpwuid(os.geteuid()).pw_name)
         self.proc = None
         self.log = os.path.join(self.dir, "mosquitto.log")
         self.start()
@@ -60,18 +50,7 @@ class Broker:
         return self.files[user]
 
     def start(self):
-        self.proc = subprocess.Popen([mosquitto(), "-c", self.conf],
-                                     stdout=open(self.log, "a"), stderr=subprocess.STDOUT)
-        import socket
-
-        def up():
-            try:
-                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
-                return True
-            except OSError:
-                assert self.proc.poll() is None, open(self.log).read()
-                return False
-        wait_until(up, 10)
+        self.proc = tournament.run_mosquitto(self.conf, self.port, self.log)
 
     def kill(self, sig=signal.SIGTERM):
         self.proc.send_signal(sig)

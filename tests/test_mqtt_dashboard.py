@@ -72,6 +72,7 @@ def check_a_restarted_dashboard_rebuilds_from_retained_messages(broker, finals, 
             silent = [w for w in c["warnings"] if w.startswith("silent for")]
             assert bool(silent) == (finals[c["table"]]["winner"] is None), c
             assert c["online"] is True
+            assert len(c["recent"]) == min(5, finals[c["table"]]["seq"])   # from the state
     finally:
         fresh.stop()
 

@@ -89,11 +89,15 @@ def test_time_banks_a_new_game_and_results_csv():
     ("state", b"not json"), ("state", b"[1, 2]"), ("state", b'{"seq": 1}'),
     ("events", b'{"seq": "x", "gid": 1, "hash": "a"}'), ("events", b'{"seq": 2, "gid": "g", '
                                                                     b'"hash": 5}'),
-    ("status", b"{}"), ("state", b"\xff\xfe")])
+    ("status", b"{}"), ("state", b"\xff\xfe"), ("state", b"RECENT")])
 def test_a_malformed_message_is_warned_once_and_ignored(kind, payload):
     g = new_game("hoth")
     tb, warned = board()
     tb.take("fleetref/cup/t1/state", snap_of(g, seq=0))
+    if payload == b"RECENT":                   # a state whose recent list is torn
+        d = json.loads(snap_of(g, seq=1))
+        d["recent"] = [[]]
+        payload = json.dumps(d)
     assert tb.take("fleetref/cup/t1/" + kind, payload) is None
     assert len(warned) == 1 and "table t1: malformed %s message ignored" % kind in warned[0]
     c = tb.view()["tables"][0]
