@@ -142,3 +142,26 @@ def test_a_restarted_publisher_sends_only_what_the_broker_lacks(broker, procs):
     time.sleep(1.0)
     seqs = [e["seq"] for e in rec.of("/events")]
     assert sorted(seqs) == list(range(1, final["seq"] + 1))      # nothing sent twice
+
+
+def test_a_broker_killed_before_it_saved_gets_the_state_again(broker, procs):
+    broker.kill()                           # no autosave during this test
+    conf = open(broker.conf).read().replace("autosave_interval 10", "autosave_interval 3600")
+    open(broker.conf, "w").write(conf)
+    broker.start()
+    sim = SimProcess("--headless", "--hold", "--wait-for-host", "--scenario", "hoth", "--seed",
+                     "3", "--script", SCRIPT)
+    procs.append(sim)
+    procs.append(publisher(broker, sim.port, "table-03"))
+    final = sim.final()
+    first = Recorder(broker, state_topic("table-03"), client_id="first-reader")
+    procs.append(first)
+    wait_until(lambda: first.of("/state") and first.of("/state")[-1]["seq"] == final["seq"], 20)
+    saved = os.path.getmtime(os.path.join(broker.dir, "data", "mosquitto.db"))
+    broker.kill(signal.SIGKILL)             # nothing saved since the clean stop above
+    assert os.path.getmtime(os.path.join(broker.dir, "data", "mosquitto.db")) == saved
+    broker.start()
+    late = Recorder(broker, state_topic("table-03"), client_id="late-reader-2")
+    procs.append(late)
+    wait_until(lambda: late.of("/state") and late.of("/state")[-1]["seq"] == final["seq"], 20)
+    assert late.of("/state")[-1]["state_hash"] == final["state_hash"]
