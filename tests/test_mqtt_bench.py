@@ -2,6 +2,7 @@
 rows and notes of docs/performance.md (a copy here); the committed page holds its figures."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,8 +30,11 @@ def test_bench_mqtt_rewrites_only_its_rows(tmp_path):
     rest = lambda t: [l for l in t.splitlines() if l not in mqtt_lines(t)]
     assert rest(after) == rest(before)
     rows = [l for l in mqtt_lines(after) if l.startswith("|")]
-    assert "sizes 10/40" in rows[0] and rows[0].split(" | ")[1].startswith("at least 40")
-    assert "40 of 40 events received" in after
+    # the mechanics, not the speed (targets live in the bench): a figure for each size run
+    assert re.fullmatch(r"(at least )?\d+", rows[0].split(" | ")[1].strip()), rows[0]
+    assert "sizes 10" in rows[0]
+    ten = [l for l in rows if l.startswith("| MQTT   10 tables")][0]
+    assert "40 of 40 events received" in ten         # 10 tables, 4 s: every event came
     # the committed page: the figures of a full run, with target and verdict
     doc = mqtt_lines(before)
     head = [l for l in doc if l.startswith("| MQTT: tables")]
