@@ -69,7 +69,8 @@ function drawAll(v) {
   document.getElementById("in-play").textContent = v.tables.filter(c => c.strength).length - done;
   document.getElementById("warned").textContent = v.tables.filter(c => c.warnings.length).length;
   const link = document.getElementById("link");
-  link.textContent = v.broker.connected ? "broker " + v.broker.broker : "broker link lost: reconnecting";
+  link.textContent = v.broker.connected ? "broker " + v.broker.broker :
+                     "broker link lost: reconnecting";
   link.className = v.broker.connected ? "ok" : "down";
   drawResults(v.tables);
 }
