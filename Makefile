@@ -8,9 +8,9 @@ DEV_STAMP := $(VENV)/.dev-stamp
 
 NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: demo test setup clean bench browser screenshots report-picture
+.PHONY: demo test setup clean bench bench-mqtt browser mqtt-broker screenshots report-picture
 
-setup: $(DEV_STAMP) $(NODE_STAMP) browser
+setup: $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker
 
 # real MicroPython (WebAssembly port) and rp2040js (the emulated Pico, emu/) for the tests,
 # pinned by package-lock.json
@@ -46,9 +46,23 @@ browser:
 		|| echo "browser: apt-get could not install chromium chromium-driver: the web view's browser tests will skip"; \
 	else echo "browser: no chromium/chromedriver and not root with apt-get: the web view's browser tests will skip (install Debian's chromium and chromium-driver)"; fi
 
-# the web view's pictures in docs/ (web-page.png, web-overlay.png), taken by headless Chromium
-screenshots: $(DEV_STAMP) browser
+# Mosquitto for the MQTT tests (tests/test_mqtt_*.py: each starts its own broker on a free
+# 127.0.0.1 port): Debian's mosquitto, installed when missing and this is root with apt-get;
+# else one line says so and those tests skip (FLEETREF_REQUIRE_MQTT=1, set by .ci/run, makes
+# that a failure)
+mqtt-broker:
+	@if command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			mosquitto >/dev/null \
+		|| echo "mqtt-broker: apt-get could not install mosquitto: the MQTT tests will skip"; \
+	else echo "mqtt-broker: no mosquitto and not root with apt-get: the MQTT tests will skip (install Debian's mosquitto)"; fi
+
+# the web view's pictures in docs/ (web-page.png, web-overlay.png, dashboard.png), taken by headless
+# Chromium
+screenshots: $(DEV_STAMP) browser mqtt-broker
 	$(PY) -m host_tools.webshots --out docs
+	$(PY) -m host_tools.dashshot --out docs
 
 # README's picture of the battle report (docs/report-plot.png): the Escape from Hoth script
 # played on the headless simulator, drawn by fleetref report's own code
@@ -59,14 +73,18 @@ demo: $(STAMP)
 	$(VENV)/bin/fleetref demo
 
 # two workers: the emulated-Pico tests (tests/test_emu_*.py) each keep one core busy
-test: $(DEV_STAMP) $(NODE_STAMP) browser
+test: $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker
 	$(PY) -m pytest -q -n 2 tests
 
 # benchmarks: writes docs/performance.md and docs/reliability.md (figures are never typed in
 # by hand)
-bench: $(DEV_STAMP) $(NODE_STAMP)
+bench: $(DEV_STAMP) $(NODE_STAMP) mqtt-broker
 	$(PY) bench/run.py
 	$(PY) bench/reliability.py
+
+# the MQTT rows of docs/performance.md alone (bench/mqtt.py; the other rows are kept)
+bench-mqtt: $(DEV_STAMP) mqtt-broker
+	$(PY) bench/mqtt.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info node_modules

@@ -203,6 +203,9 @@ def main():
     ap.add_argument("--no-rp2", action="store_true",
                     help="leave out the figures from the emulated Pico (bench/rp2.py): the rp2 "
                          "rows already on the page are kept, marked as not re-run")
+    ap.add_argument("--no-mqtt", action="store_true",
+                    help="leave out the MQTT figures (bench/mqtt.py): the MQTT rows already on "
+                         "the page are kept (also with --quick or without mosquitto)")
     ap.add_argument("--quick", action="store_true",
                     help="host figures at small sizes (the tests use it); not for the page")
     args = ap.parse_args()
@@ -214,6 +217,13 @@ def main():
     rows += host.measure(quick=args.quick)
     rows += flash_rows()
     more, rp2_notes = rp2_rows(not args.no_rp2, args.out)
+    rows += more
+    import bench.mqtt as mqtt
+    from host_tools.tournament import mosquitto_path
+    if args.no_mqtt or args.quick or not mosquitto_path():
+        more, mqtt_notes = mqtt.kept(args.out)
+    else:
+        more, mqtt_notes = mqtt.measure(), list(mqtt.NOTES)
     rows += more
     out = ["# Performance", "",
            "Produced by `make bench` (`.venv/bin/python bench/run.py`) on %s. Nothing here is "
@@ -249,7 +259,8 @@ def main():
             "writes a snapshot every 32 events (littlefs rewrites more of a file the longer it "
             "is, so a short log costs the least), moving its records into 4 KB history chunks "
             "(4 bytes an event, in CRC-checked segments); most of its cost is littlefs's "
-            "copy-on-write commit per append."] + host.NOTES + host.notes_after() + rp2_notes
+            "copy-on-write commit per append."] + host.NOTES + host.notes_after() + rp2_notes \
+        + mqtt_notes
     with open(args.out, "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))

@@ -28,7 +28,7 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 def commands():
     from host_tools import sim, mirror, demo, flash, saveload, pictures, rostercmd, legend, web
-    from host_tools import verify, dicestats, report, replay
+    from host_tools import verify, dicestats, report, replay, publish, dashboard, tournament
     return [
         ("sim", "play on a simulated board (keyboard = button pad)", sim, sim.add_arguments,
          sim.main),
@@ -57,7 +57,13 @@ def commands():
         ("report", "a battle report (HTML, CSV, plot) of a saved game", report,
          report.add_arguments, report.main),
         ("replay", "play a saved game again, event by event, checking every hash", replay,
-         replay.add_arguments, replay.main)]
+         replay.add_arguments, replay.main),
+        ("publish", "follow a board and publish its game to an MQTT broker (docs/mqtt.md)",
+         publish, publish.add_arguments, publish.main),
+        ("dashboard", "an organiser's live page of every table of an event (MQTT)", dashboard,
+         dashboard.add_arguments, dashboard.main),
+        ("tournament", "the broker's passwords, ACL and configuration for N tables",
+         tournament, tournament.add_arguments, tournament.main)]
 
 
 def version_text():

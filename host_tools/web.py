@@ -25,7 +25,8 @@ from host_tools import webfeed
 
 STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 STATIC = {"web.css": "text/css", "web.js": "text/javascript", "overlay.css": "text/css",
-          "overlay.js": "text/javascript", "common.js": "text/javascript"}
+          "overlay.js": "text/javascript", "common.js": "text/javascript",
+          "dashboard.css": "text/css", "dashboard.js": "text/javascript"}
 PAGES = {"/": "index.html", "/overlay": "overlay.html"}
 DEFAULT_HTTP = "127.0.0.1:8765"
 
@@ -35,24 +36,16 @@ def _read(name):
         return f.read()
 
 
-def make_app(feed, title="fleetref"):
-    """The Starlette application serving ``feed`` (webfeed.Feed)."""
-    from starlette.applications import Starlette
-    from starlette.responses import HTMLResponse, JSONResponse, Response
+def page_routes(pages, title="fleetref"):
+    """Starlette routes for ``pages`` ({URL path: file in static/}, ``{{title}}`` replaced)
+    and ``/static/NAME`` (the page's CSS and JS, nothing else). Shared with the dashboard."""
+    from starlette.responses import HTMLResponse, Response
     from starlette.routing import Route
-    from sse_starlette.sse import EventSourceResponse
 
-    files = {n: _read(n) for n in list(STATIC) + list(PAGES.values())}
-
-    def _since(value):
-        try:
-            n = int(value)
-        except (TypeError, ValueError):
-            return None
-        return n if n >= 0 else None
+    files = {n: _read(n) for n in list(STATIC) + list(pages.values())}
 
     async def page(request):
-        return HTMLResponse(files[PAGES[request.url.path]].replace("{{title}}", title),
+        return HTMLResponse(files[pages[request.url.path]].replace("{{title}}", title),
                             headers={"Cache-Control": "no-store"})
 
     async def static(request):
@@ -61,6 +54,23 @@ def make_app(feed, title="fleetref"):
             return Response("not found", status_code=404, media_type="text/plain")
         return Response(files[name], media_type=STATIC[name],
                         headers={"Cache-Control": "no-store"})
+
+    return [Route(path, page) for path in pages] + [Route("/static/{name}", static)]
+
+
+def make_app(feed, title="fleetref"):
+    """The Starlette application serving ``feed`` (webfeed.Feed)."""
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+    from sse_starlette.sse import EventSourceResponse
+
+    def _since(value):
+        try:
+            n = int(value)
+        except (TypeError, ValueError):
+            return None
+        return n if n >= 0 else None
 
     async def api_state(request):
         return JSONResponse(feed.state())
@@ -101,9 +111,9 @@ def make_app(feed, title="fleetref"):
 
         return EventSourceResponse(gen(), ping=15, headers={"Cache-Control": "no-store"})
 
-    routes = [Route("/", page), Route("/overlay", page), Route("/api/state", api_state),
-              Route("/api/events", api_events), Route("/api/stream", stream),
-              Route("/static/{name}", static)]
+    routes = page_routes(PAGES, title) + [
+        Route("/api/state", api_state), Route("/api/events", api_events),
+        Route("/api/stream", stream)]
     return Starlette(routes=routes)
 
 
@@ -124,19 +134,21 @@ def is_local(host):
         return False
 
 
-def serve(feed, host, port, title="fleetref", started=None, say=print):
+def serve(feed, host, port, title="fleetref", started=None, say=print, app=None,
+          what="fleetref web: http://%s:%d/ (page) and /overlay"):
     """Serve ``feed`` on host:port until interrupted (uvicorn). ``started``: optional
-    threading.Event set once the socket listens."""
+    threading.Event set once the socket listens. ``app``: another Starlette application to
+    serve instead (the dashboard), ``what`` its first line (``%s:%d`` host and port).
+    Raises OSError (one sentence) when the port cannot be had."""
     import uvicorn
-    config = uvicorn.Config(make_app(feed, title), host=host, port=port, log_level="warning",
-                            access_log=False, lifespan="off")
+    config = uvicorn.Config(app or make_app(feed, title), host=host, port=port,
+                            log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
     if is_local(host):
-        say("fleetref web: http://%s:%d/ (page) and /overlay; on localhost only (--http "
-            "0.0.0.0:%d serves the network)" % (host, port, port))
+        say((what + "; on localhost only (--http 0.0.0.0:%d serves the network)")
+            % (host, port, port))
     else:
-        say("fleetref web: http://%s:%d/ (page) and /overlay; WARNING: reachable from other "
-            "machines on the network" % (host, port))
+        say((what + "; WARNING: reachable from other machines on the network") % (host, port))
     import socket
     try:                      # a clear error for a port in use (uvicorn would only exit)
         with socket.create_server((host, port)):

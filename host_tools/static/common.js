@@ -85,3 +85,13 @@ function hpBar(s) {
 function sideName(st, i) {
   return (i === null || i === undefined) ? "undecided" : st.sides[i];
 }
+
+/* the time banks of snapshot st (docs/clock.md) as text, "" for a game without them */
+function clockText(st) {
+  const ck = st.clock;
+  if (!ck) return "";
+  return [0, 1].map((s) =>
+    st.sides[s] + " " + Math.floor(ck.left[s] / 60) + ":" + String(ck.left[s] % 60)
+      .padStart(2, "0") + (ck.expired[s] ? " OUT OF TIME" : ck.running === s ? " (running)" :
+      "")).join(", ");
+}

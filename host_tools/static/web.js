@@ -89,11 +89,8 @@ function draw(live) {
   if (st.board_hash === undefined) agree.textContent = "";
   else if (st.hash_match) { agree.textContent = "board agrees"; agree.className = "ok"; }
   else { agree.textContent = "board hash " + st.board_hash + " differs!"; agree.className = "down"; }
-  const ck = st.clock;                      // time banks (docs/clock.md)
-  document.getElementById("clocks").textContent = ck ? " · clocks " + [0, 1].map((s) =>
-    st.sides[s] + " " + Math.floor(ck.left[s] / 60) + ":" + String(ck.left[s] % 60)
-      .padStart(2, "0") + (ck.expired[s] ? " OUT OF TIME" : ck.running === s ? " (running)" :
-      "")).join(", ") : "";
+  const ck = clockText(st);                 // time banks (docs/clock.md)
+  document.getElementById("clocks").textContent = ck ? " · clocks " + ck : "";
   const dv = st.dice || {};                 // committed board dice (docs/dice.md)
   document.getElementById("dice").textContent = dv.commit ? " · dice commit " +
     dv.commit.slice(0, 16) + "… (epoch " + dv.epoch + ")" + (dv.bad && dv.bad.length ?

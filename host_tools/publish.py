@@ -1,0 +1,225 @@
+"""``fleetref publish``: follow a board as the mirror does (host_tools.mirror.Mirror and its
+replica, the same code) and publish its game to an MQTT broker for an organiser's dashboard
+(topics and guarantees: docs/mqtt.md).
+
+Every event goes to ``fleetref/EVENT/TABLE/events`` (QoS 1) as JSON: the web view's event record
+(host_tools.webfeed.record: ``seq``, ``ev``, ``hash``, ``board_hash``, ``text``, ``round``,
+``phase``) with ``gid``, ``table`` and ``t`` (unix seconds when published). After the newest
+event the mirror's snapshot goes to ``.../state``, retained, with ``table``, ``event``, ``t``,
+``acked_seq`` (the newest seq whose event, and all before it, the broker acknowledged) and
+``recent`` ([[seq, sentence], ...] of the newest events).
+A restarted publisher reads its own retained state first and publishes only the events after
+it; consumers drop an event whose seq they already hold (QoS 1 may deliver one twice).
+"""
+
+import json
+import sys
+import threading
+import time
+
+from host_tools import mqttlink, webfeed
+
+RECENT = 5          # newest events' texts in the state (a dashboard started afresh shows them)
+
+
+class Publisher:
+    """Publishes what a Mirror's replica takes (its ``on_change`` hook) through ``client`` (a
+    mqttlink.Client, started by the caller). ``resume``: ``(gid, seq)`` the broker already
+    holds (events up to ``seq`` of game ``gid`` are not published again)."""
+
+    def __init__(self, mirror, client, event, table, resume=(None, 0)):
+        self.m = mirror
+        self.client = client
+        self.event, self.table = event, table
+        self.resume = resume
+        self.lock = threading.Lock()     # guards the ack book-keeping only (never held in paho)
+        self.mid_seq = {}                # message id -> (gid, seq) of an event not yet acked
+        self.early = set()               # acks that came before publish() returned their mid
+        self.unacked = set()
+        self.sent_seq = 0                # newest seq published in this game
+        self.acked_seq = resume[1]
+        self.gid = resume[0]
+        self.published = 0               # event messages published
+        self.state_dirty = False
+        client.on_acked_cb = self.acked
+        mirror.rep.on_change = self.changed
+
+    # ---- acks (paho's thread) --------------------------------------------------------------
+    def acked(self, mid):
+        with self.lock:
+            key = self.mid_seq.pop(mid, False)
+            if key is False:
+                self.early.add(mid)
+            elif key is not None:             # None: a state or status message
+                self._ack(key)
+
+    def _sent(self, mid, key):
+        """Book message ``mid`` (``key``: (gid, seq) of an event, None for other messages)
+        once publish() returned it; an ack that came first is taken now."""
+        with self.lock:
+            if mid in self.early:
+                self.early.discard(mid)
+                if key is not None:
+                    self._ack(key)
+            else:
+                self.mid_seq[mid] = key
+
+    def _ack(self, key):
+        gid, seq = key
+        if gid != self.gid:
+            return
+        self.unacked.discard(seq)
+        top = self.sent_seq
+        self.acked_seq = min(self.unacked) - 1 if self.unacked else max(self.acked_seq, top)
+
+    # ---- the replica's hook (the mirror's thread) --------------------------------------------
+    def changed(self, kind, seq):
+        rep = self.m.rep
+        if kind == "ev":
+            self._event(*rep.rows[-1])
+        else:
+            # a new game, or the board's state window after a long absence: the events held
+            # that the broker lacks, then the state
+            if rep.gid != self.gid:
+                self.gid, self.sent_seq, self.acked_seq = rep.gid, 0, 0
+                self.unacked.clear()
+            for s, ev, h in rep.rows:
+                self._event(s, ev, h, recent=False)
+        self.state_dirty = True
+
+    def _event(self, s, ev, h, recent=True):
+        rep = self.m.rep
+        if rep.gid != self.gid:
+            self.gid, self.sent_seq, self.acked_seq = rep.gid, 0, 0
+            self.unacked.clear()
+        if s <= self.sent_seq or (self.gid == self.resume[0] and s <= self.resume[1]):
+            return                     # the broker has it (a catch-up, or a restart)
+        g = rep.game
+        if recent:
+            rec = webfeed.record(g, s, ev, rep.board_hash)
+        else:                          # not the newest: the game's texts as they stand now
+            rec = {"seq": s, "ev": list(ev), "hash": h, "board_hash": None,
+                   "text": webfeed.sentence(webfeed.event_text(g, ev)), "round": None,
+                   "phase": None}
+        rec.update(gid=self.gid, table=self.table, t=round(time.time(), 3))
+        with self.lock:
+            self.unacked.add(s)
+            self.sent_seq = s
+        mid = self.client.publish(mqttlink.topic(self.event, self.table, "events"),
+                                  json.dumps(rec))
+        self.published += 1
+        self._sent(mid, (self.gid, s))
+
+    def state(self):
+        """The retained snapshot message (dict)."""
+        snap = self.m.snapshot()
+        snap.update(table=self.table, event=self.event, t=round(time.time(), 3),
+                    acked_seq=self.acked_seq, link=self.m.connected,
+                    recent=[[s, webfeed.sentence(t)]
+                            for s, t in self.m.rep.recent_texts()[-RECENT:]])
+        return snap
+
+    def publish_state(self):
+        if self.m.rep.game is None:
+            return
+        self.state_dirty = False
+        self._sent(self.client.publish(mqttlink.topic(self.event, self.table, "state"),
+                                       json.dumps(self.state()), retain=True), None)
+
+    def publish_status(self, online):
+        """The retained ``status`` message (``online``: bool)."""
+        self._sent(self.client.publish(mqttlink.topic(self.event, self.table, "status"),
+                                       status_payload(online), retain=True), None)
+
+    def on_update(self, m):
+        """For Mirror.follow: after a burst of messages, publish the state once."""
+        if self.state_dirty and not m.catching:
+            self.publish_state()
+
+
+def read_resume(client, event, table, timeout=2.0):
+    """``(gid, seq)`` of this table's retained state on the broker, or ``(None, 0)``: what a
+    restarted publisher need not send again. Needs read access to the table's own topic."""
+    got = threading.Event()
+    box = [(None, 0)]
+
+    def on_message(t, payload):
+        if t != mqttlink.topic(event, table, "state"):
+            return
+        try:
+            d = json.loads(payload)
+            box[0] = (d["gid"], int(d["seq"]))
+        except (ValueError, KeyError, TypeError):
+            pass                       # not ours, or torn: publish everything again
+        got.set()
+    client.on_message_cb = on_message
+    client.subscribe(mqttlink.topic(event, table, "state"))
+    got.wait(timeout)
+    client.c.unsubscribe(mqttlink.topic(event, table, "state"))
+    client.on_message_cb = None
+    return box[0]
+
+
+def status_payload(online):
+    return json.dumps({"online": online, "t": round(time.time(), 3)})
+
+
+def add_arguments(p):
+    p.add_argument("--port", default="auto",
+                   help="serial port or pseudo-terminal path; auto finds a Pico or a simulator")
+    p.add_argument("--broker", required=True, help="mqtt://HOST[:PORT] (mqtts:// for TLS)")
+    p.add_argument("--table", required=True, help="this table's name (letters, digits, - _)")
+    p.add_argument("--event", default=mqttlink.DEFAULT_EVENT,
+                   help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT)
+    p.add_argument("--user", help="broker user name (fleetref tournament init: the table name)")
+    p.add_argument("--password-file", help="file holding the broker password (first line)")
+    mqttlink.add_tls_argument(p)
+    p.add_argument("--baud", type=int, default=115200)
+
+
+def main(args):
+    from host_tools.mirror import Mirror, MirrorError, find_port
+
+    def say(msg):
+        print("fleetref publish: " + msg, file=sys.stderr, flush=True)
+    try:
+        mqttlink.parse_broker(args.broker)
+        mqttlink.check_name("event", args.event)
+        mqttlink.check_name("table", args.table)
+        pw = mqttlink.read_password(args.password_file) if args.password_file else None
+        if pw and not args.user:
+            raise mqttlink.MqttError("--password-file needs --user")
+        port = find_port(say) if args.port == "auto" else args.port
+        st = mqttlink.topic(args.event, args.table, "status")
+        client = mqttlink.Client(args.broker, "fleetref-pub-%s-%s" % (args.event, args.table),
+                                 args.user, pw, will=(st, status_payload(False), 1, True),
+                                 warn=say, ca_file=args.ca_file)
+        client.start()
+    except (mqttlink.MqttError, MirrorError) as e:
+        say(str(e))
+        return 2
+    client.publish(st, status_payload(True), retain=True)
+    resume = read_resume(client, args.event, args.table)
+    m = Mirror(port, baud=args.baud, auto=args.port == "auto", warn=say)
+    pub = Publisher(m, client, args.event, args.table, resume)
+
+    def reconnected(session_present):
+        # online again; a broker that lost its store (killed before it saved) gets the state
+        pub.publish_status(True)
+        if not session_present:
+            pub.state_dirty = True
+            m.version += 1             # Mirror.follow calls on_update within IDLE_WAIT
+    client.on_connect_cb = reconnected
+    say("following %s, publishing to %s as table %s of event %s%s"
+        % (port, args.broker, args.table, args.event,
+           " (the broker holds events up to %d)" % resume[1] if resume[1] else ""))
+    try:
+        m.follow(pub.on_update)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        m.close()
+        pub.publish_status(False)
+        time.sleep(0.2)
+        client.stop()
+    return 0

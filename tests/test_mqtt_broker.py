@@ -1,0 +1,167 @@
+"""Issue 15 parts 1, 3 and 4 against a real Mosquitto (tests/mqtt_support.py): a table's
+credentials cannot write another table's topics nor the dashboard's write anything; bad
+input gives one line and exit 2; the broker is stopped and restarted mid-game and every event
+reaches a subscriber with a persistent session, each seq once after dropping repeats, with the
+board's hashes."""
+
+import json
+import os
+import signal
+import time
+
+import pytest
+
+from conftest import ROOT, SimProcess
+from host_tools import mqttlink
+from mqtt_support import (EVENT, Broker, Recorder, fleetref, need_mqtt, publisher,
+                          wait_until)
+
+SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
+
+
+@pytest.fixture
+def broker(tmp_path):
+    need_mqtt()
+    b = Broker(tmp_path / "broker", tables=3)
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def procs():
+    ps = []
+    yield ps
+    for p in reversed(ps):
+        p.stop()
+
+
+def state_topic(table):
+    return mqttlink.topic(EVENT, table, "state")
+
+
+def test_a_table_cannot_write_another_tables_state_nor_the_dashboard_any(broker, procs):
+    def client(user, cid):
+        c = mqttlink.Client(broker.url, cid, user, mqttlink.read_password(broker.password(user)))
+        c.start()
+        return c
+    t1, t2 = client("table-01", "t1"), client("table-02", "t2")
+    genuine = json.dumps({"seq": 5, "gid": "g2", "by": "table-02"})
+    t2.publish(state_topic("table-02"), genuine, retain=True)
+    t1.publish(state_topic("table-01"), json.dumps({"seq": 1, "by": "table-01"}), retain=True)
+    # the rogue: table-01's credentials aimed at table-02's retained state and events
+    t1.publish(state_topic("table-02"), json.dumps({"seq": 99, "by": "rogue"}), retain=True)
+    t1.publish(mqttlink.topic(EVENT, "table-02", "events"), json.dumps({"seq": 6}))
+    dash = client("dashboard", "d")
+    dash.publish(state_topic("table-03"), json.dumps({"seq": 1, "by": "dashboard"}),
+                 retain=True)
+    time.sleep(0.5)                    # every PUBACK is back (3.1.1: a denied one too)
+    for c in (t1, t2, dash):
+        c.stop()
+    rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id="reader")
+    procs.append(rec)
+    wait_until(lambda: len(rec.msgs) >= 2, 10)
+    time.sleep(0.5)
+    got = {t: d for t, d in rec.msgs}
+    assert got == {state_topic("table-02"): json.loads(genuine),
+                   state_topic("table-01"): {"seq": 1, "by": "table-01"}}
+
+
+def test_bad_input_gives_one_line_and_exit_2(broker, tmp_path):
+    wrong = tmp_path / "wrong"
+    wrong.write_text("not-the-password\n")
+    free = broker.port + 1 if broker.port < 65000 else broker.port - 1
+    cases = [
+        (["--broker", "http://x"], "--broker wants mqtt://HOST[:PORT]"),
+        (["--broker", broker.url, "--user", "table-01", "--password-file", str(wrong)],
+         "not authorised (wrong user name or password"),
+        (["--broker", broker.url], "not authorised"),
+        (["--broker", "mqtt://127.0.0.1:%d" % free], "cannot reach the broker"),
+        (["--broker", broker.url, "--user", "table-01", "--password-file",
+          str(tmp_path / "none")], "cannot read the password file"),
+        (["--broker", broker.url, "--table", "a/b"], "table name 'a/b'"),
+    ]
+    for extra, want in cases:
+        args = ["publish", "--port", "/dev/null", "--table", "table-01", *extra]
+        if extra.count("--table") == 1:
+            args[args.index("--table") + 1:args.index("--table") + 2] = []
+            args.remove("--table")
+        r = fleetref(*args)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and want in lines[0], (extra, r.stderr)
+    r = fleetref("dashboard", "--broker", broker.url, "--user", "dashboard", "--password-file",
+                 str(wrong), "--http", "127.0.0.1:1")
+    assert r.returncode == 2 and "not authorised" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = fleetref("tournament", "init", "--tables", "0", "--dir", str(tmp_path / "t"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "1 to 999" in r.stderr
+
+
+def test_broker_restart_mid_game_loses_and_duplicates_no_event(broker, procs):
+    rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="persistent-reader")
+    procs.append(rec)
+    sim = SimProcess("--headless", "--hold", "--wait-for-host", "--scenario", "hoth", "--seed",
+                     "1", "--script", SCRIPT, "--pace", "60")
+    procs.append(sim)
+    procs.append(publisher(broker, sim.port, "table-01"))
+    wait_until(lambda: len(rec.of("/events")) >= 5, 30)
+    broker.kill(signal.SIGTERM)           # mid-game: the board plays on meanwhile
+    time.sleep(1.5)
+    broker.start()
+    final = sim.final()
+    assert final["seq"] > 10
+    wait_until(lambda: any(e["seq"] == final["seq"] for e in rec.of("/events")), 30)
+    evs = rec.of("/events")
+    seqs = [e["seq"] for e in evs]
+    assert set(seqs) == set(range(1, final["seq"] + 1)), seqs
+    once = {}
+    for e in evs:                         # a repeat (QoS 1) is the same event: dropped by seq
+        assert once.setdefault(e["seq"], e)["hash"] == e["hash"]
+    assert once[final["seq"]]["hash"] == final["state_hash"]
+    assert all(e["gid"] == evs[0]["gid"] and e["table"] == "table-01" for e in evs)
+    # the retained state the broker kept is the final one
+    late = Recorder(broker, state_topic("table-01"), client_id="late-reader")
+    procs.append(late)
+    wait_until(lambda: late.of("/state") and late.of("/state")[-1]["seq"] == final["seq"], 10)
+    assert late.of("/state")[-1]["state_hash"] == final["state_hash"]
+
+
+def test_a_restarted_publisher_sends_only_what_the_broker_lacks(broker, procs):
+    rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="reader-2")
+    procs.append(rec)
+    sim = SimProcess("--headless", "--hold", "--wait-for-host", "--scenario", "hoth", "--seed",
+                     "2", "--script", SCRIPT)
+    procs.append(sim)
+    first = publisher(broker, sim.port, "table-02")
+    procs.append(first)
+    final = sim.final()
+    wait_until(lambda: len(rec.of("/events")) >= final["seq"], 30)
+    first.stop()
+    again = publisher(broker, sim.port, "table-02")
+    procs.append(again)
+    wait_until(lambda: any("holds events up to %d" % final["seq"] in l for l in again.out), 30)
+    time.sleep(1.0)
+    seqs = [e["seq"] for e in rec.of("/events")]
+    assert sorted(seqs) == list(range(1, final["seq"] + 1))      # nothing sent twice
+
+
+def test_a_broker_killed_before_it_saved_gets_the_state_again(broker, procs):
+    broker.kill()                           # no autosave during this test
+    conf = open(broker.conf).read().replace("autosave_interval 10", "autosave_interval 3600")
+    open(broker.conf, "w").write(conf)
+    broker.start()
+    sim = SimProcess("--headless", "--hold", "--wait-for-host", "--scenario", "hoth", "--seed",
+                     "3", "--script", SCRIPT)
+    procs.append(sim)
+    procs.append(publisher(broker, sim.port, "table-03"))
+    final = sim.final()
+    first = Recorder(broker, state_topic("table-03"), client_id="first-reader")
+    procs.append(first)
+    wait_until(lambda: first.of("/state") and first.of("/state")[-1]["seq"] == final["seq"], 20)
+    saved = os.path.getmtime(os.path.join(broker.dir, "data", "mosquitto.db"))
+    broker.kill(signal.SIGKILL)             # nothing saved since the clean stop above
+    assert os.path.getmtime(os.path.join(broker.dir, "data", "mosquitto.db")) == saved
+    broker.start()
+    late = Recorder(broker, state_topic("table-03"), client_id="late-reader-2")
+    procs.append(late)
+    wait_until(lambda: late.of("/state") and late.of("/state")[-1]["seq"] == final["seq"], 20)
+    assert late.of("/state")[-1]["state_hash"] == final["state_hash"]

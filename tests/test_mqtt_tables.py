@@ -1,0 +1,138 @@
+"""Issue 15 without a broker: the dashboard's model of the tables (host_tools.tables) drops
+repeated events by seq, warns when hashes disagree and when a table in play goes silent, shows
+time banks, survives malformed messages with one warning each; broker URLs and names are
+checked; `tournament init` writes Mosquitto's $7$ (PBKDF2-SHA512) hashes and an ACL that
+confines each table to its own topics."""
+
+import base64
+import hashlib
+import json
+import os
+import stat
+
+import pytest
+
+from conftest import new_game
+from host_tools import mqttlink, tables, tournament
+
+
+def snap_of(g, gid="g1", **extra):
+    s = g.snapshot()
+    s.update(gid=gid, board_hash=s["state_hash"], hash_match=True, t=100.0)
+    s.update(extra)
+    return json.dumps(s)
+
+
+def ev_msg(seq, h, gid="g1", t=100.0, board_hash=None, text="x"):
+    return json.dumps({"seq": seq, "ev": [4, 0, 0, 0], "hash": h, "board_hash": board_hash,
+                       "text": text, "round": 1, "phase": "p", "gid": gid, "t": t})
+
+
+def board(now=100.0, silent_after=30):
+    warned = []
+    return tables.Tables("cup", silent_after, warn=warned.append, clock=lambda: now), warned
+
+
+def test_events_are_counted_once_per_seq_and_the_card_shows_the_state():
+    g = new_game("hoth")
+    tb, warned = board()
+    tp = "fleetref/cup/t1/"
+    assert tb.take(tp + "events", ev_msg(1, "aa")) == "event"
+    assert tb.take(tp + "events", ev_msg(1, "aa")) == "dup"
+    assert tb.take(tp + "events", ev_msg(2, "bb", text="two")) == "event"
+    g.submit((4, 0, 0, 0))
+    assert tb.take(tp + "state", snap_of(g, seq=2, state_hash="bb")) == "state"
+    assert tb.take("fleetref/other/t1/state", snap_of(g)) is None     # another event
+    c = tb.view()["tables"][0]
+    assert (c["table"], c["seq"], c["state_hash"], c["events_seen"], c["dups_dropped"]) == \
+        ("t1", 2, "bb", 2, 1)
+    assert c["recent"] == ["x", "two"] and c["warnings"] == [] and warned == []
+    hp = sum(s["hp"][0] + s["hp"][1] for s in g.snapshot()["ships"] if s["side"] == 0)
+    assert c["strength"][0][:2] == (hp, hp)
+    assert c["phase"] == g.phase_name() and c["sides"] == ["Empire", "Rebels"]
+
+
+def test_hashes_that_disagree_and_silence_are_warned():
+    g = new_game("hoth")
+    tb, _ = board(now=200.0, silent_after=30)
+    tb.take("fleetref/cup/t1/events", ev_msg(1, "aa", board_hash="ff"))
+    tb.take("fleetref/cup/t2/events", ev_msg(3, "cc"))
+    tb.take("fleetref/cup/t2/state", snap_of(g, seq=3, state_hash="dd", t=190.0))
+    tb.take("fleetref/cup/t3/state", snap_of(g, seq=0, hash_match=False, board_hash="ee",
+                                             t=100.0, winner=1))
+    cards = {c["table"]: c for c in tb.view()["tables"]}
+    assert cards["t1"]["warnings"] == ["event 1: board hash ff, replica aa"]
+    assert cards["t2"]["warnings"] == ["event 3: state dd, event cc"]          # not silent
+    w3 = cards["t3"]["warnings"]
+    assert any("board hash ee" in w for w in w3)
+    assert not any(w.startswith("silent") for w in w3)                        # it has ended
+    tb2, _ = board(now=200.0, silent_after=30)
+    tb2.take("fleetref/cup/t4/state", snap_of(g, seq=0, t=150.0))
+    assert tb2.view()["tables"][0]["warnings"] == ["silent for 50 s"]
+    tb2.take("fleetref/cup/t4/status", json.dumps({"online": False, "t": 199}))
+    assert "publisher offline" in tb2.view()["tables"][0]["warnings"]
+
+
+def test_time_banks_a_new_game_and_results_csv():
+    g = new_game("hoth", {"clock_s": 600})
+    tb, _ = board()
+    tb.take("fleetref/cup/t1/events", ev_msg(1, "aa"))
+    tb.take("fleetref/cup/t1/state", snap_of(g, gid="g2", seq=0))     # a new game
+    c = tb.view()["tables"][0]
+    assert c["clock"]["left"] == [600, 600] and c["gid"] == "g2" and c["events_seen"] == 0
+    rows = tb.results_csv().splitlines()
+    assert rows[0].startswith("table,scenario,side_0,side_1,winner")
+    assert rows[1].startswith("t1,Escape from Hoth,Empire,Rebels,,")
+
+
+@pytest.mark.parametrize("kind,payload", [
+    ("state", b"not json"), ("state", b"[1, 2]"), ("state", b'{"seq": 1}'),
+    ("events", b'{"seq": "x", "gid": 1, "hash": "a"}'), ("events", b'{"seq": 2, "gid": "g", '
+                                                                    b'"hash": 5}'),
+    ("status", b"{}"), ("state", b"\xff\xfe"), ("state", b"RECENT")])
+def test_a_malformed_message_is_warned_once_and_ignored(kind, payload):
+    g = new_game("hoth")
+    tb, warned = board()
+    tb.take("fleetref/cup/t1/state", snap_of(g, seq=0))
+    if payload == b"RECENT":                   # a state whose recent list is torn
+        d = json.loads(snap_of(g, seq=1))
+        d["recent"] = [[]]
+        payload = json.dumps(d)
+    assert tb.take("fleetref/cup/t1/" + kind, payload) is None
+    assert len(warned) == 1 and "table t1: malformed %s message ignored" % kind in warned[0]
+    c = tb.view()["tables"][0]
+    assert c["malformed"] == 1 and c["state_hash"] == g.state_hash()
+
+
+def test_broker_urls_and_names():
+    assert mqttlink.parse_broker("mqtt://127.0.0.1") == ("127.0.0.1", 1883, False)
+    assert mqttlink.parse_broker("mqtts://host.example:9000") == ("host.example", 9000, True)
+    for bad in ("127.0.0.1:1883", "http://x", "mqtt://", "mqtt://h:0", "mqtt://h:99999",
+                "mqtt://u@h", "mqtt://h/path"):
+        with pytest.raises(mqttlink.MqttError):
+            mqttlink.parse_broker(bad)
+    for bad in ("a/b", "+", "#", "", "x" * 33, None):
+        with pytest.raises(mqttlink.MqttError):
+            mqttlink.check_name("table", bad)
+    assert mqttlink.split_topic(mqttlink.topic("e", "t", "state")) == ("e", "t", "state")
+    assert mqttlink.split_topic("fleetref/e/t/other") is None
+
+
+def test_tournament_files(tmp_path):
+    files = tournament.init(str(tmp_path), 12, "cup", 18830)
+    assert sorted(files) == ["dashboard"] + ["table-%02d" % i for i in range(1, 13)]
+    entries = dict(l.split(":", 1) for l in (tmp_path / "passwd").read_text().splitlines())
+    for user, path in files.items():
+        pw = open(path).read().strip()
+        _, seven, it, salt, digest = entries[user].split("$")
+        assert seven == "7" and it == "101"
+        assert base64.b64decode(digest) == hashlib.pbkdf2_hmac(
+            "sha512", pw.encode(), base64.b64decode(salt), 101, 64)
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    acl = (tmp_path / "acl").read_text()
+    assert "user dashboard\ntopic read fleetref/cup/#" in acl
+    assert "user table-07\ntopic readwrite fleetref/cup/table-07/#" in acl
+    assert acl.count("readwrite") == 12 and "write fleetref/cup/#" not in acl
+    conf = (tmp_path / "mosquitto.conf").read_text()
+    for line in ("listener 18830 127.0.0.1", "allow_anonymous false", "persistence true"):
+        assert line in conf.splitlines()
