@@ -9,7 +9,9 @@ event the mirror's snapshot goes to ``.../state``, retained, with ``table``, ``e
 ``acked_seq`` (the newest seq whose event, and all before it, the broker acknowledged) and
 ``recent`` ([[seq, sentence], ...] of the newest events).
 A restarted publisher reads its own retained state first and publishes only the events after
-it; consumers drop an event whose seq they already hold (QoS 1 may deliver one twice).
+it, and so does a publisher whose broker came back (one killed before it saved may have lost
+events it acknowledged); consumers drop an event whose seq they already hold (QoS 1 may
+deliver one twice).
 """
 
 import json
@@ -20,6 +22,8 @@ import time
 from host_tools import mqttlink, webfeed
 
 RECENT = 5          # newest events' texts in the state (a dashboard started afresh shows them)
+RESYNC_AFTER = 3.0  # seconds after the broker's return before the events it may have lost are
+                    # sent again: subscribers reconnect meanwhile (paho's backoff starts at 1 s)
 
 
 class Publisher:
@@ -41,6 +45,7 @@ class Publisher:
         self.gid = resume[0]
         self.published = 0               # event messages published
         self.state_dirty = False
+        self.reconnected = None          # time.monotonic() of the broker's return (paho's thread)
         client.on_acked_cb = self.acked
         mirror.rep.on_change = self.changed
 
@@ -85,6 +90,20 @@ class Publisher:
                 self.unacked.clear()
             for s, ev, h in rep.rows:
                 self._event(s, ev, h, recent=False)
+        self.state_dirty = True
+
+    def resync(self, have):
+        """After the broker came back: publish again every event after ``have`` ((gid, seq)
+        of the retained state the broker holds now, read_resume). A broker killed before it
+        saved has acknowledged events it then lost; consumers drop repeats by seq."""
+        rep = self.m.rep
+        if rep.game is None:
+            return
+        self.resume = have if have[0] == rep.gid else (None, 0)
+        with self.lock:
+            self.sent_seq = min(self.sent_seq, self.resume[1])
+        for s, ev, h in rep.rows:
+            self._event(s, ev, h, recent=False)
         self.state_dirty = True
 
     def _event(self, s, ev, h, recent=True):
@@ -132,7 +151,15 @@ class Publisher:
                                        status_payload(online), retain=True), None)
 
     def on_update(self, m):
-        """For Mirror.follow: after a burst of messages, publish the state once."""
+        """For Mirror.follow: after a burst of messages, publish the state once; after the
+        broker came back (``reconnected``) and RESYNC_AFTER passed, first the events it may
+        have lost."""
+        if self.reconnected is not None and not m.catching:
+            if time.monotonic() - self.reconnected < RESYNC_AFTER:
+                m.version += 1         # called again after the next read (IDLE_WAIT at most)
+            else:
+                self.reconnected = None
+                self.resync(read_resume(self.client, self.event, self.table))
         if self.state_dirty and not m.catching:
             self.publish_state()
 
@@ -204,11 +231,11 @@ def main(args):
     pub = Publisher(m, client, args.event, args.table, resume)
 
     def reconnected(session_present):
-        # online again; a broker that lost its store (killed before it saved) gets the state
+        # online again: the events after the state the broker kept, then the state (a broker
+        # killed before it saved lost what it had acknowledged since)
         pub.publish_status(True)
-        if not session_present:
-            pub.state_dirty = True
-            m.version += 1             # Mirror.follow calls on_update within IDLE_WAIT
+        pub.reconnected = time.monotonic()
+        m.version += 1                 # Mirror.follow calls on_update within IDLE_WAIT
     client.on_connect_cb = reconnected
     say("following %s, publishing to %s as table %s of event %s%s"
         % (port, args.broker, args.table, args.event,
