@@ -95,7 +95,13 @@ def main(argv=None):
     if getattr(args, "run", None) is None:
         p.print_help()
         return 0
-    return args.run(args)
+    try:
+        return args.run(args)
+    except SystemExit as e:
+        if isinstance(e.code, str):   # a command's one-line refusal: said, and exit 2 as
+            print(e.code, file=sys.stderr)    # every other refusal of the CLI
+            return 2
+        raise
 
 
 if __name__ == "__main__":

@@ -128,6 +128,16 @@ def test_a_good_base_is_taken_and_journaled(tmp_path):
     app2.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
     app2.boot("hoth")
     assert app2.game.seq == 40 and app2.game.state_hash() == g.state_hash()
+    # events 1..40 were never on this board: no damage to report, nothing set aside, before
+    # and after play goes on from the saved state
+    assert not app2.boot_note and not (tmp_path / "game.bad").exists()
+    app2.handle_line('{"c": "roll", "values": [9, 4]}')
+    assert app2.game.seq == 41
+    app3, _ = make_referee("swsb-example", seed=9)
+    app3.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
+    app3.boot("hoth")
+    assert (app3.game.seq, app3.game.state_hash()) == (41, app2.game.state_hash())
+    assert not app3.boot_note and not (tmp_path / "game.bad").exists()
 
 
 def test_a_rule_that_raises_takes_its_event_back(tmp_path, monkeypatch):

@@ -112,6 +112,30 @@ def test_setup_with_a_flipped_bit_is_refused_not_replaced(tmp_path):
     assert '"code": "journal"' in out2[-1]      # said again to every host that says hello
 
 
+def test_a_second_fault_keeps_the_first_faults_files(tmp_path):
+    """Damaged files set aside once are never destroyed by a later fault: each fault's files go
+    to the next empty folder (/game.bad, /game.bad2, ...)."""
+    app, _ = make_referee("hoth")
+    app.set_journal(journal_on(tmp_path))
+    app.load_scenario("hoth")
+    app.handle_line('{"c": "roll", "values": [9, 4]}')
+    first = {}
+    for k, where in ((1, "game.bad"), (2, "game.bad2")):
+        p = tmp_path / "game" / "setup.json"
+        d = bytearray(p.read_bytes())
+        d[100] ^= 4
+        p.write_bytes(bytes(d))
+        app2, _ = make_referee("hoth", seed=8 + k)
+        app2.set_journal(journal_on(tmp_path))
+        app2.boot("hoth")
+        assert "kept in /game.bad%s" % ("2" if k == 2 else "") in app2.boot_note
+        assert (tmp_path / where / "setup.json").read_bytes() == bytes(d)
+        if k == 1:
+            first = {f.name: f.read_bytes() for f in (tmp_path / "game.bad").iterdir()}
+            app2.handle_line('{"c": "roll", "values": [3, 4]}')
+    assert {f.name: f.read_bytes() for f in (tmp_path / "game.bad").iterdir()} == first
+
+
 def test_sim_twice_with_the_same_command_resumes(sim_factory, tmp_path):
     from test_link import drive
     flash = str(tmp_path / "flash")
@@ -135,7 +159,7 @@ def test_sim_twice_with_the_same_command_resumes(sim_factory, tmp_path):
     r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
                         "--scenario", "deathstar", "--flash", flash], capture_output=True,
                        text=True, cwd=ROOT, timeout=60)
-    assert r.returncode != 0 and "--new" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "--new" in r.stderr and "Traceback" not in r.stderr
     sim3 = sim_factory("--headless", "--scenario", "deathstar", "--new", "--seed", "3",
                        "--flash", flash)
     hello = [m for m in drive(sim3.port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"]

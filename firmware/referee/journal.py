@@ -75,6 +75,19 @@ class Journal(Recovery):
         self._new_log(0)                  # the old game's log: its records fail the new key
         self.snapshot(game)
 
+    def set_base(self, game):
+        """Journal ``game`` just set to a saved state (the ``base`` command, docs/protocol.md):
+        its history starts after ``game.base_seq``, so the events before it, which this board
+        never held, are no damage at the next restore. Raises OSError when the snapshot could
+        not be written (the journal is then as before)."""
+        old = self.hfirst
+        self.hfirst = game.base_seq + 1
+        try:
+            self.snapshot(game)
+        except OSError:
+            self.hfirst = old
+            raise
+
     def append(self, game, seq, ev):
         """Append event ``ev`` (number ``seq``); snapshot and rotate when the log is full.
         Raises OSError when the record could not be written (the event is then not on

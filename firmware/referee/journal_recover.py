@@ -10,6 +10,8 @@ except ImportError:       # MicroPython: the declarations below are for the type
 from referee.journal_fs import Files
 from referee.journal_rec import REC, head_seq, parse_records, parse_chunk, record_ok, u32
 
+BAD_KEEP = 3        # folders of damaged files kept aside (/game.bad, /game.bad2, /game.bad3)
+
 
 class JournalError(ValueError):
     """The journal holds a game that cannot be restored (its set-up fails its check)."""
@@ -161,8 +163,10 @@ class Recovery(Files):
             if first is None:
                 first = s
             last = s
-        if first is None:
-            return None if game.seq == 0 else "history: events 1..%d are not on flash" % game.seq
+        if first is None:                # none since a saved state (base) is no damage
+            if game.seq < self.hfirst:
+                return None
+            return "history: events %d..%d are not on flash" % (self.hfirst, game.seq)
         if first > self.hfirst and len(self._chunks()) < self.slots:
             return "history: events %d..%d are not on flash" % (self.hfirst, first - 1)
         if last is not None and last < game.seq:
@@ -179,10 +183,14 @@ class Recovery(Files):
             "; damaged files kept in %s" % self.aside if self.aside else "")
 
     def set_aside(self):
-        """Move every journal file to ``root + ".bad"`` (replacing what was there); returns
-        that directory."""
-        bad = self.root + ".bad"
-        self._mkdir(bad)
+        """Move every journal file to the first empty one of ``root + ".bad"``, ``".bad2"`` ..
+        ``".bad%d" % BAD_KEEP`` (an earlier fault's files are kept; flash is small, so once all
+        hold files the last is replaced); returns that directory. Raises OSError."""
+        for k in range(1, BAD_KEEP + 1):
+            bad = self.root + ".bad" + (str(k) if k > 1 else "")
+            self._mkdir(bad)
+            if not self.names(bad):
+                break
         for n in self.names(bad):
             self.fs.remove(bad + "/" + n)
         for n in self.names():

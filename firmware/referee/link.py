@@ -248,7 +248,7 @@ class SerialLink(AppBase):
         g.set_window(seq, data, b"", b"", [])
         if self.journal is not None:
             try:
-                self.journal.snapshot(g)
+                self.journal.set_base(g)
             except OSError:
                 g.set_window(*old)            # all or nothing
                 raise
