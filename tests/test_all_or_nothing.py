@@ -44,6 +44,10 @@ BAD = [
     {"c": "append", "events": [[99, 0, 0, 0]]}, {"c": "append", "events": [[1, 2]]},
     {"c": "append", "events": "x"}, {"c": "append", "events": [[4, 0, 0, 0]] * 201},
     {"c": "append", "events": [[2, 0, 300, 255]]}, {"c": "append", "events": [[2, 0, -5, 0]]},
+    # the core's events whose other fields are 0 (docs/protocol.md); an undo [5, 1, 1, 1] was
+    # journaled as it came
+    {"c": "append", "events": [[5, 1, 1, 1]]}, {"c": "append", "events": [[4, 0, 0, 7]]},
+    {"c": "append", "events": [[7, 0, 1, 0]]},
     {"c": "key", "key": "nokey"}, {"c": "key", "key": 5},
     {"c": "aim", "ship": 99}, {"c": "attack", "ship": 0, "target": 99},
     {"c": "attack", "ship": 0, "target": 1, "roll": 0}, {"c": "move", "ship": 0, "mode": 9},

@@ -148,3 +148,48 @@ def test_toml_roster_file(tmp_path):
     p.write_text("name = ")
     with pytest.raises(SystemExit, match="not valid TOML"):
         load_roster_file(str(p))
+
+
+def _hoth(change):
+    r = json.loads(scenario_text("hoth"))
+    change(r)
+    return r
+
+
+def _sd(r):                                  # the Star Destroyer's stats
+    return r["sides"][0]["ships"][0]["stats"]
+
+
+# smb values that have the right shape for the generic checks but not for seed 004's rules
+# (found by an independent check: each was accepted, and an Ion Cannon "bonus": "x" made
+# every later ion command fail)
+SMB_BAD = [
+    (lambda r: r["extras"]["ion_cannon"].update(bonus="x"), "extras.ion_cannon.bonus"),
+    (lambda r: r["extras"]["ion_cannon"].update(bursts="2"), "extras.ion_cannon.bursts"),
+    (lambda r: _sd(r).update(snub_defense="x"), "stats.snub_defense"),
+    (lambda r: _sd(r).update(no_snub_damage="yes"), "stats.no_snub_damage"),
+    (lambda r: _sd(r).update(type="blimp"), "stats.type"),
+    (lambda r: _sd(r)["weapons"][0].update(kind="laser"), "stats.weapons"),
+    (lambda r: _sd(r)["weapons"][0].pop("name"), "stats.weapons"),
+    (lambda r: r["victory"][0].update(ship="Nope"), "victory[0].ship"),
+]
+
+
+@pytest.mark.parametrize("change,where", SMB_BAD, ids=[w for _, w in SMB_BAD])
+def test_smb_values_refused_on_the_board_and_by_the_cli(change, where, tmp_path):
+    from conftest import make_referee
+    import subprocess
+    import sys
+    r = _hoth(change)
+    app, out = make_referee("hoth")
+    before = (app.gid, app.game.seq, app.game.state_hash())
+    app.handle_line(json.dumps({"c": "load", "roster": r}))
+    reply = json.loads(out[-1])
+    assert reply["t"] == "err" and where in reply["msg"], reply
+    assert (app.gid, app.game.seq, app.game.state_hash()) == before
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(r))
+    cli = subprocess.run([sys.executable, "-m", "host_tools.cli", "roster", "check", str(p)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert cli.returncode == 2 and where in cli.stderr and "Traceback" not in cli.stderr
+    assert len(cli.stderr.strip().splitlines()) == 1, cli.stderr

@@ -9,7 +9,7 @@ window.EventWindow; the fleet's state is fleet.Fleet; the JSON views are views.p
 """
 
 from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE,
-                            valid)
+                            CORE_NAMES, valid)
 from referee.fleet import (Fleet, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401
                            ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)  # (re-exported)
 from referee.rules.base import TIE_KEEP, EFFECT_AVOID
@@ -246,6 +246,9 @@ class Game(Fleet):
         if r:
             return r
         kind, a, b, c = ev
+        if (kind == EV_UNDO or kind == EV_PHASE) and (a or b or c) or \
+                kind == EV_LAUNCH and (b or c):      # docs/protocol.md: those fields are 0
+            return "%s: the unused fields are 0" % CORE_NAMES[kind]
         if kind == EV_UNDO:
             if not self.win.eff:
                 if self.win.base_seq:

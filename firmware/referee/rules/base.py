@@ -137,10 +137,14 @@ class Ruleset:
                         raise ValueError("sides[%d].ships[%d].stats: %s does not use %r "
                                          "(it reads: %s)" % (si, j, self.name, k,
                                                              ", ".join(known) or "nothing"))
+        names = [s["name"] for si in range(2) for s in norm["sides"][si]["ships"]]
         for k in range(len(norm["victory"])):
             if norm["victory"][k]["when"] not in self.VICTORY:
                 raise ValueError("victory[%d].when: %s knows %s" % (k, self.name,
                                                                    ", ".join(self.VICTORY)))
+            sh = norm["victory"][k].get("ship")
+            if sh is not None and sh not in names:
+                raise ValueError("victory[%d].ship: no ship %r in this roster" % (k, sh))
         if norm["extras"]:
             raise ValueError("extras: %s uses none" % self.name)
 

@@ -108,9 +108,8 @@ class Rules(D20Rules):
         for k in ex:
             if k != "ion_cannon":
                 raise ValueError("extras: smb knows ion_cannon, not %r" % k)
-        ion = ex.get("ion_cannon")
-        if ion is not None and (not isinstance(ion, dict) or ion.get("side") not in (0, 1)):
-            raise ValueError("extras.ion_cannon: needs side 0/1 (and bonus, bursts)")
+        from referee.rules.smb_scenarios import check_roster_values
+        check_roster_values(norm, TYPES, WEAPON_KINDS)
 
     def parse_stats(self, st, ctx):
         v = d20_stats(st)

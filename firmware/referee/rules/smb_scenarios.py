@@ -101,3 +101,37 @@ def winner(rules, g):
             return v["side"]
     return None
 
+
+
+def _int_in(v, where, lo, hi):
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise ValueError("%s: must be an integer %d..%d" % (where, lo, hi))
+
+
+def check_roster_values(norm, types, kinds):
+    """The smb roster values the generic checks (roster.py) take by type only: the Ion
+    Cannon's side, bonus and bursts (seed 004 Escape from Hoth), each ship's ``type``, weapon
+    ``kind``, ``snub_defense`` and true/false flags (docs/rosters.md "smb"). ValueError naming
+    the field and the ship."""
+    ion = norm["extras"].get("ion_cannon")
+    if ion is not None:
+        if not isinstance(ion, dict) or ion.get("side") not in (0, 1):
+            raise ValueError("extras.ion_cannon: needs side 0/1 (and bonus, bursts)")
+        _int_in(ion.get("bonus", 16), "extras.ion_cannon.bonus", -99, 99)
+        _int_in(ion.get("bursts", 2), "extras.ion_cannon.bursts", 0, 99)
+    for si in range(2):
+        ships = norm["sides"][si]["ships"]
+        for j in range(len(ships)):
+            st = ships[j]["stats"]
+            w = 'sides[%d].ships[%d] "%s": stats.' % (si, j, ships[j]["name"])
+            if "type" in st and st["type"] not in types:
+                raise ValueError(w + "type: capital, cruiser, fighter or ship")
+            if "snub_defense" in st:
+                _int_in(st["snub_defense"], w + "snub_defense", -99, 99)
+            for f in ("no_snub_damage", "fighter_attack_move", "immune_to_rapid"):
+                if f in st and not isinstance(st[f], bool):
+                    raise ValueError(w + f + ": true or false")
+            for wp in st.get("weapons", ()):
+                if wp.get("kind") not in kinds or not wp.get("name"):
+                    raise ValueError(w + "weapons: each has a name and a kind (%s)"
+                                     % ", ".join(kinds))
