@@ -6,6 +6,7 @@ line for each new event, and the journal restores exactly what the board shows."
 import json
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import make_referee, scenario_text
@@ -229,3 +230,38 @@ def test_a_load_whose_journal_write_fails_keeps_the_game(tmp_path, monkeypatch):
     app.handle_line('{"c": "load", "scenario": "deathstar"}')
     assert json.loads(out[-1])["t"] == "err"
     assert state(app) == before and app.scenario == "hoth"
+
+
+def _layout(g):
+    """Offsets of the ruleset's flags, ship bytes and game bytes in a state (fleet.py)."""
+    fl2 = 12 + 4 * g.n + 2 * g.nopt
+    sx = fl2 + g.n
+    return fl2, sx, sx + g.n * g.profile.SHIP_BYTES
+
+
+# states no game can reach, found accepted by an independent check (seed 004's Escape from
+# Hoth: 2 Ion Cannon bursts a round, 7 ships, two sides; the round counter)
+IMPOSSIBLE = [
+    ("hoth", lambda d, g, o: d.__setitem__(slice(0, 4), b"\x01\x00\x00\xff"), "round"),
+    ("hoth", lambda d, g, o: d.__setitem__(o[2] + 3, 200), "game byte 3"),      # bursts
+    ("hoth", lambda d, g, o: d.__setitem__(o[2] + 5, 200), "game byte 5"),      # port side
+    ("hoth", lambda d, g, o: d.__setitem__(o[2] + 4, 250), "game byte 4"),      # last mover
+    ("hoth", lambda d, g, o: d.__setitem__(o[1] + 1, 200), "ship byte 1"),      # rapid at
+    ("hoth", lambda d, g, o: d.__setitem__(o[2], 9), "game byte 0"),            # last attack
+    ("swsb-example", lambda d, g, o: d.__setitem__(o[0], 200), "flags"),        # 4 flags
+]
+
+
+@pytest.mark.parametrize("scenario,spoil,words", IMPOSSIBLE,
+                         ids=["%s-%s" % (s, w.replace(" ", "")) for s, _, w in IMPOSSIBLE])
+def test_base_refuses_ruleset_bytes_out_of_range(tmp_path, scenario, spoil, words):
+    app, out = board(tmp_path, scenario, plays=False)
+    g = app.game
+    data = bytearray(g.state_bytes())
+    assert g.check_state(bytes(data)) is None
+    spoil(data, g, _layout(g))
+    before, files = state(app), flash(tmp_path)
+    app.handle_line(json.dumps({"c": "base", "base_seq": 576, "base": data.hex()}))
+    reply = json.loads(out[-1])
+    assert reply["t"] == "err" and words in reply["msg"], reply
+    assert state(app) == before and flash(tmp_path) == files

@@ -13,6 +13,7 @@ from referee.journal import Journal, OSFS
 
 EVENTS = int(os.environ.get("FLEETREF_LONG_EVENTS", "100000"))
 START_ROUND = 65530
+B = START_ROUND        # the saved state's seq: a game in that round has played at least that
 
 
 def events(g, n):
@@ -61,16 +62,17 @@ def test_100k_events_journal_mirror_save_load(tmp_path, monkeypatch):
     g = app.game
     base = bytearray(g.state_bytes())
     base[0:4] = bytes((START_ROUND & 255, START_ROUND >> 8, 0, 0))
-    app.handle_line(json.dumps({"c": "base", "base_seq": 0, "base": base.hex()}))
+    app.handle_line(json.dumps({"c": "base", "base_seq": B, "base": base.hex()}))
+    assert g.seq == B
     rep.load_game(json.loads(app.game_line()))          # the host joins after the base
-    rep.ref.game.set_window(0, bytes(base), b"", b"", [])
-    rep.base0 = (0, bytes(base).hex())
+    rep.ref.game.set_window(B, bytes(base), b"", b"", [])
+    rep.base0 = (B, bytes(base).hex())
     for ev in events(g, EVENTS):
-        if g.seq >= EVENTS:
+        if g.seq >= B + EVENTS:
             break
         assert app.submit(ev) is None, ev
     assert not lines
-    assert g.seq == EVENTS and g.round > 65536, g.round    # past 16 bits, not wrapped
+    assert g.seq == B + EVENTS and g.round > 65536, g.round    # past 16 bits, not wrapped
     assert rep.game.state_hash() == g.state_hash() and len(rep.rows) == EVENTS
     assert calls[0] < 300 * EVENTS // 11 + 4 * EVENTS    # linear: a window per undo
 
@@ -78,10 +80,10 @@ def test_100k_events_journal_mirror_save_load(tmp_path, monkeypatch):
     app2, _ = make_referee("swsb-example", seed=5)
     app2.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
     app2.boot("hoth")
-    assert not app2.boot_note and app2.game.seq == EVENTS
+    assert not app2.boot_note and app2.game.seq == B + EVENTS
     assert app2.game.state_hash() == g.state_hash() and app2.game.round == g.round
     held = [s for s, _ in app2.journal.events(0)]
-    assert held == list(range(held[0], EVENTS + 1)) and EVENTS - len(held) < EVENTS // 2
+    assert held == list(range(held[0], B + EVENTS + 1)) and EVENTS - len(held) < EVENTS // 2
 
     # save: the replica's full record; verify replays it; load puts it on a fresh board
     data = savefile.build(rep.game_msg, rep.base0[0], rep.base0[1], rep.rows,
@@ -93,8 +95,8 @@ def test_100k_events_journal_mirror_save_load(tmp_path, monkeypatch):
     fresh, out = make_referee("swsb-example", seed=6)
     fresh.handle_line(json.dumps({"c": "load", "roster": data["game"]["roster"],
                                   "scenario": data["game"]["scenario"]}))
-    fresh.handle_line(json.dumps({"c": "base", "base_seq": 0, "base": data["base"]}))
+    fresh.handle_line(json.dumps({"c": "base", "base_seq": B, "base": data["base"]}))
     evs = [r["ev"] for r in data["events"]]
     for i in range(0, len(evs), 200):
         fresh.handle_line(json.dumps({"c": "append", "events": evs[i:i + 200]}))
-    assert fresh.game.seq == EVENTS and fresh.game.state_hash() == g.state_hash()
+    assert fresh.game.seq == B + EVENTS and fresh.game.state_hash() == g.state_hash()

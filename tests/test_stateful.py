@@ -123,6 +123,13 @@ class RefereeMachine(RuleBasedStateMachine):
         assert h.state_hash() == g.state_hash()
 
     @invariant()
+    def every_state_reached_passes_the_saved_state_checks(self):
+        # what the base command and a journal's snapshot accept (fleet.check_state) must
+        # hold every state play can reach, or a saved game could not be restored
+        g = self.app.game
+        assert g.check_state(g.state_bytes()) is None, g.check_state(g.state_bytes())
+
+    @invariant()
     def chart_holds_at_most_one_counter_per_option(self):
         g = self.app.game
         # each chart cell names one source ship or is empty, and that ship is on that side

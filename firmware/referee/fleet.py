@@ -237,6 +237,24 @@ class Fleet:
             v = data[o + j]
             if v != NONE and (v >= n or self.side[v] != j // k):
                 return "fleet command chart entry %d names no ship of that side" % j
+        o += 2 * k
+        rules = self.profile
+        nf = len(rules.FLAGS)
+        for i in range(n):              # the ruleset's flags: only the bits it declares
+            if data[o + i] >> nf:
+                return "%s: unknown %s flags" % (self.names[i], rules.name)
+        o += n
+        ship_max, game_max = rules.state_limits(self)
+        sb = rules.SHIP_BYTES
+        for j in range(n * sb):
+            if data[o + j] > ship_max[j % sb]:
+                return "%s: %s ship byte %d is %d (at most %d)" % (
+                    self.names[j // sb], rules.name, j % sb, data[o + j], ship_max[j % sb])
+        o += n * sb
+        for j in range(len(game_max)):
+            if data[o + j] > game_max[j]:
+                return "%s game byte %d is %d (at most %d)" % (rules.name, j, data[o + j],
+                                                                game_max[j])
         return None
 
     def load_state(self, data):

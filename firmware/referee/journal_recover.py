@@ -186,6 +186,7 @@ class Recovery(Files):
         """Move every journal file to the first empty one of ``root + ".bad"``, ``".bad2"`` ..
         ``".bad%d" % BAD_KEEP`` (an earlier fault's files are kept; flash is small, so once all
         hold files the last is replaced); returns that directory. Raises OSError."""
+        bad = self.root + ".bad"
         for k in range(1, BAD_KEEP + 1):
             bad = self.root + ".bad" + (str(k) if k > 1 else "")
             self._mkdir(bad)

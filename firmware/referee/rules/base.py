@@ -148,6 +148,12 @@ class Ruleset:
         if norm["extras"]:
             raise ValueError("extras: %s uses none" % self.name)
 
+    def state_limits(self, g):
+        """(per ship byte, per game byte) the largest value each of this ruleset's state
+        bytes can hold in game ``g`` (tuples of SHIP_BYTES / GAME_BYTES ints): a saved state
+        (the ``base`` command) beyond them is refused. Default: any byte value."""
+        return (255,) * self.SHIP_BYTES, (255,) * self.GAME_BYTES
+
     def parse_stats(self, st, ctx):
         """The ship's stat bytes (list of ints, one per ``STATS`` name) from its roster
         ``stats`` dict; named keys only, never ability text. ``ctx``: a dict shared by the

@@ -67,6 +67,10 @@ class D20Rules(Ruleset):
     def parse_stats(self, st, ctx):
         return d20_stats(st)
 
+    def state_limits(self, g):
+        """The last attack: 0 none, 1 hit, 2 miss; its d20; its total (any)."""
+        return (255,) * self.SHIP_BYTES, (2, 20, 255) + (255,) * (self.GAME_BYTES - 3)
+
     # ---- stats -------------------------------------------------------------------------
     def defense(self, g, i, facing=0):
         """Defense of ship i against an attack on ``facing`` (0 front, 1 side, 2 rear), from

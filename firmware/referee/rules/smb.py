@@ -111,6 +111,15 @@ class Rules(D20Rules):
         from referee.rules.smb_scenarios import check_roster_values
         check_roster_values(norm, TYPES, WEAPON_KINDS)
 
+    def state_limits(self, g):
+        """Ship bytes: aim, rapid response at ship + 1, attack-move fired bits, its target +
+        1; game bytes: the last attack, Ion Cannon bursts (at most the roster's), the ship
+        that moved last + 1, the side that hit the target port + 1."""
+        ion = g.extras.get("ion_cannon")
+        n = g.n
+        return ((255, n, 3, n),
+                (2, 20, 255, ion.get("bursts", 2) if ion else 0, n, 2))
+
     def parse_stats(self, st, ctx):
         v = d20_stats(st)
         b = [255, 255, 255]
