@@ -31,6 +31,10 @@ columns), side 0 on the left:
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
 from referee import overlay
+from referee.rules.base import Ruleset as _Rules
+
+_BASE_FP = _Rules.full_power
+_BASE_YA = _Rules.yet_to_act
 
 SIDE_RGB = ((0, 90, 255), (0, 200, 60))
 SIDE_DIM = ((0, 18, 60), (0, 45, 14))
@@ -72,7 +76,7 @@ class Renderer:
         self.rows_per_page = height - 4
         self.fb = bytearray(width * height * 3)
         self.blank = bytes(width * height * 3)     # clear() copies it in (one memcpy)
-        # what each ship half-row shows, as one small int (Renderer._key; 0 = blank, -1 =
+        # what each ship half-row shows, as one small int (damage, pending, launched, counters, status; 0 = blank, -1 =
         # drawn over), so a frame redraws only the half-rows that changed since the last one
         self.keys = [0] * (self.rows_per_page * 2)
         self.kpage = -1
@@ -166,6 +170,17 @@ class Renderer:
         # ship rows: only the half-rows whose key changed
         rpp = self.rows_per_page
         keys = self.keys
+        prof = g.profile
+        # the ruleset's status tests, None where it keeps the base rules' (always False)
+        fp = prof.full_power if type(prof).full_power is not _BASE_FP else None
+        ya = prof.yet_to_act if type(prof).yet_to_act is not _BASE_YA else None
+        cur = app.cursor
+        mark = app.mark
+        act = g.active
+        dmg = g.dmg
+        pend = g.pend
+        cc = g.cc
+        fl = g.fl
         for s in range(2):
             x0 = s * half
             first = app.side_start[s] + app.page * rpp
@@ -173,7 +188,28 @@ class Renderer:
             o = s * rpp
             for row in range(rpp):
                 i = first + row
-                k = self._key(g, app, i) if i < end else 0
+                if i < end:         # the row's key: damage (8 bits), pending (8), launched (1),
+                    # counters (2), status (3), bit 22 (a ship is there)
+                    if i == cur:
+                        c = ST_SELECTED
+                    elif i == mark:
+                        c = ST_MARKED
+                    elif i == act:
+                        c = ST_FIRING
+                    elif fp is not None and fp(g, i):
+                        c = ST_FULL_POWER
+                    elif ya is not None and ya(g, i):
+                        c = ST_TO_ACT
+                    else:
+                        c = 0
+                    d = dmg[i]
+                    p = pend[i]
+                    n = cc[i]
+                    k = ((d if d < 255 else 255) | (p if p < 255 else 255) << 8
+                         | (1 << 16 if fl[i] & F_LAUNCHED else 0) | (n if n < 3 else 3) << 17
+                         | c << 19 | 1 << 22)
+                else:
+                    k = 0
                 if keys[o + row] == k:
                     continue
                 keys[o + row] = k
@@ -222,28 +258,6 @@ class Renderer:
         n = (v * self.half + 19) // 20
         for k in range(n):
             self.px(x0 + k, y, c)
-
-    def _key(self, g, app, i):
-        """What ship ``i``'s half-row shows, as an int: damage (8 bits), pending damage (8),
-        launched (1), counters (2), status code (3), and bit 22 set (a ship is there)."""
-        if i == app.cursor:
-            c = ST_SELECTED
-        elif i == app.mark:
-            c = ST_MARKED
-        elif i == g.active:
-            c = ST_FIRING
-        elif g.profile.full_power(g, i):
-            c = ST_FULL_POWER
-        elif g.profile.yet_to_act(g, i):
-            c = ST_TO_ACT
-        else:
-            c = 0
-        d = g.dmg[i]
-        p = g.pend[i]
-        cc = g.cc[i]
-        return ((d if d < 255 else 255) | (p if p < 255 else 255) << 8
-                | (1 << 16 if g.fl[i] & F_LAUNCHED else 0) | (cc if cc < 3 else 3) << 17
-                | c << 19 | 1 << 22)
 
     def _ship(self, g, i, x0, y, s, status):
         total = g.hp1[i] + g.hp2[i]
