@@ -79,6 +79,12 @@ class Renderer:
         # what each ship half-row shows, as one small int (damage, pending, launched, counters, status; 0 = blank, -1 =
         # drawn over), so a frame redraws only the half-rows that changed since the last one
         self.keys = [0] * (self.rows_per_page * 2)
+        # what the ship rows were drawn from (the game state's canonical bytes, the cursor and
+        # the mark): when none changed, a frame redraws only the rows drawn over (-1);
+        # ``rows_ok``: ``seen`` is valid
+        self.seen = bytearray(0)
+        self.seen_ui = [-1, -1]
+        self.rows_ok = False
         self.kpage = -1
         self.full = True            # the next frame draws everything (set when the overlay
         self.kgame = None           # or the clocks drew over ship rows, or a new game came)
@@ -135,6 +141,7 @@ class Renderer:
             for k in range(len(keys)):
                 keys[k] = 0
             self.full = False
+            self.rows_ok = False
         else:
             self.clear_rows(0, 2)
             self.clear_rows(self.h - 2, self.h)
@@ -181,6 +188,19 @@ class Renderer:
         pend = g.pend
         cc = g.cc
         fl = g.fl
+        sb = g.state_buf()              # the whole game state, in a reused buffer
+        ui = self.seen_ui
+        same = self.rows_ok and self.seen == sb     # a bytearray compare: in C, no allocation
+        c0 = ui[0]                      # the rows of the cursor and the mark drawn last time
+        m0 = ui[1]
+        ui[0] = cur
+        ui[1] = mark
+        if not same:
+            if len(self.seen) != len(sb):
+                self.seen = bytearray(sb)
+            else:
+                self.seen[:] = sb
+            self.rows_ok = True
         for s in range(2):
             x0 = s * half
             first = app.side_start[s] + app.page * rpp
@@ -188,6 +208,9 @@ class Renderer:
             o = s * rpp
             for row in range(rpp):
                 i = first + row
+                if (same and keys[o + row] != -1 and i != cur and i != mark and i != c0
+                        and i != m0):
+                    continue        # the same state, not the cursor's or mark's, not drawn over
                 if i < end:         # the row's key: damage (8 bits), pending (8), launched (1),
                     # counters (2), status (3), bit 22 (a ship is there)
                     if i == cur:
