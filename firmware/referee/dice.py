@@ -142,7 +142,7 @@ except ImportError:
     def now_us():
         """The time in µs (CPython: perf_counter)."""
         import time
-        return int(time.perf_counter() * 1000000)
+        return int(getattr(time, "perf_counter")() * 1000000)
 try:
     from binascii import crc32 as _crc32
 except ImportError:       # MicroPython before binascii was renamed
