@@ -79,10 +79,14 @@ same fault classification is asserted by `tests/test_faults.py` in `make test`.
 ## What a power cut can lose
 
 Every accepted event is appended to `/game/log.bin` and the file closed before the event is
-acknowledged over serial (`ev` line) or shown; littlefs commits a file on close. A power cut
-loses at most the one event in flight, which was never acknowledged (`tests/test_journal.py`
-cuts the power at every flash write of a 200-event game and restores the exact prefix each
-time). The undo stack survives a restart: it is in the snapshot.
+acknowledged over serial (`ev` line); littlefs commits a file on close. A key's event is
+shown first (its frame shifts out to the panel while the record is written); if the write
+fails, the event is taken back and the refusal shown. A power cut loses at most the one event
+in flight, which was never acknowledged (`tests/test_journal.py` cuts the power at every
+flash write of a 200-event game and restores the exact prefix each time;
+`tests/test_emu_power.py` does the same on the emulated Pico). The undo stack survives a
+restart: it is in the snapshot, which the board writes between events while no key is down
+(until then the log holds every event after the previous snapshot).
 
 ## What damage is detected
 

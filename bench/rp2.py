@@ -53,6 +53,7 @@ if NAIVE:     # the baseline: the first design's frame path, measured in the sam
         r.full = True               # every frame drawn from scratch
         return full(app, err)
     runner.renderer.render = redraw_all
+    runner.app.journal.defer = False    # snapshots written inside the event, as at first
 import time
 EV = [0, 0, 0]       # events submitted, the longest (us), how many took over 20 ms
 _submit = runner.app.submit
@@ -67,6 +68,18 @@ def timed_submit(ev, origin="key", cmd=None):
         EV[2] += 1
     return r
 runner.app.submit = timed_submit
+MT = [0, 0]          # snapshots written by the loop off the event path, the longest (us)
+_maintain = runner.step_maintain
+def timed_maintain():
+    t = time.ticks_us()
+    r = _maintain()
+    d = time.ticks_diff(time.ticks_us(), t)
+    if r:
+        MT[0] += 1
+        if d > MT[1]:
+            MT[1] = d
+    return r
+runner.step_maintain = timed_maintain
 runner.app.hello()
 async def probe():
     last = None
@@ -79,9 +92,9 @@ async def probe():
         last = key
         gc.collect()
         print('{"t": "heap", "gid": "%s", "seq": %d, "alloc": %d, "free": %d, "frames": %d, '
-              '"ev_n": %d, "ev_max": %d, "ev_over": %d}'
+              '"ev_n": %d, "ev_max": %d, "ev_over": %d, "mt_n": %d, "mt_max": %d}'
               % (app.gid, key[1], gc.mem_alloc(), gc.mem_free(), runner.frames,
-                 EV[0], EV[1], EV[2]))
+                 EV[0], EV[1], EV[2], MT[0], MT[1]))
 asyncio.run(runner.main([probe()]))
 """
 
@@ -233,6 +246,7 @@ def measure(quick=False):
         return "met" if ok else "not met"
 
     heap = r["last"]["alloc"]
+    deb = paths.board_profile(BOARD).get("debounce_ms", 5)
     p99 = percentile(lat, 99) if lat else float("inf")
     return [
         ("rp2 heap used after boot (gc.mem_alloc, of %s)" % kb(total), kb(r["boot"]["alloc"]),
@@ -251,11 +265,20 @@ def measure(quick=False):
          "presses making %d events; %d without a frame)"
          % (len(lat), r["made"], r["presses"] - len(lat)), pcts(lat), "p99 <= 10 ms",
          verdict(p99 <= 10), pcts(blat)),
-        ("Longest event, emulated: submitted (rules, state hash, journal write with its "
-         "snapshots, event line) over the %d events of that game (%d over 20 ms)"
+        ("  the same counted from the end of the board's %d ms debounce (the key accepted at "
+         "the earliest; the 256-pixel frame itself takes 7.7 ms on the wire)" % deb,
+         pcts([x - deb for x in lat]), "p99 <= 10 ms", verdict(p99 - deb <= 10),
+         pcts([x - deb for x in blat])),
+        ("Longest event, emulated: submitted (rules, state hash, frame for a key's event, "
+         "journal record, event line; baseline: with its snapshot writes) over the %d events "
+         "of that game (%d over 20 ms)"
          % (r["end"]["ev_n"], r["end"]["ev_over"]), "%.1f ms" % (r["end"]["ev_max"] / 1e3),
          "<= 20 ms", verdict(r["end"]["ev_max"] <= 20000),
          "%.1f ms" % (b["end"]["ev_max"] / 1e3)),
+        ("  snapshot writes, emulated: written by the loop between events while no key is "
+         "down (%d in that game), the longest" % r["end"].get("mt_n", 0),
+         "%.1f ms" % (r["end"].get("mt_max", 0) / 1e3), "<= 20 ms",
+         verdict(r["end"].get("mt_max", 0) <= 20000), ""),
         ("CPU share of the idle loop, emulated over %.1f s" % r["span"],
          "%.1f %%" % (100 * r["share"]), "<= 5 %", verdict(r["share"] <= 0.05),
          "%.1f %%" % (100 * b["share"])),
@@ -275,10 +298,25 @@ NOTES = [
     "end (latch) of the first WS2812 frame decoded on GP28 before the next release. A press "
     "is drawn at once (the key task renders after an action; the render task catches what "
     "changes on its own), only the ship half-rows that changed are redrawn, and the pixels "
-    "are packed by a viper loop. Baseline, the same run on a second boot: the first "
+    "are packed by a viper loop. A key's event is drawn and its frame started (PIO/DMA) "
+    "before its journal record is written and its `ev` line sent; the journal's snapshot "
+    "(every 32 records) is written by the render task between events while no key is down, "
+    "not inside the event. Baseline, the same run on a second boot: the first "
     "design's path (frames only at the render task's turns every 33 ms, each drawn from "
     "scratch, pixels packed by a Python loop, keys polled every 2 ms and the serial port "
     "every 5 ms). "
+    "Where a press's time goes (emulated, timed with `time.ticks_us` in a bench image): "
+    "the release is accepted after the 5 ms debounce and up to one 2 ms scan; the scan of "
+    "the pressed matrix 1.2 ms; a select 0.4 ms, an event's rules and CRC-32 3-4 ms; the "
+    "frame 4-9 ms of Python (up to 23 ms when every ship row changes: a phase, an undo); "
+    "pack and DMA start 0.9 ms; then 256 pixels x 24 bits at 800 kHz, 7.7 ms on the wire "
+    "before the latch. So even with no code the floor is about 13 ms from the release and "
+    "7.7 ms from the debounce: the 10 ms target is out of reach on a full 16x16 frame. Next "
+    "steps: send the chain only up to the last pixel that changed (a WS2812 keeps its "
+    "colour when no data reaches it; the emulator's frame decoder and the tests compare "
+    "whole frames and would have to accumulate them), accept a release on its first "
+    "reading with a lockout (eager debounce), draw the top and bottom rows only when their "
+    "inputs change. "
     "**Emulated time is a lower bound** for a real Pico: rp2040js runs at 125 MHz with no XIP "
     "flash wait states or cache misses, and flash erase and program take no time."
     % (120, " ".join(GAME_KEYS)),
@@ -287,6 +325,14 @@ NOTES = [
     "probe and game on that image, with no /lib modules on the filesystem. The image was "
     "built here from MicroPython v1.24.1 with Debian's gcc-arm-none-eabi; CI has no ARM "
     "toolchain, so `make test` never builds it.",
+    "- rp2 rows, snapshots (not met): the journal's snapshot (every 32 records) is no longer "
+    "written inside an event, but writing it still holds the loop for the time in its row "
+    "(the log's records appended to the history chunk, snap.bin.tmp written and renamed, a "
+    "new log: several littlefs commits); it waits until no key is down, so no release is "
+    "behind it, but a press that starts during it is seen late. Next steps: one littlefs "
+    "operation per loop turn (starting over when an event comes in between; each part is "
+    "safe on its own), and several records per log commit (littlefs pads a commit to the "
+    "256-byte program size), each event announced only once its commit is done.",
     "- CPU share: emulated time the core spends executing instructions (not waiting in WFE) "
     "over emulated time, with the referee idle after boot: with every row high, the key task "
     "sleeps until a column's pin interrupt (then scans every 2 ms until the keys are "

@@ -74,6 +74,8 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
     else:
         app.load_scenario(board.get("scenario", "hoth"))
     runner = Runner(app, keymap, keys, display, serial, renderer)
+    if app.journal is not None:
+        app.journal.defer = True    # snapshots off the event path: the loop writes them idle
     gc.collect()        # the boot's garbage goes before the game makes its own
     return runner
 

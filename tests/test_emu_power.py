@@ -4,7 +4,8 @@ a prefix of the game that holds every event it had announced over serial, with t
 referee's state hash for that prefix.
 
 - a cut after every single flash write (erase or program) of an event that writes a journal
-  snapshot (found by counting the flash writes per event, not from the journal's code);
+  snapshot, its record and the snapshot the board writes after it between events (found by
+  counting the flash writes per event, not from the journal's code);
 - cuts at random moments while a key script is pressed on the key matrix."""
 
 import json
@@ -56,9 +57,13 @@ def after_reboot(pico, start):
 
 
 def send_event(pico, ev):
+    """Send ``ev``; the flash ops counter once the board has also written what the event left
+    due (the board writes a journal snapshot between events, in its render task's next turn,
+    every 100 ms: 0.3 s of emulated time covers it)."""
     mark = pico.mark()
     pico.write(json.dumps({"c": "append", "events": [ev]}) + "\n")
     pico.wait_msg(lambda m: m.get("t") in ("ok", "err"), 120, mark)
+    pico.sleep(0.3)
     return pico.time()["flashOps"]
 
 

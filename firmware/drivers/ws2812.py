@@ -40,7 +40,11 @@ def brightness_scale(fb, budget_ma, ma_per_channel, idle_ma=0, n=0):
     """Scale (0..65536, 65536 = full) that keeps the panel's estimated current within
     ``budget_ma``: each colour channel at 255 draws ``ma_per_channel`` mA, each LED ``idle_ma``.
     A 16x16 panel at full white would draw 256 * 3 * 20 mA = 15.4 A; USB gives 500 mA."""
-    total = sum(fb)                 # a loop in C on MicroPython
+    return scale_of(sum(fb), budget_ma, ma_per_channel, idle_ma, n)
+
+
+def scale_of(total, budget_ma, ma_per_channel, idle_ma=0, n=0):
+    """:func:`brightness_scale` for a frame whose channel values add up to ``total``."""
     avail = budget_ma - idle_ma * n
     if avail <= 0:
         return 0
@@ -54,11 +58,13 @@ def brightness_scale(fb, budget_ma, ma_per_channel, idle_ma=0, n=0):
 def pack_py(fb, order, words, n, s):
     """Fill ``words`` (array "I", chain order) from the RGB frame buffer ``fb``: word ``i`` is
     the pixel at ``fb[order[i]:order[i] + 3]`` scaled by ``s`` (0..65536), as GRB left-aligned.
-    The plain-Python form (CPython tests, ports without the native emitter)."""
+    Returns the sum of the frame's channel values (unscaled). The plain-Python form (CPython
+    tests, ports without the native emitter)."""
     for i in range(n):
         o = order[i]
         words[i] = ((((fb[o + 1] * s) >> 16) << 24) | (((fb[o] * s) >> 16) << 16)
                     | (((fb[o + 2] * s) >> 16) << 8))
+    return sum(fb)
 
 
 pack = pack_py
@@ -66,16 +72,21 @@ try:        # the same loop as native Thumb code: about 60 us for 256 pixels ins
     import micropython
 
     @micropython.viper  # type: ignore  (the stub types viper as taking no arguments)
-    def pack_viper(fb, order, words, n: int, s: int):
+    def pack_viper(fb, order, words, n: int, s: int) -> int:
         src = ptr8(fb)  # noqa: F821 (viper built-ins)
         idx = ptr16(order)  # noqa: F821
         out = ptr32(words)  # noqa: F821
         i = 0
+        t = 0
         while i < n:
             o = idx[i]
-            out[i] = ((((src[o + 1] * s) >> 16) << 24) | (((src[o] * s) >> 16) << 16)
-                      | (((src[o + 2] * s) >> 16) << 8))
+            r = src[o]
+            g = src[o + 1]
+            b = src[o + 2]
+            t += r + g + b
+            out[i] = (((g * s) >> 16) << 24) | (((r * s) >> 16) << 16) | (((b * s) >> 16) << 8)
             i += 1
+        return t
 
     pack = pack_viper
 except (ImportError, AttributeError):
@@ -117,14 +128,18 @@ class WS2812Panel:
         self.last_scale = 65536
 
     def show(self, fb):
-        s = brightness_scale(fb, self.budget_ma, self.ma_per_channel, self.idle_ma, self.n)
-        self.last_scale = s
         dma = self.dma
         if dma is not None:
             while dma.active():   # the previous frame is still going out of this buffer
                 pass
         words = self.words
-        pack(fb, self.order, words, self.n, s)  # type: ignore  (see pack_viper)
+        # packed at full scale, which also adds up the frame (sum() over it takes ~2 ms on
+        # the Pico); packed again, scaled, only when the current budget needs it
+        total = pack(fb, self.order, words, self.n, 65536)  # type: ignore  (see pack_viper)
+        s = scale_of(total, self.budget_ma, self.ma_per_channel, self.idle_ma, self.n)
+        self.last_scale = s
+        if s != 65536:
+            pack(fb, self.order, words, self.n, s)  # type: ignore
         if dma is not None:
             # DREQ of PIO0 TX FIFO n is n (RP2040 datasheet 2.5.3.1)
             dma.config(read=words, write=self.sm, count=self.n, ctrl=self.ctrl, trigger=True)

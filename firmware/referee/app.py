@@ -53,6 +53,9 @@ class Referee(PadUI, SerialLink):
         self.on_event = None   # optional callable(seq, ev), e.g. the simulator's full record
         self.journal = None    # optional journal.Journal: every event goes to flash
         self.boot_note = ""    # what a damaged journal lost at boot (said after every hello)
+        # optional callable(): draws and shows a frame; called when a key's event is applied
+        # in RAM, before its journal write and its ``ev`` line (the loop sets it)
+        self.light = None
 
     # ---- set-up ------------------------------------------------------------------------
     def load_text(self, text, ruleset=None, scenario=""):
@@ -220,18 +223,23 @@ class Referee(PadUI, SerialLink):
         if r:
             return self.error(r, origin, cmd)
         ev = g.event(g.seq)
+        mark = self.mark
+        if ev[0] == EV_PHASE:   # a new phase starts with no ship marked
+            self.mark = NONE
+        self.version += 1
+        if origin == "key" and self.light is not None:
+            self.light()        # light first: the frame goes out (PIO/DMA) during the write
         if j is not None and saved is not None:
             try:
                 j.append(g, g.seq, ev)
             except OSError as e:        # all or nothing: not on flash, so not in the game
                 g.back_to(saved)
+                self.mark = mark
                 return self.error("journal: %s (flash not written; event not applied)" % e,
                                   origin, cmd)
         if ck is not None:
             ck.after(self)
-        if ev[0] == EV_PHASE:   # a new phase starts with no ship marked
-            self.mark = NONE
-        self.version += 1
+            self.version += 1
         if self.on_event is not None:
             self.on_event(g.seq, ev)
         self.send_event(g.seq)

@@ -57,13 +57,25 @@ def _canon(v, out):
         out.extend((str(v) + ",").encode())
 
 
+class _Crc:
+    """Stands for _canon's bytearray: ``extend`` chains the CRC-32 over each piece, so the
+    digest is the CRC-32 of the whole canonical form without building it (a few KB in one
+    piece: on the Pico's fragmented heap that allocation could fail)."""
+
+    def __init__(self):
+        self.v = 0
+
+    def extend(self, b):
+        self.v = crc32(b, self.v)
+
+
 def roster_digest(roster, settings):
     """The 32-bit digest (CRC-32, int) of a normalised roster and the game's settings that
     seeds every state hash, so a game of another roster never shows the same hash."""
-    out = bytearray()
+    out = _Crc()
     _canon(roster, out)
     _canon(settings, out)
-    return crc32(out)
+    return out.v
 
 
 class Fleet:

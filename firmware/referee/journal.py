@@ -56,6 +56,10 @@ class Journal(Recovery):
         self.problems = []
         self.seen = 0
         self.aside = None
+        # True: append only marks a snapshot due (``due``) and maintain() writes it (the
+        # board's loop, between events); False: append writes it at once
+        self.defer = False
+        self.due = False
 
     # ---- writing -----------------------------------------------------------------------
     def _write_setup(self):
@@ -95,10 +99,27 @@ class Journal(Recovery):
         self._append("log.bin", record(self.key, seq, ev))   # OSError: the event is not on flash
         self.records += 1
         if self.records >= self.budget:
+            if self.defer:
+                self.due = True     # maintain() writes it when the loop is idle
+                return
             try:
                 self.snapshot(game)
             except OSError:
                 pass     # the event is in the log; the rotation is tried again at the next one
+
+    def maintain(self, game):
+        """Write the snapshot ``append`` left due (``defer``), if any: called by the loop
+        between events while no key is down, so a press never waits for it. The log holds
+        every event until then, so a cut before or during it loses nothing. Returns True when
+        a snapshot was written (or tried: an OSError is tried again at the next append)."""
+        if not self.due:
+            return False
+        self.due = False
+        try:
+            self.snapshot(game)
+        except OSError:
+            pass
+        return True
 
     def snapshot(self, game):
         """Move the log's records into the history, write the game's base state, RAM window,
@@ -149,6 +170,7 @@ class Journal(Recovery):
         self._write_atomic("log.bin", head(self.key, seq))
         self.records = 0
         self.log_start = seq
+        self.due = False
 
     # ---- reading -----------------------------------------------------------------------
     def _chunks(self):

@@ -56,6 +56,13 @@ class Runner:
         self.shown = [-1, False]    # the app version and error flag of the frame on the grid
         self.render_on_input = True  # draw right after a key or a line (False: only the task)
         self.running = True
+        app.light = self.light
+
+    def light(self):
+        """A key's event is applied in RAM: show it now, before its journal write and its
+        ``ev`` line (the frame shifts out by PIO/DMA while the flash is written)."""
+        if self.render_on_input:
+            self.step_render()
 
     def crash(self, where, e):
         self.crashes += 1
@@ -131,11 +138,26 @@ class Runner:
             else:
                 await sleep_ms(5)
 
+    def step_maintain(self):
+        """A snapshot the journal left due (journal.Journal.defer), written while no key is
+        down or settling, so it never sits between a key's release and its frame. Returns
+        True when one was written."""
+        j = self.app.journal
+        g = self.app.game
+        if j is None or g is None or not getattr(j, "due", False):
+            return False
+        active = getattr(self.keys, "active", None)
+        if active is not None and active():
+            return False
+        return j.maintain(g)
+
     async def task_render(self):
-        # what changes without a key or a line (an error row timing out, the clocks)
+        # what changes without a key or a line (an error row timing out, the clocks), and
+        # the journal's snapshot when one is due
         while self.running:
             try:
                 self.step_render()
+                self.step_maintain()
             except Exception as e:
                 self.crash("render", e)
             await sleep_ms(self.frame_ms)

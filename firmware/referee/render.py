@@ -31,6 +31,10 @@ columns), side 0 on the left:
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
 from referee import overlay
+from referee.rules.base import Ruleset as _Rules
+
+_BASE_FP = _Rules.full_power
+_BASE_YA = _Rules.yet_to_act
 
 SIDE_RGB = ((0, 90, 255), (0, 200, 60))
 SIDE_DIM = ((0, 18, 60), (0, 45, 14))
@@ -72,9 +76,15 @@ class Renderer:
         self.rows_per_page = height - 4
         self.fb = bytearray(width * height * 3)
         self.blank = bytes(width * height * 3)     # clear() copies it in (one memcpy)
-        # what each ship half-row shows, as one small int (Renderer._key; 0 = blank, -1 =
+        # what each ship half-row shows, as one small int (damage, pending, launched, counters, status; 0 = blank, -1 =
         # drawn over), so a frame redraws only the half-rows that changed since the last one
         self.keys = [0] * (self.rows_per_page * 2)
+        # what the ship rows were drawn from (the game state's canonical bytes, the cursor and
+        # the mark): when none changed, a frame redraws only the rows drawn over (-1);
+        # ``rows_ok``: ``seen`` is valid
+        self.seen = bytearray(0)
+        self.seen_ui = [-1, -1]
+        self.rows_ok = False
         self.kpage = -1
         self.full = True            # the next frame draws everything (set when the overlay
         self.kgame = None           # or the clocks drew over ship rows, or a new game came)
@@ -131,6 +141,7 @@ class Renderer:
             for k in range(len(keys)):
                 keys[k] = 0
             self.full = False
+            self.rows_ok = False
         else:
             self.clear_rows(0, 2)
             self.clear_rows(self.h - 2, self.h)
@@ -166,6 +177,30 @@ class Renderer:
         # ship rows: only the half-rows whose key changed
         rpp = self.rows_per_page
         keys = self.keys
+        prof = g.profile
+        # the ruleset's status tests, None where it keeps the base rules' (always False)
+        fp = prof.full_power if type(prof).full_power is not _BASE_FP else None
+        ya = prof.yet_to_act if type(prof).yet_to_act is not _BASE_YA else None
+        cur = app.cursor
+        mark = app.mark
+        act = g.active
+        dmg = g.dmg
+        pend = g.pend
+        cc = g.cc
+        fl = g.fl
+        sb = g.state_buf()              # the whole game state, in a reused buffer
+        ui = self.seen_ui
+        same = self.rows_ok and self.seen == sb     # a bytearray compare: in C, no allocation
+        c0 = ui[0]                      # the rows of the cursor and the mark drawn last time
+        m0 = ui[1]
+        ui[0] = cur
+        ui[1] = mark
+        if not same:
+            if len(self.seen) != len(sb):
+                self.seen = bytearray(sb)
+            else:
+                self.seen[:] = sb
+            self.rows_ok = True
         for s in range(2):
             x0 = s * half
             first = app.side_start[s] + app.page * rpp
@@ -173,7 +208,31 @@ class Renderer:
             o = s * rpp
             for row in range(rpp):
                 i = first + row
-                k = self._key(g, app, i) if i < end else 0
+                if (same and keys[o + row] != -1 and i != cur and i != mark and i != c0
+                        and i != m0):
+                    continue        # the same state, not the cursor's or mark's, not drawn over
+                if i < end:         # the row's key: damage (8 bits), pending (8), launched (1),
+                    # counters (2), status (3), bit 22 (a ship is there)
+                    if i == cur:
+                        c = ST_SELECTED
+                    elif i == mark:
+                        c = ST_MARKED
+                    elif i == act:
+                        c = ST_FIRING
+                    elif fp is not None and fp(g, i):
+                        c = ST_FULL_POWER
+                    elif ya is not None and ya(g, i):
+                        c = ST_TO_ACT
+                    else:
+                        c = 0
+                    d = dmg[i]
+                    p = pend[i]
+                    n = cc[i]
+                    k = ((d if d < 255 else 255) | (p if p < 255 else 255) << 8
+                         | (1 << 16 if fl[i] & F_LAUNCHED else 0) | (n if n < 3 else 3) << 17
+                         | c << 19 | 1 << 22)
+                else:
+                    k = 0
                 if keys[o + row] == k:
                     continue
                 keys[o + row] = k
@@ -222,28 +281,6 @@ class Renderer:
         n = (v * self.half + 19) // 20
         for k in range(n):
             self.px(x0 + k, y, c)
-
-    def _key(self, g, app, i):
-        """What ship ``i``'s half-row shows, as an int: damage (8 bits), pending damage (8),
-        launched (1), counters (2), status code (3), and bit 22 set (a ship is there)."""
-        if i == app.cursor:
-            c = ST_SELECTED
-        elif i == app.mark:
-            c = ST_MARKED
-        elif i == g.active:
-            c = ST_FIRING
-        elif g.profile.full_power(g, i):
-            c = ST_FULL_POWER
-        elif g.profile.yet_to_act(g, i):
-            c = ST_TO_ACT
-        else:
-            c = 0
-        d = g.dmg[i]
-        p = g.pend[i]
-        cc = g.cc[i]
-        return ((d if d < 255 else 255) | (p if p < 255 else 255) << 8
-                | (1 << 16 if g.fl[i] & F_LAUNCHED else 0) | (cc if cc < 3 else 3) << 17
-                | c << 19 | 1 << 22)
 
     def _ship(self, g, i, x0, y, s, status):
         total = g.hp1[i] + g.hp2[i]
