@@ -151,9 +151,10 @@ class Walk:
     def step(self):
         rows, g = self.rows, self.game
         if self.pos >= len(rows):
-            if self.data["count"] != len(rows) or self.data["head"] != self.prev:
-                raise self._broken(g.seq + 1, "truncated: %d of %d events, the file ends "
-                                   "after event %d" % (len(rows), self.data["count"], g.seq))
+            why = savefile.end_problem(len(rows), self.data["count"], self.data["head"],
+                                       self.prev, g.seq)
+            if why:
+                raise self._broken(g.seq + 1, why)
             return None
         row = rows[self.pos]
         seq, ev = row["seq"], tuple(row["ev"])

@@ -121,6 +121,17 @@ def check_fields(save):
         raise SaveError("snapshot must be an object")
 
 
+def end_problem(n, count, head, chain, last):
+    """Why a save file's events do not end as its ``count`` and ``head`` say (None when they
+    do): ``n`` events read, the hash chain ``chain`` after the last of them (event ``last``)."""
+    if count != n:
+        return "truncated: %d of %d events, the file ends after event %d" % (n, count, last)
+    if head != chain:
+        return ("the head does not match the hash chain after event %d (the head or the "
+                "events and their count were changed)" % last)
+    return None
+
+
 def verify(save):
     """Check a save dict: every field, the chain, truncation, and a replay of every event
     through the rules core. Returns the replayed Game. Raises SaveError saying where the file
@@ -140,10 +151,10 @@ def verify(save):
             raise SaveError("breaks at event %d: hash chain does not match (the file was "
                             "changed there)" % seq)
         want += 1
-    if count != len(rows) or head != prev:
-        last = rows[-1]["seq"] if rows else base_seq
-        raise SaveError("truncated: %d of %d events, the file ends after event %d"
-                        % (len(rows), count, last))
+    last = rows[-1]["seq"] if rows else base_seq
+    why = end_problem(len(rows), count, head, prev, last)
+    if why:
+        raise SaveError(why)
     g = new_game_of(save)
     if base:
         try:
