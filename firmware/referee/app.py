@@ -68,6 +68,8 @@ class Referee(PadUI, SerialLink):
         return self._start(*scenarios.load_raw(raw, ruleset), scenario=scenario)
 
     def _start(self, norm, raw, scenario=""):
+        import gc
+        gc.collect()          # the roster check's garbage goes before the new game is built
         game = Game(rules.get(norm["ruleset"]), norm)
         old = (self.game, self.raw_text, self.scenario, self.gid)
         self.game = game

@@ -180,6 +180,8 @@ class SerialLink(AppBase):
         raise ValueError("unknown command %r (%s has none of that name)" % (c, g.profile.name))
 
     def _load(self, msg):
+        import gc
+        gc.collect()          # a 2x24-ship roster needs blocks of a few KB on the Pico's heap
         rs = msg.get("ruleset")
         if rs is not None and not isinstance(rs, str):
             raise ValueError("ruleset must be a name")
