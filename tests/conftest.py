@@ -102,3 +102,13 @@ def smb_move_all(g):
         for i in range(g.n):
             if g.side[i] == side:
                 g.submit((EV_MOVE, i, 1, 0))
+
+
+@pytest.fixture
+def procs():
+    """A list a test appends its helper processes to (each with ``stop()``); they are stopped
+    in reverse order when the test ends, pass or fail."""
+    ps = []
+    yield ps
+    for p in reversed(ps):
+        p.stop()

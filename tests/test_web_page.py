@@ -41,14 +41,6 @@ def chrome():
     d.quit()
 
 
-@pytest.fixture
-def procs():
-    ps = []
-    yield ps
-    for p in reversed(ps):
-        p.stop()
-
-
 def headless(env, *args):
     """The final snapshot of `fleetref sim --headless ... --script`."""
     r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless", *args],
