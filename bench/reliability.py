@@ -79,14 +79,21 @@ same fault classification is asserted by `tests/test_faults.py` in `make test`.
 ## What a power cut can lose
 
 Every accepted event is appended to `/game/log.bin` and the file closed before the event is
-acknowledged over serial (`ev` line); littlefs commits a file on close. A key's event is
-shown first (its frame shifts out to the panel while the record is written); if the write
-fails, the event is taken back and the refusal shown. A power cut loses at most the one event
-in flight, which was never acknowledged (`tests/test_journal.py` cuts the power at every
-flash write of a 200-event game and restores the exact prefix each time;
-`tests/test_emu_power.py` does the same on the emulated Pico). The undo stack survives a
-restart: it is in the snapshot, which the board writes between events while no key is down
-(until then the log holds every event after the previous snapshot).
+announced over serial (`ev` line); littlefs commits a file on close. An event from a serial
+command is written before its answer, one commit each; if the write fails, the event is taken
+back and the refusal sent. A key's events are shown at once and held in RAM, then written
+together in one commit (group commit, `Referee.commit`: once the keys have rested the board
+profile's `commit_ms`, 1000 ms by default, when 8 are held, 4 x `commit_ms` after the first,
+or before any serial line is answered), and only then announced; if that write fails, every
+held event is taken back and the refusal shown. So a power cut loses nothing announced: it
+can lose the events of the last second or so of key presses (at most 8, at most
+4 x `commit_ms`), which the grid showed but no host was told of; a restored board shows the
+game as it was before them (`tests/test_group_commit.py`; `tests/test_journal.py` cuts the
+power at every flash write of a 200-event game and restores the exact prefix each time;
+`tests/test_emu_power.py` does the same on the emulated Pico, and cuts it at random moments
+during key presses). The undo stack survives a restart: it is in the snapshot, which the board
+writes between events while no key is down (until then the log holds every event after the
+previous snapshot).
 
 ## What damage is detected
 

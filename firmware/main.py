@@ -76,6 +76,8 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
     runner = Runner(app, keymap, keys, display, serial, renderer)
     if app.journal is not None:
         app.journal.defer = True    # snapshots off the event path: the loop writes them idle
+        # group commit: a key's events are written together once the keys rest this long
+        app.journal.hold_ms = board.get("commit_ms", 1000)
     gc.collect()        # the boot's garbage goes before the game makes its own
     return runner
 

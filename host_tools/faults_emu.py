@@ -96,6 +96,7 @@ def play(pico, presses, extra, tmp):
     pico.wait_msg(lambda m: m.get("t") == "hello")
     start = pico.mark()
     pico.press(presses)
+    pico.sleep(2.0)     # the keys rest: the board commits their held events and announces them
     evs = [m for m in pico.messages(start) if m["t"] == "ev"]
     more = more_events(game, evs, extra)
     for k in range(0, len(more), 20):

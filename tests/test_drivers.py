@@ -135,11 +135,18 @@ def test_debounce_and_long_press_timing(hw):
     assert d.state[0] == 0                  # stable 4 ms only
     d.update(0, 1, 9)
     assert d.state[0] == 1                  # stable 5 ms: pressed
+    d.update(0, 1, 99)
+    assert d.poll() is None                 # held: nothing yet
     d.update(0, 0, 100)
-    d.update(0, 0, 104)
-    assert d.poll() is None                 # release not yet debounced
-    d.update(0, 0, 105)
-    assert d.poll() == (0, False)           # short press reported on release
+    assert d.poll() == (0, False)           # eager release: reported at the first open reading
+    for t, v in [(101, 1), (102, 0), (103, 1), (104, 0), (105, 0), (120, 0)]:
+        d.update(0, v, t)                   # the release bounces: no new press
+    assert d.poll() is None and d.state[0] == 0
+    d.update(0, 1, 200)
+    d.update(0, 1, 203)
+    d.update(0, 0, 204)                     # closed 4 ms only: never a press, so no release
+    d.update(0, 0, 220)
+    assert d.poll() is None
     d.update(1, 1, 200)
     d.update(1, 1, 205)
     d.update(1, 1, 804)

@@ -1,8 +1,11 @@
 """4x4 (or any R x C) key matrix on GPIO with debounce and long press.
 
 Rows are driven high one at a time; columns are inputs with pull-downs (a 1N4148 per key lets
-several keys be held). A key's change is accepted once its raw reading has been stable for
-``debounce_ms`` (5 ms by default, as QMK). A press shorter than ``long_ms`` gives a short press
+several keys be held). A press is accepted once its raw reading has been stable for ``debounce_ms``
+(5 ms by default, as QMK's deferred debounce); a release at its first open reading once the
+press has been accepted that long (an eager release: it saves the debounce time between a
+key's release and its frame; the release's bounce cannot make a new press, which needs 5 ms
+closed again; a contact that chatters open in the middle of a hold would end the press early). A press shorter than ``long_ms`` gives a short press
 on release; holding it ``long_ms`` gives a long press at once (and nothing on release).
 """
 
@@ -29,6 +32,7 @@ class Debouncer:
         self.changed_at = [0] * n          # when raw last changed
         self.down_at = [0] * n             # when the debounced press began
         self.long_done = bytearray(n)
+        self.eager = True                  # False: a release waits out the debounce too
         self.ring = bytearray(16)
         self.head = 0
         self.count = 0
@@ -45,17 +49,26 @@ class Debouncer:
         if raw != self.raw[i]:
             self.raw[i] = raw
             self.changed_at[i] = now
+            if not raw and self.state[i] and self.eager and \
+                    ticks_diff(now, self.down_at[i]) >= self.debounce_ms:
+                self._release(i, now)     # eager release: the first open reading counts
         elif raw != self.state[i] and ticks_diff(now, self.changed_at[i]) >= self.debounce_ms:
             self.state[i] = raw
             if raw:
                 self.down_at[i] = now
                 self.long_done[i] = 0
-            elif not self.long_done[i]:
-                self._emit(i, False)
+            else:
+                self._release(i, now)
         if (self.state[i] and not self.long_done[i]
                 and ticks_diff(now, self.down_at[i]) >= self.long_ms):
             self.long_done[i] = 1
             self._emit(i, True)
+
+    def _release(self, i, now):
+        self.state[i] = 0
+        if not self.long_done[i]:
+            self._emit(i, False)
+        self.long_done[i] = 1
 
     def quiet(self):
         """True when no key is down or settling, raw or debounced (nothing to time)."""

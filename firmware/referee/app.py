@@ -56,6 +56,13 @@ class Referee(PadUI, SerialLink):
         # optional callable(): draws and shows a frame; called when a key's event is applied
         # in RAM, before its journal write and its ``ev`` line (the loop sets it)
         self.light = None
+        # group commit (journal.hold_ms > 0, the board): a key's events wait, applied and
+        # shown, for one journal commit; their ``ev`` lines go out once it is done
+        self.pad_live = False   # True while the loop runs a pressed key's action
+        self.unsent = []        # seqs applied and held, not yet on flash nor announced
+        self.batch = None       # (game checkpoint, mark) before the first of them
+        self.held_first = 0     # ticks_ms of the first and the newest held event
+        self.held_last = 0
 
     # ---- set-up ------------------------------------------------------------------------
     def load_text(self, text, ruleset=None, scenario=""):
@@ -68,6 +75,7 @@ class Referee(PadUI, SerialLink):
         return self._start(*scenarios.load_raw(raw, ruleset), scenario=scenario)
 
     def _start(self, norm, raw, scenario=""):
+        self.commit()           # the game in play's held events: on flash and announced first
         import gc
         gc.collect()          # the roster check's garbage goes before the new game is built
         game = Game(rules.get(norm["ruleset"]), norm)
@@ -217,10 +225,17 @@ class Referee(PadUI, SerialLink):
         if g.clk:                               # time banks (referee/clock.py)
             from referee.clock import clock_of
             ck = clock_of(self)
+        j = self.journal
+        hold = self.pad_live and j is not None and getattr(j, "hold_ms", 0) > 0
+        self._settle(hold)
         if ck is not None:
             ck.before(self, ev)
-        j = self.journal
-        saved = g.checkpoint() if j is not None else None
+            self._settle(hold)
+        saved = None
+        if j is not None:
+            saved = g.checkpoint()
+            if hold and not self.unsent:
+                self.batch = (g.checkpoint(True), self.mark)
         r = g.submit(ev)
         if r:
             return self.error(r, origin, cmd)
@@ -231,9 +246,9 @@ class Referee(PadUI, SerialLink):
         self.version += 1
         if origin == "key" and self.light is not None:
             self.light()        # light first: the frame goes out (PIO/DMA) during the write
-        if j is not None and saved is not None:
+        if j is not None:
             try:
-                j.append(g, g.seq, ev)
+                j.append(g, g.seq, ev, hold)
             except OSError as e:        # all or nothing: not on flash, so not in the game
                 g.back_to(saved)
                 self.mark = mark
@@ -242,10 +257,72 @@ class Referee(PadUI, SerialLink):
         if ck is not None:
             ck.after(self)
             self.version += 1
-        if self.on_event is not None:
-            self.on_event(g.seq, ev)
-        self.send_event(g.seq)
+        if hold:
+            if not self.unsent:
+                self.held_first = self.now_ms
+            self.held_last = self.now_ms
+            self.unsent.append(g.seq)
+            return None
+        self.announce(g.seq)
         return None
+
+    def _settle(self, hold):
+        # held events go out before one that is not held (the lines stay in order), and
+        # before the window folds (commit() explains)
+        g = self.game
+        if self.unsent and g is not None and (not hold or g.win.full()):
+            self.commit()
+
+    def announce(self, seq):
+        g = self.game
+        if self.on_event is not None and g is not None:
+            self.on_event(seq, g.event(seq))
+        self.send_event(seq)
+
+    def commit(self):
+        """Write the held events' records in one journal commit, then send their ``ev``
+        lines (an event is announced only once it is on flash). When the write fails, every
+        held event is taken back (all or nothing: state, seq, window, undo stack) and an error
+        says so. The window never folds while events are held (submit commits first), so the
+        checkpoint taken before the first of them still applies. Returns how many were
+        announced."""
+        seqs = self.unsent
+        g = self.game
+        j = self.journal
+        batch = self.batch
+        if not seqs or g is None or j is None or batch is None:
+            return 0
+        try:
+            j.commit(g)
+        except OSError as e:
+            j.drop_held()
+            self.unsent = []
+            saved, mark = batch
+            self.batch = None
+            g.back_to(saved)
+            self.mark = mark
+            self.version += 1
+            self.error("journal: %s (flash not written; %d event(s) taken back)"
+                       % (e, len(seqs)), "key")
+            return 0
+        self.unsent = []
+        self.batch = None
+        for seq in seqs:
+            self.announce(seq)
+        return len(seqs)
+
+    def commit_due(self, idle):
+        """True when the held events should be committed now (the board's loop asks every
+        turn): 8 held, or ``journal.hold_ms`` since the newest while ``idle`` (no key down),
+        or four times that since the first."""
+        seqs = self.unsent
+        j = self.journal
+        if not seqs or j is None:
+            return False
+        ms = j.hold_ms
+        now = self.now_ms
+        return (len(seqs) >= 8 or (idle and ticks_diff(now, self.held_last) >= ms)
+                or ticks_diff(now, self.held_first) >= 4 * ms)
 
     def roll_initiative(self, origin="key", cmd=None):
         """Roll a d20 per side with the board's dice (seed 000 "initiative check")."""

@@ -56,3 +56,6 @@ class AppBase:
 
     def key(self, action):
         raise NotImplementedError
+
+    def commit(self):
+        raise NotImplementedError

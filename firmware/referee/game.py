@@ -174,22 +174,37 @@ class Game(Fleet):
             return "refused: applying it failed (%s: %s)" % (type(e).__name__, e)
         return None
 
-    def checkpoint(self):
+    def checkpoint(self, many=False):
         """What :meth:`back_to` needs to take back the next event (a few ints and the state
         bytes: no copy of the log or the undo stack). Folds a full window first, so the next
-        event does not."""
+        event does not. ``many``: take back any number of events, so long as the window
+        does not fold in between (copies of the undo stack and the window's checkpoints)."""
         w = self.win
         if w.full():
             self._fold()
         eff = w.eff
         ck = w.ckpt
+        if many:
+            return (len(w.events), len(w.hashes), list(eff), w.base_seq, self.state_bytes(),
+                    list(ck))
         return (len(w.events), len(w.hashes), len(eff), eff[-1] if eff else -1, w.base_seq,
                 self.state_bytes(), len(ck), ck[-1] if ck else None)
 
     def back_to(self, saved):
-        """Take back the one event submitted since :meth:`checkpoint` gave ``saved``: the
-        window, undo stack, checkpoints and state as they were."""
+        """Take back the one event submitted since :meth:`checkpoint` gave ``saved`` (or
+        every event, for ``checkpoint(True)``): the window, undo stack, checkpoints and state
+        as they were. Raises ValueError when the window was folded since."""
         w = self.win
+        if len(saved) == 6:
+            ne, nh, eff, base_seq, state, ck = saved
+            if w.base_seq != base_seq:
+                raise ValueError("the window was folded since the checkpoint")
+            w.events = w.events[:ne]
+            w.hashes = w.hashes[:nh]
+            w.eff = list(eff)
+            w.ckpt = list(ck)
+            self.load_state(state)
+            return
         ne, nh, n_eff, top, base_seq, state, n_ck, top_ck = saved
         if w.base_seq != base_seq:
             raise ValueError("the window was folded since the checkpoint")

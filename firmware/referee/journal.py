@@ -34,7 +34,7 @@ SETUP = "setup.json"
 
 
 class Journal(Recovery):
-    """``budget``: log records before a snapshot (32: littlefs rewrites more of a file the
+    """``budget``: log records before a snapshot (40: littlefs rewrites more of a file the
     longer it grows, so short logs cost the least flash per event; docs/performance.md);
     ``history_budget``: flash for the history (256 KB: 64 chunks, about 59,000 events).
     ``bytes_written`` counts the bytes this journal has written. After :meth:`restore`,
@@ -42,7 +42,7 @@ class Journal(Recovery):
     named and ``aside`` is where damaged files were moved (or None).
     """
 
-    def __init__(self, fs, root="/game", budget=32, history_budget=256 * 1024):
+    def __init__(self, fs, root="/game", budget=40, history_budget=256 * 1024):
         Recovery.__init__(self, fs, root)
         self.budget = budget
         self.history_budget = history_budget
@@ -60,6 +60,12 @@ class Journal(Recovery):
         # board's loop, between events); False: append writes it at once
         self.defer = False
         self.due = False
+        # group commit (the board: main.py): records appended with ``hold`` wait in RAM,
+        # ``held`` of them, until commit() writes them in one littlefs commit (littlefs pads
+        # every commit to the 256-byte program size, so one record per commit costs the most)
+        self.pend = b""
+        self.held = 0
+        self.hold_ms = 0      # > 0: a key's events are held (app.Referee.commit_due)
 
     # ---- writing -----------------------------------------------------------------------
     def _write_setup(self):
@@ -92,12 +98,37 @@ class Journal(Recovery):
             self.hfirst = old
             raise
 
-    def append(self, game, seq, ev):
+    def append(self, game, seq, ev, hold=False):
         """Append event ``ev`` (number ``seq``); snapshot and rotate when the log is full.
-        Raises OSError when the record could not be written (the event is then not on
-        flash: the caller takes it back)."""
-        self._append("log.bin", record(self.key, seq, ev))   # OSError: the event is not on flash
-        self.records += 1
+        ``hold``: keep the record in RAM for the next :meth:`commit` (nothing can fail);
+        otherwise the held records and this one are written in one commit. Raises OSError
+        when they could not be written (they are then not on flash, and still held: the
+        caller takes this event back)."""
+        rec = record(self.key, seq, ev)
+        if hold:
+            self.pend += rec
+            self.held += 1
+            return
+        self._append("log.bin", self.pend + rec)   # OSError: not on flash
+        self._written(game, self.held + 1)
+
+    def commit(self, game):
+        """Write the held records in one commit. Returns how many were written. Raises
+        OSError when they could not be (they stay held)."""
+        n = self.held
+        if n:
+            self._append("log.bin", self.pend)
+            self._written(game, n)
+        return n
+
+    def drop_held(self):
+        """Forget the held records (their events were taken back)."""
+        self.pend = b""
+        self.held = 0
+
+    def _written(self, game, n):
+        self.drop_held()
+        self.records += n
         if self.records >= self.budget:
             if self.defer:
                 self.due = True     # maintain() writes it when the loop is idle
@@ -112,7 +143,7 @@ class Journal(Recovery):
         between events while no key is down, so a press never waits for it. The log holds
         every event until then, so a cut before or during it loses nothing. Returns True when
         a snapshot was written (or tried: an OSError is tried again at the next append)."""
-        if not self.due:
+        if not self.due or self.held:
             return False
         self.due = False
         try:
@@ -123,7 +154,8 @@ class Journal(Recovery):
 
     def snapshot(self, game):
         """Move the log's records into the history, write the game's base state, RAM window,
-        hashes and undo stack, then start a new log. A cut at any point leaves a snapshot and
+        hashes and undo stack, then start a new log (records still held are dropped: call it
+        with none held, as the board's loop does). A cut at any point leaves a snapshot and
         a log that restore reads correctly (records the snapshot holds are skipped, and the
         history skips records it holds)."""
         self._archive()
@@ -168,6 +200,7 @@ class Journal(Recovery):
 
     def _new_log(self, seq):
         self._write_atomic("log.bin", head(self.key, seq))
+        self.drop_held()
         self.records = 0
         self.log_start = seq
         self.due = False

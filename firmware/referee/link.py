@@ -74,6 +74,7 @@ class SerialLink(AppBase):
             self.error(str(e), "serial")
             return
         c = msg["c"]
+        self.commit()       # a key's held events: on flash and announced before any answer
         stir(self)                      # command timing feeds the dice entropy (dice.py)
         try:
             self._command(c, msg)

@@ -77,7 +77,11 @@ class Runner:
         if k is not None:
             a = self.keymap.action(k[0], k[1])
             if a is not None:   # None: the key only changed the UI's own mode
-                self.app.key(a)
+                self.app.pad_live = True    # its events may be held (group commit)
+                try:
+                    self.app.key(a)
+                finally:
+                    self.app.pad_live = False
             if self.render_on_input:    # light the change now, not at the task's next turn
                 self.step_render()
 
@@ -139,15 +143,24 @@ class Runner:
                 await sleep_ms(5)
 
     def step_maintain(self):
-        """A snapshot the journal left due (journal.Journal.defer), written while no key is
-        down or settling, so it never sits between a key's release and its frame. Returns
-        True when one was written."""
-        j = self.app.journal
-        g = self.app.game
-        if j is None or g is None or not getattr(j, "due", False):
+        """The journal's work between events: the key's held events committed and announced
+        when app.commit_due says so (journal.Journal.hold_ms), then a snapshot the journal
+        left due (journal.Journal.defer), written while no key is down or settling, so it
+        never sits between a key's release and its frame. Returns True when a snapshot was
+        written."""
+        app = self.app
+        j = app.journal
+        g = app.game
+        if j is None or g is None:
             return False
         active = getattr(self.keys, "active", None)
-        if active is not None and active():
+        idle = active is None or not active()
+        if app.unsent:
+            app.now_ms = ticks_ms()
+            if not app.commit_due(idle):
+                return False
+            app.commit()
+        if not idle or not getattr(j, "due", False):
             return False
         return j.maintain(g)
 
