@@ -70,31 +70,24 @@ def timed_submit(ev, origin="key", cmd=None):
         EV[2] += 1
     return r
 runner.app.submit = timed_submit
-MT = [0, 0]          # snapshots written by the loop off the event path, the longest (us)
-_maintain = runner.step_maintain
-def timed_maintain():
-    t = time.ticks_us()
-    r = _maintain()
-    d = time.ticks_diff(time.ticks_us(), t)
-    if r:
-        MT[0] += 1
-        if d > MT[1]:
-            MT[1] = d
-    return r
-runner.step_maintain = timed_maintain
-CM = [0, 0, 0]       # group commits, the longest (us), the events they announced
-_commit = runner.app.commit
-def timed_commit():
-    t = time.ticks_us()
-    r = _commit()
-    d = time.ticks_diff(time.ticks_us(), t)
-    if r:
-        CM[0] += 1
-        CM[2] += r
-        if d > CM[1]:
-            CM[1] = d
-    return r
-runner.app.commit = timed_commit
+def timed(fn, st):
+    # fn timed when it did something (a true result): st = [calls that did, the longest (us),
+    # the sum of the results]
+    def f():
+        t = time.ticks_us()
+        r = fn()
+        d = time.ticks_diff(time.ticks_us(), t)
+        if r:
+            st[0] += 1
+            st[2] += r
+            if d > st[1]:
+                st[1] = d
+        return r
+    return f
+MT = [0, 0, 0]       # snapshots written by the loop off the event path
+runner.step_maintain = timed(runner.step_maintain, MT)
+CM = [0, 0, 0]       # group commits: the events they announced in CM[2]
+runner.app.commit = timed(runner.app.commit, CM)
 runner.app.hello()
 async def probe():
     last = None

@@ -17,7 +17,6 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
 from host_tools import flash, paths  # noqa: E402
-from host_tools.flashsim import GEOMETRY, LfsFS, PowerCutDevice, new_fs  # noqa: E402
 from referee import game as G, rules as profiles, scenarios  # noqa: E402
 from referee.journal import Journal  # noqa: E402
 from bench import host, workload  # noqa: E402
@@ -89,28 +88,16 @@ def bench_flash():
     same events, on a littlefs image with the rp2 port's geometry (faults.RP2_GEOMETRY:
     352 blocks of 4 KB, 256-byte programs, a 1 KB cache, as ports/rp2/modules/_boot.py mounts
     it). Returns {way: (bytes, erases) per event} and the state and snapshot sizes."""
-    import littlefs
-    from host_tools.faults import RP2_GEOMETRY, SIZE
+    from host_tools import faults
     norm = scenarios.load_text(json.dumps(roster_2x24()))[0]
     evs = workload.long_game(EVENTS, roster=roster_2x24())[1]     # a real game's mix
     sizes = {"state": 0, "snapshot": 0}
-
-    class Device(PowerCutDevice):
-        erases = 0
-
-        def erase(self, cfg, block):
-            self.erases += 1
-            return PowerCutDevice.erase(self, cfg, block)
 
     def per_event(save, batch=1):
         """Play the events on a fresh game and littlefs image, calling save(fs, journal,
         game, event, last of a batch) after each; (bytes programmed, blocks erased) per
         event."""
-        dev = Device(SIZE)
-        lfs = littlefs.LittleFS(context=dev, mount=False, **RP2_GEOMETRY)
-        lfs.format()
-        lfs.mount()
-        fs = LfsFS(lfs)
+        dev, fs = faults.mount(None, fmt=True)
         g = G.Game(profiles.get("swsb"), norm)
         j = Journal(fs, "/game")
         j.new_game(json.dumps(roster_2x24()), g)

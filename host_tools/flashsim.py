@@ -9,13 +9,14 @@ class PowerCutDevice(littlefs.UserContext):
     goes: ``frozen`` then holds the flash as it is at that instant, with that write landed only
     in part (its first half). The device itself goes on (so littlefs stays consistent and the
     test can finish); recovery mounts ``frozen``. ``progs`` counts prog calls, ``prog_bytes``
-    the bytes programmed."""
+    the bytes programmed, ``erases`` the blocks erased."""
 
     def __init__(self, size, cut_at=None, buffer=None):
         super().__init__(buffsize=None if buffer is not None else size, buffer=buffer)
         self.cut_at = cut_at
         self.progs = 0
         self.prog_bytes = 0
+        self.erases = 0
         self.frozen = None
 
     @property
@@ -27,6 +28,7 @@ class PowerCutDevice(littlefs.UserContext):
         return self.buffer[start:start + size]
 
     def erase(self, cfg, block):
+        self.erases += 1
         start = block * cfg.block_size
         self.buffer[start:start + cfg.block_size] = b"\xff" * cfg.block_size
         return 0

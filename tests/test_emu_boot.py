@@ -49,3 +49,21 @@ def test_keypad_drivers_use_the_profiles_pins(tmp_path):
         assert [m for m in pico.messages(start) if m["t"] == "err"] == []
         last = pico.frames[-1]["px"]
         assert last != first["px"] and last[1][:3] == (255, 255, 255)
+
+
+def test_ctrl_c_gives_the_repl_and_the_ws2812_pack_is_native(uf2_dir):  # noqa: F811
+    """Ctrl-C (as mpremote sends it) stops the loop at the REPL; there, the WS2812 driver's
+    pixel packing is the viper loop compiled on the board (drivers/ws2812.py), not the
+    Python fallback."""
+    need_emu()
+    name = "pico-ws2812-16x16"
+    with boot(build_uf2(name, uf2_dir), board_profile(name)) as pico:
+        pico.wait_msg(lambda m: m.get("t") == "hello")
+        n = pico.mark()
+        pico.write(b"\x03\x03")
+        pico.sleep(0.5)
+        pico.write(b"import drivers.ws2812 as w; print('NATIVE', w.pack is not w.pack_py)\r\n")
+        pico.sleep(1.0)
+        lines = pico.lines(n)
+        assert any(l.startswith(">>>") for l in lines), lines[-5:]
+        assert "NATIVE True" in lines, lines[-5:]

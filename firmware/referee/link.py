@@ -245,9 +245,9 @@ class SerialLink(AppBase):
         except (ValueError, TypeError):       # binascii.Error is a ValueError
             raise ValueError("base must be hex text")
         r = g.check_state(data)               # validated before anything changes
-        if not r and (data[0] | data[1] << 8 | data[2] << 16 | data[3] << 24) > seq + 1:
-            r = "round %d cannot be reached in %d events" % (
-                data[0] | data[1] << 8 | data[2] << 16 | data[3] << 24, seq)
+        rnd = data[0] | data[1] << 8 | data[2] << 16 | data[3] << 24 if len(data) > 3 else 0
+        if not r and rnd > seq + 1:
+            r = "round %d cannot be reached in %d events" % (rnd, seq)
         if r:
             raise ValueError(r)
         old = g.get_window()

@@ -76,8 +76,9 @@ class Renderer:
         self.rows_per_page = height - 4
         self.fb = bytearray(width * height * 3)
         self.blank = bytes(width * height * 3)     # clear() copies it in (one memcpy)
-        # what each ship half-row shows, as one small int (damage, pending, launched, counters, status; 0 = blank, -1 =
-        # drawn over), so a frame redraws only the half-rows that changed since the last one
+        # what each ship half-row shows, as one small int (damage, pending, launched,
+        # counters, status; 0 = blank, -1 = drawn over), so a frame redraws only the
+        # half-rows that changed since the last one
         self.keys = [0] * (self.rows_per_page * 2)
         # what the ship rows were drawn from (the game state's canonical bytes, the cursor and
         # the mark): when none changed, a frame redraws only the rows drawn over (-1);
