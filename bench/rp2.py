@@ -56,6 +56,8 @@ if NAIVE:     # the baseline: the first design's frame path, measured in the sam
     runner.app.journal.defer = False    # snapshots written inside the event, as at first
     runner.app.journal.hold_ms = 0      # each event's record committed on its own
     runner.keys.deb.eager = False       # a release accepted after the debounce too
+    runner.display.partial = False      # every frame sent whole
+    runner.gc_low = 0                   # garbage collected when an allocation finds no room
 import time
 EV = [0, 0, 0]       # events submitted, the longest (us), how many took over 20 ms
 _submit = runner.app.submit
@@ -163,15 +165,19 @@ def latencies(pico, board, n, seed=3):
     pico.sleep(0.5)
     evs = pico.events[start:]
     ups = [e["t"] for e in evs if e.get("ev") == "key" and not e["down"]]
-    frames = [e["t"] for e in evs if e.get("ev") == "ws2812"]
+    # frames that changed the panel (not the idle loop's whole-frame refresh of the same)
+    frames = [(e["t"], e["n"]) for e in evs if e.get("ev") == "ws2812" and not e.get("same")]
     out = []
+    sizes = []
     for k, u in enumerate(ups):
         nxt = ups[k + 1] if k + 1 < len(ups) else float("inf")
-        after = [t for t in frames if u < t < nxt]
+        after = [f for f in frames if u < f[0] < nxt]
         if after:
-            out.append((after[0] - u) * 1000)
+            out.append((after[0][0] - u) * 1000)
+            sizes.append(after[0][1])
     pico.sleep(5.0)             # the held events' commit (commit_ms after the last press)
     made = len([m for m in pico.messages(mark) if m.get("t") == "ev"])
+    latencies.sizes = sizes     # LEDs each of those frames reached (the chain's prefix sent)
     return out, len(ups), made
 
 
@@ -220,6 +226,7 @@ def run_image(naive, events, n_press, frozen=None):
         loaded, last = heap_run(pico, events, boot)
         f0 = pico.time()["flashBytes"]
         lat, presses, made = latencies(pico, board, n_press) if n_press else ([], 0, 0)
+        sizes = list(getattr(latencies, "sizes", [])) if n_press else []
         pico.sleep(1.0)             # the probe's report after the last press
         f1 = pico.time()["flashBytes"]
         pflash = (f1["program"] - f0["program"], f1["erase"] - f0["erase"])
@@ -227,7 +234,7 @@ def run_image(naive, events, n_press, frozen=None):
         note("latencies %s" % lat)
     return {"boot": boot, "share": share, "span": span, "loaded": loaded, "last": last,
             "end": end,
-            "lat": lat, "presses": presses, "made": made, "pflash": pflash}
+            "lat": lat, "sizes": sizes, "presses": presses, "made": made, "pflash": pflash}
 
 
 def measure(quick=False):
@@ -266,6 +273,9 @@ def measure(quick=False):
 
     heap = r["last"]["alloc"]
     deb = paths.board_profile(BOARD).get("debounce_ms", 5)
+    nled = 16 * 16
+    half = [t for t, n in zip(lat, r["sizes"]) if n <= nled // 2]
+    whole = [t for t, n in zip(lat, r["sizes"]) if n > nled // 2]
     p99 = percentile(lat, 99) if lat else float("inf")
     return [
         ("rp2 heap used after boot (gc.mem_alloc, of %s)" % kb(total), kb(r["boot"]["alloc"]),
@@ -288,6 +298,10 @@ def measure(quick=False):
          "first open reading, an eager release, so the same figures; baseline: after the "
          "%d ms debounce; the 256-pixel frame itself takes 7.7 ms on the wire)" % deb,
          pcts(lat), "p99 <= 10 ms", verdict(p99 <= 10), pcts([x - deb for x in blat])),
+        ("  of those, presses whose frame reached at most half the chain (%d; the change in "
+         "the top 8 rows)" % len(half), pcts(half), "", "", ""),
+        ("  presses whose frame went out whole or nearly (%d; more than half the chain, on "
+         "the wire 3.9-7.7 ms)" % len(whole), pcts(whole), "", "", ""),
         ("Longest event, emulated: submitted (rules, state hash, frame for a key's event, "
          "journal record, event line; baseline: with its snapshot writes) over the %d events "
          "of that game (%d over 20 ms)"
@@ -327,30 +341,38 @@ NOTES = [
     "writes every event to littlefs." % BOARD,
     "- Latency: after those events, %d presses of a turn's keys (%s, in turn) on the emulated "
     "key matrix, held 60-100 ms with 150-250 ms between them; from the key's release to the "
-    "end (latch) of the first WS2812 frame decoded on GP28 before the next release. A press "
-    "is drawn at once (the key task renders after an action; the render task catches what "
-    "changes on its own), only the ship half-rows that changed are redrawn, and the pixels "
-    "are packed by a viper loop. A release is accepted at its first open reading once the "
-    "press has been accepted 5 ms (an eager release; a press still needs 5 ms closed). A "
-    "key's event is drawn and its frame started (PIO/DMA) at once; its journal record is "
-    "held in RAM and written with the other held ones by the loop after the keys rest "
-    "(group commit), then its `ev` line sent; the journal's snapshot "
-    "(every 40 records) is written by the render task between events while no key is down, "
-    "not inside the event. Baseline, the same run on a second boot: the first "
-    "design's path (frames only at the render task's turns every 33 ms, each drawn from "
-    "scratch, pixels packed by a Python loop, keys polled every 2 ms and the serial port "
-    "every 5 ms, releases debounced 5 ms, each record committed in its event). "
-    "Where a press's time goes (emulated, timed with `time.ticks_us` in a bench image): "
-    "the release is seen at the next 2 ms scan; the scan of "
-    "the pressed matrix 1.2 ms; a select 0.4 ms, an event's rules and CRC-32 3-4 ms; the "
-    "frame 4-9 ms of Python (up to 23 ms when every ship row changes: a phase, an undo); "
-    "pack and DMA start 0.9 ms; then 256 pixels x 24 bits at 800 kHz, 7.7 ms on the wire "
-    "before the latch. So even with no code the floor is about 9 ms from the release: the "
-    "10 ms target is out of reach on a full 16x16 frame with any drawing in Python. Next "
-    "steps: send the chain only up to the last pixel that changed (a WS2812 keeps its "
-    "colour when no data reaches it; the emulator's frame decoder and the tests compare "
-    "whole frames and would have to accumulate them), draw the top and bottom rows only "
-    "when their inputs change, the ship rows in viper. "
+    "end (latch) of the first WS2812 frame decoded on GP28 before the next release that "
+    "changed what the panel shows. Most presses in that game are refused (not this phase, "
+    "nothing to take back): the first lights the error row, the next ones while it is lit "
+    "change nothing on the panel, and the board then sends no frame (such presses are "
+    "counted as without a frame; the idle loop's whole-frame refresh every 2 s, the same "
+    "colours again, is not a press's frame). "
+    "A press is drawn at once (the key task renders after an action), only what changed is "
+    "redrawn (ship half-rows by their key, the round and phase row, the chart and the dice "
+    "row only when the game state changed; pixels written as 3-byte slices), the pixels are "
+    "packed by a viper loop, and the frame is sent only up to the last LED that changed (a "
+    "WS2812 keeps its colour when no data reaches it; the emulator's decoder gets the "
+    "shorter frame and emu/pico.py lays it over what the chain showed). A release is "
+    "accepted at its first open reading once the press has been accepted 5 ms (an eager "
+    "release). The key scan reads the 16 switches and hands the debouncer only those that "
+    "are closed or settling. A key's journal record is held in RAM and written with the "
+    "other held ones after the keys rest (group commit); the journal's snapshot (every 40 "
+    "records) and a garbage collection (once less than 16 KB of the heap is free) are done "
+    "by the render task while no key is down, not inside a press. Baseline, the same run "
+    "on a second boot: the first design's path (frames only at the render task's turns "
+    "every 33 ms, each drawn from scratch and sent whole, pixels packed by a Python loop, "
+    "keys polled every 2 ms and the serial port every 5 ms, releases debounced 5 ms, each "
+    "record committed in its event, garbage collected when an allocation finds no room). "
+    "What stops the 10 ms target (emulated, timed with `time.ticks_us` in a bench image): "
+    "the release is seen at the next 2 ms scan; an event's rules and CRC-32 take 3-4 ms; "
+    "its frame 2-5 ms of Python, and up to 15 ms when every ship row changes (a phase, an "
+    "undo, a side change: the yet-to-act marks); a whole frame is 7.7 ms on the wire (256 "
+    "LEDs x 24 bits at 800 kHz), a change in row r of the 16 takes (r + 1) x 0.48 ms. So a "
+    "change in the top rows lights within about 10 ms, one in the bottom rows cannot (the "
+    "wire alone is 6-7.7 ms), and a press that changes every row takes 20-40 ms. Next "
+    "steps: the ship rows' keys and colours in viper (the rules' yet-to-act test per ship "
+    "is Python), and a second data line so each half of the panel is its own 128-LED chain "
+    "(a board change: the wire time halves). "
     "**Emulated time is a lower bound** for a real Pico: rp2040js runs at 125 MHz with no XIP "
     "flash wait states or cache misses, and flash erase and program take no time."
     % (120, " ".join(GAME_KEYS)),

@@ -65,7 +65,9 @@ MIN_WAIT = 900
 class EmulatedPico:
     """One emulated Pico process. ``serial`` (bytes received over USB CDC), ``events``
     (everything the models reported: frames, keys, cuts, resets), ``frames`` (decoded LED
-    frames: dicts with ``t`` latch time in emulated seconds and ``px`` list of tuples).
+    frames: dicts with ``t`` latch time in emulated seconds, ``n`` LEDs the frame reached and
+    ``px`` list of tuples: for a WS2812 chain what the whole chain shows after it, and
+    ``same`` True when that did not change).
 
     ``connect_serial=False`` leaves the USB CDC port free for another client (``pty()``)."""
 
@@ -87,6 +89,7 @@ class EmulatedPico:
         self.replies = {}
         self.events = []
         self.frames = []
+        self.panel_px = None        # what the WS2812 chain shows (see _panel)
         self.serial = bytearray()
         self.next_id = 1
         self.ready = queue.Queue()
@@ -122,12 +125,29 @@ class EmulatedPico:
                     if msg.get("ev") in ("ws2812", "apa102"):
                         h = bytes.fromhex(msg.pop("hex"))
                         step = 3 if msg["ev"] == "ws2812" else 4
-                        msg["px"] = [tuple(h[i:i + step]) for i in range(0, len(h), step)]
+                        px = [tuple(h[i:i + step]) for i in range(0, len(h), step)]
+                        if msg["ev"] == "ws2812":
+                            px = self._panel(px)
+                            msg["same"] = px == self.panel_px
+                            self.panel_px = px
+                        msg["px"] = px
                         self.frames.append(msg)
                     self.events.append(msg)
                 self.lock.notify_all()
         with self.lock:
             self.lock.notify_all()
+
+    def _panel(self, px):
+        """The WS2812 chain after a frame of ``px`` (list of (r, g, b)): each LED takes the
+        first 24 bits that reach it after a reset and passes the rest on, so a frame shorter
+        than the chain (the driver sends only up to the last LED that changed) leaves the LEDs
+        past its end as they were (dark before any frame)."""
+        g = self.board.get("grid") or {}
+        n = g.get("w", 0) * g.get("h", 0)
+        if len(px) >= n:
+            return px
+        prev = self.panel_px if self.panel_px is not None else [(0, 0, 0)] * n
+        return px + prev[len(px):]
 
     def cmd(self, command, timeout=30, **kw):
         """Send a control command, wait for its reply (dict). Raises EmuError."""

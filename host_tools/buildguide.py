@@ -259,11 +259,15 @@ flash and leaves the heap to the game. `firmware/manifest.py` is the freeze mani
 port's own frozen modules plus the `referee` and `drivers` packages):
 
     git clone https://github.com/micropython/micropython && cd micropython
+    git checkout v1.24.1
     make -C mpy-cross
-    git submodule update --init lib/pico-sdk lib/tinyusb lib/micropython-lib
+    git submodule update --init lib/pico-sdk lib/tinyusb lib/mbedtls lib/micropython-lib
     make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=$FLEETREF/firmware/manifest.py
 
-(`$FLEETREF` is this checkout; the build needs CMake and `gcc-arm-none-eabi`.) Copy
+(`$FLEETREF` is this checkout; the build needs CMake and `gcc-arm-none-eabi`, and the
+Pico SDK fetches and builds `picotool` on the first build. The frozen row of
+docs/performance.md was measured on an image built this way: MicroPython v1.24.1 with
+pico-sdk 2.0.0, tinyusb 0.17.0 and mbedtls v3.5.1, Debian's gcc-arm-none-eabi 12.2.1.) Copy
 `ports/rp2/build-RPI_PICO/firmware.uf2` to the Pico in BOOTSEL mode, then run
 `fleetref flash` as usual for `main.py`, `/board.json` and the rosters; the frozen copies win
 over `/lib` (`.frozen` comes first on `sys.path`).

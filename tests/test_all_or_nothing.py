@@ -232,6 +232,32 @@ def test_a_load_whose_journal_write_fails_keeps_the_game(tmp_path, monkeypatch):
     assert state(app) == before and app.scenario == "hoth"
 
 
+@pytest.mark.parametrize("where", ["game_line", "journal"])
+def test_a_load_that_runs_out_of_memory_keeps_the_game_and_says_so(tmp_path, monkeypatch,
+                                                                   where):
+    # a big roster on a fragmented Pico heap: MemoryError while the new game's line is made
+    # or written; the game in play stays (RAM and flash) and the answer says what happened
+    app, out = board(tmp_path)
+    before = state(app)
+    files = flash(tmp_path)
+
+    def short(*a):
+        raise MemoryError("memory allocation failed, allocating 2953 bytes")
+    if where == "game_line":
+        monkeypatch.setattr(app, "game_line", short)
+    else:
+        monkeypatch.setattr(app.journal, "new_game", short)
+    app.handle_line('{"c": "load", "scenario": "deathstar"}')
+    err = json.loads(out[-1])
+    assert err["t"] == "err" and "not enough memory" in err["msg"], err
+    assert "nothing changed" in err["msg"] and "Traceback" not in err["msg"]
+    assert state(app) == before and app.scenario == "hoth"
+    assert flash(tmp_path) == files
+    app.handle_line('{"c": "snap"}')                    # the board answers for the old game
+    snap = json.loads(out[-1])
+    assert snap["t"] == "snap" and snap["gid"] == before[0] and snap["seq"] == before[1]
+
+
 def _layout(g):
     """Offsets of the ruleset's flags, ship bytes and game bytes in a state (fleet.py)."""
     fl2 = 12 + 4 * g.n + 2 * g.nopt

@@ -301,3 +301,69 @@ def test_keypad_ui_modes(hw):
     assert ui.action(0, False) == "dmg+" and ui.action(9, True) == "cancel"
     assert ui.action(13, True) == "roll" and ui.action(15, False) == "sel+"
     assert ui.action(12, False) is None and ui.mode == 0
+
+
+def test_ws2812_sends_only_up_to_the_last_changed_led_and_refreshes_whole(hw):
+    # a WS2812 keeps its colour when no data reaches it: after the first frame (whole) only
+    # the chain's prefix up to the last changed LED goes out; nothing when nothing changed;
+    # refresh() sends the last frame whole again
+    machine, rp2 = hw
+    ws = importlib.import_module("drivers.ws2812")
+    panel = ws.WS2812Panel(28, 4, 2, serpentine=True, budget_ma=100000)
+    fb = bytearray(4 * 2 * 3)
+    panel.show(fb)                                  # dark, but the first frame goes whole
+    assert len(panel.sm.run()) and len(bits_to_bytes(decode_ws2812(panel.sm.run()))) == 24
+    panel.sm.words = []
+    fb[1 * 3:1 * 3 + 3] = bytes((9, 8, 7))          # grid (1, 0): chain LED 1
+    panel.show(fb)
+    out = bits_to_bytes(decode_ws2812(panel.sm.run()))
+    assert out == bytes((0, 0, 0, 8, 9, 7)) and panel.last_count == 2
+    panel.sm.words = []
+    panel.show(fb)                                  # the same frame: nothing sent
+    assert panel.sm.words == [] and panel.last_count == 0
+    fb[(4 + 3) * 3:(4 + 3) * 3 + 3] = bytes((1, 2, 3))  # grid (3, 1): chain LED 4 (serpentine)
+    panel.show(fb)
+    out = bits_to_bytes(decode_ws2812(panel.sm.run()))
+    assert len(out) == 5 * 3 and out[12:15] == bytes((2, 1, 3)) and out[3:6] == bytes((8, 9, 7))
+    panel.sm.words = []
+    panel.refresh()
+    out = bits_to_bytes(decode_ws2812(panel.sm.run()))
+    assert len(out) == 8 * 3 and out[3:6] == bytes((8, 9, 7)) and out[12:15] == bytes((2, 1, 3))
+    panel.sm.words = []
+    panel.partial = False                           # the baseline: every changed frame whole
+    fb[0] = 50
+    panel.show(fb)
+    assert len(bits_to_bytes(decode_ws2812(panel.sm.run()))) == 24
+
+
+def test_ws2812_refresh_before_any_frame_sends_nothing(hw):
+    ws = importlib.import_module("drivers.ws2812")
+    panel = ws.WS2812Panel(28, 4, 2)
+    panel.refresh()
+    assert panel.sm.words == []
+
+
+def test_matrix_scan_skips_only_keys_with_nothing_to_debounce(hw):
+    # the scan hands the debouncer only closed or settling keys: a press, its hold to a long
+    # press and its release come out exactly as when every key is fed
+    machine, rp2 = hw
+    km = importlib.import_module("drivers.keymatrix")
+    m = km.KeyMatrix([2, 3], [6, 7], debounce_ms=5, long_ms=600)
+    calls = []
+    real = m.deb.update
+    m.deb.update = lambda i, raw, now: (calls.append(i), real(i, raw, now))
+    closed = set()
+    # column c reads high while a driven (high) row r has key (r, c) closed
+    machine.INPUT = lambda pin: int(any(machine.LEVELS.get(2 + r) and 6 + c == pin
+                                        for r, c in closed))
+    got = []
+    for t in range(0, 40, 2):
+        closed.clear()
+        if 4 <= t < 20:
+            closed.add((1, 0))
+        m.scan(t)
+        k = m.deb.poll()
+        if k:
+            got.append((t, k))
+    assert got == [(20, (2, False))]            # key row 1, col 0: one short press
+    assert set(calls) == {2}                    # the open keys never reached the debouncer

@@ -175,3 +175,62 @@ def test_ctrl_c_is_not_swallowed_by_the_loop():
     with pytest.raises(KeyboardInterrupt):
         asyncio.run(runner.main())
     assert runner.crashes == 0
+
+
+class RefreshDisplay(FakeDisplay):
+    def __init__(self):
+        super().__init__()
+        self.refreshes = 0
+
+    def refresh(self):
+        self.refreshes += 1
+
+
+class IdleKeys(FakeKeys):
+    def __init__(self):
+        super().__init__([])
+        self.down = False
+
+    def active(self):
+        return self.down
+
+
+def _runner(disp, keys):
+    a = Referee(BOARD, os.path.join(ROOT, "firmware", "rosters"), lambda l: None,
+                Dice(XorShift32(3)), 12)
+    a.load_scenario("hoth")
+    return Runner(a, KeyMap(BOARD, ACTIONS), keys, disp, FakeSerial([]), Renderer(16, 16))
+
+
+def test_the_idle_loop_sends_the_whole_frame_again_only_while_no_key_is_down():
+    disp = RefreshDisplay()
+    keys = IdleKeys()
+    runner = _runner(disp, keys)
+    runner.refresh_ms = 0
+    runner.step_render()
+    assert runner.step_refresh() and disp.refreshes == 1
+    keys.down = True                    # a key held: no refresh between its press and frame
+    assert not runner.step_refresh() and disp.refreshes == 1
+    keys.down = False
+    runner.refresh_ms = 60000           # a frame was just sent: not yet
+    assert not runner.step_refresh() and disp.refreshes == 1
+    assert not _runner(FakeDisplay(), IdleKeys()).step_refresh()    # no refresh(): nothing
+
+
+def test_idle_garbage_collection_only_when_the_heap_runs_low_and_no_key_is_down(monkeypatch):
+    import gc
+    free = [100000]
+    collected = []
+    monkeypatch.setattr(gc, "mem_free", lambda: free[0], raising=False)
+    monkeypatch.setattr(gc, "collect", lambda: collected.append(1) or 0)
+    keys = IdleKeys()
+    runner = _runner(FakeDisplay(), keys)
+    del collected[:]                                # (the game's load collects too)
+    assert not runner.step_gc()                     # gc_low 0 (CPython, the simulator): off
+    runner.gc_low = 16384
+    assert not runner.step_gc() and not collected   # plenty free
+    free[0] = 9000
+    keys.down = True
+    assert not runner.step_gc() and not collected   # a key is down: not now
+    keys.down = False
+    assert runner.step_gc() and collected == [1]

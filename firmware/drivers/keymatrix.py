@@ -127,11 +127,18 @@ class KeyMatrix:
                 return              # nothing pressed: nothing to debounce
             self._rows(0)
         nc = self.nc
-        for r in range(len(self.rows)):
-            row = self.rows[r]
+        cols = self.cols
+        raw = deb.raw
+        st = deb.state
+        k = 0
+        for row in self.rows:
             row.value(1)
             for c in range(nc):
-                deb.update(r * nc + c, self.cols[c].value(), now)
+                v = cols[c].value()
+                # a key open now, open before and not pressed has nothing to debounce
+                if v or raw[k] or st[k]:
+                    deb.update(k, v, now)
+                k += 1
             row.value(0)
         if deb.quiet():
             self._rows(1)

@@ -19,6 +19,7 @@ except ImportError:
 from referee.protocol import MAX_LINE, NOT_UTF8, OVERLONG
 
 OUT_LIMIT = 8192
+LINE0 = 256         # the line buffer's first size (bytes); commands are shorter
 
 
 class USBSerial:
@@ -29,7 +30,8 @@ class USBSerial:
         self.stdout = stdout if stdout is not None else sys.stdout
         self.poller = select.poll()
         self.poller.register(self.stdin, select.POLLIN)
-        self.buf = bytearray()
+        self.buf = bytearray(LINE0)     # the line being read is buf[:n]
+        self.n = 0
         self.discarding = False
         self.out = []
         self.out_bytes = 0
@@ -52,23 +54,40 @@ class USBSerial:
                 if self.discarding:
                     self.discarding = False
                     return OVERLONG
-                if not self.buf:
+                n = self.n
+                if not n:
                     continue
-                raw = self.buf
-                self.buf = bytearray()
+                self.n = 0
                 try:
-                    return raw.decode()
+                    line = str(memoryview(self.buf)[:n], "utf-8")   # one copy, checked
                 except UnicodeError:
-                    return NOT_UTF8
+                    line = NOT_UTF8
+                if len(self.buf) > LINE0:
+                    self.buf = bytearray(LINE0)     # a long line's buffer is not kept
+                return line
             if not self.discarding:
                 if b < 128 or isinstance(ch, bytes):
-                    self.buf.append(b)
+                    self._put(b)
                 else:
-                    self.buf.extend(ch.encode())
-                if len(self.buf) > MAX_LINE:
-                    self.buf = bytearray()
+                    for x in ch.encode():
+                        self._put(x)
+                if self.n > MAX_LINE:
+                    self.n = 0
+                    self.buf = bytearray(LINE0)
                     self.discarding = True
         return None
+
+    def _put(self, b):
+        # the line so far is buf[:n]; the buffer doubles when full (a few blocks for a
+        # roster line of some KB, not a new one every 8 bytes: less to fragment the heap)
+        buf = self.buf
+        n = self.n
+        if n == len(buf):
+            nb = bytearray(2 * n)
+            nb[:n] = buf
+            self.buf = buf = nb
+        buf[n] = b
+        self.n = n + 1
 
     async def readable(self):
         """Return once a byte waits on stdin: asyncio's own poller watches the port, so a

@@ -4,12 +4,22 @@ pixels shift out (DMA feeds the state machine when the port has ``rp2.DMA``).
 Timing: the standard 800 kHz WS2812 waveform from the MicroPython rp2 examples: 10 PIO cycles
 per bit at 8 MHz; a 1 is high for 7 cycles (875 ns), a 0 for 2 cycles (250 ns). Words are
 24-bit GRB, most significant bit first, left-aligned in 32 bits (``G << 24 | R << 16 | B << 8``).
+
+Partial frames: each LED takes the first 24 bits that reach it after a reset (the line low
+for more than 50 us; 280 us for the WS2812B-V5) and passes the rest on; an LED that no data
+reaches keeps its colour. So a frame is sent only up to the last LED whose word changed
+(30 us per LED: a change in the top rows of a 16x16 panel is lit in a fraction of the
+7.7 ms a whole frame takes). The first frame after start-up is sent whole (the panel may
+still show what an earlier run left), and ``refresh()`` sends the whole frame again (the
+loop calls it while idle, so a panel that lost its data line or its power is repainted).
 """
 
 import array
 
 import rp2
 from machine import Pin
+
+from referee.ticks import sleep_us, ticks_add, ticks_diff, ticks_us
 
 
 # rp2.asm_pio runs the body with only the PIO assembler's names as globals: module constants
@@ -88,22 +98,51 @@ def pack_viper(fb, order, words, n: int, s: int) -> int:
         out[i] = (((g * s) >> 16) << 24) | (((r * s) >> 16) << 16) | (((b * s) >> 16) << 8)
         i += 1
     return t
+
+
+@micropython.viper
+def changed_viper(words, sent, n: int) -> int:
+    new = ptr32(words)
+    old = ptr32(sent)
+    m = 0
+    i = 0
+    while i < n:
+        if new[i] != old[i]:
+            old[i] = new[i]
+            m = i + 1
+        i += 1
+    return m
 """
 
 
+def changed_py(words, sent, n):
+    """Copy ``words`` into ``sent`` (arrays "I" of ``n`` words); returns 1 + the index of the
+    last word that differed (0: the frame is the same). The plain-Python form."""
+    m = 0
+    for i in range(n):
+        if words[i] != sent[i]:
+            sent[i] = words[i]
+            m = i + 1
+    return m
+
+
 def native_pack():
-    """pack_viper compiled from VIPER, or None where there is no MicroPython native emitter
-    (CPython, ports built without it)."""
+    """(pack_viper, changed_viper) compiled from VIPER, or None where there is no MicroPython
+    native emitter (CPython, ports built without it)."""
     try:
         import micropython     # (``micropython.viper`` is the compiler's, not an attribute)
         g = {"micropython": micropython}
         exec(VIPER, g)
-        return g["pack_viper"]
+        return g["pack_viper"], g["changed_viper"]
     except Exception:   # ImportError, or a compiler without the emitter (SyntaxError/ValueError)
         return None
 
 
-pack = native_pack() or pack_py
+_native = native_pack()
+pack = _native[0] if _native else pack_py
+changed = _native[1] if _native else changed_py
+RESET_US = 300      # the line held low between frames (WS2812B-V5 latches after 280 us)
+US_PER_LED = 30     # 24 bits at 800 kHz
 
 
 class WS2812Panel:
@@ -139,13 +178,40 @@ class WS2812Panel:
             except Exception:
                 self.dma = None
         self.last_scale = 65536
+        # the words on the panel, as last sent; 0xFFFFFFFF is no packed word (their low byte
+        # is 0), so the first frame differs everywhere and goes out whole
+        self.sent = array.array("I", [0xFFFFFFFF] * self.n)
+        self.partial = True     # False: every frame whole (the bench's baseline)
+        self.done_at = ticks_us()   # when the last frame's data and reset are over
+        self.last_count = 0     # LEDs the last frame sent (0: nothing changed, none sent)
 
-    def show(self, fb):
+    def _wait_idle(self):
         dma = self.dma
         if dma is not None:
             while dma.active():   # the previous frame is still going out of this buffer
                 pass
-        words = self.words
+        # its last words leave the PIO FIFO after the DMA is done, then the reset time
+        d = ticks_diff(self.done_at, ticks_us())
+        if d > 0:
+            sleep_us(d)
+
+    def _send(self, buf, count):
+        self.last_count = count
+        self.done_at = ticks_add(ticks_us(), count * US_PER_LED + RESET_US)
+        if self.dma is not None:
+            # DREQ of PIO0 TX FIFO n is n (RP2040 datasheet 2.5.3.1)
+            self.dma.config(read=buf, write=self.sm, count=count, ctrl=self.ctrl,
+                            trigger=True)
+        elif count == self.n:
+            self.sm.put(buf)
+        else:
+            self.sm.put(memoryview(buf)[:count])
+
+    def show(self, fb):
+        """Send ``fb`` (RGB, row-major, 3 bytes per pixel): the chain up to the last LED that
+        changed since the last frame (all of it when ``partial`` is False); nothing when no
+        LED changed."""
+        words = self.words      # (not the DMA's source: packed while a frame goes out)
         # packed at full scale, which also adds up the frame (sum() over it takes ~2 ms on
         # the Pico); packed again, scaled, only when the current budget needs it
         total = pack(fb, self.order, words, self.n, 65536)  # type: ignore  (see native_pack)
@@ -153,8 +219,19 @@ class WS2812Panel:
         self.last_scale = s
         if s != 65536:
             pack(fb, self.order, words, self.n, s)  # type: ignore
-        if dma is not None:
-            # DREQ of PIO0 TX FIFO n is n (RP2040 datasheet 2.5.3.1)
-            dma.config(read=words, write=self.sm, count=self.n, ctrl=self.ctrl, trigger=True)
+        self._wait_idle()       # the DMA reads ``sent``: changed() rewrites it
+        m = changed(words, self.sent, self.n)  # type: ignore  (see native_pack)
+        if not self.partial and m:
+            m = self.n
+        if m:
+            self._send(self.sent, m)
         else:
-            self.sm.put(words)
+            self.last_count = 0
+
+    def refresh(self):
+        """Send the whole frame last shown again (the same colours: a panel that lost its data
+        line or its power is repainted)."""
+        if self.sent[0] == 0xFFFFFFFF:
+            return              # nothing shown yet
+        self._wait_idle()
+        self._send(self.sent, self.n)

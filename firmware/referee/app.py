@@ -80,17 +80,18 @@ class Referee(PadUI, SerialLink):
         gc.collect()          # the roster check's garbage goes before the new game is built
         game = Game(rules.get(norm["ruleset"]), norm)
         old = (self.game, self.raw_text, self.scenario, self.gid)
-        self.game = game
-        self.raw_text = protocol.encode(raw)
-        self.scenario = scenario or norm["name"]
-        self.gid = "%08x" % self.dice.source.next32()
-        line = self.game_line()         # built once: a long string on a small heap
-        if self.journal is not None:
-            try:
+        try:
+            self.game = game
+            self.raw_text = protocol.encode(raw)
+            self.scenario = scenario or norm["name"]
+            self.gid = "%08x" % self.dice.source.next32()
+            gc.collect()        # the game's building garbage goes before its long line is made
+            line = self.game_line()     # built once: a long string on a small heap
+            if self.journal is not None:
                 self.journal.new_game(line, game)
-            except OSError:             # all or nothing: the game in play stays
-                self.game, self.raw_text, self.scenario, self.gid = old
-                raise
+        except (OSError, MemoryError):  # all or nothing: the game in play stays
+            self.game, self.raw_text, self.scenario, self.gid = old
+            raise
         self._ui_reset(len(norm["sides"][0]["ships"]))
         self.send(line)
         return game
@@ -190,9 +191,12 @@ class Referee(PadUI, SerialLink):
         g = self._g()
         from referee.dice import fair_of
         f = fair_of(self)               # the dice commitment (docs/dice.md)
-        return ('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s"%s, '
-                '"roster": %s}' % (self.gid, protocol.encode(self.scenario), g.seq,
-                                   g.state_hash(), f.game_fields() if f else "", self.raw_text))
+        head = ('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s"%s, '
+                '"roster": ' % (self.gid, protocol.encode(self.scenario), g.seq,
+                                g.state_hash(), f.game_fields() if f else ""))
+        # join sizes the line first and allocates it once; "%s" % a roster of a few KB grows
+        # it step by step (blocks of a few KB each, on a small heap)
+        return "".join((head, self.raw_text, "}"))
 
     def send_game(self):
         self.send(self.game_line())

@@ -28,6 +28,12 @@ from referee.journal_rec import (crc32, BLOCK, CHUNK, HEAD, REC, SEG_MAX,  # noq
                                  head, head_seq, parse_chunk, parse_records, parse_snap,
                                  record, segment, snap_bytes)
 from referee.journal_recover import JournalError, Recovery  # noqa: F401
+
+try:
+    import sys as _sys
+    _STR_IS_BUFFER = _sys.implementation.name == "micropython"
+except AttributeError:
+    _STR_IS_BUFFER = False
 from referee.events import unpack
 
 SETUP = "setup.json"
@@ -68,15 +74,22 @@ class Journal(Recovery):
         self.hold_ms = 0      # > 0: a key's events are held (app.Referee.commit_due)
 
     # ---- writing -----------------------------------------------------------------------
-    def _write_setup(self):
-        data = (self.line or "").encode()
-        self._write_atomic(SETUP, data + ("\n%08x" % self.key).encode())
+    def _write_setup(self, data=None):
+        if data is None:
+            data = self.line or ""
+            if not _STR_IS_BUFFER:
+                data = data.encode()
+        self._write_atomic(SETUP, (data, ("\n%08x" % self.key).encode()))
 
     def new_game(self, setup, game):
         """Start the journal of a new game: ``setup`` is its set-up line (str, printable)."""
-        self.key = crc32(setup.encode())
+        # its bytes: on MicroPython a str is UTF-8 and a buffer already (crc32 and write take
+        # it), so a set-up line of a few KB is not copied on a small heap
+        data = setup if _STR_IS_BUFFER else setup.encode()
+        self.key = crc32(data)
         self.line = setup
-        self._write_setup()
+        self._write_setup(data)
+        data = None
         for n in self.names():
             if n[0] == "h":
                 self._remove(n)

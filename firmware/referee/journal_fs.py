@@ -56,14 +56,20 @@ class Files:
         return self.root + "/" + name
 
     def _write_atomic(self, name, data):
+        """Write ``data`` (bytes, or a tuple of bytes written one after the other: no joined
+        copy of a long set-up line on a small heap) to ``name`` through a .tmp file renamed
+        over it."""
         tmp = self._p(name + ".tmp")
         f = self.fs.open(tmp, "wb")
+        parts = data if isinstance(data, tuple) else (data,)
         try:
-            f.write(data)
+            for part in parts:
+                f.write(part)
         finally:
             f.close()
         self.fs.rename(tmp, self._p(name))
-        self.bytes_written += len(data)
+        for part in parts:
+            self.bytes_written += len(part)
 
     def _append(self, name, data):
         f = self.fs.open(self._p(name), "ab")

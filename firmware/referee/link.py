@@ -80,6 +80,12 @@ class SerialLink(AppBase):
             self._command(c, msg)
         except (ValueError, TypeError, KeyError, IndexError, OSError) as e:
             self.error("%s: %s" % (type(e).__name__, e), "serial", c)
+        except MemoryError:
+            import gc
+            gc.collect()
+            self.error("not enough memory on the board for %r: nothing changed (a firmware "
+                       "image with fleetref frozen in leaves the heap to the game: "
+                       "docs/build.md)" % c, "serial", c)
         except Exception as e:      # never a traceback on the wire (Ctrl-C is not an Exception)
             self.error("internal error: %s: %s" % (type(e).__name__, e), "serial", c)
 

@@ -6,7 +6,8 @@ and in the laptop simulator (virtual drivers, CPython asyncio). Driver interface
 - keys: ``poll(now_ms)`` -> None or ``(key_index, is_long)``; debounce is the driver's job.
   Optional: ``active()`` (False while no key is down: polled every ``idle_scan_ms``), and
   ``wait()`` with a ``flag`` (awaited while idle instead: a pin interrupt ends it).
-- display: ``show(fb)`` with the renderer's RGB frame buffer.
+- display: ``show(fb)`` with the renderer's RGB frame buffer. Optional: ``refresh()``, the
+  last frame sent again whole (called while idle every ``refresh_ms``).
 - serial: ``read_line()`` -> str or None, never blocking; ``write_line(str)``, never blocking.
   Optional: ``readable()``, awaited while no line is waiting (else the task polls every 5 ms).
 - store (optional): ``save(app)`` called when the game changed (autosave).
@@ -20,7 +21,7 @@ try:
 except ImportError:  # MicroPython before asyncio was renamed
     import uasyncio as asyncio  # type: ignore
 
-from referee.ticks import ticks_ms   # wrapping ticks: the loop's clock
+from referee.ticks import ticks_diff, ticks_ms   # wrapping ticks: the loop's clock
 
 
 async def sleep_ms(ms):
@@ -39,7 +40,7 @@ class Runner:
     ``save_ms``: autosave period. ``crashes`` counts exceptions caught in tasks."""
 
     def __init__(self, app, keymap, keys, display, serial, renderer, store=None,
-                 scan_ms=2, frame_ms=100, save_ms=2000, idle_scan_ms=10):
+                 scan_ms=2, frame_ms=100, save_ms=2000, idle_scan_ms=10, refresh_ms=2000):
         self.app = app
         self.keymap = keymap
         self.keys = keys
@@ -51,6 +52,9 @@ class Runner:
         self.idle_scan_ms = idle_scan_ms
         self.frame_ms = frame_ms
         self.save_ms = save_ms
+        self.refresh_ms = refresh_ms
+        self.gc_low = 0             # > 0: collect while idle once less is free (step_gc)
+        self.shown_at = ticks_ms()  # when the last frame was sent
         self.crashes = 0
         self.frames = 0
         self.shown = [-1, False]    # the app version and error flag of the frame on the grid
@@ -111,6 +115,39 @@ class Runner:
             self.renderer.render(self.app, err)
             self.display.show(self.renderer.fb)
             self.frames += 1
+            self.shown_at = self.app.now_ms
+
+    def step_gc(self):
+        """Collect the garbage while no key is down once less than ``gc_low`` bytes of the heap
+        are free (MicroPython's ``gc.mem_free``; 0: never). A collection takes 15-25 ms on a
+        Pico with this heap: done here it does not fall between a key's release and its
+        frame, as the one MicroPython starts when an allocation finds no room would. (Not
+        sooner: collecting often scatters long-lived objects over the heap, and a big game's
+        load then finds no block of a few KB.) Returns True when it collected."""
+        if not self.gc_low:
+            return False
+        import gc
+        mem_free = getattr(gc, "mem_free", None)
+        active = getattr(self.keys, "active", None)
+        if mem_free is None or (active is not None and active()) or mem_free() >= self.gc_low:
+            return False
+        gc.collect()
+        return True
+
+    def step_refresh(self):
+        """While no key is down, send the frame on the grid again whole every ``refresh_ms``
+        (displays with ``refresh()``: a WS2812 panel gets only the changed part of a frame, so
+        this repaints one that lost its data line or its power). Returns True when sent."""
+        refresh = getattr(self.display, "refresh", None)
+        active = getattr(self.keys, "active", None)
+        if refresh is None or (active is not None and active()):
+            return False
+        now = ticks_ms()
+        if ticks_diff(now, self.shown_at) < self.refresh_ms:
+            return False
+        self.shown_at = now
+        refresh()
+        return True
 
     async def task_keys(self):
         active = getattr(self.keys, "active", None)
@@ -171,6 +208,8 @@ class Runner:
             try:
                 self.step_render()
                 self.step_maintain()
+                self.step_refresh()
+                self.step_gc()
             except Exception as e:
                 self.crash("render", e)
             await sleep_ms(self.frame_ms)

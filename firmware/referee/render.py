@@ -56,6 +56,12 @@ BAR = 4
 # the status pixel (column 6): none, selected, marked, firing now, full-power move, to act
 ST_SELECTED, ST_MARKED, ST_FIRING, ST_FULL_POWER, ST_TO_ACT = 1, 2, 3, 4, 5
 STATUS_RGB = (None, WHITE, CYAN, MAGENTA, BLUE, DIM_WHITE)
+RED_B = bytes(RED)          # the same colours as 3-byte strings (one slice assignment each)
+DARK_RED_B = bytes(DARK_RED)
+AMBER_B = bytes(AMBER)
+GREY_B = bytes(GREY)
+YELLOW_B = bytes(YELLOW)
+DIM_YELLOW_B = bytes(DIM_YELLOW)
 CC_X = 4        # command counters: columns 4-5 of a half
 STATUS_X = 6    # status pixel; column 7 is the gap between the fleets
 
@@ -92,6 +98,11 @@ class Renderer:
         self.wgame = None
         self.wseq = -1
         self.win = None
+        self.ui15 = [-1, -1]        # the dice row's entry and value drawn last time
+        # the colours as 3-byte strings, so a pixel is one slice assignment
+        self.side_b = (bytes(SIDE_RGB[0]), bytes(SIDE_RGB[1]))
+        self.dim_b = (bytes(SIDE_DIM[0]), bytes(SIDE_DIM[1]))
+        self.status_b = tuple(None if c is None else bytes(c) for c in STATUS_RGB)
 
     def clear(self):
         self.fb[:] = self.blank
@@ -136,6 +147,7 @@ class Renderer:
             self.kgame = g
             self.kpage = app.page
             self.full = True
+        sb = g.state_buf()              # the whole game state, in a reused buffer
         if self.full:
             self.clear()
             keys = self.keys
@@ -143,32 +155,32 @@ class Renderer:
                 keys[k] = 0
             self.full = False
             self.rows_ok = False
-        else:
-            self.clear_rows(0, 2)
-            self.clear_rows(self.h - 2, self.h)
+        same = self.rows_ok and self.seen == sb     # a bytearray compare: in C, no allocation
         w = self.w
         half = self.half
-        # row 0: round, phases, who moves first, initiative
-        r = g.round
-        for b in range(8):
-            if r & (1 << (7 - b)):
-                self.px(b, 0, WHITE)
-        nph = len(g.profile.phases)
-        for k in range(nph):
-            x = half + 1 + k
-            if x < w - 2:
-                self.px(x, 0, PURPLE if k == g.phase else DIM_PURPLE)
-        mf = g.profile.acting_side(g)
-        if mf != NONE:
-            self.px(w - 2, 0, SIDE_RGB[mf])
-        win = self.winner(g)
-        if win is not None:
-            self.px(half, 0, SIDE_RGB[win])
-        self.px(w - 1, 0, DIM_WHITE if g.init == NONE else SIDE_RGB[g.init])
-        # row 1: pages, error
+        if not same:
+            # row 0: round, phases, who moves first, initiative (drawn from the state alone)
+            self.clear_rows(0, 1)
+            r = g.round
+            for b in range(8):
+                if r & (1 << (7 - b)):
+                    self.px(b, 0, WHITE)
+            nph = len(g.profile.phases)
+            for k in range(nph):
+                x = half + 1 + k
+                if x < w - 2:
+                    self.px(x, 0, PURPLE if k == g.phase else DIM_PURPLE)
+            mf = g.profile.acting_side(g)
+            if mf != NONE:
+                self.px(w - 2, 0, SIDE_RGB[mf])
+            win = self.winner(g)
+            if win is not None:
+                self.px(half, 0, SIDE_RGB[win])
+            self.px(w - 1, 0, DIM_WHITE if g.init == NONE else SIDE_RGB[g.init])
+        # row 1: pages, error (the UI's: drawn every frame)
+        self.clear_rows(1, 2)
         if error:
-            for x in range(w):
-                self.px(x, 1, RED)
+            self.fill(0, 1, w, RED)
         elif app.menu is not None:
             for k in range(min(len(app.menu), w)):
                 self.px(k, 1, WHITE if k == app.menu_i else YELLOW)
@@ -189,9 +201,7 @@ class Renderer:
         pend = g.pend
         cc = g.cc
         fl = g.fl
-        sb = g.state_buf()              # the whole game state, in a reused buffer
         ui = self.seen_ui
-        same = self.rows_ok and self.seen == sb     # a bytearray compare: in C, no allocation
         c0 = ui[0]                      # the rows of the cursor and the mark drawn last time
         m0 = ui[1]
         ui[0] = cur
@@ -240,22 +250,29 @@ class Renderer:
                 self.blank_half(x0, 2 + row)
                 if k:
                     self._ship(g, i, x0, 2 + row, s, k >> 19 & 7)
-        # chart
+        # chart (from the state alone)
         y = self.h - 2
-        for s in range(2):
-            for k in range(min(g.nopt, half)):
-                if g.chart[s * g.nopt + k] != NONE:
-                    self.px(s * half + k, y, OPTION_RGB[k % 4])
-        # dice
-        y = self.h - 1
-        if app.entry:
-            s = app.entry - 1
-            self._bar(s * half, y, app.entry_value, WHITE)
-        else:
+        if not same:
+            self.clear_rows(y, y + 1)
             for s in range(2):
-                v = g.rolls[s]
-                if v:
-                    self._bar(s * half, y, v, SIDE_RGB[s] if g.init == s else SIDE_DIM[s])
+                for k in range(min(g.nopt, half)):
+                    if g.chart[s * g.nopt + k] != NONE:
+                        self.px(s * half + k, y, OPTION_RGB[k % 4])
+        # dice: the state's rolls, or the value being entered
+        y = self.h - 1
+        u = self.ui15
+        if not same or u[0] != app.entry or u[1] != app.entry_value:
+            u[0] = app.entry
+            u[1] = app.entry_value
+            self.clear_rows(y, y + 1)
+            if app.entry:
+                s = app.entry - 1
+                self._bar(s * half, y, app.entry_value, WHITE)
+            else:
+                for s in range(2):
+                    v = g.rolls[s]
+                    if v:
+                        self._bar(s * half, y, v, SIDE_RGB[s] if g.init == s else SIDE_DIM[s])
         if g.clk:                   # time banks: minutes left per side (referee/clock.py)
             from referee.clock import draw
             draw(self, app)
@@ -273,10 +290,14 @@ class Renderer:
 
     def blank_half(self, x0, y):
         """Blank the half-row of row ``y`` that starts at column ``x0``."""
-        fb = self.fb
         a = (y * self.w + x0) * 3
-        for k in range(a, a + 3 * self.half):
-            fb[k] = 0
+        b = a + 3 * self.half
+        self.fb[a:b] = self.blank[a:b]
+
+    def fill(self, x0, y, n, c):
+        """Pixels ``x0`` .. ``x0 + n - 1`` of row ``y`` in colour ``c`` (an (r, g, b) tuple)."""
+        for x in range(x0, x0 + n):
+            self.px(x, y, c)
 
     def _bar(self, x0, y, v, c):
         n = (v * self.half + 19) // 20
@@ -284,14 +305,17 @@ class Renderer:
             self.px(x0 + k, y, c)
 
     def _ship(self, g, i, x0, y, s, status):
+        fb = self.fb
+        a = (y * self.w + x0) * 3       # the half-row's first byte; each pixel one slice
         total = g.hp1[i] + g.hp2[i]
         d = g.dmg[i]
         p = g.pend[i]
         if d >= total:
             for k in range(BAR):
-                self.px(x0 + k, y, DARK_RED)
+                fb[a + 3 * k:a + 3 * k + 3] = DARK_RED_B
         else:
             launched = g.fl[i] & F_LAUNCHED
+            hp1 = g.hp1[i]
             for k in range(BAR):
                 # hit point covered by pixel k, scaled when total > BAR
                 if total <= BAR:
@@ -301,20 +325,23 @@ class Renderer:
                 else:
                     hp = (k * total) // BAR
                 if hp < d:
-                    c = RED
+                    c = RED_B
                 elif hp < d + p:
-                    c = AMBER
+                    c = AMBER_B
                 elif not launched:
-                    c = GREY
-                elif hp < g.hp1[i]:
-                    c = SIDE_RGB[s]
+                    c = GREY_B
+                elif hp < hp1:
+                    c = self.side_b[s]
                 else:
-                    c = SIDE_DIM[s]
-                self.px(x0 + k, y, c)
+                    c = self.dim_b[s]
+                fb[a + 3 * k:a + 3 * k + 3] = c
             cc = g.cc[i]
             if cc:
-                self.px(x0 + CC_X, y, YELLOW if cc >= 3 else DIM_YELLOW)
-            if cc >= 2:
-                self.px(x0 + CC_X + 1, y, YELLOW if cc >= 3 else DIM_YELLOW)
+                b = a + 3 * CC_X
+                c = YELLOW_B if cc >= 3 else DIM_YELLOW_B
+                fb[b:b + 3] = c
+                if cc >= 2:
+                    fb[b + 3:b + 6] = c
         if status:
-            self.px(x0 + STATUS_X, y, STATUS_RGB[status])
+            b = a + 3 * STATUS_X
+            fb[b:b + 3] = self.status_b[status]

@@ -35,3 +35,23 @@ def ticks_add(t, delta):
     if _add is not None:
         return _add(t, delta)
     return (t + delta) & (PERIOD - 1)
+
+
+_us = getattr(time, "ticks_us", None)
+_sleep_us = getattr(time, "sleep_us", None)
+
+
+def ticks_us():
+    """Microseconds from an arbitrary start, wrapping at 2**30 as ``time.ticks_us`` (compare
+    them with ``ticks_diff``, move them with ``ticks_add``: the same period)."""
+    if _us is not None:
+        return _us()
+    return int(getattr(time, "monotonic")() * 1000000) & (PERIOD - 1)
+
+
+def sleep_us(us):
+    """Block for ``us`` microseconds (``time.sleep_us``)."""
+    if _sleep_us is not None:
+        _sleep_us(us)
+    else:
+        time.sleep(us / 1000000.0)
