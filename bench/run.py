@@ -72,7 +72,16 @@ def bench_vm():
     base = int([l for l in lines if l.startswith("BASE")][0].split()[1])
     imports = int([l for l in lines if l.startswith("IMPORTS")][0].split()[1])
     b["code"] = imports - base
+    # the heap over a long game: tests/mpvm/soak.py's 20,000 random events (journal on the
+    # VM's filesystem), the live heap after a collection at every 10th event
+    out = vm(os.path.join(ROOT, "tests", "mpvm", "soak.py"),
+             {"events": SOAK, "per_step": 10, "seed": 9, "window": 256, "ruleset": "swsb"})
+    soak = [l for l in out.splitlines() if l.startswith("SOAK")][0].split()
+    b["soak"] = {"seq": int(soak[2]), "early": int(soak[7]), "late": int(soak[8])}
     return b
+
+
+SOAK = 20000
 
 
 def bench_mpy():
@@ -149,6 +158,13 @@ def board_rows(b, mpy, nmpy, main_py):
          "%.1f KB" % ((b["peak"] - b["code"]) / 1024), "", "", "<= 64 KB",
          host.verdict(b["peak"] - b["code"] <= 65536)),
         ("Live heap between events (max)", "%.1f KB" % (b["live_max"] / 1024), "", "", "", ""),
+        ("Live heap growth over %d events (MicroPython VM, 2x24 ships, every event journaled "
+         "on its filesystem: the most after any event of the second half minus the most in the "
+         "first quarter; %.1f KB / %.1f KB)" % (b["soak"]["seq"], b["soak"]["late"] / 1024.0,
+                                                b["soak"]["early"] / 1024.0),
+         "%+.1f KB" % ((b["soak"]["late"] - b["soak"]["early"]) / 1024.0), "",
+         "tests/mpvm/soak.py in the VM: gc.collect() then gc.mem_alloc() every 10 events",
+         "no growth", host.verdict(b["soak"]["late"] - b["soak"]["early"] <= 0)),
         ("Total .mpy size (%d modules; main.py ships as %d B of source)" % (nmpy, main_py),
          "%.1f KB" % (mpy / 1024), "", "", "<= 96 KB", host.verdict(mpy <= 96 * 1024)),
         ("Event applied + frame rendered (MicroPython VM under Node), p50 / p99 / max of %d"

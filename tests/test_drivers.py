@@ -255,6 +255,30 @@ def test_usbserial_nonblocking_lines_and_overlong(hw):
     assert "".join(out.parts) == "hi\n"
 
 
+def test_usbserial_a_line_the_heap_has_no_room_for_is_dropped_whole(hw, monkeypatch):
+    # on a fragmented Pico heap the line buffer may find no bigger block: that line is
+    # dropped whole and answered (NO_ROOM), nothing of it leaks into the next line
+    us = importlib.import_module("drivers.usbserial")
+    from referee.protocol import NO_ROOM, ProtocolError, decode
+    stdin, w, out = pipe_io()
+    s = us.USBSerial(stdin, out)
+    real = us.bytearray if hasattr(us, "bytearray") else bytearray
+    big = [0]
+
+    def tight(n=0):
+        if isinstance(n, int) and n > 1024:
+            big[0] += 1
+            raise MemoryError("memory allocation failed, allocating %d bytes" % n)
+        return real(n)
+    monkeypatch.setattr(us, "bytearray", tight, raising=False)
+    os.write(w, b'{"c": "load", "roster": "' + b"y" * 3000 + b'"}\n{"c": "snap"}\n')
+    assert s.read_line() == NO_ROOM and big[0] == 1
+    assert s.read_line() == '{"c": "snap"}'
+    with pytest.raises(ProtocolError) as e:
+        decode(NO_ROOM)
+    assert "free memory" in str(e.value)
+
+
 def load_main(hw, board):
     sys.modules.pop("main", None)
     sys.path.insert(0, os.path.join(ROOT, "firmware"))

@@ -16,7 +16,7 @@ try:
 except ImportError:
     import uasyncio as asyncio  # type: ignore
 
-from referee.protocol import MAX_LINE, NOT_UTF8, OVERLONG
+from referee.protocol import MAX_LINE, NO_ROOM, NOT_UTF8, OVERLONG
 
 OUT_LIMIT = 8192
 LINE0 = 256         # the line buffer's first size (bytes); commands are shorter
@@ -32,7 +32,7 @@ class USBSerial:
         self.poller.register(self.stdin, select.POLLIN)
         self.buf = bytearray(LINE0)     # the line being read is buf[:n]
         self.n = 0
-        self.discarding = False
+        self.discarding = None      # OVERLONG / NO_ROOM: the rest of this line is dropped
         self.out = []
         self.out_bytes = 0
         self.dropped = 0
@@ -43,8 +43,8 @@ class USBSerial:
         """The next complete line (str, without its end), or None when there is none yet.
         Never blocks. A line ends at LF or CR (MicroPython's text stdin turns CR into LF, so
         CRLF arrives as two ends); empty lines are skipped. An overlong line gives OVERLONG,
-        a line that is not UTF-8 gives NOT_UTF8: the caller answers an error and the next
-        line is read normally."""
+        a line that is not UTF-8 gives NOT_UTF8, a line the heap has no room for NO_ROOM:
+        the caller answers an error and the next line is read normally."""
         while self.poller.poll(0):
             ch = self.stdin.read(1)
             if not ch:
@@ -52,8 +52,9 @@ class USBSerial:
             b = ch[0] if isinstance(ch, bytes) else ord(ch[0])
             if b == 10 or b == 13:
                 if self.discarding:
-                    self.discarding = False
-                    return OVERLONG
+                    why = self.discarding
+                    self.discarding = None
+                    return why
                 n = self.n
                 if not n:
                     continue
@@ -62,28 +63,35 @@ class USBSerial:
                     line = str(memoryview(self.buf)[:n], "utf-8")   # one copy, checked
                 except UnicodeError:
                     line = NOT_UTF8
+                except MemoryError:
+                    line = NO_ROOM
                 if len(self.buf) > LINE0:
                     self.buf = bytearray(LINE0)     # a long line's buffer is not kept
                 return line
             if not self.discarding:
-                if b < 128 or isinstance(ch, bytes):
-                    self._put(b)
-                else:
-                    for x in ch.encode():
-                        self._put(x)
+                try:
+                    if b < 128 or isinstance(ch, bytes):
+                        self._put(b)
+                    else:
+                        for x in ch.encode():
+                            self._put(x)
+                except MemoryError:         # no block for a longer buffer: drop the line
+                    self.n = 0
+                    self.discarding = NO_ROOM
                 if self.n > MAX_LINE:
                     self.n = 0
                     self.buf = bytearray(LINE0)
-                    self.discarding = True
+                    self.discarding = OVERLONG
         return None
 
     def _put(self, b):
-        # the line so far is buf[:n]; the buffer doubles when full (a few blocks for a
-        # roster line of some KB, not a new one every 8 bytes: less to fragment the heap)
+        # the line so far is buf[:n]; the buffer grows 512 bytes at a time (a few blocks for
+        # a roster line of some KB, not a new one every 8 bytes, and never much more than
+        # the line: a big block is what a fragmented heap lacks)
         buf = self.buf
         n = self.n
         if n == len(buf):
-            nb = bytearray(2 * n)
+            nb = bytearray(n + 512)
             nb[:n] = buf
             self.buf = buf = nb
         buf[n] = b

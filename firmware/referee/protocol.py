@@ -11,6 +11,8 @@ MAX_LINE = 16384   # bytes; longer lines are refused whole
 OVERLONG = "\x00overlong"
 # ... and in place of a line holding bytes that are not UTF-8.
 NOT_UTF8 = "\x00not-utf-8"
+# ... and in place of a line the board's heap had no room for (dropped whole).
+NO_ROOM = "\x00no-room"
 
 
 # Events sent per ``events`` request at most; the host asks again from the last one it
@@ -69,6 +71,10 @@ def decode(line):
         raise ProtocolError("line too long (over %d bytes)" % MAX_LINE)
     if line == NOT_UTF8:
         raise ProtocolError("bytes that are not UTF-8 in line")
+    if line == NO_ROOM:
+        raise ProtocolError("line too long for the board's free memory (dropped whole; a "
+                            "firmware image with fleetref frozen in leaves the heap to the "
+                            "game: docs/build.md)")
     for ch in line:
         o = ord(ch)
         if o < 32 and o != 9:
