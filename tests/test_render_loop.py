@@ -230,7 +230,10 @@ def test_idle_garbage_collection_only_when_the_heap_runs_low_and_no_key_is_down(
     runner.gc_low = 16384
     assert not runner.step_gc() and not collected   # plenty free
     free[0] = 9000
+    assert not runner.step_gc() and not collected   # nothing happened since: not looked at
+    runner.app.version += 1                         # a key or a line changed something
     keys.down = True
     assert not runner.step_gc() and not collected   # a key is down: not now
     keys.down = False
     assert runner.step_gc() and collected == [1]
+    assert not runner.step_gc() and collected == [1]    # once per change

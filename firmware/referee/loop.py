@@ -54,6 +54,7 @@ class Runner:
         self.save_ms = save_ms
         self.refresh_ms = refresh_ms
         self.gc_low = 0             # > 0: collect while idle once less is free (step_gc)
+        self.gc_version = -1        # the app version step_gc looked at last
         self.shown_at = ticks_ms()  # when the last frame was sent
         self.crashes = 0
         self.frames = 0
@@ -124,13 +125,16 @@ class Runner:
         frame, as the one MicroPython starts when an allocation finds no room would. (Not
         sooner: collecting often scatters long-lived objects over the heap, and a big game's
         load then finds no block of a few KB.) Returns True when it collected."""
-        if not self.gc_low:
-            return False
+        if not self.gc_low or self.app.version == self.gc_version:
+            return False            # nothing happened since the last look: no new garbage
         import gc
         mem_free = getattr(gc, "mem_free", None)
         active = getattr(self.keys, "active", None)
-        if mem_free is None or (active is not None and active()) or mem_free() >= self.gc_low:
+        if mem_free is None or (active is not None and active()):
             return False
+        self.gc_version = self.app.version
+        if mem_free() >= self.gc_low:   # (gc.mem_free walks the heap's table: ~6 ms on a
+            return False                # Pico, so only after a change, never every turn)
         gc.collect()
         return True
 

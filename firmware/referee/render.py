@@ -81,7 +81,9 @@ class Renderer:
         self.half = width // 2
         self.rows_per_page = height - 4
         self.fb = bytearray(width * height * 3)
-        self.blank = bytes(width * height * 3)     # clear() copies it in (one memcpy)
+        self.zrow = bytes(width * 3)            # a dark row and half-row: blanking is a
+        self.zhalf = bytes(self.half * 3)       # slice assignment (no copy made, no frame-
+                                                # sized constant kept in the heap)
         # what each ship half-row shows, as one small int (damage, pending, launched,
         # counters, status; 0 = blank, -1 = drawn over), so a frame redraws only the
         # half-rows that changed since the last one
@@ -105,14 +107,16 @@ class Renderer:
         self.status_b = tuple(None if c is None else bytes(c) for c in STATUS_RGB)
 
     def clear(self):
-        self.fb[:] = self.blank
+        self.clear_rows(0, self.h)
         self.full = True
 
     def clear_rows(self, y0, y1):
         """Blank rows ``y0`` .. ``y1 - 1``."""
-        a = y0 * self.w * 3
-        b = y1 * self.w * 3
-        self.fb[a:b] = self.blank[a:b]
+        n = self.w * 3
+        z = self.zrow
+        fb = self.fb
+        for y in range(y0, y1):
+            fb[y * n:y * n + n] = z
 
     def px(self, x, y, c):
         i = (y * self.w + x) * 3
@@ -291,8 +295,7 @@ class Renderer:
     def blank_half(self, x0, y):
         """Blank the half-row of row ``y`` that starts at column ``x0``."""
         a = (y * self.w + x0) * 3
-        b = a + 3 * self.half
-        self.fb[a:b] = self.blank[a:b]
+        self.fb[a:a + 3 * self.half] = self.zhalf
 
     def fill(self, x0, y, n, c):
         """Pixels ``x0`` .. ``x0 + n - 1`` of row ``y`` in colour ``c`` (an (r, g, b) tuple)."""
