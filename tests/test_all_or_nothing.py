@@ -258,6 +258,33 @@ def test_a_load_that_runs_out_of_memory_keeps_the_game_and_says_so(tmp_path, mon
     assert snap["t"] == "snap" and snap["gid"] == before[0] and snap["seq"] == before[1]
 
 
+def test_out_of_memory_in_the_journal_write_takes_the_event_back(tmp_path, monkeypatch):
+    app, out = board(tmp_path)
+    before = state(app)
+
+    def short(*a):
+        raise MemoryError("memory allocation failed, allocating 512 bytes")
+    monkeypatch.setattr(app.journal, "_append", short)
+    app.handle_line('{"c": "phase"}')
+    assert json.loads(out[-1])["t"] == "err" and state(app) == before
+
+
+def test_out_of_memory_after_an_event_is_in_play_says_where_the_game_is(tmp_path, monkeypatch):
+    # the event is applied and on flash, its ev line could not be made: the answer must not
+    # claim that nothing changed
+    app, out = board(tmp_path)
+    seq = app.game.seq
+
+    def short(*a):
+        raise MemoryError("memory allocation failed, allocating 64 bytes")
+    monkeypatch.setattr(app, "send_event", short)
+    app.handle_line('{"c": "undo"}')
+    err = json.loads(out[-1])
+    assert app.game.seq == seq + 1
+    assert err["t"] == "err" and "nothing changed" not in err["msg"], err
+    assert "seq %d" % (seq + 1) in err["msg"], err
+
+
 def _layout(g):
     """Offsets of the ruleset's flags, ship bytes and game bytes in a state (fleet.py)."""
     fl2 = 12 + 4 * g.n + 2 * g.nopt

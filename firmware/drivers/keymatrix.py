@@ -5,7 +5,8 @@ several keys be held). A press is accepted once its raw reading has been stable 
 (5 ms by default, as QMK's deferred debounce); a release at its first open reading once the
 press has been accepted that long (an eager release: it saves the debounce time between a
 key's release and its frame; the release's bounce cannot make a new press, which needs 5 ms
-closed again; a contact that chatters open in the middle of a hold would end the press early). A press shorter than ``long_ms`` gives a short press
+closed again; a contact that chatters open in the middle of a hold would end the press
+early). A press shorter than ``long_ms`` gives a short press
 on release; holding it ``long_ms`` gives a long press at once (and nothing on release).
 """
 

@@ -253,7 +253,7 @@ class Referee(PadUI, SerialLink):
         if j is not None:
             try:
                 j.append(g, g.seq, ev, hold)
-            except OSError as e:        # all or nothing: not on flash, so not in the game
+            except (OSError, MemoryError) as e:     # all or nothing: not on flash, not in play
                 g.back_to(saved)
                 self.mark = mark
                 return self.error("journal: %s (flash not written; event not applied)" % e,

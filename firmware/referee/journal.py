@@ -23,19 +23,17 @@ that checks; a damaged journal's files are moved to ``root + ".bad"`` and a clea
 the recovered prefix is written (:meth:`Journal.repair`). Files: journal_fs.py.
 """
 
+import sys
+
 from referee.journal_fs import OSFS  # noqa: F401  (re-exported: main.py, the host tools)
 from referee.journal_rec import (crc32, BLOCK, CHUNK, HEAD, REC, SEG_MAX,  # noqa: F401
                                  head, head_seq, parse_chunk, parse_records, parse_snap,
                                  record, segment, snap_bytes)
 from referee.journal_recover import JournalError, Recovery  # noqa: F401
-
-try:
-    import sys as _sys
-    _STR_IS_BUFFER = _sys.implementation.name == "micropython"
-except AttributeError:
-    _STR_IS_BUFFER = False
 from referee.events import unpack
 
+# a str is a buffer of its UTF-8 bytes on MicroPython (crc32 and file writes take it as is)
+_STR_IS_BUFFER = sys.implementation.name == "micropython"
 SETUP = "setup.json"
 
 

@@ -76,6 +76,7 @@ class SerialLink(AppBase):
         c = msg["c"]
         self.commit()       # a key's held events: on flash and announced before any answer
         stir(self)                      # command timing feeds the dice entropy (dice.py)
+        before = self._where()
         try:
             self._command(c, msg)
         except (ValueError, TypeError, KeyError, IndexError, OSError) as e:
@@ -83,11 +84,18 @@ class SerialLink(AppBase):
         except MemoryError:
             import gc
             gc.collect()
-            self.error("not enough memory on the board for %r: nothing changed (a firmware "
-                       "image with fleetref frozen in leaves the heap to the game: "
-                       "docs/build.md)" % c, "serial", c)
+            now = self._where()
+            self.error("not enough memory on the board for %r: %s (a firmware image with "
+                       "fleetref frozen in leaves the heap to the game: docs/build.md)"
+                       % (c, "nothing changed" if now == before else
+                          "stopped partway, the game is at seq %d" % now[1]), "serial", c)
         except Exception as e:      # never a traceback on the wire (Ctrl-C is not an Exception)
             self.error("internal error: %s: %s" % (type(e).__name__, e), "serial", c)
+
+    def _where(self):
+        # (game id, seq): what a command that failed partway may have moved
+        g = self.game
+        return (self.gid, g.seq if g is not None else -1)
 
     def _command(self, c, msg):
         g = self.game

@@ -118,19 +118,22 @@ class Runner:
             self.frames += 1
             self.shown_at = self.app.now_ms
 
+    def idle(self):
+        """True while no key is down or settling (key drivers without ``active()``: always)."""
+        active = getattr(self.keys, "active", None)
+        return active is None or not active()
+
     def step_gc(self):
         """Collect the garbage while no key is down once less than ``gc_low`` bytes of the heap
         are free (MicroPython's ``gc.mem_free``; 0: never). A collection takes 15-25 ms on a
         Pico with this heap: done here it does not fall between a key's release and its
-        frame, as the one MicroPython starts when an allocation finds no room would. (Not
-        sooner: collecting often scatters long-lived objects over the heap, and a big game's
-        load then finds no block of a few KB.) Returns True when it collected."""
+        frame, as the one MicroPython starts when an allocation finds no room would. Returns True
+        when it collected."""
         if not self.gc_low or self.app.version == self.gc_version:
             return False            # nothing happened since the last look: no new garbage
         import gc
         mem_free = getattr(gc, "mem_free", None)
-        active = getattr(self.keys, "active", None)
-        if mem_free is None or (active is not None and active()):
+        if mem_free is None or not self.idle():
             return False
         self.gc_version = self.app.version
         if mem_free() >= self.gc_low:   # (gc.mem_free walks the heap's table: ~6 ms on a
@@ -143,8 +146,7 @@ class Runner:
         (displays with ``refresh()``: a WS2812 panel gets only the changed part of a frame, so
         this repaints one that lost its data line or its power). Returns True when sent."""
         refresh = getattr(self.display, "refresh", None)
-        active = getattr(self.keys, "active", None)
-        if refresh is None or (active is not None and active()):
+        if refresh is None or not self.idle():
             return False
         now = ticks_ms()
         if ticks_diff(now, self.shown_at) < self.refresh_ms:
@@ -194,8 +196,7 @@ class Runner:
         g = app.game
         if j is None or g is None:
             return False
-        active = getattr(self.keys, "active", None)
-        idle = active is None or not active()
+        idle = self.idle()
         if app.unsent:
             app.now_ms = ticks_ms()
             if not app.commit_due(idle):

@@ -62,6 +62,9 @@ AMBER_B = bytes(AMBER)
 GREY_B = bytes(GREY)
 YELLOW_B = bytes(YELLOW)
 DIM_YELLOW_B = bytes(DIM_YELLOW)
+SIDE_B = (bytes(SIDE_RGB[0]), bytes(SIDE_RGB[1]))
+DIM_B = (bytes(SIDE_DIM[0]), bytes(SIDE_DIM[1]))
+STATUS_B = tuple(None if c is None else bytes(c) for c in STATUS_RGB)
 CC_X = 4        # command counters: columns 4-5 of a half
 STATUS_X = 6    # status pixel; column 7 is the gap between the fleets
 
@@ -101,10 +104,6 @@ class Renderer:
         self.wseq = -1
         self.win = None
         self.ui15 = [-1, -1]        # the dice row's entry and value drawn last time
-        # the colours as 3-byte strings, so a pixel is one slice assignment
-        self.side_b = (bytes(SIDE_RGB[0]), bytes(SIDE_RGB[1]))
-        self.dim_b = (bytes(SIDE_DIM[0]), bytes(SIDE_DIM[1]))
-        self.status_b = tuple(None if c is None else bytes(c) for c in STATUS_RGB)
 
     def clear(self):
         self.clear_rows(0, self.h)
@@ -334,9 +333,9 @@ class Renderer:
                 elif not launched:
                     c = GREY_B
                 elif hp < hp1:
-                    c = self.side_b[s]
+                    c = SIDE_B[s]
                 else:
-                    c = self.dim_b[s]
+                    c = DIM_B[s]
                 fb[a + 3 * k:a + 3 * k + 3] = c
             cc = g.cc[i]
             if cc:
@@ -347,4 +346,4 @@ class Renderer:
                     fb[b + 3:b + 6] = c
         if status:
             b = a + 3 * STATUS_X
-            fb[b:b + 3] = self.status_b[status]
+            fb[b:b + 3] = STATUS_B[status]
