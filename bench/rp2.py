@@ -86,8 +86,25 @@ def timed(fn, st):
                 st[1] = d
         return r
     return f
-MT = [0, 0, 0]       # snapshots written by the loop off the event path
-runner.step_maintain = timed(runner.step_maintain, MT)
+J = runner.app.journal
+ST = [0, 0, 0]       # the loop's snapshot steps: [steps, the longest (us), snapshots finished]
+WH = [0, 0]          # snapshots maintain() wrote in one go (events kept coming): [n, longest]
+_maint = J.maintain
+def timed_maint(g):
+    w = J.whole
+    ls = J.log_start
+    t = time.ticks_us()
+    r = _maint(g)
+    d = time.ticks_diff(time.ticks_us(), t)
+    if r and J.whole != w:
+        WH[0] += 1
+        WH[1] = max(WH[1], d)
+    elif r:
+        ST[0] += 1
+        ST[1] = max(ST[1], d)
+        ST[2] += J.log_start != ls
+    return r
+J.maintain = timed_maint
 CM = [0, 0, 0]       # group commits: the events they announced in CM[2]
 runner.app.commit = timed(runner.app.commit, CM)
 runner.app.hello()
@@ -96,16 +113,17 @@ async def probe():
     while True:
         await asyncio.sleep_ms(400)
         app = runner.app
-        key = (app.gid, app.game.seq if app.game else -1, app.version, CM[0], MT[0])
+        key = (app.gid, app.game.seq if app.game else -1, app.version, CM[0], ST[0], WH[0])
         if key == last:
             continue
         last = key
         gc.collect()
         print('{"t": "heap", "gid": "%s", "seq": %d, "alloc": %d, "free": %d, "frames": %d, '
-              '"ev_n": %d, "ev_max": %d, "ev_over": %d, "mt_n": %d, "mt_max": %d, '
-              '"cm_n": %d, "cm_max": %d, "cm_evs": %d}'
+              '"ev_n": %d, "ev_max": %d, "ev_over": %d, "st_n": %d, "st_max": %d, '
+              '"st_done": %d, "wh_n": %d, "wh_max": %d, "cm_n": %d, "cm_max": %d, '
+              '"cm_evs": %d}'
               % (app.gid, key[1], gc.mem_alloc(), gc.mem_free(), runner.frames,
-                 EV[0], EV[1], EV[2], MT[0], MT[1], CM[0], CM[1], CM[2]))
+                 EV[0], EV[1], EV[2], ST[0], ST[1], ST[2], WH[0], WH[1], CM[0], CM[1], CM[2]))
 asyncio.run(runner.main([probe()]))
 """
 
@@ -282,6 +300,7 @@ def measure(quick=False):
         return "%.0f B; %.3f" % (f[0] / float(max(1, n)), f[1] / 4096.0 / max(1, n))
 
     heap = r["last"]["alloc"]
+    e = r["end"]
     deb = paths.board_profile(BOARD).get("debounce_ms", 5)
     nled = 16 * 16
     half = [t for t, n in zip(lat, r["sizes"]) if n <= nled // 2]
@@ -318,10 +337,15 @@ def measure(quick=False):
          % (r["end"]["ev_n"], r["end"]["ev_over"]), "%.1f ms" % (r["end"]["ev_max"] / 1e3),
          "<= 20 ms", verdict(r["end"]["ev_max"] <= 20000),
          "%.1f ms" % (b["end"]["ev_max"] / 1e3)),
-        ("  snapshot writes, emulated: written by the loop between events while no key is "
-         "down (%d in that game), the longest" % r["end"].get("mt_n", 0),
-         "%.1f ms" % (r["end"].get("mt_max", 0) / 1e3), "<= 20 ms",
-         verdict(r["end"].get("mt_max", 0) <= 20000), ""),
+        ("  snapshot writes, emulated: the loop writes a due one a littlefs operation a turn "
+         "while no key is down (%d steps, %d snapshots finished in that game), the longest step"
+         % (e.get("st_n", 0), e.get("st_done", 0)),
+         "%.1f ms" % (e.get("st_max", 0) / 1e3), "<= 20 ms",
+         verdict(e.get("st_max", 0) <= 20000), ""),
+        ("  snapshots written in one go because events kept coming between the steps (the "
+         "serial lines of the game's load and events: %d), the longest" % e.get("wh_n", 0),
+         "%.1f ms" % (e.get("wh_max", 0) / 1e3), "<= 20 ms",
+         verdict(e.get("wh_max", 0) <= 20000), ""),
         ("  group commits of a key's held events, emulated (%d in that game, announcing %d "
          "events), the longest" % (r["end"].get("cm_n", 0), r["end"].get("cm_evs", 0)),
          "%.1f ms" % (r["end"].get("cm_max", 0) / 1e3), "<= 20 ms",
@@ -396,13 +420,18 @@ NOTES = [
     "probe and game on that image, with no /lib modules on the filesystem. The image was "
     "built here from MicroPython v1.24.1 with Debian's gcc-arm-none-eabi; CI has no ARM "
     "toolchain, so `make test` never builds it.",
-    "- rp2 rows, snapshots (not met): the journal's snapshot (every 40 records) is no longer "
-    "written inside an event, but writing it still holds the loop for the time in its row "
-    "(the log's records appended to the history chunk, snap.bin.tmp written and renamed, a "
-    "new log: several littlefs commits); it waits until no key is down, so no release is "
-    "behind it, but a press that starts during it is seen late. Next step: one littlefs "
-    "operation per loop turn (starting over when an event comes in between; each part is "
-    "safe on its own).",
+    "- rp2 rows, snapshots: the journal's snapshot (every 40 records) is written by the "
+    "loop, not inside an event, one littlefs operation a turn while no key is down "
+    "(journal.Journal.maintain): the log's records into the history chunk (from the RAM "
+    "window, packed as they are, after the chunk's end kept in RAM: no read back), "
+    "snap.bin.tmp written, renamed, a new log.bin.tmp written, renamed; the other tasks run "
+    "between the steps, so a press waits for one step at most. An event between two steps "
+    "starts it over (its record is only in the old log until the history has it). When "
+    "events keep coming (80 records in the log: a stream of serial lines, as in this "
+    "game's load) the rest is written in one go so the log stays short: the second row. "
+    "Each step is one or two littlefs commits; how long one takes depends on littlefs "
+    "(a metadata compaction takes longest), and a real Pico also waits for the flash "
+    "chip's erase and program times, which the emulator does not model.",
     "- CPU share: emulated time the core spends executing instructions (not waiting in WFE) "
     "over emulated time, with the referee idle after boot: with every row high, the key task "
     "sleeps until a column's pin interrupt (then scans every 2 ms until the keys are "

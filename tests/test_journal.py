@@ -28,10 +28,13 @@ def reference(scenario="swsb-example", seed=11):
     return REFERENCE[key]
 
 
-def run(cut_at, scenario="swsb-example", seed=11):
+def run(cut_at, scenario="swsb-example", seed=11, defer=False, stats=None):
     """Play the game with the power cut at the ``cut_at``-th write after formatting; the board
     stops there. Returns (device, number of events whose append had returned before the cut;
-    -1 if the cut came while the journal was being created)."""
+    -1 if the cut came while the journal was being created). ``defer``: snapshots left due
+    and written by ``maintain`` as the board's loop does, one step per call, ``seq % 7``
+    calls after event ``seq`` (so events also come between the steps); ``stats`` (a dict)
+    counts the steps done and the snapshots finished."""
     dev = PowerCutDevice(SIZE)
     fs = LfsFS(new_fs(dev))                        # a formatted board, power on
     dev.formatted_at = dev.progs
@@ -45,12 +48,22 @@ def run(cut_at, scenario="swsb-example", seed=11):
         if dev.dead:
             raise PowerCut()
         done[0] = 0
+        j.defer = defer
 
         def on_event(seq, ev):
             j.append(g, seq, ev)
             if dev.dead:
                 raise PowerCut()
             done[0] = seq
+            for _ in range(seq % 7 if defer else 0):
+                start = j.log_start
+                if not j.maintain(g):
+                    break
+                if dev.dead:
+                    raise PowerCut()
+                if stats is not None:
+                    stats["steps"] = stats.get("steps", 0) + 1
+                    stats["snapshots"] = stats.get("snapshots", 0) + (j.log_start != start)
 
         play(g, EVENTS, seed, on_event)
     except PowerCut:
@@ -87,14 +100,17 @@ def test_restored_game_goes_on_and_keeps_undo():
     assert g.state_hash() != hashes[-1]
 
 
-def test_power_cut_at_every_write_position():
-    dev = run(None)[0]
+@pytest.mark.parametrize("defer", [False, True], ids=["in-event", "loop-steps"])
+def test_power_cut_at_every_write_position(defer):
+    """``loop-steps``: the board's way, snapshots written by the loop one littlefs operation
+    at a time with events coming in between (journal.Journal.maintain)."""
+    dev = run(None, defer=defer)[0]
     total = dev.progs - dev.formatted_at
     assert total > EVENTS                          # several writes per event
     hashes = reference()
     worst_loss = 0
     for cut in range(total):
-        dev, done = run(cut)
+        dev, done = run(cut, defer=defer)
         if done < 0:                               # cut while creating the journal
             continue
         try:
@@ -107,6 +123,20 @@ def test_power_cut_at_every_write_position():
         assert g.state_hash() == hashes[g.seq], cut
         worst_loss = max(worst_loss, done - g.seq)
     assert worst_loss == 0
+
+
+def test_snapshots_written_in_steps_keep_the_whole_history():
+    """An event between two steps starts the snapshot over (its record must reach the history
+    before a new log replaces the old one); the history still holds every event once, the
+    log stays short, and a restore gives the game played."""
+    stats = {}
+    dev, done = run(None, defer=True, stats=stats)
+    assert done == EVENTS
+    assert stats["snapshots"] >= EVENTS // BUDGET - 1          # they do finish
+    assert stats["steps"] > 5 * stats["snapshots"]             # ... and some started over
+    g, j = recover(dev)
+    assert g.seq == EVENTS and g.state_hash() == reference()[-1]
+    assert [s for s, _ in j.events(0)] == list(range(1, EVENTS + 1))
 
 
 def test_torn_record_is_dropped():

@@ -30,7 +30,7 @@ from referee.journal_rec import (crc32, BLOCK, CHUNK, HEAD, REC, SEG_MAX,  # noq
                                  head, head_seq, parse_chunk, parse_records, parse_snap,
                                  record, segment, snap_bytes)
 from referee.journal_recover import JournalError, Recovery  # noqa: F401
-from referee.events import unpack
+from referee.events import pack_into, unpack
 
 # a str is a buffer of its UTF-8 bytes on MicroPython (crc32 and file writes take it as is)
 _STR_IS_BUFFER = sys.implementation.name == "micropython"
@@ -64,6 +64,11 @@ class Journal(Recovery):
         # board's loop, between events); False: append writes it at once
         self.defer = False
         self.due = False
+        self.step = 0         # maintain(): the next step of the snapshot left due
+        self.step_seq = 0     # the game's seq when its records went into the history
+        self.whole = 0        # snapshots maintain() wrote in one go (a burst of events)
+        self.tail = None      # (chunk, first seq, events, length, key) of the history chunk
+                              # being filled, as last written (None: read it back)
         # group commit (the board: main.py): records appended with ``hold`` wait in RAM,
         # ``held`` of them, until commit() writes them in one littlefs commit (littlefs pads
         # every commit to the 256-byte program size, so one record per commit costs the most)
@@ -93,6 +98,7 @@ class Journal(Recovery):
                 self._remove(n)
         self.chunk = 0
         self.hfirst = 1
+        self.tail = None
         self._new_log(0)                  # the old game's log: its records fail the new key
         self.snapshot(game)
 
@@ -150,17 +156,45 @@ class Journal(Recovery):
                 pass     # the event is in the log; the rotation is tried again at the next one
 
     def maintain(self, game):
-        """Write the snapshot ``append`` left due (``defer``), if any: called by the loop
-        between events while no key is down, so a press never waits for it. The log holds
-        every event until then, so a cut before or during it loses nothing. Returns True when
-        a snapshot was written (or tried: an OSError is tried again at the next append)."""
+        """Write the snapshot ``append`` left due (``defer``) one littlefs operation per call,
+        so the board's loop, which calls it between events while no key is down, is never
+        held for a whole snapshot: (0) the log's records into the history, (1) snap.bin.tmp
+        written, (2) renamed over snap.bin, (3) a new log.bin.tmp written, (4) renamed over
+        log.bin. An event that comes in between starts it over at (0): its record is in the
+        old log, which the history must get before a new log replaces it. Every step leaves
+        flash that restores to the whole game (the old log holds every event until (4)).
+        Returns True when it did a step (after an OSError it is tried again at the next
+        append)."""
         if not self.due or self.held:
             return False
-        self.due = False
+        s = self.step
+        if s and self.step_seq != game.seq:
+            s = 0                           # an event came in between: start over
+        if self.records >= 2 * self.budget:
+            s = 5       # events keep coming (a burst of serial lines): all of it now, so the
+                        # log stays short
         try:
-            self.snapshot(game)
+            if s == 5:
+                self.whole += 1
+                self.snapshot(game)
+                return True
+            if s == 0:
+                self._archive(game)
+                self.step_seq = game.seq
+            elif s == 1:
+                self._write_tmp("snap.bin", snap_bytes(self.key, game, self.chunk, self.hfirst))
+            elif s == 2:
+                self._rename_tmp("snap.bin")
+            elif s == 3:
+                self._write_tmp("log.bin", head(self.key, game.seq))
+            else:
+                self._rename_tmp("log.bin")
+                self._log_started(game.seq)
+                return True
+            self.step = s + 1
         except OSError:
-            pass
+            self.due = False
+            self.step = 0
         return True
 
     def snapshot(self, game):
@@ -169,12 +203,20 @@ class Journal(Recovery):
         with none held, as the board's loop does). A cut at any point leaves a snapshot and
         a log that restore reads correctly (records the snapshot holds are skipped, and the
         history skips records it holds)."""
-        self._archive()
+        self._archive(game)
         self._write_atomic("snap.bin", snap_bytes(self.key, game, self.chunk, self.hfirst))
         self._new_log(game.seq)
 
-    def _archive(self):
-        """Append the log's records to the history chunks."""
+    def _archive(self, game=None):
+        """Append the log's records to the history chunks: from the game's RAM window when it
+        holds all of them (the same events: each was recorded from it), else read back from
+        log.bin."""
+        first = self.log_start + 1
+        if (game is not None and not self.held and game.seq == self.log_start + self.records
+                and game.win.base_seq < first):
+            o = 4 * (first - game.win.base_seq - 1)
+            self.add_run(first, memoryview(game.win.events)[o:o + 4 * self.records])
+            return
         log = self._read("log.bin")
         start = head_seq(self.key, log)
         if start is None:
@@ -184,37 +226,64 @@ class Journal(Recovery):
     def add_history(self, recs):
         """Append events ``recs`` (a list of (seq, ev), consecutive) to the history ring,
         skipping those it holds already."""
+        if recs:
+            evs = bytearray()
+            for r in recs:
+                pack_into(evs, r[1])
+            self.add_run(recs[0][0], evs)
+
+    def add_run(self, seq, evs):
+        """Append the consecutive events ``evs`` (packed, 4 bytes each: a buffer) numbered
+        from ``seq`` to the history ring, skipping those it holds already."""
         i = 0
-        while i < len(recs):
+        total = len(evs) // 4
+        while i < total:
             name = "h%d.bin" % self.chunk
-            d = self._read(name) or b""
-            c = parse_chunk(self.key, d)
-            if c is None:
-                self._write_atomic(name, head(self.key, recs[i][0]))
-                continue
-            first, evs, end = c
-            if end != len(d):            # a torn segment: keep what checks
-                self._write_atomic(name, d[:end])
-            count = len(evs) // 4
+            t = self.tail
+            self.tail = None                # set again once a write went through
+            if t is not None and t[0] == self.chunk and t[4] == self.key:
+                first, count, end = t[1], t[2], t[3]    # as written last (no read back)
+            else:
+                d = self._read(name) or b""
+                c = parse_chunk(self.key, d)
+                if c is None:
+                    h = head(self.key, seq + i)
+                    self._write_atomic(name, h)
+                    self.tail = (self.chunk, seq + i, 0, len(h), self.key)
+                    continue
+                first, c, end = c
+                if end != len(d):            # a torn segment: keep what checks
+                    self._write_atomic(name, d[:end])
+                count = len(c) // 4
+                d = c = None
             last = first + count - 1
-            while i < len(recs) and first <= recs[i][0] <= last:
-                i += 1                   # already in the history (a cut after archiving)
-            if i >= len(recs):
+            if first <= seq + i <= last:     # already in the history (a cut after archiving)
+                i = min(total, last + 1 - seq)
+            if i >= total:
+                self.tail = (self.chunk, first, count, end, self.key)
                 break
-            n = min(len(recs) - i, CHUNK - count, (BLOCK - end - 6) // 4, SEG_MAX)
-            if recs[i][0] != last + 1 or n <= 0:
+            n = min(total - i, CHUNK - count, (BLOCK - end - 6) // 4, SEG_MAX)
+            if seq + i != last + 1 or n <= 0:
                 self.chunk = (self.chunk + 1) % self.slots      # overwrite the oldest chunk
-                self._write_atomic("h%d.bin" % self.chunk, head(self.key, recs[i][0]))
+                h = head(self.key, seq + i)
+                self._write_atomic("h%d.bin" % self.chunk, h)
+                self.tail = (self.chunk, seq + i, 0, len(h), self.key)
                 continue
-            self._append(name, segment(self.key, last + 1, [r[1] for r in recs[i:i + n]]))
+            seg = segment(self.key, last + 1, evs[4 * i:4 * (i + n)])
+            self._append(name, seg)
+            self.tail = (self.chunk, first, count + n, end + len(seg), self.key)
             i += n
 
     def _new_log(self, seq):
         self._write_atomic("log.bin", head(self.key, seq))
+        self._log_started(seq)
+
+    def _log_started(self, seq):
         self.drop_held()
         self.records = 0
         self.log_start = seq
         self.due = False
+        self.step = 0
 
     # ---- reading -----------------------------------------------------------------------
     def _chunks(self):

@@ -59,17 +59,24 @@ class Files:
         """Write ``data`` (bytes, or a tuple of bytes written one after the other: no joined
         copy of a long set-up line on a small heap) to ``name`` through a .tmp file renamed
         over it."""
-        tmp = self._p(name + ".tmp")
-        f = self.fs.open(tmp, "wb")
+        self._write_tmp(name, data)
+        self._rename_tmp(name)
+
+    def _write_tmp(self, name, data):
+        """The first half of :meth:`_write_atomic`: ``data`` written to ``name`` + ".tmp"."""
+        f = self.fs.open(self._p(name + ".tmp"), "wb")
         parts = data if isinstance(data, tuple) else (data,)
         try:
             for part in parts:
                 f.write(part)
         finally:
             f.close()
-        self.fs.rename(tmp, self._p(name))
         for part in parts:
             self.bytes_written += len(part)
+
+    def _rename_tmp(self, name):
+        """The second half: ``name`` + ".tmp" renamed over ``name``."""
+        self.fs.rename(self._p(name + ".tmp"), self._p(name))
 
     def _append(self, name, data):
         f = self.fs.open(self._p(name), "ab")

@@ -81,11 +81,11 @@ def parse_records(data, key, start):
 
 
 def segment(key, first, evs):
-    """A history segment of events ``evs`` (list of 4-int events) numbered from ``first``."""
-    n = len(evs)
+    """A history segment of events ``evs`` (packed, 4 bytes each: a buffer) numbered from
+    ``first``: 2 bytes count, the events, CRC-32."""
+    n = len(evs) // 4
     seg = bytearray((n & 255, n >> 8))
-    for ev in evs:
-        pack_into(seg, ev)
+    seg.extend(evs)
     seg.extend(p32(crc32(seg, crc32(p32(first), key))))
     return seg
 

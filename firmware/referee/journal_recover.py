@@ -26,6 +26,7 @@ class Recovery(Files):
         slots = 1
         budget = 32
         history_budget = 0
+        tail = None
 
         def __init__(self, fs, root="/game", budget=32, history_budget=0):
             Files.__init__(self, fs, root)
@@ -106,6 +107,7 @@ class Recovery(Files):
             raise JournalError("no saved game")
         self.problems = probs = []
         self.aside = None
+        self.tail = None                # the history is read back, not taken from RAM
         start, recs, seen = self._read_log(probs)
         best = None
         for name in ("snap.bin", "snap.bin.tmp"):
@@ -194,6 +196,7 @@ class Recovery(Files):
                 break
         for n in self.names(bad):
             self.fs.remove(bad + "/" + n)
+        self.tail = None
         for n in self.names():
             self.fs.rename(self._p(n), bad + "/" + n)
         self.aside = bad

@@ -188,9 +188,9 @@ class Runner:
     def step_maintain(self):
         """The journal's work between events: the key's held events committed and announced
         when app.commit_due says so (journal.Journal.hold_ms), then a snapshot the journal
-        left due (journal.Journal.defer), written while no key is down or settling, so it
-        never sits between a key's release and its frame. Returns True when a snapshot was
-        written."""
+        left due (journal.Journal.defer), written one littlefs operation a turn while no key
+        is down or settling, so it never sits between a key's release and its frame and holds
+        the loop for one operation at most. Returns True when a snapshot step was done."""
         app = self.app
         j = app.journal
         g = app.game
@@ -199,9 +199,9 @@ class Runner:
         idle = self.idle()
         if app.unsent:
             app.now_ms = ticks_ms()
-            if not app.commit_due(idle):
-                return False
-            app.commit()
+            if app.commit_due(idle):
+                app.commit()
+            return False            # (one littlefs commit a turn: the snapshot next time)
         if not idle or not getattr(j, "due", False):
             return False
         return j.maintain(g)
@@ -210,14 +210,16 @@ class Runner:
         # what changes without a key or a line (an error row timing out, the clocks), and
         # the journal's snapshot when one is due
         while self.running:
+            busy = False
             try:
                 self.step_render()
-                self.step_maintain()
+                busy = self.step_maintain()
                 self.step_refresh()
                 self.step_gc()
             except Exception as e:
                 self.crash("render", e)
-            await sleep_ms(self.frame_ms)
+            # a snapshot's next step after the other tasks' turn, not a frame period later
+            await sleep_ms(0 if busy else self.frame_ms)
 
     async def task_autosave(self):
         saved = -1
