@@ -255,3 +255,63 @@ def test_any_presses_and_commits_announce_every_event_once_in_order(tmp_path_fac
     seq, h = restored(tmp)
     top = announced[-1] if announced else 0
     assert (seq, h) == (top, ok[top])            # a cut now: exactly what was announced
+
+
+def _lines(out, n):
+    return [json.loads(x) for x in out[n:]]
+
+
+def test_an_append_lines_events_are_written_sixteen_to_a_commit(tmp_path):
+    """A host's ``append`` line (fleetref restore sends 100 events a line): its events are
+    written 16 to a littlefs commit, not one each, and announced once on flash, in order,
+    before the ``ok``."""
+    app, out, r = board(tmp_path)
+    g = app.game
+    seq0 = g.seq
+    writes = []
+    real = app.journal._append
+    app.journal._append = lambda name, data: (writes.append((name, len(data))),
+                                              real(name, data))[1]
+    n = len(out)
+    evs_ = [[2, 1, 1 if k % 2 == 0 else -1, 255] for k in range(20)]
+    app.handle_line(json.dumps({"c": "append", "events": evs_}))
+    got = _lines(out, n)
+    assert [m["t"] for m in got] == ["ev"] * 20 + ["ok"]
+    assert [m["seq"] for m in got[:20]] == list(range(seq0 + 1, seq0 + 21))
+    assert got[-1]["seq"] == g.seq == seq0 + 20 and got[-1]["hash"] == g.state_hash()
+    assert [w for w in writes if w[0] == "log.bin"] == [("log.bin", 16 * 12), ("log.bin", 4 * 12)]
+    assert app.unsent == [] and restored(tmp_path) == (g.seq, g.state_hash())
+
+
+def test_a_refused_event_stops_an_append_line_after_those_before_it(tmp_path):
+    app, out, r = board(tmp_path)
+    g = app.game
+    seq0 = g.seq
+    n = len(out)
+    app.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255], [2, 1, -1, 255],
+                                                          [99, 0, 0, 0], [2, 1, 1, 255]]}))
+    got = _lines(out, n)
+    assert [m["t"] for m in got] == ["ev", "ev", "err"]       # announced, then the refusal
+    assert got[-1]["src"] == "serial" and got[-1]["c"] == "append"
+    assert g.seq == seq0 + 2 and app.unsent == []
+    assert restored(tmp_path) == (g.seq, g.state_hash())
+    n = len(out)
+    app.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255], "x"]}))
+    assert [m["t"] for m in _lines(out, n)] == ["ev", "err"]     # a malformed one: the same
+    assert g.seq == seq0 + 3 and restored(tmp_path) == (g.seq, g.state_hash())
+
+
+def test_a_failed_append_commit_takes_the_lines_events_back(tmp_path, monkeypatch):
+    app, out, r = board(tmp_path)
+    before = state(app)
+    files = flash(tmp_path)
+
+    def full(*a):
+        raise OSError(28, "no space left on device")
+    monkeypatch.setattr(app.journal, "_append", full)
+    n = len(out)
+    app.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255]] * 3}))
+    got = _lines(out, n)
+    assert [m["t"] for m in got] == ["err"]                    # no ev line, no ok
+    assert got[0]["src"] == "serial" and "3 event(s) taken back" in got[0]["msg"]
+    assert state(app) == before and flash(tmp_path) == files

@@ -59,6 +59,7 @@ class Referee(PadUI, SerialLink):
         # group commit (journal.hold_ms > 0, the board): a key's events wait, applied and
         # shown, for one journal commit; their ``ev`` lines go out once it is done
         self.pad_live = False   # True while the loop runs a pressed key's action
+        self.batching = False   # True while an ``append`` line's events are submitted
         self.unsent = []        # seqs applied and held, not yet on flash nor announced
         self.batch = None       # (game checkpoint, mark) before the first of them
         self.held_first = 0     # ticks_ms of the first and the newest held event
@@ -230,7 +231,8 @@ class Referee(PadUI, SerialLink):
             from referee.clock import clock_of
             ck = clock_of(self)
         j = self.journal
-        hold = self.pad_live and j is not None and getattr(j, "hold_ms", 0) > 0
+        hold = ((self.pad_live or self.batching) and j is not None
+                and getattr(j, "hold_ms", 0) > 0)
         self._settle(hold)
         if ck is not None:
             ck.before(self, ev)
@@ -242,6 +244,8 @@ class Referee(PadUI, SerialLink):
                 self.batch = (g.checkpoint(True), self.mark)
         r = g.submit(ev)
         if r:
+            if self.batching:
+                self.commit(origin, cmd)    # a line's earlier events: announced before this
             return self.error(r, origin, cmd)
         ev = g.event(g.seq)
         mark = self.mark
@@ -283,7 +287,7 @@ class Referee(PadUI, SerialLink):
             self.on_event(seq, g.event(seq))
         self.send_event(seq)
 
-    def commit(self):
+    def commit(self, origin="key", cmd=None):
         """Write the held events' records in one journal commit, then send their ``ev``
         lines (an event is announced only once it is on flash). When the write fails, every
         held event is taken back (all or nothing: state, seq, window, undo stack) and an error
@@ -307,7 +311,7 @@ class Referee(PadUI, SerialLink):
             self.mark = mark
             self.version += 1
             self.error("journal: %s (flash not written; %d event(s) taken back)"
-                       % (e, len(seqs)), "key")
+                       % (e, len(seqs)), origin, cmd)
             return 0
         self.unsent = []
         self.batch = None

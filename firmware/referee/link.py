@@ -7,6 +7,8 @@ from referee.appbase import AppBase
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
 from referee.dice import fair_of, stir
 
+BATCH = 16      # events of one ``append`` line written in one journal commit, at most
+
 
 def _hex(data):
     return "".join(["%02x" % x for x in data])
@@ -134,12 +136,19 @@ class SerialLink(AppBase):
             evs = msg.get("events")
             if not isinstance(evs, list) or len(evs) > 200:
                 raise ValueError("events must be a list of at most 200 events")
-            for ev in evs:
-                if not isinstance(ev, list) or len(ev) != 4:
-                    raise ValueError("an event is [kind, a, b, c]")
-                if self.submit(tuple(ev), "serial", c):
-                    return
-            return self._out({"t": "ok", "c": c, "seq": g.seq, "hash": g.state_hash()})
+            # the line's events are held and written BATCH to a journal commit (littlefs
+            # pads every commit to 256 bytes; docs/performance.md), each announced once its
+            # record is on flash; a refused one stops the line after those before it
+            self.batching = True
+            try:
+                done = self._append_events(evs, c)
+            finally:
+                self.batching = False
+                if self.unsent:         # (an exception: the events before it go out first)
+                    self.commit("serial", c)
+            if done:
+                self._out({"t": "ok", "c": c, "seq": g.seq, "hash": g.state_hash()})
+            return
         if c == "roll":
             vals = msg.get("values")
             if vals is None:
@@ -193,6 +202,19 @@ class SerialLink(AppBase):
             self.key(k)
             return
         raise ValueError("unknown command %r (%s has none of that name)" % (c, g.profile.name))
+
+    def _append_events(self, evs, c):
+        # True when every event of the line was applied, written and announced
+        for ev in evs:
+            if not isinstance(ev, list) or len(ev) != 4:
+                raise ValueError("an event is [kind, a, b, c]")
+            if self.submit(tuple(ev), "serial", c):
+                return False            # (submit committed the events before it)
+            n = len(self.unsent)
+            if n >= BATCH and self.commit("serial", c) != n:
+                return False            # not written: taken back, and said so
+        n = len(self.unsent)
+        return not n or self.commit("serial", c) == n
 
     def _load(self, msg):
         import gc
