@@ -351,7 +351,8 @@ def measure(quick=False):
          "%.1f ms" % (r["end"].get("cm_max", 0) / 1e3), "<= 20 ms",
          verdict(r["end"].get("cm_max", 0) <= 20000), ""),
         ("Flash per event on the emulated Pico (its littlefs, the rp2 port's own): %d events "
-         "over serial, one commit each: bytes programmed; 4 KB blocks erased" % n_events,
+         "over serial, 5 per `append` line (one commit a line): bytes programmed; 4 KB blocks "
+         "erased" % n_events,
          per_event(r["last"]["flash"], n_events), "<= 256 B",
          verdict(r["last"]["flash"][0] <= 256 * n_events),
          per_event(b["last"]["flash"], n_events)),

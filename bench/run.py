@@ -185,9 +185,10 @@ def flash_rows():
     rows = []
     for b in BATCHES:
         by, er = res["journal %d" % b]
-        what = ("one event per commit (every serial command; key presses more than the "
-                "board's commit_ms apart)" if b == 1 else
-                "%d events per commit (a key's events held by the group commit)" % b)
+        what = ("one event per commit (a serial command of one event; key presses more "
+                "than the board's commit_ms apart)" if b == 1 else
+                "%d events per commit (a key's events held by the group commit; an `append` "
+                "line's, up to 16 a commit)" % b)
         rows.append(("Flash per event, rp2 littlefs geometry: journal, %s: bytes programmed; "
                      "4 KB blocks erased" % what, "%.0f B; %.3f" % (by, er),
                      "%.0f B; %.3f" % full if b == 1 else "",
@@ -301,10 +302,11 @@ def main():
             "a key's events in RAM, applied and lit but not yet announced, and writes them in "
             "one commit once the keys have rested `commit_ms` (board profile, 1000 ms by "
             "default), when 8 are held, 4 x `commit_ms` after the first, or before any serial "
-            "line is answered; serial commands are committed one by one (not met: each is "
-            "answered only once its record is on flash, and a commit programs at least the "
-            "file's data and the directory's metadata, 256 bytes each; next step: the events "
-            "of one `append` line in one commit, as a key's). Every 40 records a "
+            "line is answered; the events of one `append` line (a host pushing a game) are "
+            "written 16 to a commit, each announced once on flash. A lone serial command's "
+            "event is one commit (not met: it is answered only once its record is on flash, "
+            "and a commit programs at least one 256-byte page of metadata, most often a "
+            "page of the file's data too; holding it would hold the answer). Every 40 records a "
             "snapshot is written (littlefs rewrites more of a file the longer it is, so a "
             "short log costs the least), moving the records into 4 KB history chunks (4 bytes "
             "an event, in CRC-checked segments). The rows give the cost at several batch "
