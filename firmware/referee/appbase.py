@@ -20,6 +20,8 @@ class AppBase:
     rows_per_page = 12
     version = 0
     gid = ""
+    unsent = []          # type: list[int]
+    batching = False
 
     def send(self, line):
         raise NotImplementedError
@@ -57,5 +59,5 @@ class AppBase:
     def key(self, action):
         raise NotImplementedError
 
-    def commit(self):
+    def commit(self, origin="key", cmd=None):
         raise NotImplementedError
