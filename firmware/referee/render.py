@@ -30,7 +30,7 @@ columns), side 0 on the left:
 
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
-from referee import overlay, shiprow
+from referee import overlay
 from referee.rules.base import Ruleset as _Rules
 
 _BASE_FP = _Rules.full_power
@@ -52,17 +52,21 @@ CYAN = (0, 200, 200)         # the marked ship (acting ship, counter source)
 MAGENTA = (255, 0, 200)
 BLUE = (0, 0, 255)
 OPTION_RGB = ((255, 140, 0), (0, 220, 220), (220, 0, 220), (255, 255, 0))
-BAR = shiprow.BAR
+BAR = 4
 # the status pixel (column 6): none, selected, marked, firing now, full-power move, to act
 ST_SELECTED, ST_MARKED, ST_FIRING, ST_FULL_POWER, ST_TO_ACT = 1, 2, 3, 4, 5
 STATUS_RGB = (None, WHITE, CYAN, MAGENTA, BLUE, DIM_WHITE)
-# the ship rows' colours for shiprow.paint, 3 bytes each in its C_* order
-PALETTE = bytearray()
-for _c in ((RED, DARK_RED, AMBER, GREY) + SIDE_RGB + SIDE_DIM + (YELLOW, DIM_YELLOW)
-           + STATUS_RGB[1:]):
-    PALETTE.extend(bytes(_c))
-CC_X = shiprow.CC_X            # command counters: columns 4-5 of a half
-STATUS_X = shiprow.STATUS_X    # status pixel; column 7 is the gap between the fleets
+RED_B = bytes(RED)          # the same colours as 3-byte strings (one slice assignment each)
+DARK_RED_B = bytes(DARK_RED)
+AMBER_B = bytes(AMBER)
+GREY_B = bytes(GREY)
+YELLOW_B = bytes(YELLOW)
+DIM_YELLOW_B = bytes(DIM_YELLOW)
+SIDE_B = (bytes(SIDE_RGB[0]), bytes(SIDE_RGB[1]))
+DIM_B = (bytes(SIDE_DIM[0]), bytes(SIDE_DIM[1]))
+STATUS_B = tuple(None if c is None else bytes(c) for c in STATUS_RGB)
+CC_X = 4        # command counters: columns 4-5 of a half
+STATUS_X = 6    # status pixel; column 7 is the gap between the fleets
 
 
 class Renderer:
@@ -303,6 +307,43 @@ class Renderer:
             self.px(x0 + k, y, c)
 
     def _ship(self, g, i, x0, y, s, status):
-        """Ship ``i`` on the blank half-row (``x0``, ``y``) of side ``s`` (shiprow.py)."""
-        shiprow.paint(self.fb, (y * self.w + x0) * 3, i, s | status << 1, g.dmg, g.pend,
-                      g.cc, g.fl, g.hp1, g.hp2, PALETTE)
+        fb = self.fb
+        a = (y * self.w + x0) * 3       # the half-row's first byte; each pixel one slice
+        total = g.hp1[i] + g.hp2[i]
+        d = g.dmg[i]
+        p = g.pend[i]
+        if d >= total:
+            for k in range(BAR):
+                fb[a + 3 * k:a + 3 * k + 3] = DARK_RED_B
+        else:
+            launched = g.fl[i] & F_LAUNCHED
+            hp1 = g.hp1[i]
+            for k in range(BAR):
+                # hit point covered by pixel k, scaled when total > BAR
+                if total <= BAR:
+                    if k >= total:
+                        break
+                    hp = k
+                else:
+                    hp = (k * total) // BAR
+                if hp < d:
+                    c = RED_B
+                elif hp < d + p:
+                    c = AMBER_B
+                elif not launched:
+                    c = GREY_B
+                elif hp < hp1:
+                    c = SIDE_B[s]
+                else:
+                    c = DIM_B[s]
+                fb[a + 3 * k:a + 3 * k + 3] = c
+            cc = g.cc[i]
+            if cc:
+                b = a + 3 * CC_X
+                c = YELLOW_B if cc >= 3 else DIM_YELLOW_B
+                fb[b:b + 3] = c
+                if cc >= 2:
+                    fb[b + 3:b + 6] = c
+        if status:
+            b = a + 3 * STATUS_X
+            fb[b:b + 3] = STATUS_B[status]
