@@ -90,11 +90,13 @@ held event is taken back and the refusal shown. So a power cut loses nothing ann
 can lose the events of the last second or so of key presses (at most 8, at most
 4 x `commit_ms`), which the grid showed but no host was told of; a restored board shows the
 game as it was before them (`tests/test_group_commit.py`; `tests/test_journal.py` cuts the
-power at every flash write of a 200-event game and restores the exact prefix each time;
+power at every flash write of a 200-event game, with the snapshots written inside the events
+and, as the board does, by the loop in steps with events coming in between, and restores the
+exact prefix each time;
 `tests/test_emu_power.py` does the same on the emulated Pico, and cuts it at random moments
 during key presses). The undo stack survives a restart: it is in the snapshot, which the board
-writes between events while no key is down (until then the log holds every event after the
-previous snapshot).
+writes between events while no key is down, one littlefs operation a loop turn (until the new
+log replaces the old one, the old log holds every event after the previous snapshot).
 
 ## What damage is detected
 

@@ -57,6 +57,7 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
                              disp.get("brightness", 8), board["grid"]["w"] * board["grid"]["h"])
     else:
         raise ValueError("board profile: unknown display driver %r" % d)
+    app.send_parts = serial.write_line     # takes a tuple of parts too (a long line)
     k = inp.get("driver")
     if k == "matrix":
         from drivers.keymatrix import KeyMatrix

@@ -232,7 +232,7 @@ def test_a_load_whose_journal_write_fails_keeps_the_game(tmp_path, monkeypatch):
     assert state(app) == before and app.scenario == "hoth"
 
 
-@pytest.mark.parametrize("where", ["game_line", "journal"])
+@pytest.mark.parametrize("where", ["game_parts", "journal"])
 def test_a_load_that_runs_out_of_memory_keeps_the_game_and_says_so(tmp_path, monkeypatch,
                                                                    where):
     # a big roster on a fragmented Pico heap: MemoryError while the new game's line is made
@@ -243,8 +243,8 @@ def test_a_load_that_runs_out_of_memory_keeps_the_game_and_says_so(tmp_path, mon
 
     def short(*a):
         raise MemoryError("memory allocation failed, allocating 2953 bytes")
-    if where == "game_line":
-        monkeypatch.setattr(app, "game_line", short)
+    if where == "game_parts":
+        monkeypatch.setattr(app, "game_parts", short)
     else:
         monkeypatch.setattr(app.journal, "new_game", short)
     app.handle_line('{"c": "load", "scenario": "deathstar"}')

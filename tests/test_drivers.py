@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, default_board
 
 FAKES = os.path.join(ROOT, "tests", "fakes")
 
@@ -277,6 +277,39 @@ def test_usbserial_a_line_the_heap_has_no_room_for_is_dropped_whole(hw, monkeypa
     with pytest.raises(ProtocolError) as e:
         decode(NO_ROOM)
     assert "free memory" in str(e.value)
+
+
+def test_usbserial_sends_a_line_given_in_parts_without_joining_it(hw):
+    """A roster's ``game`` line (a few KB) goes out in its parts, one after the other: the
+    host reads one line; the output queue counts its characters, not its parts."""
+    us = importlib.import_module("drivers.usbserial")
+    stdin, w, out = pipe_io()
+    s = us.USBSerial(stdin, out)
+    s.write_line(('{"t": "game", "roster": ', "x" * 3000, "}"))
+    s.write_line("next")
+    assert "".join(out.parts) == '{"t": "game", "roster": ' + "x" * 3000 + "}\nnext\n"
+    assert out.parts[1] == "x" * 3000           # the roster part itself, not a joined copy
+    assert s.out_bytes == 0 and s.dropped == 0
+
+
+def test_the_board_sends_and_journals_a_loaded_games_line_in_parts(hw, tmp_path):
+    """main.build gives the referee the serial driver's parts path: a ``load`` answers one
+    ``game`` line written in parts, and the journal's set-up (its CRC the game key) is the
+    same bytes as the line joined."""
+    import json as js
+    from referee.journal import Journal, OSFS, crc32
+    runner, w, out = load_main(hw, default_board())
+    app = runner.app
+    assert app.send_parts is not None
+    app.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
+    del out[:]
+    app.handle_line('{"c": "load", "scenario": "deathstar"}')
+    text = "".join(out)
+    line = text.split("\n")[0]
+    assert js.loads(line)["t"] == "game" and len([p for p in out if p != "\n"]) >= 3
+    setup = (tmp_path / "game" / "setup.json").read_bytes()
+    assert setup[:-9].decode() == line and app.journal.key == crc32(line.encode())
+    assert setup[-8:].decode() == "%08x" % app.journal.key
 
 
 def load_main(hw, board):

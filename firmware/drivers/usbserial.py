@@ -19,6 +19,16 @@ except ImportError:
 from referee.protocol import MAX_LINE, NO_ROOM, NOT_UTF8, OVERLONG
 
 OUT_LIMIT = 8192
+
+
+def _size(line):
+    # characters of a queued line (a str or a tuple of str parts)
+    if isinstance(line, tuple):
+        n = 0
+        for part in line:
+            n += len(part)
+        return n
+    return len(line)
 LINE0 = 256         # the line buffer's first size (bytes); commands are shorter
 
 
@@ -105,10 +115,13 @@ class USBSerial:
         await self.stream.readinto(self.nothing)
 
     def write_line(self, line):
+        """Queue ``line`` (str, or a tuple of str parts sent one after the other: a line of a
+        few KB goes out without being copied into one block of the heap) and send what the
+        port takes."""
         self.out.append(line)
-        self.out_bytes += len(line) + 1
+        self.out_bytes += _size(line) + 1
         while self.out_bytes > OUT_LIMIT and len(self.out) > 1:
-            self.out_bytes -= len(self.out.pop(0)) + 1
+            self.out_bytes -= _size(self.out.pop(0)) + 1
             self.dropped += 1
         self.flush()
 
@@ -117,6 +130,10 @@ class USBSerial:
         # port closed MicroPython's stdout drops bytes instead of waiting.
         while self.out:
             line = self.out.pop(0)
-            self.out_bytes -= len(line) + 1
-            self.stdout.write(line)
+            self.out_bytes -= _size(line) + 1
+            if isinstance(line, tuple):
+                for part in line:
+                    self.stdout.write(part)
+            else:
+                self.stdout.write(line)
             self.stdout.write("\n")

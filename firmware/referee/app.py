@@ -38,6 +38,7 @@ class Referee(PadUI, SerialLink):
         self.board = board
         self.scenario_dir = scenario_dir
         self.send = send
+        self.send_parts = None  # optional callable(tuple of str): one line sent in parts
         self.dice = dice
         self.rows_per_page = rows_per_page
         self.game = None
@@ -87,14 +88,14 @@ class Referee(PadUI, SerialLink):
             self.scenario = scenario or norm["name"]
             self.gid = "%08x" % self.dice.source.next32()
             gc.collect()        # the game's building garbage goes before its long line is made
-            line = self.game_line()     # built once: a long string on a small heap
+            line = self.game_parts()    # never joined on the board: no block of a few KB
             if self.journal is not None:
                 self.journal.new_game(line, game)
         except (OSError, MemoryError):  # all or nothing: the game in play stays
             self.game, self.raw_text, self.scenario, self.gid = old
             raise
         self._ui_reset(len(norm["sides"][0]["ships"]))
-        self.send(line)
+        self._send_parts(line)
         return game
 
     def restore(self):
@@ -187,20 +188,31 @@ class Referee(PadUI, SerialLink):
         if self.boot_note:
             self.send(self.journal_line())
 
-    def game_line(self):
-        """The ``game`` message as one line (raw_text is already printable JSON)."""
+    def game_parts(self):
+        """The ``game`` message as one line in three parts (head, roster, end: str each; the
+        roster is raw_text, already printable JSON): joined, they are :meth:`game_line`."""
         g = self._g()
         from referee.dice import fair_of
         f = fair_of(self)               # the dice commitment (docs/dice.md)
         head = ('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s"%s, '
                 '"roster": ' % (self.gid, protocol.encode(self.scenario), g.seq,
                                 g.state_hash(), f.game_fields() if f else ""))
-        # join sizes the line first and allocates it once; "%s" % a roster of a few KB grows
-        # it step by step (blocks of a few KB each, on a small heap)
-        return "".join((head, self.raw_text, "}"))
+        return (head, self.raw_text, "}")
+
+    def game_line(self):
+        """The ``game`` message as one line (str)."""
+        return "".join(self.game_parts())
+
+    def _send_parts(self, parts):
+        # a long line: in parts where the serial driver takes them (``send_parts``, the
+        # board: a roster of a few KB needs no block that size), else joined
+        if self.send_parts is not None:
+            self.send_parts(parts)
+        else:
+            self.send("".join(parts))
 
     def send_game(self):
-        self.send(self.game_line())
+        self._send_parts(self.game_parts())
 
     def error(self, msg, origin, cmd=None):
         """Report a refused action: an ``err`` line and the error row on the grid."""

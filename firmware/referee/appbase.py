@@ -6,7 +6,7 @@ try:
 except ImportError:       # MicroPython: the names below are for the type checker only
     TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Optional
+    from typing import Callable, Optional
     from referee.dice import Dice
     from referee.game import Game
     from referee.journal import Journal
@@ -21,6 +21,7 @@ class AppBase:
     version = 0
     gid = ""
     unsent = []          # type: list[int]
+    send_parts = None    # type: Optional[Callable[[tuple], None]]
     batching = False
 
     def send(self, line):

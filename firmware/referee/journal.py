@@ -77,19 +77,27 @@ class Journal(Recovery):
         self.hold_ms = 0      # > 0: a key's events are held (app.Referee.commit_due)
 
     # ---- writing -----------------------------------------------------------------------
-    def _write_setup(self, data=None):
-        if data is None:
-            data = self.line or ""
-            if not _STR_IS_BUFFER:
-                data = data.encode()
-        self._write_atomic(SETUP, (data, ("\n%08x" % self.key).encode()))
+    def _write_setup(self, parts=None):
+        # the set-up line (parts: a tuple of buffers) and its check; None: self.line's
+        if parts is None:
+            parts = self._parts(self.line or "")
+        self._write_atomic(SETUP, parts + (("\n%08x" % self.key).encode(),))
+
+    def _parts(self, setup):
+        # set-up line ``setup`` (a str or a tuple of str parts) as a tuple of buffers: on
+        # MicroPython a str is UTF-8 and a buffer already (crc32 and write take it), so a
+        # set-up line of a few KB is neither copied nor joined on a small heap
+        parts = setup if isinstance(setup, tuple) else (setup,)
+        return parts if _STR_IS_BUFFER else tuple(p.encode() for p in parts)
 
     def new_game(self, setup, game):
-        """Start the journal of a new game: ``setup`` is its set-up line (str, printable)."""
-        # its bytes: on MicroPython a str is UTF-8 and a buffer already (crc32 and write take
-        # it), so a set-up line of a few KB is not copied on a small heap
-        data = setup if _STR_IS_BUFFER else setup.encode()
-        self.key = crc32(data)
+        """Start the journal of a new game: ``setup`` is its set-up line (str, printable), or
+        that line as a tuple of str parts (app.Referee.game_parts)."""
+        data = self._parts(setup)
+        k = 0
+        for p in data:
+            k = crc32(p, k)         # (CRC-32 runs on: the same as over the joined line)
+        self.key = k
         self.line = setup
         self._write_setup(data)
         data = None
