@@ -75,9 +75,9 @@ runner.app.submit = timed_submit
 def timed(fn, st):
     # fn timed when it did something (a true result): st = [calls that did, the longest (us),
     # the sum of the results]
-    def f():
+    def f(*a):
         t = time.ticks_us()
-        r = fn()
+        r = fn(*a)
         d = time.ticks_diff(time.ticks_us(), t)
         if r:
             st[0] += 1
@@ -220,7 +220,9 @@ def heap_run(pico, events, boot):
     f0 = pico.time()["flashBytes"]
     for i in range(0, len(events), 5):
         pico.write((json.dumps({"c": "append", "events": events[i:i + 5]}) + "\n").encode())
-        pico.wait_msg(lambda m: m.get("t") in ("ok", "err"), 300, mark)
+        got = pico.wait_msg(lambda m: m.get("t") in ("ok", "err"), 300, mark)
+        if got["t"] == "err":       # the workload is valid: a refusal is a fault to report
+            raise emu.EmuError("the board refused an append line of the workload: %r" % got)
         mark = pico.mark()
     last = pico.wait_msg(lambda m: m.get("t") == "heap" and m["seq"] == len(events), 300)
     f1 = pico.time()["flashBytes"]
