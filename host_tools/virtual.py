@@ -7,7 +7,7 @@ import errno
 import os
 import tty
 
-from referee.protocol import MAX_LINE, OVERLONG
+from referee.protocol import MAX_LINE, NOT_UTF8, OVERLONG
 
 OUT_LIMIT = 256 * 1024   # bytes held for a host that is not reading; oldest lines dropped
 
@@ -17,8 +17,9 @@ class PtySerial:
 
     Reads and writes never block: a host that stops reading makes output queue up to
     OUT_LIMIT bytes, then the oldest lines are dropped (the host catches up with
-    ``{"c": "events", "since": N}``). Overlong input lines are discarded whole and reported as
-    a ``line too long`` line, as the board does.
+    ``{"c": "events", "since": N}``). As on the board (drivers/usbserial.py), CR or LF ends a
+    line, empty lines are skipped, and an overlong line or one that is not UTF-8 is refused
+    whole (``line too long``, ``not UTF-8``).
     """
 
     def __init__(self):
@@ -49,12 +50,15 @@ class PtySerial:
             if not chunk:
                 return
             for b in chunk:
-                if b == 10:
-                    if self.discarding:
+                if b == 10 or b == 13:      # as the board: CR or LF ends a line (CRLF: two
+                    if self.discarding:     # ends), an empty line is skipped
                         self.discarding = False
                         self.lines.append(None)   # marker: an overlong line was dropped
-                    else:
-                        self.lines.append(bytes(self.inbuf).decode("utf-8", "replace").rstrip("\r"))
+                    elif self.inbuf:
+                        try:
+                            self.lines.append(bytes(self.inbuf).decode("utf-8"))
+                        except UnicodeError:
+                            self.lines.append(NOT_UTF8)     # refused whole, as the board
                     self.inbuf = bytearray()
                 elif not self.discarding:
                     self.inbuf.append(b)
