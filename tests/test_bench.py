@@ -56,7 +56,8 @@ def test_bench_runs_and_docs_hold_its_figures(tmp_path):
 RP2_LABELS = ["rp2 heap used after boot", "rp2 heap used after loading a 2x24-ship game",
               "events with frames and journal", "Key release to WS2812 frame latched, emulated",
               "CPU share of the idle loop", "Emulated time is a lower bound",
-              "group commits of a key's held events", "Flash per event on the emulated Pico"]
+              "group commits of a key's held events", "journal commits of an `append` line's events",
+              "Flash per event on the emulated Pico"]
 
 
 def test_docs_hold_the_figures_from_the_emulated_pico():

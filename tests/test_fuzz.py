@@ -54,8 +54,9 @@ def _not_a_command(line):
     return not (isinstance(v, dict) and "c" in v)
 
 
-no_ctrl_c = st.binary(min_size=0, max_size=300).map(lambda b: b.replace(b"\x03", b"")
-                                                    .replace(b"\n", b"")).filter(_not_a_command)
+no_ctrl_c = st.binary(min_size=0, max_size=300).map(
+    lambda b: b.replace(b"\x03", b"").replace(b"\n", b"").replace(b"\r", b"")   # one line
+).filter(_not_a_command)
 json_values = st.recursive(st.none() | st.booleans() | st.integers(-10 ** 12, 10 ** 12) |
                            st.floats(allow_nan=False) | st.text(max_size=20),
                            lambda c: st.lists(c, max_size=4) |
@@ -88,21 +89,25 @@ lines = st.one_of(
 def test_garbage_never_changes_the_game(board, batch):
     before = state(board)
     assert before[1] == 0                               # still nothing played
-    payload = b"".join(l + b"\n" for l in batch)
-    replies = exchange(board, payload, len(batch))
-    assert len(replies) == len(batch), replies          # one reply per line
-    for r in replies:
+    payload = b"".join(l + b"\n" for l in batch) + b'{"c": "hello"}\n'
+    n = len([l for l in batch if l])                    # an empty line gets no answer
+    replies = exchange(board, payload, n + 1)
+    assert len(replies) == n + 1, replies               # one reply per line, then hello's
+    for r in replies[:-1]:
         assert r["t"] in ("err", "events-end"), r        # refused (events: nothing to send)
+    assert replies[-1]["t"] == "hello"
     assert state(board) == before
-    ok = exchange(board, b'{"c": "hello"}\n', 1)
-    assert ok[-1]["t"] == "hello"
 
 
 def test_each_bad_line_gets_exactly_one_error(board):
     before = state(board)
-    bad = [b"", b"\xff\xfe", b"[1]", b'{"c": 1}', b'{"c": "hit", "ship": "x"}',
+    bad = [b"\xff\xfe", b"[1]", b'{"c": 1}', b'{"c": "hit", "ship": "x"}',
            b'{"c": "counter", "ship": 0, "option": 99}', b'{"c": "events", "since": "a"}',
            b"x" * 20000, b'{"c": "key", "key": "dmg+++"}', b'{"c": "load", "roster": {"sides": 1}}']
     replies = exchange(board, b"".join(l + b"\n" for l in bad), len(bad))
     assert [r["t"] for r in replies] == ["err"] * len(bad)
     assert state(board) == before
+    assert "not UTF-8" in replies[0]["msg"]
+    # empty lines (LF, CR, CRLF) get no answer at all (docs/protocol.md "Errors")
+    replies = exchange(board, b'\n\r\n\r{"c": "hello"}\r\n', 1)
+    assert [r["t"] for r in replies] == ["hello"]
