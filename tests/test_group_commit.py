@@ -315,3 +315,26 @@ def test_a_failed_append_commit_takes_the_lines_events_back(tmp_path, monkeypatc
     assert [m["t"] for m in got] == ["err"]                    # no ev line, no ok
     assert got[0]["src"] == "serial" and "3 event(s) taken back" in got[0]["msg"]
     assert state(app) == before and flash(tmp_path) == files
+
+
+def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(tmp_path,
+                                                                             monkeypatch):
+    """The held events of a line are committed before the RAM window folds; when that write
+    fails they are taken back and the refusal is the line's (src serial), and the rest of the
+    line is not announced either: the game is as before, no ``ok``."""
+    app, out, r = board(tmp_path)
+    g = app.game
+    g.window = 8
+    app.commit()
+    before = state(app)
+    files = flash(tmp_path)
+
+    def full(*a):
+        raise OSError(28, "no space left on device")
+    monkeypatch.setattr(app.journal, "_append", full)
+    n = len(out)
+    app.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1 - 2 * (k % 2), 255]
+                                                          for k in range(12)]}))
+    got = _lines(out, n)
+    assert got and all(m["t"] == "err" and m["src"] == "serial" for m in got), got
+    assert state(app) == before and flash(tmp_path) == files and app.unsent == []

@@ -245,10 +245,10 @@ class Referee(PadUI, SerialLink):
         j = self.journal
         hold = ((self.pad_live or self.batching) and j is not None
                 and getattr(j, "hold_ms", 0) > 0)
-        self._settle(hold)
+        self._settle(hold, origin, cmd)
         if ck is not None:
             ck.before(self, ev)
-            self._settle(hold)
+            self._settle(hold, origin, cmd)
         saved = None
         if j is not None:
             saved = g.checkpoint()
@@ -286,12 +286,12 @@ class Referee(PadUI, SerialLink):
         self.announce(g.seq)
         return None
 
-    def _settle(self, hold):
+    def _settle(self, hold, origin="key", cmd=None):
         # held events go out before one that is not held (the lines stay in order), and
         # before the window folds (commit() explains)
         g = self.game
         if self.unsent and g is not None and (not hold or g.win.full()):
-            self.commit()
+            self.commit(origin, cmd)
 
     def announce(self, seq):
         g = self.game
