@@ -62,6 +62,11 @@ def board(tmp, hold_ms=1000, scenario="swsb-example"):
     return app, out, r
 
 
+def flash_full(*a):
+    """In place of the journal's littlefs append: the flash is full."""
+    raise OSError(28, "no space left on device")
+
+
 def press(r, *actions):
     for a in actions:
         r.keys.queue.append(FLAT.index(a))
@@ -122,10 +127,7 @@ def test_a_failed_commit_takes_every_held_event_back(tmp_path, monkeypatch):
     n = len(out)
     press(r, "dmg+", "undo", "sel+", "dmg+", "dmg+", "phase")
     assert app.game.seq == before[1] + 5 and len(app.unsent) == 5
-
-    def full(*a):
-        raise OSError(28, "no space left on device")
-    monkeypatch.setattr(app.journal, "_append", full)
+    monkeypatch.setattr(app.journal, "_append", flash_full)
     assert app.commit() == 0
     assert state(app) == before
     err = json.loads(out[-1])
@@ -305,10 +307,7 @@ def test_a_failed_append_commit_takes_the_lines_events_back(tmp_path, monkeypatc
     app, out, r = board(tmp_path)
     before = state(app)
     files = flash(tmp_path)
-
-    def full(*a):
-        raise OSError(28, "no space left on device")
-    monkeypatch.setattr(app.journal, "_append", full)
+    monkeypatch.setattr(app.journal, "_append", flash_full)
     n = len(out)
     app.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255]] * 3}))
     got = _lines(out, n)
@@ -328,10 +327,7 @@ def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(tm
     app.commit()
     before = state(app)
     files = flash(tmp_path)
-
-    def full(*a):
-        raise OSError(28, "no space left on device")
-    monkeypatch.setattr(app.journal, "_append", full)
+    monkeypatch.setattr(app.journal, "_append", flash_full)
     n = len(out)
     app.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1 - 2 * (k % 2), 255]
                                                           for k in range(12)]}))

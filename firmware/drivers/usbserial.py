@@ -19,6 +19,7 @@ except ImportError:
 from referee.protocol import MAX_LINE, NO_ROOM, NOT_UTF8, OVERLONG
 
 OUT_LIMIT = 8192
+LINE0 = 256         # the line buffer's first size (bytes); commands are shorter
 
 
 def _size(line):
@@ -29,7 +30,6 @@ def _size(line):
             n += len(part)
         return n
     return len(line)
-LINE0 = 256         # the line buffer's first size (bytes); commands are shorter
 
 
 class USBSerial:

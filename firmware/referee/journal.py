@@ -215,12 +215,12 @@ class Journal(Recovery):
         self._write_atomic("snap.bin", snap_bytes(self.key, game, self.chunk, self.hfirst))
         self._new_log(game.seq)
 
-    def _archive(self, game=None):
+    def _archive(self, game):
         """Append the log's records to the history chunks: from the game's RAM window when it
         holds all of them (the same events: each was recorded from it), else read back from
         log.bin."""
         first = self.log_start + 1
-        if (game is not None and not self.held and game.seq == self.log_start + self.records
+        if (not self.held and game.seq == self.log_start + self.records
                 and game.win.base_seq < first):
             o = 4 * (first - game.win.base_seq - 1)
             self.add_run(first, memoryview(game.win.events)[o:o + 4 * self.records])
