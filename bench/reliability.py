@@ -96,7 +96,8 @@ exact prefix each time;
 `tests/test_emu_power.py` does the same on the emulated Pico, and cuts it at random moments
 during key presses). The undo stack survives a restart: it is in the snapshot, which the board
 writes between events while no key is down, one littlefs operation a loop turn (until the new
-log replaces the old one, the old log holds every event after the previous snapshot).
+log replaces the old one, the old log holds every event after the previous snapshot; the new
+log is written with the records of the events that came during the steps).
 
 ## What damage is detected
 

@@ -26,6 +26,7 @@ from emu import pico as emu  # noqa: E402
 from host_tools import flash, image, paths  # noqa: E402
 
 BOARD = "pico-ws2812-16x16"
+SETTLE = 3.0      # emulated s: after a workload, for the held commit and a due snapshot
 
 # The bench image's /main.py: the referee exactly as firmware/main.py builds it (that file is on
 # the board as /lib/fleetref_main.py), plus a task that reports the heap after a full
@@ -75,9 +76,11 @@ runner.app.submit = timed_submit
 J = runner.app.journal
 ST = [0, 0, 0]       # the loop's snapshot steps: [steps, the longest (us), snapshots finished]
 WH = [0, 0]          # snapshots maintain() wrote in one go (events kept coming): [n, longest]
+TW = [0, 0]          # steps that wrote the new log again and renamed it (the same)
 _maint = J.maintain
 def timed_maint(g):
     w = J.whole
+    tw = J.twice
     ls = J.log_start
     t = time.ticks_us()
     r = _maint(g)
@@ -85,6 +88,10 @@ def timed_maint(g):
     if r and J.whole != w:
         WH[0] += 1
         WH[1] = max(WH[1], d)
+    elif r and J.twice != tw:
+        TW[0] += 1
+        TW[1] = max(TW[1], d)
+        ST[2] += 1
     elif r:
         ST[0] += 1
         ST[1] = max(ST[1], d)
@@ -113,18 +120,18 @@ async def probe():
         await asyncio.sleep_ms(400)
         app = runner.app
         key = (app.gid, app.game.seq if app.game else -1, app.version, CM[0], ST[0], WH[0],
-               SC[0])
+               TW[0], SC[0])
         if key == last:
             continue
         last = key
         gc.collect()
         print('{"t": "heap", "gid": "%s", "seq": %d, "alloc": %d, "free": %d, "frames": %d, '
               '"ev_n": %d, "ev_max": %d, "ev_over": %d, "st_n": %d, "st_max": %d, '
-              '"st_done": %d, "wh_n": %d, "wh_max": %d, "cm_n": %d, "cm_max": %d, '
-              '"cm_evs": %d, "sc_n": %d, "sc_max": %d, "sc_evs": %d}'
+              '"st_done": %d, "wh_n": %d, "wh_max": %d, "tw_n": %d, "tw_max": %d, '
+              '"cm_n": %d, "cm_max": %d, "cm_evs": %d, "sc_n": %d, "sc_max": %d, "sc_evs": %d}'
               % (app.gid, key[1], gc.mem_alloc(), gc.mem_free(), runner.frames,
-                 EV[0], EV[1], EV[2], ST[0], ST[1], ST[2], WH[0], WH[1], CM[0], CM[1], CM[2],
-                 SC[0], SC[1], SC[2]))
+                 EV[0], EV[1], EV[2], ST[0], ST[1], ST[2], WH[0], WH[1], TW[0], TW[1],
+                 CM[0], CM[1], CM[2], SC[0], SC[1], SC[2]))
 asyncio.run(runner.main([probe()]))
 """
 
@@ -226,6 +233,7 @@ def heap_run(pico, events, boot):
             raise emu.EmuError("the board refused an append line of the workload: %r" % got)
         mark = pico.mark()
     last = pico.wait_msg(lambda m: m.get("t") == "heap" and m["seq"] == len(events), 300)
+    pico.sleep(SETTLE)      # the snapshot these events made due is written now: theirs
     f1 = pico.time()["flashBytes"]
     last["flash"] = (f1["program"] - f0["program"], f1["erase"] - f0["erase"])
     return loaded, last
@@ -248,8 +256,8 @@ def run_image(naive, events, n_press, frozen=None):
         f0 = pico.time()["flashBytes"]
         lat, presses, made = latencies(pico, board, n_press) if n_press else ([], 0, 0)
         sizes = list(getattr(latencies, "sizes", [])) if n_press else []
-        pico.sleep(1.0)             # the probe's report after the last press
-        f1 = pico.time()["flashBytes"]
+        pico.sleep(SETTLE)          # the probe's report after the last press; the held
+        f1 = pico.time()["flashBytes"]  # events' commit and a due snapshot written
         pflash = (f1["program"] - f0["program"], f1["erase"] - f0["erase"])
         end = [m for m in pico.messages() if m.get("t") == "heap"][-1]
         note("latencies %s" % lat)
@@ -345,9 +353,14 @@ def measure(quick=False):
          % (e.get("st_n", 0), e.get("st_done", 0)),
          "%.1f ms" % (e.get("st_max", 0) / 1e3), "<= 20 ms",
          verdict(e.get("st_max", 0) <= 20000), ""),
-        ("  snapshots written in one go because events kept coming between the steps (the "
-         "serial lines of the game's load and events: %d), the longest" % e.get("wh_n", 0),
-         "%.1f ms" % (e.get("wh_max", 0) / 1e3), "<= 20 ms",
+        ("  steps of two operations: events kept coming after the new log was written (the "
+         "serial lines of the game's load and events), so it was written again and renamed "
+         "in one turn (%d), the longest" % e.get("tw_n", 0),
+         "%.1f ms" % (e.get("tw_max", 0) / 1e3) if e.get("tw_n") else "0 (none)", "<= 20 ms",
+         verdict(e.get("tw_max", 0) <= 20000), ""),
+        ("  snapshots written in one go because the steps could not keep up (%d), the longest"
+         % e.get("wh_n", 0),
+         "%.1f ms" % (e.get("wh_max", 0) / 1e3) if e.get("wh_n") else "0 (none)", "<= 20 ms",
          verdict(e.get("wh_max", 0) <= 20000), ""),
         ("  group commits of a key's held events, emulated (%d in that game, announcing %d "
          "events), the longest" % (r["end"].get("cm_n", 0), r["end"].get("cm_evs", 0)),
@@ -358,13 +371,14 @@ def measure(quick=False):
          "%.1f ms" % (e.get("sc_max", 0) / 1e3), "<= 20 ms",
          verdict(e.get("sc_max", 0) <= 20000), ""),
         ("Flash per event on the emulated Pico (its littlefs, the rp2 port's own): %d events "
-         "over serial, 5 per `append` line (one commit a line): bytes programmed; 4 KB blocks "
-         "erased" % n_events,
+         "over serial, 5 per `append` line (one commit a line), counted until the board "
+         "has rested %.0f s after them (the snapshots they made due included): bytes "
+         "programmed; 4 KB blocks erased" % (n_events, SETTLE),
          per_event(r["last"]["flash"], n_events), "<= 256 B",
          verdict(r["last"]["flash"][0] <= 256 * n_events),
          per_event(b["last"]["flash"], n_events)),
-        ("  the %d events of the %d presses, a key's events held and committed together"
-         % (r["made"], r["presses"]), per_event(r["pflash"], r["made"]), "<= 256 B",
+        ("  the %d events of the %d presses, a key's events held and committed together "
+         "(the same way)" % (r["made"], r["presses"]), per_event(r["pflash"], r["made"]), "<= 256 B",
          verdict(r["pflash"][0] <= 256 * max(1, r["made"])),
          per_event(b["pflash"], b["made"])),
         ("CPU share of the idle loop, emulated over %.1f s" % r["span"],
@@ -395,8 +409,10 @@ NOTES = [
     "counted as without a frame; the idle loop's whole-frame refresh every 2 s, the same "
     "colours again, is not a press's frame). "
     "A press is drawn at once (the key task renders after an action), only what changed is "
-    "redrawn (ship half-rows by their key, the round and phase row, the chart and the dice "
-    "row only when the game state changed; pixels written as 3-byte slices), the pixels are "
+    "redrawn (ship half-rows by their key, only the status pixel when only the status "
+    "changed, as at a phase; the overlay's digits only when they change, the half-rows "
+    "under them left alone; the round and phase row, the chart and the dice row only when "
+    "the game state changed; pixels written as 3-byte slices), the pixels are "
     "packed by a viper loop, and the frame is sent only up to the last LED that changed (a "
     "WS2812 keeps its colour when no data reaches it; the emulator's decoder gets the "
     "shorter frame and emu/pico.py lays it over what the chain showed). A release is "
@@ -433,11 +449,15 @@ NOTES = [
     "(journal.Journal.maintain): the log's records into the history chunk (from the RAM "
     "window, packed as they are, after the chunk's end kept in RAM: no read back), "
     "snap.bin.tmp written, renamed, a new log.bin.tmp written, renamed; the other tasks run "
-    "between the steps, so a press waits for one step at most. An event between two steps "
-    "starts it over (its record is only in the old log until the history has it). When "
-    "events keep coming (80 records in the log: a stream of serial lines, as in this "
-    "game's load) the rest is written in one go so the log stays short: the second row. "
-    "Each step is one or two littlefs commits; how long one takes depends on littlefs "
+    "between the steps, so a press waits for one step at most. Events between two steps "
+    "go to the old log, which holds every event until the rename; the new log starts where "
+    "the history ends and its write takes the records of the events since from the RAM "
+    "window (restore skips the records the snapshot holds). When an event came after the "
+    "new log was written, the next turn writes it again; when events keep coming (a stream "
+    "of serial lines, as in this game's load), that turn also renames it, so it ends: the "
+    "second row. Only when the window no longer holds the events since the history's end "
+    "does it start over, and with 80 records in the log the rest is written in one go: the "
+    "third row. Each step is one or two littlefs commits; how long one takes depends on littlefs "
     "(a metadata compaction takes longest), and a real Pico also waits for the flash "
     "chip's erase and program times, which the emulator does not model.",
     "- CPU share: emulated time the core spends executing instructions (not waiting in WFE) "

@@ -32,8 +32,9 @@ def run(cut_at, scenario="swsb-example", seed=11, defer=False, stats=None):
     """Play the game with the power cut at the ``cut_at``-th write after formatting; the board
     stops there. Returns (device, number of events whose append had returned before the cut;
     -1 if the cut came while the journal was being created). ``defer``: snapshots left due
-    and written by ``maintain`` as the board's loop does, one step per call, ``seq % 7``
-    calls after event ``seq`` (so events also come between the steps); ``stats`` (a dict)
+    and written by ``maintain`` as the board's loop does, one step per call, ``seq % 3``
+    calls after event ``seq`` (so events come between the steps, as in a stream of serial
+    lines); ``stats`` (a dict)
     counts the steps done and the snapshots finished."""
     dev = PowerCutDevice(SIZE)
     fs = LfsFS(new_fs(dev))                        # a formatted board, power on
@@ -51,11 +52,15 @@ def run(cut_at, scenario="swsb-example", seed=11, defer=False, stats=None):
         j.defer = defer
 
         def on_event(seq, ev):
+            if stats is not None and j.step:
+                stats["between"] = stats.get("between", 0) + 1    # a snapshot half written
             j.append(g, seq, ev)
             if dev.dead:
                 raise PowerCut()
             done[0] = seq
-            for _ in range(seq % 7 if defer else 0):
+            if stats is not None:
+                stats["log"] = max(stats.get("log", 0), j.records)
+            for _ in range(seq % 3 if defer else 0):
                 start = j.log_start
                 if not j.maintain(g):
                     break
@@ -126,14 +131,17 @@ def test_power_cut_at_every_write_position(defer):
 
 
 def test_snapshots_written_in_steps_keep_the_whole_history():
-    """An event between two steps starts the snapshot over (its record must reach the history
-    before a new log replaces the old one); the history still holds every event once, the
+    """Events between two steps do not start the snapshot over: the new log gets their
+    records (step 3, from the RAM window); the history still holds every event once, the
     log stays short, and a restore gives the game played."""
     stats = {}
     dev, done = run(None, defer=True, stats=stats)
     assert done == EVENTS
+    assert stats["between"] > 2 * EVENTS // BUDGET              # events came mid-snapshot
     assert stats["snapshots"] >= EVENTS // BUDGET - 1          # they do finish
-    assert stats["steps"] > 5 * stats["snapshots"]             # ... and some started over
+    assert stats["steps"] <= 6 * stats["snapshots"] + 5   # none started over (step 4 may
+                                                            # write the new log again once)
+    assert stats["log"] < BUDGET + 6                   # 5 steps, in 3 events at most (+ 2)
     g, j = recover(dev)
     assert g.seq == EVENTS and g.state_hash() == reference()[-1]
     assert [s for s, _ in j.events(0)] == list(range(1, EVENTS + 1))
@@ -163,3 +171,96 @@ def test_history_ring_keeps_the_newest_chunks(tmp_path):
     g2 = new_game("swsb-example")
     Journal(OSFS(str(tmp_path)), "/game", history_budget=2 * 4096).restore(g2)
     assert g2.state_hash() == g.state_hash()
+
+
+def test_a_snapshot_whose_events_left_the_ram_window_starts_over(tmp_path):
+    """Step 3 builds the new log from the RAM window; when the window folded past the
+    history's end meanwhile, the snapshot starts over at step 0 (the old log still holds
+    every event), and the finished one restores the game played."""
+    from referee import scenarios, profiles
+    from referee.game import Game
+    from referee.journal import OSFS
+    from conftest import scenario_text
+    norm, _ = scenarios.load_text(scenario_text("swsb-example"))
+    g = Game(profiles.get(norm["ruleset"]), norm, None, window=8)
+    j = Journal(OSFS(str(tmp_path)), "/game", budget=BUDGET)
+    j.new_game("{}", g)
+    j.defer = True
+    seen = []
+
+    def on_event(seq, ev):
+        j.append(g, seq, ev)
+        if j.due and not seen:
+            for _ in range(3):                  # steps 0-2: the history up to S, the snapshot
+                assert j.maintain(g)
+            seen.append(j.step_seq)
+        elif len(seen) == 1 and g.win.base_seq > seen[0]:
+            assert j.step == 3 and j.maintain(g)    # step 3: events since S are out of RAM
+            seen.append(j.step)
+            while j.due:                        # then it runs through from step 0
+                assert j.maintain(g)
+
+    play(g, 3 * BUDGET, 7, on_event)
+    assert seen[1] == 0
+    assert j.log_start > seen[0]            # the finished snapshot's history end is later
+    g2, j2 = recover_dir(tmp_path, window=8)
+    assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
+    assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))
+
+
+def recover_dir(path, window=256):
+    from referee import scenarios, profiles
+    from referee.game import Game
+    from referee.journal import OSFS
+    from conftest import scenario_text
+    norm, _ = scenarios.load_text(scenario_text("swsb-example"))
+    g = Game(profiles.get(norm["ruleset"]), norm, None, window=window)
+    j = Journal(OSFS(str(path)), "/game", budget=BUDGET)
+    j.restore(g)
+    assert j.problems == []
+    return g, j
+
+
+@pytest.mark.parametrize("mode", ["tmp-appended", "tmp-append-fails", "key-commits"])
+@pytest.mark.parametrize("gaps", [(0, 0, 0, 1, 0), (0, 0, 0, 1, 1), (0, 0, 0, 1, 1, 1),
+                                  (2, 1, 3, 2, 2)])
+def test_events_after_the_new_log_is_written_reach_it(tmp_path, gaps, mode):
+    """``gaps[k]``: events that come after maintain's k-th call of a due snapshot. Events
+    after step 3 (log.bin.tmp written) are appended to log.bin.tmp too, so step 4 is the
+    rename; when that append fails, or for a key's group commit (``commit(game, False)``:
+    no second write while a press waits), step 4 writes log.bin.tmp again, and if events
+    came again, writes it and renames it in one call. Every event ends up in the new log
+    and the history, and a restore gives the game played, with no damage noted."""
+    from referee.journal import OSFS
+
+    class FS(OSFS):
+        def open(self, p, mode_):
+            if mode == "tmp-append-fails" and p.endswith("log.bin.tmp") and mode_ == "ab":
+                raise OSError(28)
+            return OSFS.open(self, p, mode_)
+
+    g = new_game("swsb-example")
+    j = Journal(FS(str(tmp_path)), "/game", budget=BUDGET)
+    j.new_game("{}", g)
+    j.defer = True
+
+    def more(n, seed):
+        key = mode == "key-commits" and j.step
+        play(g, g.seq + n, seed, lambda seq, ev: j.append(g, seq, ev, hold=key))
+        if key:
+            j.commit(g, False)
+
+    more(BUDGET, 4)
+    assert j.due
+    k = 0
+    while j.due:
+        assert j.maintain(g)
+        more(gaps[k] if k < len(gaps) else 0, k)
+        k += 1
+    again = mode != "tmp-appended" and gaps[3] > 0
+    assert k == 5 + again                               # no step started over
+    assert j.twice == (1 if again and gaps[4] else 0)
+    assert j.records == g.seq - j.log_start and j.records >= sum(gaps[1:5])
+    g2, j2 = recover_dir(tmp_path)
+    assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
+    assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))

@@ -313,7 +313,7 @@ class Referee(PadUI, SerialLink):
         if not seqs or g is None or j is None or batch is None:
             return 0
         try:
-            j.commit(g)
+            j.commit(g, origin != "key")    # a key's: no second write while a press waits
         except OSError as e:
             j.drop_held()
             self.unsent = []

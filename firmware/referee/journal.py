@@ -28,7 +28,7 @@ import sys
 from referee.journal_fs import OSFS  # noqa: F401  (re-exported: main.py, the host tools)
 from referee.journal_rec import (crc32, BLOCK, CHUNK, HEAD, REC, SEG_MAX,  # noqa: F401
                                  head, head_seq, parse_chunk, parse_records, parse_snap,
-                                 record, segment, snap_bytes)
+                                 record, records, segment, snap_bytes)
 from referee.journal_recover import JournalError, Recovery  # noqa: F401
 from referee.events import pack_into, unpack
 
@@ -66,6 +66,10 @@ class Journal(Recovery):
         self.due = False
         self.step = 0         # maintain(): the next step of the snapshot left due
         self.step_seq = 0     # the game's seq when its records went into the history
+        self.log_seq = -1     # the game's seq when log.bin.tmp was written (step 3)
+        self.again = False    # log.bin.tmp written again at step 4 (events came after 3)
+        self.twice = 0        # steps that wrote log.bin.tmp again and renamed it (two
+                              # littlefs operations: events kept coming)
         self.whole = 0        # snapshots maintain() wrote in one go (a burst of events)
         self.tail = None      # (chunk, first seq, events, length, key) of the history chunk
                               # being filled, as last written (None: read it back)
@@ -134,17 +138,32 @@ class Journal(Recovery):
             self.pend += rec
             self.held += 1
             return
-        self._append("log.bin", self.pend + rec)   # OSError: not on flash
+        data = self.pend + rec
+        self._append("log.bin", data)   # OSError: not on flash
+        self._tmp_too(game, data)
         self._written(game, self.held + 1)
 
-    def commit(self, game):
+    def commit(self, game, tmp=True):
         """Write the held records in one commit. Returns how many were written. Raises
-        OSError when they could not be (they stay held)."""
+        OSError when they could not be (they stay held). ``tmp``: False leaves them out of
+        a new log waiting for its rename (maintain writes it again, between presses)."""
         n = self.held
         if n:
             self._append("log.bin", self.pend)
+            if tmp:
+                self._tmp_too(game, self.pend)
             self._written(game, n)
         return n
+
+    def _tmp_too(self, game, data):
+        """While maintain's new log (log.bin.tmp) waits for its rename, records written to
+        log.bin go to it too, so the rename needs no second write."""
+        if self.step == 4 and self.log_seq == game.seq - len(data) // REC:
+            try:
+                self._append("log.bin.tmp", data)
+                self.log_seq = game.seq
+            except OSError:
+                pass                    # step 4 writes it again (log_seq behind)
 
     def drop_held(self):
         """Forget the held records (their events were taken back)."""
@@ -166,21 +185,22 @@ class Journal(Recovery):
     def maintain(self, game):
         """Write the snapshot ``append`` left due (``defer``) one littlefs operation per call,
         so the board's loop, which calls it between events while no key is down, is never
-        held for a whole snapshot: (0) the log's records into the history, (1) snap.bin.tmp
-        written, (2) renamed over snap.bin, (3) a new log.bin.tmp written, (4) renamed over
-        log.bin. An event that comes in between starts it over at (0): its record is in the
-        old log, which the history must get before a new log replaces it. Every step leaves
-        flash that restores to the whole game (the old log holds every event until (4)).
-        Returns True when it did a step (after an OSError it is tried again at the next
-        append)."""
+        held for a whole snapshot: (0) the log's records into the history (up to seq S),
+        (1) snap.bin.tmp written, (2) renamed over snap.bin, (3) log.bin.tmp written: a log
+        from S with the records of the events since (from the RAM window), (4) renamed over
+        log.bin. Events may come in between: their records go to the old log, which holds
+        every event until (4), and (3) gives them to the new one; after (3) they are
+        appended to log.bin.tmp too. When they are not (a failed write, a key's commit),
+        (4) writes log.bin.tmp again instead, and if that happens twice running, writes it
+        and renames it in one call (``twice`` counts those). Every step leaves flash that
+        restores to the whole game (restore skips the records a snapshot holds). Returns
+        True when it did a step (after an OSError it is tried again at the next append)."""
         if not self.due or self.held:
             return False
         s = self.step
-        if s and self.step_seq != game.seq:
-            s = 0                           # an event came in between: start over
         if self.records >= 2 * self.budget:
-            s = 5       # events keep coming (a burst of serial lines): all of it now, so the
-                        # log stays short
+            s = 5       # the steps cannot keep up (the window no longer holds the records
+                        # since S): all of it now, so the log stays short
         try:
             if s == 5:
                 self.whole += 1
@@ -193,17 +213,48 @@ class Journal(Recovery):
                 self._write_tmp("snap.bin", snap_bytes(self.key, game, self.chunk, self.hfirst))
             elif s == 2:
                 self._rename_tmp("snap.bin")
-            elif s == 3:
-                self._write_tmp("log.bin", head(self.key, game.seq))
+            elif s == 3 or self.log_seq != game.seq:
+                if not self._write_log_tmp(game):
+                    s = -1                  # the window lost events since S: start over
+                elif s == 4:                # events came after (3): written again above;
+                    if self.again:          # renamed too when they did so twice running
+                        self.twice += 1     # (a stream of serial lines), so it ends
+                        s = self._rename_log(game)
+                    else:
+                        self.again = True
+                        s = 3
+                else:
+                    self.again = False
             else:
-                self._rename_tmp("log.bin")
-                self._log_started(game.seq)
-                return True
+                s = self._rename_log(game)
             self.step = s + 1
         except OSError:
             self.due = False
             self.step = 0
         return True
+
+    def _write_log_tmp(self, game):
+        """Step (3): log.bin.tmp, a log from ``step_seq`` with the records of the events
+        since, from the RAM window. False (nothing written) when the window lacks some."""
+        first = self.step_seq + 1
+        w = game.win
+        if w.base_seq >= first:
+            return False
+        o = 4 * (first - w.base_seq - 1)
+        self._write_tmp("log.bin", (head(self.key, self.step_seq),
+                                    records(self.key, first, memoryview(w.events)[o:])))
+        self.log_seq = game.seq
+        return True
+
+    def _rename_log(self, game):
+        """Step (4): the new log in place; the log then holds the events since ``step_seq``.
+        Returns -1 (the next snapshot starts at step 0)."""
+        self._rename_tmp("log.bin")
+        self._log_started(self.step_seq)
+        self.records = game.seq - self.step_seq
+        if self.records >= self.budget:
+            self.due = True
+        return -1
 
     def snapshot(self, game):
         """Move the log's records into the history, write the game's base state, RAM window,

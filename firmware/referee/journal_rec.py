@@ -55,6 +55,19 @@ def record(key, seq, ev):
     return r
 
 
+def records(key, first, evs):
+    """The log records (REC bytes each) of the packed events ``evs`` (a buffer, 4 bytes an
+    event, as a game's window holds them) numbered from ``first``: the same bytes as
+    :func:`record` of each."""
+    out = bytearray()
+    for i in range(len(evs) // 4):
+        o = len(out)
+        out.extend(evs[4 * i:4 * i + 4])
+        out.extend(p32(first + i))
+        out.extend(p32(crc32(out[o:o + 8], key)))
+    return out
+
+
 def record_ok(key, d, o):
     """True when the record at offset ``o`` of ``d`` passes its check."""
     return u32(d, o + 8) == crc32(d[o:o + 8], key)

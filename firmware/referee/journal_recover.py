@@ -153,8 +153,10 @@ class Recovery(Files):
             return game.seq
         self.records = len(recs)
         self.log_start = start
-        if start != (best[1][0] + len(best[1][2]) // 4) or len(recs) != game.seq - start:
+        if start > (best[1][0] + len(best[1][2]) // 4) or len(recs) != game.seq - start:
             self.snapshot(game)          # a cut during rotation: start a clean log
+        # (a log may start before the snapshot: maintain's new log starts where the history
+        # ends; restore skips the records the snapshot holds)
         return game.seq
 
     def _history_gap(self, game):

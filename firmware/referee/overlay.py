@@ -57,37 +57,51 @@ def _colours():
     return _COLOURS[0], _COLOURS[1]
 
 
-def draw(r, app, error):
-    """Draw the overlay of ``app`` (a Referee) onto renderer ``r`` (render.Renderer), after
-    the rest of the frame; ``error``: a refusal is showing. Returns True when digits were
-    drawn (the rows they cover are marked for the renderer's next frame)."""
+WHITE = (255, 255, 255)
+
+
+def plan(r, app, want):
+    """Fill ``want`` (a list of 2, one per half of renderer ``r``) with what the overlay's
+    digits show there this frame: (top row, number, colour), or None. The renderer skips the
+    ship half-rows the digits cover (``glyphs.H`` rows from the top row)."""
+    want[0] = want[1] = None
     g = app.game
     if g is None:
-        return False
+        return
+    if app.entry:
+        want[app.entry - 1] = (_top(r, app), app.entry_value, WHITE)
+    elif g.profile.phases[g.phase] == "initiative":
+        y = _top(r, app)
+        if g.init == NONE or not g.rolls[0]:
+            want[0] = (y, g.round, WHITE)
+        else:
+            side_rgb, side_dim = _colours()
+            for s in range(2):
+                want[s] = (y, g.rolls[s], side_rgb[s] if g.init == s else side_dim[s])
+
+
+def draw(r, app, error, want, drawn):
+    """Draw the overlay of ``app`` (a Referee) onto renderer ``r`` (render.Renderer), after
+    the rest of the frame: the refusal cue (``error``: a refusal is showing) and the digits
+    ``want`` (from :func:`plan`), except where ``drawn`` (the same list from the last frame,
+    updated here) shows the same digits still there."""
+    if app.game is None:
+        return
     if error:
         c = KIND_RGB[refusal_kind(app.error_text or "")]
         if c is not None:
             for x in range(3):
                 r.px(x, 1, c)
-    half = r.half
-    if app.entry:
-        s = app.entry - 1
-        _number(r, app, s * half, app.entry_value, (255, 255, 255))
-        return True
-    if g.profile.phases[g.phase] != "initiative":
-        return False
-    side_rgb, side_dim = _colours()
-    if g.init == NONE or not g.rolls[0]:
-        _number(r, app, 0, g.round, (255, 255, 255))
-        return True
     for s in range(2):
-        _number(r, app, s * half, g.rolls[s], side_rgb[s] if g.init == s else side_dim[s])
-    return True
+        w = want[s]
+        if w is not None and w != drawn[s]:
+            _number(r, s * r.half, w[0], w[1], w[2])
+        drawn[s] = w
 
 
-def _number(r, app, x0, n, c):
-    """``n`` centred in the half starting at column ``x0``, below the fleets if there is room;
-    the rows it covers are cleared first."""
+def _top(r, app):
+    """The top row of the digits: below the fleets if there is room, else over the lowest
+    ship rows."""
     rpp = r.rows_per_page
     shown = 0
     for s in range(2):
@@ -96,7 +110,12 @@ def _number(r, app, x0, n, c):
             shown = left
     if shown > rpp:
         shown = rpp
-    y = 2 + shown + 1 if 2 + shown + 1 + glyphs.H <= r.h - 2 else r.h - 2 - glyphs.H
+    return 2 + shown + 1 if 2 + shown + 1 + glyphs.H <= r.h - 2 else r.h - 2 - glyphs.H
+
+
+def _number(r, x0, y, n, c):
+    """``n`` centred in the half starting at column ``x0``, from row ``y``; the rows it covers
+    are cleared first."""
     wid = glyphs.W if n % 100 < 10 else 2 * glyphs.W + 1
     x = x0 + (r.half - wid) // 2
     for yy in range(y, y + glyphs.H):

@@ -30,7 +30,7 @@ columns), side 0 on the left:
 
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
-from referee import overlay
+from referee import overlay, glyphs
 from referee.rules.base import Ruleset as _Rules
 
 _BASE_FP = _Rules.full_power
@@ -65,6 +65,8 @@ DIM_YELLOW_B = bytes(DIM_YELLOW)
 SIDE_B = (bytes(SIDE_RGB[0]), bytes(SIDE_RGB[1]))
 DIM_B = (bytes(SIDE_DIM[0]), bytes(SIDE_DIM[1]))
 STATUS_B = tuple(None if c is None else bytes(c) for c in STATUS_RGB)
+ZERO_B = bytes(3)
+K_STATUS = 7 << 19  # a half-row key's status bits (below: what else the row shows)
 CC_X = 4        # command counters: columns 4-5 of a half
 STATUS_X = 6    # status pixel; column 7 is the gap between the fleets
 
@@ -104,6 +106,8 @@ class Renderer:
         self.wseq = -1
         self.win = None
         self.ui15 = [-1, -1]        # the dice row's entry and value drawn last time
+        self.want = [None, None]    # the overlay's digits per half this frame (overlay.plan)
+        self.drawn = [None, None]   # ... and in the frame before (still on the panel)
 
     def clear(self):
         self.clear_rows(0, self.h)
@@ -156,6 +160,7 @@ class Renderer:
             keys = self.keys
             for k in range(len(keys)):
                 keys[k] = 0
+            self.drawn[0] = self.drawn[1] = None
             self.full = False
             self.rows_ok = False
         same = self.rows_ok and self.seen == sb     # a bytearray compare: in C, no allocation
@@ -215,13 +220,20 @@ class Renderer:
             else:
                 self.seen[:] = sb
             self.rows_ok = True
+        want = self.want
+        overlay.plan(self, app, want)       # half-rows under its digits: not drawn here
         for s in range(2):
             x0 = s * half
             first = app.side_start[s] + app.page * rpp
             end = app.side_start[s] + app.side_count[s]
             o = s * rpp
+            cv = want[s]
+            cv0 = cv[0] - 2 if cv is not None else rpp
+            cv1 = cv0 + glyphs.H
             for row in range(rpp):
                 i = first + row
+                if cv0 <= row < cv1:
+                    continue
                 if (same and keys[o + row] != -1 and i != cur and i != mark and i != c0
                         and i != m0):
                     continue        # the same state, not the cursor's or mark's, not drawn over
@@ -247,9 +259,15 @@ class Renderer:
                          | c << 19 | 1 << 22)
                 else:
                     k = 0
-                if keys[o + row] == k:
+                k0 = keys[o + row]
+                if k0 == k:
                     continue
                 keys[o + row] = k
+                if k0 > 0 and k and not (k0 ^ k) & ~K_STATUS:
+                    # only the status changed (a phase, a side's turn, the cursor): one pixel
+                    b = ((2 + row) * w + x0 + STATUS_X) * 3
+                    self.fb[b:b + 3] = STATUS_B[k >> 19 & 7] or ZERO_B
+                    continue
                 self.blank_half(x0, 2 + row)
                 if k:
                     self._ship(g, i, x0, 2 + row, s, k >> 19 & 7)
@@ -280,7 +298,7 @@ class Renderer:
             from referee.clock import draw
             draw(self, app)
             self.full = True        # the digits may cover ship rows: redraw them next time
-        overlay.draw(self, app, error)
+        overlay.draw(self, app, error, want, self.drawn)
         return self.fb
 
     def scribble(self, x0, y):
@@ -297,14 +315,16 @@ class Renderer:
         self.fb[a:a + 3 * self.half] = self.zhalf
 
     def fill(self, x0, y, n, c):
-        """Pixels ``x0`` .. ``x0 + n - 1`` of row ``y`` in colour ``c`` (an (r, g, b) tuple)."""
-        for x in range(x0, x0 + n):
-            self.px(x, y, c)
+        """Pixels ``x0`` .. ``x0 + n - 1`` of row ``y`` in colour ``c`` (an (r, g, b) tuple):
+        one slice assignment, cut at the row's end."""
+        if n > self.w - x0:
+            n = self.w - x0
+        if n > 0:
+            a = (y * self.w + x0) * 3
+            self.fb[a:a + 3 * n] = bytes(c) * n
 
     def _bar(self, x0, y, v, c):
-        n = (v * self.half + 19) // 20
-        for k in range(n):
-            self.px(x0 + k, y, c)
+        self.fill(x0, y, (v * self.half + 19) // 20, c)
 
     def _ship(self, g, i, x0, y, s, status):
         fb = self.fb
