@@ -221,13 +221,15 @@ def recover_dir(path, window=256):
     return g, j
 
 
-@pytest.mark.parametrize("mode", ["tmp-appended", "tmp-append-fails", "key-commits"])
+@pytest.mark.parametrize("mode", ["tmp-appended", "tmp-append-fails", "tmp-append-no-memory",
+                                  "key-commits"])
 @pytest.mark.parametrize("gaps", [(0, 0, 0, 1, 0), (0, 0, 0, 1, 1), (0, 0, 0, 1, 1, 1),
                                   (2, 1, 3, 2, 2)])
 def test_events_after_the_new_log_is_written_reach_it(tmp_path, gaps, mode):
     """``gaps[k]``: events that come after maintain's k-th call of a due snapshot. Events
     after step 3 (log.bin.tmp written) are appended to log.bin.tmp too, so step 4 is the
-    rename; when that append fails, or for a key's group commit (``commit(game, False)``:
+    rename; when that append fails (OSError or MemoryError: the append returns, its
+    records are on flash in log.bin), or for a key's group commit (``commit(game, False)``:
     no second write while a press waits), step 4 writes log.bin.tmp again, and if events
     came again, writes it and renames it in one call. Every event ends up in the new log
     and the history, and a restore gives the game played, with no damage noted."""
@@ -235,8 +237,11 @@ def test_events_after_the_new_log_is_written_reach_it(tmp_path, gaps, mode):
 
     class FS(OSFS):
         def open(self, p, mode_):
-            if mode == "tmp-append-fails" and p.endswith("log.bin.tmp") and mode_ == "ab":
-                raise OSError(28)
+            if p.endswith("log.bin.tmp") and mode_ == "ab":
+                if mode == "tmp-append-fails":
+                    raise OSError(28)
+                if mode == "tmp-append-no-memory":     # the file's cache not allocated: the
+                    raise MemoryError()                # records are in log.bin all the same
             return OSFS.open(self, p, mode_)
 
     g = new_game("swsb-example")
@@ -261,6 +266,42 @@ def test_events_after_the_new_log_is_written_reach_it(tmp_path, gaps, mode):
     assert k == 5 + again                               # no step started over
     assert j.twice == (1 if again and gaps[4] else 0)
     assert j.records == g.seq - j.log_start and j.records >= sum(gaps[1:5])
+    g2, j2 = recover_dir(tmp_path)
+    assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
+    assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))
+
+
+def test_a_whole_snapshot_during_the_steps_supersedes_them(tmp_path):
+    """A snapshot written whole (set_base, the 2 x budget rule) while the steps wait at the
+    rename of the new log: the steps start over, so a log.bin.tmp it left (its own rename
+    failed) is never renamed over the log, and every event stays restorable."""
+    from referee.journal import OSFS
+
+    class FS(OSFS):
+        fail = False
+
+        def rename(self, a, b):
+            if self.fail and a.endswith("log.bin.tmp"):
+                raise OSError(28)
+            return OSFS.rename(self, a, b)
+
+    fs = FS(str(tmp_path))
+    g = new_game("swsb-example")
+    j = Journal(fs, "/game", budget=BUDGET)
+    j.new_game("{}", g)
+    j.defer = True
+    play(g, BUDGET, 4, lambda seq, ev: j.append(g, seq, ev))
+    for _ in range(4):
+        assert j.maintain(g)
+    assert j.step == 4                          # log.bin.tmp written, waiting for its rename
+    fs.fail = True
+    with pytest.raises(OSError):
+        j.snapshot(g)                           # its log's rename fails: log.bin.tmp = head
+    fs.fail = False
+    assert j.step == 0
+    play(g, g.seq + 3, 5, lambda seq, ev: j.append(g, seq, ev))
+    while j.due:
+        assert j.maintain(g)
     g2, j2 = recover_dir(tmp_path)
     assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
     assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))

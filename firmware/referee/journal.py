@@ -162,8 +162,8 @@ class Journal(Recovery):
             try:
                 self._append("log.bin.tmp", data)
                 self.log_seq = game.seq
-            except OSError:
-                pass                    # step 4 writes it again (log_seq behind)
+            except (OSError, MemoryError):  # (the records are on flash in log.bin: this
+                pass                        # must not fail the event) step 4 writes it again
 
     def drop_held(self):
         """Forget the held records (their events were taken back)."""
@@ -262,6 +262,8 @@ class Journal(Recovery):
         with none held, as the board's loop does). A cut at any point leaves a snapshot and
         a log that restore reads correctly (records the snapshot holds are skipped, and the
         history skips records it holds)."""
+        self.step = 0               # it supersedes one being written in steps (whose
+        self.log_seq = -1           # log.bin.tmp it overwrites)
         self._archive(game)
         self._write_atomic("snap.bin", snap_bytes(self.key, game, self.chunk, self.hfirst))
         self._new_log(game.seq)
