@@ -305,3 +305,36 @@ def test_a_whole_snapshot_during_the_steps_supersedes_them(tmp_path):
     g2, j2 = recover_dir(tmp_path)
     assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
     assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))
+
+
+def test_no_memory_for_a_step_leaves_it_for_later(tmp_path):
+    """A MemoryError in a step (no block for a buffer on a fragmented heap) is not the
+    loop's crash: the snapshot is tried again after the next event, and nothing is lost."""
+    from referee.journal import OSFS
+
+    class FS(OSFS):
+        fail = False
+
+        def open(self, p, mode):
+            if self.fail and p.endswith("snap.bin.tmp"):
+                raise MemoryError()
+            return OSFS.open(self, p, mode)
+
+    fs = FS(str(tmp_path))
+    g = new_game("swsb-example")
+    j = Journal(fs, "/game", budget=BUDGET)
+    j.new_game("{}", g)
+    j.defer = True
+    play(g, BUDGET, 4, lambda seq, ev: j.append(g, seq, ev))
+    fs.fail = True
+    assert j.maintain(g) and j.maintain(g)      # step 0, then step 1 fails: for later
+    assert not j.due and j.step == 0
+    fs.fail = False
+    play(g, g.seq + 1, 5, lambda seq, ev: j.append(g, seq, ev))
+    assert j.due
+    while j.due:
+        assert j.maintain(g)
+    assert j.log_start > BUDGET - 1
+    g2, j2 = recover_dir(tmp_path)
+    assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
+    assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))

@@ -194,7 +194,8 @@ class Journal(Recovery):
         (4) writes log.bin.tmp again instead, and if that happens twice running, writes it
         and renames it in one call (``twice`` counts those). Every step leaves flash that
         restores to the whole game (restore skips the records a snapshot holds). Returns
-        True when it did a step (after an OSError it is tried again at the next append)."""
+        True when it did a step (after an OSError or a MemoryError it is tried again at the
+        next append)."""
         if not self.due or self.held:
             return False
         s = self.step
@@ -228,9 +229,9 @@ class Journal(Recovery):
             else:
                 s = self._rename_log(game)
             self.step = s + 1
-        except OSError:
-            self.due = False
-            self.step = 0
+        except (OSError, MemoryError):  # (no block for a buffer on a fragmented heap: the
+            self.due = False            # old log still holds every event) tried again at
+            self.step = 0               # the next append
         return True
 
     def _write_log_tmp(self, game):

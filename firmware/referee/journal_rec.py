@@ -50,21 +50,20 @@ def record(key, seq, ev):
     """The 12-byte log record of event ``ev`` (4 ints) with sequence number ``seq``."""
     r = bytearray()
     pack_into(r, ev)
-    r.extend(p32(seq))
-    r.extend(p32(crc32(r, key)))
-    return r
+    return records(key, seq, r)
 
 
 def records(key, first, evs):
     """The log records (REC bytes each) of the packed events ``evs`` (a buffer, 4 bytes an
     event, as a game's window holds them) numbered from ``first``: the same bytes as
     :func:`record` of each."""
-    out = bytearray()
-    for i in range(len(evs) // 4):
-        o = len(out)
-        out.extend(evs[4 * i:4 * i + 4])
-        out.extend(p32(first + i))
-        out.extend(p32(crc32(out[o:o + 8], key)))
+    n = len(evs) // 4
+    out = bytearray(REC * n)        # its exact size: one block, no growth on the heap
+    for i in range(n):
+        o = REC * i
+        out[o:o + 4] = evs[4 * i:4 * i + 4]
+        out[o + 4:o + 8] = p32(first + i)
+        out[o + 8:o + 12] = p32(crc32(out[o:o + 8], key))
     return out
 
 

@@ -63,11 +63,10 @@ WHITE = (255, 255, 255)
 def plan(r, app, want):
     """Fill ``want`` (a list of 2, one per half of renderer ``r``) with what the overlay's
     digits show there this frame: (top row, number, colour), or None. The renderer skips the
-    ship half-rows the digits cover (``glyphs.H`` rows from the top row)."""
+    ship half-rows the digits cover (``glyphs.H`` rows from the top row). ``app`` has a game
+    (the renderer draws no ship rows without one)."""
     want[0] = want[1] = None
     g = app.game
-    if g is None:
-        return
     if app.entry:
         want[app.entry - 1] = (_top(r, app), app.entry_value, WHITE)
     elif g.profile.phases[g.phase] == "initiative":
@@ -85,8 +84,6 @@ def draw(r, app, error, want, drawn):
     the rest of the frame: the refusal cue (``error``: a refusal is showing) and the digits
     ``want`` (from :func:`plan`), except where ``drawn`` (the same list from the last frame,
     updated here) shows the same digits still there."""
-    if app.game is None:
-        return
     if error:
         c = KIND_RGB[refusal_kind(app.error_text or "")]
         if c is not None:
