@@ -30,7 +30,7 @@ SETTLE = 3.0      # emulated s: after a workload, for the held commit and a due 
 
 # The bench image's /main.py: the referee exactly as firmware/main.py builds it (that file is on
 # the board as /lib/fleetref_main.py), plus a task that reports the heap after a full
-# collection whenever the game changed and settled.
+# collection whenever the game changed and settled (unchanged for 400 ms).
 PROBE = r"""
 import gc, json
 import fleetref_main as fm
@@ -115,12 +115,15 @@ def timed_commit(origin="key", cmd=None):
 runner.app.commit = timed_commit
 runner.app.hello()
 async def probe():
-    last = None
+    last = seen = None
     while True:
         await asyncio.sleep_ms(400)
         app = runner.app
         key = (app.gid, app.game.seq if app.game else -1, app.version, CM[0], ST[0], WH[0],
                TW[0], SC[0])
+        if key != seen:     # still changing: report once it has stood still 400 ms (its
+            seen = key      # collection then never falls among a game's key presses)
+            continue
         if key == last:
             continue
         last = key
@@ -397,7 +400,8 @@ NOTES = [
     "MicroPython v1.24.1 RPI_PICO build in the emulated RP2040 (rp2040js, emu/; "
     "bench/rp2.py). Heap: `gc.mem_alloc()` after `gc.collect()`, with the referee built by "
     "main.py's own `build` (the bench image's main.py adds a task that reports the heap "
-    "once the game has settled, every 0.4 s at most); the game is a 2x24-ship swsb roster loaded over serial, the "
+    "once the game has stood still 0.4 s, so its collection never falls among the key presses "
+    "timed below); the game is a 2x24-ship swsb roster loaded over serial, the "
     "events go over serial 5 per `append` line, the render task draws frames and the journal "
     "writes every event to littlefs." % BOARD,
     "- Latency: after those events, %d presses of a turn's keys (%s, in turn) on the emulated "

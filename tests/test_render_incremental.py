@@ -32,6 +32,53 @@ def check(app, runner, where):
     fresh = Renderer(runner.renderer.w, runner.renderer.h)
     want = fresh.render(app, app.showing_error())
     assert bytes(runner.renderer.fb) == bytes(want), where
+    check_marks(app.game, where)
+
+
+def check_marks(g, where):
+    """The ruleset's act_marks (what the grid asks, skipping phases outside TO_ACT_PHASES and
+    the base's always-False tests) equal asking full_power and yet_to_act of every ship."""
+    prof = g.profile
+    got = bytearray(g.n + 2)
+    prof.act_marks(g, 1, g.n, got, 2)
+    want = bytearray(2) + bytearray(1 if prof.full_power(g, i) else
+                                    2 if prof.yet_to_act(g, i) else 0 for i in range(1, g.n))
+    assert got[:g.n + 1] == want, where
+    ph = prof.TO_ACT_PHASES
+    if ph is not None and g.phase not in ph:
+        assert not any(prof.yet_to_act(g, i) for i in range(g.n)), where
+
+
+# the phases in which ships take turns one at a time, so the grid marks those yet to act
+# (dim white): SMB seed 004 "Movement Phase"; SWSB the attack step of "Combat"; Squadrons d6
+# the movement phase; the SWSB add-on's alternate activations in move and attack
+TAKE_TURNS = {"hoth": {"movement"}, "swsb-example": {"attack"},
+              "swsb-addon-example": {"move", "attack"},
+              "squadrons-d6-example": {"movement"}, "xwing-overlap-example": set()}
+
+
+@pytest.mark.parametrize("name,scenario", SCRIPTS)
+def test_ships_yet_to_act_show_in_the_phases_of_turns(name, scenario):
+    app, runner, ser, keys, display, keymap = board(scenario)
+    seen = set()
+    try:
+        with open(os.path.join(ROOT, "docs", "scripts", name + ".txt")) as f:
+            steps = scriptmod.parse(f.read())
+        for step in steps:
+            if step[0] == "wait":
+                continue
+            ps = [(step[1], step[2])] if step[0] == "raw" else \
+                [keymap.find(a) for a in scriptmod.expand(step, app)]
+            for k, lg in ps:
+                keys.push(k, lg)
+                runner.step_keys()
+                g = app.game
+                if any(g.profile.yet_to_act(g, i) for i in range(g.n)):
+                    seen.add(g.phase_name())
+    finally:
+        ser.close()
+    assert seen <= TAKE_TURNS[scenario]
+    assert seen or not TAKE_TURNS[scenario], "the script never shows a ship yet to act"
 
 
 @pytest.mark.parametrize("name,scenario", SCRIPTS)

@@ -31,10 +31,6 @@ columns), side 0 on the left:
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
 from referee import overlay, glyphs
-from referee.rules.base import Ruleset as _Rules
-
-_BASE_FP = _Rules.full_power
-_BASE_YA = _Rules.yet_to_act
 
 SIDE_RGB = ((0, 90, 255), (0, 200, 60))
 SIDE_DIM = ((0, 18, 60), (0, 45, 14))
@@ -93,6 +89,10 @@ class Renderer:
         # counters, status; 0 = blank, -1 = drawn over), so a frame redraws only the
         # half-rows that changed since the last one
         self.keys = [0] * (self.rows_per_page * 2)
+        # the rules' marks per half-row (Ruleset.act_marks: 1 full-power move, 2 yet to act),
+        # asked again only when the state or the rows' ships changed (``marks_ok``)
+        self.marks = bytearray(self.rows_per_page * 2)
+        self.marks_ok = False
         # what the ship rows were drawn from (the game state's canonical bytes, the cursor and
         # the mark): when none changed, a frame redraws only the rows drawn over (-1);
         # ``rows_ok``: ``seen`` is valid
@@ -163,6 +163,7 @@ class Renderer:
             self.drawn[0] = self.drawn[1] = None
             self.full = False
             self.rows_ok = False
+            self.marks_ok = False
         same = self.rows_ok and self.seen == sb     # a bytearray compare: in C, no allocation
         w = self.w
         half = self.half
@@ -199,9 +200,9 @@ class Renderer:
         rpp = self.rows_per_page
         keys = self.keys
         prof = g.profile
-        # the ruleset's status tests, None where it keeps the base rules' (always False)
-        fp = prof.full_power if type(prof).full_power is not _BASE_FP else None
-        ya = prof.yet_to_act if type(prof).yet_to_act is not _BASE_YA else None
+        marks = self.marks
+        ask = not same or not self.marks_ok
+        self.marks_ok = True
         cur = app.cursor
         mark = app.mark
         act = g.active
@@ -227,6 +228,8 @@ class Renderer:
             first = app.side_start[s] + app.page * rpp
             end = app.side_start[s] + app.side_count[s]
             o = s * rpp
+            if ask:
+                prof.act_marks(g, first, min(end, first + rpp), marks, o)
             cv = want[s]
             cv0 = cv[0] - 2 if cv is not None else rpp
             cv1 = cv0 + glyphs.H
@@ -245,9 +248,9 @@ class Renderer:
                         c = ST_MARKED
                     elif i == act:
                         c = ST_FIRING
-                    elif fp is not None and fp(g, i):
+                    elif marks[o + row] == 1:
                         c = ST_FULL_POWER
-                    elif ya is not None and ya(g, i):
+                    elif marks[o + row] == 2:
                         c = ST_TO_ACT
                     else:
                         c = 0

@@ -216,12 +216,38 @@ class Ruleset:
         """Side whose turn it is to act (shown on the grid), or NONE."""
         return g.moves_first()
 
+    # the phases in which a ship can be yet to act (None: any phase); outside them the grid
+    # asks ``yet_to_act`` nothing
+    TO_ACT_PHASES = None
+
     def yet_to_act(self, g, i):
+        """Ship i still has to act in this phase (the grid's dim white status pixel)."""
         return False
 
     def full_power(self, g, i):
         """Ship i made a full-power move this round (snapshot ``full_power``)."""
         return False
+
+    def act_marks(self, g, i0, i1, out, o):
+        """The grid's status marks of ships ``i0`` .. ``i1 - 1`` into bytearray ``out`` from
+        index ``o`` (one byte a ship: 1 = ``full_power``, 2 = ``yet_to_act``, 0 = neither; the
+        latter asked only when the former is False): exactly ``i1 - i0`` bytes (none when
+        ``i1 <= i0``). Asks the rules only
+        where the ruleset has them (not the base's always-False) and, for ``yet_to_act``, in
+        ``TO_ACT_PHASES``."""
+        cls = type(self)
+        fp = self.full_power if cls.full_power is not Ruleset.full_power else None
+        ph = self.TO_ACT_PHASES
+        ya = (self.yet_to_act if cls.yet_to_act is not Ruleset.yet_to_act
+              and (ph is None or g.phase in ph) else None)
+        for i in range(i0, i1):
+            if fp is not None and fp(g, i):
+                m = 1
+            elif ya is not None and ya(g, i):
+                m = 2
+            else:
+                m = 0
+            out[o + i - i0] = m
 
     def winner(self, g):
         """Side that has won by the roster's victory conditions, or None."""

@@ -369,8 +369,10 @@ class Rules(D20Rules):
             return g.init if self._unmoved(g, g.init) else 1 - g.init
         return g.moves_first()
 
+    TO_ACT_PHASES = (MOVING,)          # ships move one by one in the movement phase
+
     def yet_to_act(self, g, i):
-        return g.phase == MOVING and g.in_play(i) and not g.fl2[i] & (MOVED | ION_NOW)
+        return g.phase in self.TO_ACT_PHASES and g.in_play(i) and not g.fl2[i] & (MOVED | ION_NOW)
 
     def view(self, g):
         r = D20Rules.view(self, g)

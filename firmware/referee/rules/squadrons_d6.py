@@ -242,8 +242,10 @@ class Rules(Ruleset):
             return g.x[X_NEXT] - 1
         return NONE
 
+    TO_ACT_PHASES = (0,)               # ships move one by one in the movement phase
+
     def yet_to_act(self, g, i):
-        return g.phase == 0 and g.in_play(i) and not g.fl2[i] & MOVED
+        return g.phase in self.TO_ACT_PHASES and g.in_play(i) and not g.fl2[i] & MOVED
 
     def view(self, g):
         out = {}

@@ -275,8 +275,10 @@ class Rules(D20Rules):
             return g.init
         return g.moves_first()
 
+    TO_ACT_PHASES = (ATTACK_STEP,)     # ships fire one by one in the attack step
+
     def yet_to_act(self, g, i):
-        return g.phase == ATTACK_STEP and g.in_play(i) and not g.fl[i] & F_FIRED
+        return g.phase in self.TO_ACT_PHASES and g.in_play(i) and not g.fl[i] & F_FIRED
 
     # ---- texts, commands, pad --------------------------------------------------------------
     def event_text(self, g, ev, live=True):

@@ -293,8 +293,10 @@ class Rules(swsb.Rules):
             return g.x[X_TURN]
         return NONE
 
+    TO_ACT_PHASES = (1, 2)             # move and attack: the sides activate ships in turn
+
     def yet_to_act(self, g, i):
-        if not g.in_play(i) or g.phase not in (1, 2):
+        if g.phase not in self.TO_ACT_PHASES or not g.in_play(i):
             return False
         return not self._done(g, i, g.phase == 1)
 
