@@ -271,6 +271,17 @@ def test_events_after_the_new_log_is_written_reach_it(tmp_path, gaps, mode):
     assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))
 
 
+def snapshot_due(fs):
+    """A new swsb game journaled on ``fs`` with snapshots left to the loop (``defer``), played
+    until a snapshot is due: (game, journal)."""
+    g = new_game("swsb-example")
+    j = Journal(fs, "/game", budget=BUDGET)
+    j.new_game("{}", g)
+    j.defer = True
+    play(g, BUDGET, 4, lambda seq, ev: j.append(g, seq, ev))
+    return g, j
+
+
 def test_a_whole_snapshot_during_the_steps_supersedes_them(tmp_path):
     """A snapshot written whole (set_base, the 2 x budget rule) while the steps wait at the
     rename of the new log: the steps start over, so a log.bin.tmp it left (its own rename
@@ -286,11 +297,7 @@ def test_a_whole_snapshot_during_the_steps_supersedes_them(tmp_path):
             return OSFS.rename(self, a, b)
 
     fs = FS(str(tmp_path))
-    g = new_game("swsb-example")
-    j = Journal(fs, "/game", budget=BUDGET)
-    j.new_game("{}", g)
-    j.defer = True
-    play(g, BUDGET, 4, lambda seq, ev: j.append(g, seq, ev))
+    g, j = snapshot_due(fs)
     for _ in range(4):
         assert j.maintain(g)
     assert j.step == 4                          # log.bin.tmp written, waiting for its rename
@@ -321,11 +328,7 @@ def test_no_memory_for_a_step_leaves_it_for_later(tmp_path):
             return OSFS.open(self, p, mode)
 
     fs = FS(str(tmp_path))
-    g = new_game("swsb-example")
-    j = Journal(fs, "/game", budget=BUDGET)
-    j.new_game("{}", g)
-    j.defer = True
-    play(g, BUDGET, 4, lambda seq, ev: j.append(g, seq, ev))
+    g, j = snapshot_due(fs)
     fs.fail = True
     assert j.maintain(g) and j.maintain(g)      # step 0, then step 1 fails: for later
     assert not j.due and j.step == 0

@@ -27,6 +27,24 @@ def board(scenario):
     return make_board(args)
 
 
+def presses(name, app, runner, keys, keymap):
+    """Press the keys of docs/scripts/``name``.txt on the simulated board one by one; yields
+    the count of presses so far after each."""
+    with open(os.path.join(ROOT, "docs", "scripts", name + ".txt")) as f:
+        steps = scriptmod.parse(f.read())
+    n = 0
+    for step in steps:
+        if step[0] == "wait":
+            continue
+        ps = [(step[1], step[2])] if step[0] == "raw" else \
+            [keymap.find(a) for a in scriptmod.expand(step, app)]
+        for k, lg in ps:
+            keys.push(k, lg)
+            runner.step_keys()
+            n += 1
+            yield n
+
+
 def check(app, runner, where):
     runner.step_render()
     fresh = Renderer(runner.renderer.w, runner.renderer.h)
@@ -62,19 +80,10 @@ def test_ships_yet_to_act_show_in_the_phases_of_turns(name, scenario):
     app, runner, ser, keys, display, keymap = board(scenario)
     seen = set()
     try:
-        with open(os.path.join(ROOT, "docs", "scripts", name + ".txt")) as f:
-            steps = scriptmod.parse(f.read())
-        for step in steps:
-            if step[0] == "wait":
-                continue
-            ps = [(step[1], step[2])] if step[0] == "raw" else \
-                [keymap.find(a) for a in scriptmod.expand(step, app)]
-            for k, lg in ps:
-                keys.push(k, lg)
-                runner.step_keys()
-                g = app.game
-                if any(g.profile.yet_to_act(g, i) for i in range(g.n)):
-                    seen.add(g.phase_name())
+        for _ in presses(name, app, runner, keys, keymap):
+            g = app.game
+            if any(g.profile.yet_to_act(g, i) for i in range(g.n)):
+                seen.add(g.phase_name())
     finally:
         ser.close()
     assert seen <= TAKE_TURNS[scenario]
@@ -85,19 +94,9 @@ def test_ships_yet_to_act_show_in_the_phases_of_turns(name, scenario):
 def test_incremental_frames_equal_full_redraws(name, scenario):
     app, runner, ser, keys, display, keymap = board(scenario)
     try:
-        with open(os.path.join(ROOT, "docs", "scripts", name + ".txt")) as f:
-            steps = scriptmod.parse(f.read())
         n = 0
-        for step in steps:
-            if step[0] == "wait":
-                continue
-            ps = [(step[1], step[2])] if step[0] == "raw" else \
-                [keymap.find(a) for a in scriptmod.expand(step, app)]
-            for k, lg in ps:
-                keys.push(k, lg)
-                runner.step_keys()
-                n += 1
-                check(app, runner, "%s press %d" % (name, n))
+        for n in presses(name, app, runner, keys, keymap):
+            check(app, runner, "%s press %d" % (name, n))
         assert n > 50
         # then random presses, long ones too (pages, menu, cancel)
         rng = random.Random(name)
