@@ -204,7 +204,7 @@ def test_a_batch_never_spans_a_fold(tmp_path):
         assert announced + app.unsent == list(range(announced[0] if announced else
                                                     app.unsent[0], g.seq + 1))
         # the checkpoint before the batch's first event is still on this window
-        assert not app.unsent or app.batch[0][3] == g.win.base_seq
+        assert not app.unsent or app.batch[0][4] == g.win.base_seq   # (its base_seq)
     assert g.win.base_seq > 0 and announced        # it folded, and committed before it did
 
 

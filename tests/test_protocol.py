@@ -99,3 +99,26 @@ def test_output_is_printable_ascii():
     for line in out:
         assert all(32 <= ord(ch) <= 126 for ch in line), line
     assert json.loads(out[-1])["ships"][0]["name"] == "Ωmega"
+
+
+def test_a_roster_is_kept_in_parts_no_longer_than_the_limit():
+    """encode_parts: joined, the parts are the one line encode() gives (printable ASCII, non-
+    ASCII as \\u escapes); a part longer than the limit is one whole value (a scalar, or a
+    container of scalars only: a ship). The board keeps a loaded roster this way
+    (app.Referee.raw_parts), so a 2x24-ship roster needs no block of its whole size on a
+    fragmented heap."""
+    import json as _json
+    from bench.workload import roster_2x24
+    from referee import protocol as P
+    big = roster_2x24()
+    odd = {"a": [1, {"b": "é\u2603\U0001F680"}], "c": []}
+    for obj, limit in ((big, 256), (big, 64), (odd, 8), ([], 256),
+                       ({"name": "x" * 300, "n": [1, 2]}, 100)):
+        parts = P.encode_parts(obj, limit)
+        assert "".join(parts) == P.encode(obj)
+        assert _json.loads("".join(parts)) == obj
+        for p in parts:
+            assert all(32 <= ord(ch) < 127 for ch in p)
+            assert len(p) <= limit or _json.loads(p) is not None    # else one whole value
+    parts = P.encode_parts(big)
+    assert len(parts) > 5 and max(len(p) for p in parts) <= 256

@@ -42,7 +42,7 @@ class Referee(PadUI, SerialLink):
         self.dice = dice
         self.rows_per_page = rows_per_page
         self.game = None
-        self.raw_text = ""
+        self.raw_parts = ()     # the roster as loaded: printable JSON in parts (encode_parts)
         self.scenario = ""
         self.gid = ""
         self.version = 0
@@ -81,10 +81,10 @@ class Referee(PadUI, SerialLink):
         import gc
         gc.collect()          # the roster check's garbage goes before the new game is built
         game = Game(rules.get(norm["ruleset"]), norm)
-        old = (self.game, self.raw_text, self.scenario, self.gid)
+        old = (self.game, self.raw_parts, self.scenario, self.gid)
         try:
             self.game = game
-            self.raw_text = protocol.encode(raw)
+            self.raw_parts = protocol.encode_parts(raw)     # (no block of a few KB)
             self.scenario = scenario or norm["name"]
             self.gid = "%08x" % self.dice.source.next32()
             gc.collect()        # the game's building garbage goes before its long line is made
@@ -92,7 +92,7 @@ class Referee(PadUI, SerialLink):
             if self.journal is not None:
                 self.journal.new_game(line, game)
         except (OSError, MemoryError):  # all or nothing: the game in play stays
-            self.game, self.raw_text, self.scenario, self.gid = old
+            self.game, self.raw_parts, self.scenario, self.gid = old
             raise
         self._ui_reset(len(norm["sides"][0]["ships"]))
         self._send_parts(line)
@@ -118,7 +118,7 @@ class Referee(PadUI, SerialLink):
             j.repair(game)
             self.boot_note = j.report(n)
         self.game = game
-        self.raw_text = protocol.encode(raw)
+        self.raw_parts = protocol.encode_parts(raw)
         self.scenario = msg.get("scenario") or norm["name"]
         self.gid = msg["gid"]
         self._ui_reset(len(norm["sides"][0]["ships"]))
@@ -189,15 +189,21 @@ class Referee(PadUI, SerialLink):
             self.send(self.journal_line())
 
     def game_parts(self):
-        """The ``game`` message as one line in three parts (head, roster, end: str each; the
-        roster is raw_text, already printable JSON): joined, they are :meth:`game_line`."""
+        """The ``game`` message as one line in parts (head, the roster's raw_parts, end: str
+        each, printable JSON): joined, they are :meth:`game_line`."""
         g = self._g()
         from referee.dice import fair_of
         f = fair_of(self)               # the dice commitment (docs/dice.md)
         head = ('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s"%s, '
                 '"roster": ' % (self.gid, protocol.encode(self.scenario), g.seq,
                                 g.state_hash(), f.game_fields() if f else ""))
-        return (head, self.raw_text, "}")
+        return (head,) + self.raw_parts + ("}",)
+
+    @property
+    def raw_text(self):
+        """The roster as loaded, as one line of printable JSON (str; the host's use: the board
+        keeps and sends it in parts)."""
+        return "".join(self.raw_parts)
 
     def game_line(self):
         """The ``game`` message as one line (str)."""
@@ -249,18 +255,17 @@ class Referee(PadUI, SerialLink):
         if ck is not None:
             ck.before(self, ev)
             self._settle(hold, origin, cmd)
-        saved = None
-        if j is not None:
-            saved = g.checkpoint()
-            if hold and not self.unsent:
-                self.batch = (g.checkpoint(True), self.mark)
-        r = g.submit(ev)
+        first = hold and not self.unsent    # the held batch's first event
+        r = g.submit(ev, first)
         if r:
             if self.batching:
                 self.commit(origin, cmd)    # a line's earlier events: announced before this
             return self.error(r, origin, cmd)
-        ev = g.event(g.seq)
+        saved = g.saved         # the state before it: taken back if the journal fails
         mark = self.mark
+        if first:
+            self.batch = (saved, mark)
+        ev = g.event(g.seq)
         if ev[0] == EV_PHASE:   # a new phase starts with no ship marked
             self.mark = NONE
         self.version += 1

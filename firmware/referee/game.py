@@ -8,21 +8,19 @@ never enters the log. The RAM window of events (undo reaches back as far as it) 
 window.EventWindow; the fleet's state is fleet.Fleet; the JSON views are views.py.
 """
 
-from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE,
-                            CORE_NAMES, valid)
-from referee.fleet import (Fleet, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401
-                           ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)  # (re-exported)
-from referee.rules.base import TIE_KEEP, EFFECT_AVOID
-from referee.window import EventWindow, CKPT_EVERY
-
-EV_CLOCK = 40     # time banks (referee/clock.py, imported only by games with clocks)
+from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO,  # noqa: F401
+                            EV_LAUNCH, NONE, CORE_NAMES)                  # (re-exported)
+from referee.fleet import (F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401 (re-exported)
+                           ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)
+from referee.core_rules import CoreRules, EV_CLOCK  # noqa: F401 (EV_CLOCK re-exported)
+from referee.window import CKPT_EVERY
 
 
 class Rejected(Exception):
     """Raised by :meth:`Game.replay` when a log holds an event the rules refuse."""
 
 
-class Game(Fleet):
+class Game(CoreRules):
     """A game of ``rules`` (a rules.base.Ruleset) between the two sides of ``roster`` (a dict
     already normalised by roster.validate); ``settings`` (dict) override the roster's;
     ``window``: events held in RAM (undo reaches that far).
@@ -32,12 +30,8 @@ class Game(Fleet):
     """
 
     def __init__(self, rules, roster, settings=None, window=256):
-        given = dict(roster.get("settings") or {})
-        if settings:
-            given.update(settings)
-        self.settings = rules.settings(given)
-        self.win = EventWindow(window)
-        Fleet.__init__(self, rules, roster)
+        CoreRules.__init__(self, rules, roster, settings, window)
+        self.saved = None       # the checkpoint the last accepted event took (submit)
 
     # ---- the window (public API for the journal, the serial link and save/load) --------
     @property
@@ -95,10 +89,12 @@ class Game(Fleet):
             self._rebuild()
             raise ValueError("the window does not replay: %s" % e)
 
-    def _replay_to(self, depth):
+    def _replay_to(self, depth, keep=False):
         """Set the state to the one after the first ``depth`` events of the undo stack: from
         the newest checkpoint at or below it (window.EventWindow.start), so fewer than
-        window.CKPT_EVERY events are replayed once the checkpoints are in place."""
+        window.CKPT_EVERY events are replayed once the checkpoints are in place. ``keep``
+        (an undo): the state one below ``depth`` passed on the way becomes the window's
+        ``top``, for the next undo."""
         w = self.win
         st, d = w.start(depth)
         if st is None:
@@ -106,7 +102,11 @@ class Game(Fleet):
         else:
             self.load_state(st)
         eff = w.eff
+        last = depth - 1
+        d0 = d
         while d < depth:
+            if keep and d == last and d > d0:
+                w.top = (d, self.state_bytes())
             self._apply(w.at(eff[d]))
             d += 1
 
@@ -115,6 +115,7 @@ class Game(Fleet):
         (after set_window)."""
         w = self.win
         w.ckpt = []
+        w.top = None
         if w.base is None:
             self.reset()
         else:
@@ -122,20 +123,35 @@ class Game(Fleet):
         eff = w.eff
         for d in range(len(eff)):
             self._apply(w.at(eff[d]))
-            if (d + 1) % CKPT_EVERY == 0:
+            if (w.folded + d + 1) % CKPT_EVERY == 0:
                 w.ckpt.append((d + 1, self.state_bytes()))
 
     def _fold(self):
         """Fold the oldest quarter of the window into the base state (bounded RAM). The state
-        in play does not change; the new base comes from the newest checkpoint below it."""
+        in play does not change. When a kept state (a checkpoint, or the window's ``top``)
+        has all its undo-stack entries in that quarter, the fold stops where the next entry
+        starts (at least an eighth of the window) and that state is the new base as it is;
+        else the new base is replayed from the newest checkpoint below it."""
         w = self.win
-        k = w.size // 4
+        q = w.size // 4
+        eff = w.eff
         m = 0
-        for i in w.eff:
-            if i >= k:
+        for i in eff:
+            if i >= q:
                 break
             m += 1
-        if m == 0:
+        k = q
+        base = None
+        if m:
+            t = w.top
+            for d, st in (w.ckpt + [t]) if t else w.ckpt:
+                if d <= m and (base is None or d > base[0]):
+                    kk = min(eff[d], q) if d < len(eff) else q  # the first entry it keeps
+                    if 2 * kk >= q:
+                        base = (d, st, kk)
+        if base is not None:
+            m, base, k = base
+        elif m == 0:
             base = w.base
         else:
             now = self.state_bytes()
@@ -144,11 +160,15 @@ class Game(Fleet):
             self.load_state(now)
         w.drop_oldest(k, base)
 
-    def submit(self, ev):
+    def submit(self, ev, many=False):
         """Check event ``ev`` (tuple of 4 ints), append it to the log and apply it.
 
         Returns None on success or the reason it was refused (str); a refused event changes
         nothing. EV_UNDO reverts the newest event in effect and stays in the log itself.
+        After a success ``self.saved`` is the :meth:`checkpoint` taken just before the event
+        was applied (``many``: ``checkpoint(True)``, so it can take back the events after it
+        too), for a caller that must take the event back (a failed journal write); a refused
+        event takes none (it costs a copy of the state).
         """
         w = self.win
         if w.full():
@@ -156,14 +176,15 @@ class Game(Fleet):
         r = self.check(ev)
         if r:
             return r
-        saved = self.checkpoint()
+        saved = self.saved = self.checkpoint(many)
         try:
             i = w.append(ev)
             if ev[0] == EV_UNDO:
                 w.eff.pop()
                 w.trim()
-                self._replay_to(len(w.eff))
+                self._replay_to(len(w.eff), True)
             else:
+                w.top = (len(w.eff), saved[0])    # the state before it: its undo's start
                 w.eff.append(i)
                 self._apply(ev)
                 if w.due():
@@ -185,27 +206,28 @@ class Game(Fleet):
         eff = w.eff
         ck = w.ckpt
         if many:
-            return (len(w.events), len(w.hashes), list(eff), w.base_seq, self.state_bytes(),
-                    list(ck))
-        return (len(w.events), len(w.hashes), len(eff), eff[-1] if eff else -1, w.base_seq,
-                self.state_bytes(), len(ck), ck[-1] if ck else None)
+            return (self.state_bytes(), len(w.events), len(w.hashes), list(eff), w.base_seq,
+                    list(ck), w.top)
+        return (self.state_bytes(), len(w.events), len(w.hashes), len(eff),
+                eff[-1] if eff else -1, w.base_seq, len(ck), ck[-1] if ck else None, w.top)
 
     def back_to(self, saved):
         """Take back the one event submitted since :meth:`checkpoint` gave ``saved`` (or
         every event, for ``checkpoint(True)``): the window, undo stack, checkpoints and state
         as they were. Raises ValueError when the window was folded since."""
         w = self.win
-        if len(saved) == 6:
-            ne, nh, eff, base_seq, state, ck = saved
+        if len(saved) == 7:
+            state, ne, nh, eff, base_seq, ck, w_top = saved
             if w.base_seq != base_seq:
                 raise ValueError("the window was folded since the checkpoint")
             w.events = w.events[:ne]
             w.hashes = w.hashes[:nh]
             w.eff = list(eff)
             w.ckpt = list(ck)
+            w.top = w_top
             self.load_state(state)
             return
-        ne, nh, n_eff, top, base_seq, state, n_ck, top_ck = saved
+        state, ne, nh, n_eff, top, base_seq, n_ck, top_ck, w_top = saved
         if w.base_seq != base_seq:
             raise ValueError("the window was folded since the checkpoint")
         w.events = w.events[:ne]
@@ -219,6 +241,7 @@ class Game(Fleet):
             ck.pop()
         if len(ck) < n_ck:               # an undo dropped the top one
             ck.append(top_ck)
+        w.top = w_top
         self.load_state(state)
 
     def replay(self, events):
@@ -236,15 +259,6 @@ class Game(Fleet):
     def phase_name(self):
         return self.profile.phases[self.phase]
 
-    def winner(self):
-        """Side that has won by the roster's victory conditions (as the ruleset reads them),
-        or None."""
-        w = self.profile.winner(self)
-        if w is None and self.clk:
-            from referee.clock import winner
-            return winner(self)
-        return w
-
     def snapshot(self):
         """The derived state as a JSON-ready dict (includes ``state_hash`` and ``seq``)."""
         from referee.views import snapshot
@@ -253,224 +267,3 @@ class Game(Fleet):
     def ship_dict(self, i):
         from referee.views import ship_dict
         return ship_dict(self, i)
-
-    # ---- core rules --------------------------------------------------------------------
-    def check(self, ev):
-        """Return None if event ``ev`` is allowed now, else the reason (str). Changes nothing."""
-        r = valid(ev)
-        if r:
-            return r
-        kind, a, b, c = ev
-        if (kind == EV_UNDO or kind == EV_PHASE) and (a or b or c) or \
-                kind == EV_LAUNCH and (b or c):      # docs/protocol.md: those fields are 0
-            return "%s: the unused fields are 0" % CORE_NAMES[kind]
-        if kind == EV_UNDO:
-            if not self.win.eff:
-                if self.win.base_seq:
-                    return "nothing to undo within the last %d events" % self.win.size
-                return "nothing to undo"
-            return None
-        p = self.profile
-        win = self.winner()          # the ruleset's, or a clock that ran out (clock.py)
-        if win is not None:
-            return "%s has won: play has stopped (undo to go back)" % self.side_names[win]
-        ph = p.phases[self.phase]
-        if kind == EV_CLOCK:                    # time banks (referee/clock.py)
-            if not self.clk:
-                return "this game has no clocks (setting clock_s)"
-            from referee.clock import check
-            return check(self, a, b, c)
-        if kind == EV_INIT:
-            if p.phases[0] != "initiative":
-                return "%s has no initiative roll" % p.name
-            if self.phase != 0:
-                return "initiative is rolled in the initiative phase (now %s)" % ph
-            if self.init != NONE:
-                return "initiative is already decided this round"
-            if not (1 <= a <= 20 and 1 <= b <= 20):
-                return "a d20 shows 1..20"
-            if c not in (0, 1):
-                return "roll source is 0 (board) or 1 (physical dice)"
-            return None
-        if kind == EV_HIT:
-            return self._check_hit(a, b, c)
-        if kind == EV_COUNTER:
-            return self._check_counter(a, b, c)
-        if kind == EV_PHASE:
-            if self.phase == 0 and self.init == NONE and p.phases[0] == "initiative":
-                if self.rolls[0] and self.rolls[0] == self.rolls[1]:
-                    return "initiative is tied: roll again"
-                return "roll initiative first"
-            return p.check_phase(self)
-        if kind == EV_LAUNCH:
-            r = self.ship(a)
-            if r:
-                return r
-            if self.phase == 0:
-                return "fighters launch after initiative"
-            if self.fl[a] & F_LAUNCHED:
-                return "%s is already launched" % self.names[a]
-            k = self.carrier[a]
-            if k != NONE:
-                if self.destroyed(k):
-                    return "its carrier %s is destroyed" % self.names[k]
-                if self.fl[k] & F_LAUNCHED_ONE:
-                    return "%s has already launched a fighter this round" % self.names[k]
-            return None
-        if kind in p.EVENTS:
-            return p.check_ext(self, kind, a, b, c)
-        return "%s does not use event kind %d" % (p.name, kind)
-
-    def _check_hit(self, a, b, c):
-        p = self.profile
-        r = self.ship(a)
-        if r:
-            return r
-        nm = self.names[a]
-        if b == 0:
-            return "zero damage"
-        if b > 99 or b < -99:
-            return "damage is -99..99 points"
-        if self.phase not in p.hit_phases:
-            return "damage is not marked in the %s phase" % p.phases[self.phase]
-        if not self.fl[a] & F_LAUNCHED:
-            return "%s has not launched" % nm
-        total = self.hp1[a] + self.hp2[a]
-        if b > 0:
-            if self.dmg[a] >= total:
-                return "%s is destroyed" % nm
-            if self.dmg[a] + self.pend[a] >= total:
-                return "%s already has lethal damage marked" % nm
-        elif self.phase not in p.pending_phases or self.pend[a] == 0:
-            return "no pending damage on %s to remove (use undo)" % nm
-        if c != NONE:
-            r = self.ship(c)
-            if r:
-                return r
-            an = self.names[c]
-            if self.side[c] == self.side[a]:
-                return "%s cannot attack its own side" % an
-            if self.destroyed(c) and not p.destroyed_fire(self, c):
-                return "%s is destroyed and cannot attack" % an
-            if not self.fl[c] & F_LAUNCHED:
-                return "%s has not launched" % an
-            if b > 0 and self.phase == p.one_ship_at_a_time and self.fl[c] & F_FIRED \
-                    and self.active != c:
-                return "%s has already fired this round" % an
-        return p.check_hit(self, a, b, c)
-
-    def _check_counter(self, a, b, c):
-        p = self.profile
-        if not self.nopt:
-            return "%s has no fleet command chart" % p.name
-        r = self.ship(a) or self.ship(c)
-        if r:
-            return r
-        if not 0 <= b < self.nopt:
-            return "no fleet command option %d" % b
-        if self.phase not in p.counter_phases:
-            return "fleet command counters are not played in the %s phase" % \
-                p.phases[self.phase]
-        opt = p.options[b]
-        s = self.side[a]
-        if self.side[c] != s:
-            return "a counter is played for a ship of its own side"
-        if self.destroyed(a):
-            return "%s is destroyed: its counters are lost" % self.names[a]
-        if self.cc[a] == 0:
-            return "%s has no command counters left" % self.names[a]
-        if self.chart[s * self.nopt + b] != NONE:
-            return "%s already holds a counter this round" % opt.name
-        if self.destroyed(c):
-            return "%s is destroyed" % self.names[c]
-        if opt.classes and self.cls[c] not in opt.classes:
-            return "%s is for class %s ships only" % (
-                opt.name, "/".join([str(x) for x in opt.classes]))
-        if opt.effect == EFFECT_AVOID and self.pend[c] == 0:
-            return "%s: no hit on %s to avoid" % (opt.name, self.names[c])
-        return None
-
-    def _apply(self, ev):
-        kind, a, b, c = ev
-        p = self.profile
-        if kind == EV_INIT:
-            self.rolls = (a, b)
-            self.roll_src = c
-            if a > b:
-                self.init = 0
-            elif b > a:
-                self.init = 1
-            elif p.tie == TIE_KEEP and self.prev_init != NONE:
-                self.init = self.prev_init
-            else:
-                self.init = p.tie_without_holder(self)   # NONE: roll again
-        elif kind == EV_HIT:
-            if b > 0:
-                self.mark(a, b, c)
-            else:
-                self.pend[a] = max(self.pend[a] + b, 0)
-        elif kind == EV_COUNTER:
-            s = self.side[a]
-            self.cc[a] -= 1
-            self.chart[s * self.nopt + b] = a
-            if p.options[b].effect == EFFECT_AVOID:
-                self.pend[c] = max(self.pend[c] - self.settings["damage_per_hit"], 0)
-        elif kind == EV_PHASE:
-            if self.phase == p.flush_phase:
-                self.flush()
-            if self.phase == p.one_ship_at_a_time:
-                self.active = NONE
-            if self.phase + 1 >= len(p.phases):
-                # end of round: clear the chart (counters are spent), per-round flags
-                for i in range(len(self.chart)):
-                    self.chart[i] = NONE
-                for i in range(self.n):
-                    self.fl[i] &= ~ROUND_FLAGS & 255
-                p.end_round(self)
-                if self.clk:
-                    from referee.clock import end_round
-                    end_round(self)
-                self.round += 1
-                self.phase = 0
-                self.prev_init = self.init
-                self.init = NONE
-                self.active = NONE
-            else:
-                self.phase += 1
-            p.start_phase(self)
-        elif kind == EV_CLOCK:
-            from referee.clock import apply
-            apply(self, a, b, c)
-        elif kind == EV_LAUNCH:
-            self.fl[a] |= F_LAUNCHED
-            k = self.carrier[a]
-            if k != NONE:
-                self.fl[k] |= F_LAUNCHED_ONE
-        else:
-            p.apply_ext(self, kind, a, b, c)
-
-    def mark(self, target, points, attacker):
-        """Mark ``points`` of damage on ``target`` as EV_HIT does (pending in the ruleset's
-        pending phases, else at once); ``attacker`` (or NONE) becomes the ship firing now."""
-        p = self.profile
-        if points > 0:
-            if self.phase in p.pending_phases:
-                total = self.hp1[target] + self.hp2[target]
-                self.pend[target] = min(self.pend[target] + points, total - self.dmg[target])
-            else:
-                self.add_damage(target, points)
-        if attacker != NONE and self.phase == p.one_ship_at_a_time:
-            if self.active != NONE and self.active != attacker:
-                self.fl[self.active] |= F_FIRED
-            self.active = attacker
-        if attacker != NONE:
-            p.on_fire(self, attacker, target)
-
-    def flush(self):
-        """Apply all pending damage now (the Damage phase; digest 1.2)."""
-        for i in range(self.n):
-            if self.pend[i]:
-                pts = self.pend[i]
-                self.pend[i] = 0
-                self.add_damage(i, pts)
-

@@ -46,6 +46,56 @@ def encode(obj):
     return s
 
 
+def encode_parts(obj, limit=256):
+    """JSON text of ``obj`` (a dict or list) as a tuple of printable str parts, each at most
+    ``limit`` characters or one whole value (a scalar, or a container of scalars only, such
+    as a ship: never split); joined, they are the line :func:`encode` gives. A roster of a few KB then needs no block that
+    size on a fragmented heap (the board keeps a loaded game's roster this way)."""
+    out = []
+    cur = []
+    _parts(obj, out, cur, [0], limit)
+    if cur:
+        out.append("".join(cur))
+    return tuple(out)
+
+
+def _parts(obj, out, cur, n, limit):
+    # containers with a container inside are written piece by piece, the rest whole; the
+    # pieces go into ``cur`` (``n[0]`` characters) until it would pass ``limit``
+    if isinstance(obj, dict):
+        inner = [v for v in obj.values() if isinstance(v, (dict, list, tuple))]
+    elif isinstance(obj, (list, tuple)):
+        inner = [v for v in obj if isinstance(v, (dict, list, tuple))]
+    else:
+        inner = None
+    if not inner:
+        _put(encode(obj), out, cur, n, limit)
+        return
+    d = isinstance(obj, dict)
+    _put("{" if d else "[", out, cur, n, limit)
+    first = True
+    for k in obj:
+        sep = "" if first else ", "
+        first = False
+        if d:
+            _put(sep + encode(k) + ": ", out, cur, n, limit)
+            _parts(obj[k], out, cur, n, limit)
+        else:
+            if sep:
+                _put(sep, out, cur, n, limit)
+            _parts(k, out, cur, n, limit)
+    _put("}" if d else "]", out, cur, n, limit)
+
+
+def _put(piece, out, cur, n, limit):
+    if cur and n[0] + len(piece) > limit:
+        out.append("".join(cur))
+        del cur[:]
+        n[0] = 0
+    cur.append(piece)
+    n[0] += len(piece)
+
+
 def _ascii(s):
     out = []
     for ch in s:

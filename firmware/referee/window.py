@@ -6,10 +6,15 @@ bytes at ``base_seq``). ``eff`` is the undo stack: window indices of the events 
 undo events and not undone). The whole log lives in the journal on flash and on the host.
 
 Undo and folding replay a bounded number of events: ``ckpt`` holds the state bytes after
-the first ``k`` events of the undo stack for k = CKPT_EVERY, 2 * CKPT_EVERY, ... (an undo
-stack only grows and shrinks at its top, so such a prefix state stays valid until the stack
-falls below it). An undo starts from the newest checkpoint at or below the stack's new depth
+the first ``k`` events of the undo stack wherever ``folded + k`` is a multiple of CKPT_EVERY
+(``folded``: the undo stack's entries folded into the base so far, so a fold keeps the grid:
+counted from the game's first event in effect, the checkpoints sit CKPT_EVERY apart and the
+first less than that above the base). An undo stack only grows and shrinks at its top, so
+such a prefix state stays valid until the stack falls below it. An undo starts from the newest checkpoint at or below the stack's new depth
 and replays fewer than CKPT_EVERY events; a fold takes its new base the same way.
+``top`` is one more such state at any depth: the state before the newest event in effect (kept
+by the event itself) or one below an undo's new depth (kept by its replay), so an undo right
+after an event, and every second one of a run of undos, replays nothing.
 
 This is the public API the journal, the serial link and save/load use:
 :meth:`export` / :meth:`Game.set_window` carry the window as
@@ -32,6 +37,8 @@ class EventWindow:
         self.hashes = bytearray()
         self.eff = []
         self.ckpt = []            # [(depth of the undo stack, state bytes after it)], ascending
+        self.top = None           # (depth, state bytes) at any depth, or None
+        self.folded = 0           # undo-stack entries folded into the base (the grid's origin)
 
     def count(self):
         """Events in the window."""
@@ -93,8 +100,11 @@ class EventWindow:
         for d, st in self.ckpt:
             if d > m:
                 ck.append((d - m, st))
+        t = self.top
+        self.top = (t[0] - m, t[1]) if t and t[0] > m else None
         self.base = base
         self.base_seq += k
+        self.folded += m
         self.events = self.events[4 * k:]
         self.hashes = self.hashes[4 * k:]
         self.eff = keep
@@ -107,6 +117,9 @@ class EventWindow:
         j = len(ck) - 1
         while j >= 0 and ck[j][0] > depth:
             j -= 1
+        t = self.top
+        if t and t[0] <= depth and (j < 0 or t[0] > ck[j][0]):
+            return t[1], t[0]
         if j < 0:
             return self.base, 0
         return ck[j][1], ck[j][0]
@@ -117,12 +130,14 @@ class EventWindow:
         n = len(self.eff)
         while ck and ck[-1][0] > n:
             ck.pop()
+        if self.top and self.top[0] > n:
+            self.top = None
 
     def due(self):
         """True when the state after the undo stack's top should be kept as a checkpoint."""
         n = len(self.eff)
         ck = self.ckpt
-        return n >= CKPT_EVERY and n % CKPT_EVERY == 0 and not (ck and ck[-1][0] >= n)
+        return n > 0 and (self.folded + n) % CKPT_EVERY == 0 and not (ck and ck[-1][0] >= n)
 
     def export(self):
         """``(base_seq, base or None, event bytes, hash bytes, eff list)``: copies."""
@@ -143,3 +158,5 @@ class EventWindow:
         self.hashes = bytearray(hashes)
         self.eff = list(eff)
         self.ckpt = []
+        self.top = None
+        self.folded = 0

@@ -12,6 +12,7 @@ names no ruleset and reads only these.
 """
 
 from referee.events import NONE, EV_INIT
+from referee.fleet import and_each
 
 # Initiative tie rules.
 TIE_REROLL = 0   # seed 000 "initiative check": "Reroll ties."
@@ -167,9 +168,7 @@ class Ruleset:
 
     def end_round(self, g):
         """End-of-round bookkeeping of the ruleset's state (before the round number moves)."""
-        m = ~self.ROUND_FLAGS & 255
-        for i in range(g.n):
-            g.fl2[i] &= m
+        and_each(g.fl2, ~self.ROUND_FLAGS & 255)
 
     def on_damage(self, g, i):
         """Damage was just applied to ship i."""

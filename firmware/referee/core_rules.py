@@ -1,0 +1,258 @@
+"""The core rules every ruleset shares: which events are allowed now (:meth:`CoreRules.check`)
+and what each does to the state (:meth:`CoreRules._apply`): initiative (rules digest 1.1),
+hits and pending damage (2.2), Fleet Command counters (3.4), phases and the round's end (1.2),
+launches (4). A ruleset's own kinds go to its ``check_ext`` / ``apply_ext``. The event log,
+undo and the RAM window are game.Game's; the state's bytes are fleet.Fleet's.
+"""
+
+from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE,
+                            CORE_NAMES, valid)
+from referee.fleet import Fleet, and_each, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE, ROUND_FLAGS
+from referee.rules.base import TIE_KEEP, EFFECT_AVOID
+from referee.window import EventWindow
+
+EV_CLOCK = 40     # time banks (referee/clock.py, imported only by games with clocks)
+
+
+class CoreRules(Fleet):
+    """A fleet's state (fleet.Fleet) with the core rules' check and apply; game.Game adds
+    the event log and undo (arguments: game.Game's)."""
+
+    def __init__(self, rules, roster, settings=None, window=256):
+        given = dict(roster.get("settings") or {})
+        if settings:
+            given.update(settings)
+        self.settings = rules.settings(given)
+        self.win = EventWindow(window)      # (game.Game's log: undo reads its undo stack)
+        Fleet.__init__(self, rules, roster)
+
+    def winner(self):
+        """Side that has won by the roster's victory conditions (as the ruleset reads them),
+        or None."""
+        w = self.profile.winner(self)
+        if w is None and self.clk:
+            from referee.clock import winner
+            return winner(self)
+        return w
+
+    def check(self, ev):
+        """Return None if event ``ev`` is allowed now, else the reason (str). Changes nothing."""
+        r = valid(ev)
+        if r:
+            return r
+        kind, a, b, c = ev
+        if (kind == EV_UNDO or kind == EV_PHASE) and (a or b or c) or \
+                kind == EV_LAUNCH and (b or c):      # docs/protocol.md: those fields are 0
+            return "%s: the unused fields are 0" % CORE_NAMES[kind]
+        if kind == EV_UNDO:
+            if not self.win.eff:
+                if self.win.base_seq:
+                    return "nothing to undo within the last %d events" % self.win.size
+                return "nothing to undo"
+            return None
+        p = self.profile
+        win = self.winner()          # the ruleset's, or a clock that ran out (clock.py)
+        if win is not None:
+            return "%s has won: play has stopped (undo to go back)" % self.side_names[win]
+        ph = p.phases[self.phase]
+        if kind == EV_CLOCK:                    # time banks (referee/clock.py)
+            if not self.clk:
+                return "this game has no clocks (setting clock_s)"
+            from referee.clock import check
+            return check(self, a, b, c)
+        if kind == EV_INIT:
+            if p.phases[0] != "initiative":
+                return "%s has no initiative roll" % p.name
+            if self.phase != 0:
+                return "initiative is rolled in the initiative phase (now %s)" % ph
+            if self.init != NONE:
+                return "initiative is already decided this round"
+            if not (1 <= a <= 20 and 1 <= b <= 20):
+                return "a d20 shows 1..20"
+            if c not in (0, 1):
+                return "roll source is 0 (board) or 1 (physical dice)"
+            return None
+        if kind == EV_HIT:
+            return self._check_hit(a, b, c)
+        if kind == EV_COUNTER:
+            return self._check_counter(a, b, c)
+        if kind == EV_PHASE:
+            if self.phase == 0 and self.init == NONE and p.phases[0] == "initiative":
+                if self.rolls[0] and self.rolls[0] == self.rolls[1]:
+                    return "initiative is tied: roll again"
+                return "roll initiative first"
+            return p.check_phase(self)
+        if kind == EV_LAUNCH:
+            r = self.ship(a)
+            if r:
+                return r
+            if self.phase == 0:
+                return "fighters launch after initiative"
+            if self.fl[a] & F_LAUNCHED:
+                return "%s is already launched" % self.names[a]
+            k = self.carrier[a]
+            if k != NONE:
+                if self.destroyed(k):
+                    return "its carrier %s is destroyed" % self.names[k]
+                if self.fl[k] & F_LAUNCHED_ONE:
+                    return "%s has already launched a fighter this round" % self.names[k]
+            return None
+        if kind in p.EVENTS:
+            return p.check_ext(self, kind, a, b, c)
+        return "%s does not use event kind %d" % (p.name, kind)
+
+    def _check_hit(self, a, b, c):
+        p = self.profile
+        r = self.ship(a)
+        if r:
+            return r
+        nm = self.names[a]
+        if b == 0:
+            return "zero damage"
+        if b > 99 or b < -99:
+            return "damage is -99..99 points"
+        if self.phase not in p.hit_phases:
+            return "damage is not marked in the %s phase" % p.phases[self.phase]
+        if not self.fl[a] & F_LAUNCHED:
+            return "%s has not launched" % nm
+        total = self.hp1[a] + self.hp2[a]
+        if b > 0:
+            if self.dmg[a] >= total:
+                return "%s is destroyed" % nm
+            if self.dmg[a] + self.pend[a] >= total:
+                return "%s already has lethal damage marked" % nm
+        elif self.phase not in p.pending_phases or self.pend[a] == 0:
+            return "no pending damage on %s to remove (use undo)" % nm
+        if c != NONE:
+            r = self.ship(c)
+            if r:
+                return r
+            an = self.names[c]
+            if self.side[c] == self.side[a]:
+                return "%s cannot attack its own side" % an
+            if self.destroyed(c) and not p.destroyed_fire(self, c):
+                return "%s is destroyed and cannot attack" % an
+            if not self.fl[c] & F_LAUNCHED:
+                return "%s has not launched" % an
+            if b > 0 and self.phase == p.one_ship_at_a_time and self.fl[c] & F_FIRED \
+                    and self.active != c:
+                return "%s has already fired this round" % an
+        return p.check_hit(self, a, b, c)
+
+    def _check_counter(self, a, b, c):
+        p = self.profile
+        if not self.nopt:
+            return "%s has no fleet command chart" % p.name
+        r = self.ship(a) or self.ship(c)
+        if r:
+            return r
+        if not 0 <= b < self.nopt:
+            return "no fleet command option %d" % b
+        if self.phase not in p.counter_phases:
+            return "fleet command counters are not played in the %s phase" % \
+                p.phases[self.phase]
+        opt = p.options[b]
+        s = self.side[a]
+        if self.side[c] != s:
+            return "a counter is played for a ship of its own side"
+        if self.destroyed(a):
+            return "%s is destroyed: its counters are lost" % self.names[a]
+        if self.cc[a] == 0:
+            return "%s has no command counters left" % self.names[a]
+        if self.chart[s * self.nopt + b] != NONE:
+            return "%s already holds a counter this round" % opt.name
+        if self.destroyed(c):
+            return "%s is destroyed" % self.names[c]
+        if opt.classes and self.cls[c] not in opt.classes:
+            return "%s is for class %s ships only" % (
+                opt.name, "/".join([str(x) for x in opt.classes]))
+        if opt.effect == EFFECT_AVOID and self.pend[c] == 0:
+            return "%s: no hit on %s to avoid" % (opt.name, self.names[c])
+        return None
+
+    def _apply(self, ev):
+        kind, a, b, c = ev
+        p = self.profile
+        if kind == EV_INIT:
+            self.rolls = (a, b)
+            self.roll_src = c
+            if a > b:
+                self.init = 0
+            elif b > a:
+                self.init = 1
+            elif p.tie == TIE_KEEP and self.prev_init != NONE:
+                self.init = self.prev_init
+            else:
+                self.init = p.tie_without_holder(self)   # NONE: roll again
+        elif kind == EV_HIT:
+            if b > 0:
+                self.mark(a, b, c)
+            else:
+                self.pend[a] = max(self.pend[a] + b, 0)
+        elif kind == EV_COUNTER:
+            s = self.side[a]
+            self.cc[a] -= 1
+            self.chart[s * self.nopt + b] = a
+            if p.options[b].effect == EFFECT_AVOID:
+                self.pend[c] = max(self.pend[c] - self.settings["damage_per_hit"], 0)
+        elif kind == EV_PHASE:
+            if self.phase == p.flush_phase:
+                self.flush()
+            if self.phase == p.one_ship_at_a_time:
+                self.active = NONE
+            if self.phase + 1 >= len(p.phases):
+                # end of round: clear the chart (counters are spent), per-round flags
+                ch = self.chart
+                ch[:] = bytes((NONE,)) * len(ch)
+                and_each(self.fl, ~ROUND_FLAGS & 255)
+                p.end_round(self)
+                if self.clk:
+                    from referee.clock import end_round
+                    end_round(self)
+                self.round += 1
+                self.phase = 0
+                self.prev_init = self.init
+                self.init = NONE
+                self.active = NONE
+            else:
+                self.phase += 1
+            p.start_phase(self)
+        elif kind == EV_CLOCK:
+            from referee.clock import apply
+            apply(self, a, b, c)
+        elif kind == EV_LAUNCH:
+            self.fl[a] |= F_LAUNCHED
+            k = self.carrier[a]
+            if k != NONE:
+                self.fl[k] |= F_LAUNCHED_ONE
+        else:
+            p.apply_ext(self, kind, a, b, c)
+
+    def mark(self, target, points, attacker):
+        """Mark ``points`` of damage on ``target`` as EV_HIT does (pending in the ruleset's
+        pending phases, else at once); ``attacker`` (or NONE) becomes the ship firing now."""
+        p = self.profile
+        if points > 0:
+            if self.phase in p.pending_phases:
+                total = self.hp1[target] + self.hp2[target]
+                self.pend[target] = min(self.pend[target] + points, total - self.dmg[target])
+            else:
+                self.add_damage(target, points)
+        if attacker != NONE and self.phase == p.one_ship_at_a_time:
+            if self.active != NONE and self.active != attacker:
+                self.fl[self.active] |= F_FIRED
+            self.active = attacker
+        if attacker != NONE:
+            p.on_fire(self, attacker, target)
+
+    def flush(self):
+        """Apply all pending damage now (the Damage phase; digest 1.2)."""
+        pend = self.pend
+        if not any(pend):       # (in C: most Damage phases of a replay find none)
+            return
+        for i in range(self.n):
+            pts = pend[i]
+            if pts:
+                pend[i] = 0
+                self.add_damage(i, pts)
+
