@@ -42,8 +42,10 @@ def test_an_undo_right_after_an_event_applies_nothing():
 
 def test_a_run_of_undos_replays_every_second_one_at_most():
     """Of two undos in a row (neither folding the window), at least one applies nothing; an
-    undo applies fewer than CKPT_EVERY events, plus fewer than CKPT_EVERY more when it folds
-    the window first (none when a kept state's entries all lie in the quarter it folds)."""
+    undo near the top of the undo stack applies fewer than CKPT_EVERY events, and fewer than
+    3 * CKPT_EVERY when it folds the window first (the fold's new base replayed from a
+    checkpoint near the window's start, where they are 2 * CKPT_EVERY apart: window.thin;
+    none when a kept state's entries all lie in the quarter it folds)."""
     folds = 0
     for window, seed in ((256, 1), (256, 2), (16, 3), (40, 4), (256, 5)):
         g = new_game("swsb-example")
@@ -62,7 +64,7 @@ def test_a_run_of_undos_replays_every_second_one_at_most():
                 folded = g.base_seq != base
                 folds += folded
                 applied.append((n[0], folded))
-                limit = 2 * CKPT_EVERY if folded else CKPT_EVERY
+                limit = 3 * CKPT_EVERY if folded else CKPT_EVERY
                 assert n[0] < limit, (window, applied)
             runs += len(applied) > 1
             for (a, fa), (b, fb) in zip(applied, applied[1:]):
@@ -109,3 +111,56 @@ def test_a_fold_whose_quarter_holds_a_checkpoint_applies_nothing_more():
         if g.submit(ev) is None and g.base_seq != base:
             folds.append(n[0])
     assert folds == [1] * 8
+
+
+def kept_states_are_right(g):
+    """Every kept state of ``g``'s window (checkpoints and top) is the state after its depth
+    of the undo stack, replayed from the base."""
+    w = g.win
+    now = g.state_bytes()
+    kept = list(w.ckpt) + ([w.top] if w.top else [])
+    for d, st in kept:
+        assert 0 <= d <= len(w.eff)
+        if w.base is None:
+            g.reset()
+        else:
+            g.load_state(w.base)
+        for k in range(d):
+            g._apply(w.at(w.eff[k]))
+        assert g.state_bytes() == st, d
+    g.load_state(now)
+
+
+def test_deep_checkpoints_are_thinned_and_every_kept_state_is_right():
+    """Deep in the undo stack (more than window.DENSE below its top) only every second
+    checkpoint is kept; events taken back (Game.back_to, as a failed journal write does) and
+    folds leave every kept state right; a run of undos down the whole stack applies fewer
+    than 2 * CKPT_EVERY events each while it does not fold."""
+    from gen import candidates
+    from referee.window import DENSE
+    g = new_game("swsb-example")
+    rng = random.Random(11)
+    steps = 0
+    while g.seq < 900:
+        ev = rng.choice(candidates(g, rng))
+        if ev[0] == EV_UNDO and rng.random() < 0.8:
+            continue
+        if g.submit(ev) is None:
+            steps += 1
+            if rng.random() < 0.1:         # taken back, as when the journal write fails
+                g.back_to(g.saved)
+            if steps % 97 == 0:
+                kept_states_are_right(g)
+    n = len(g.eff)
+    deep = [d for d, _ in g.win.ckpt if d <= n - DENSE - CKPT_EVERY]
+    assert deep and all((g.win.folded + d) % (2 * CKPT_EVERY) == 0 for d in deep)
+    kept_states_are_right(g)
+    applied = counting(g)
+    while True:
+        applied[0] = 0
+        base = g.base_seq
+        if g.submit(UNDO) is not None:
+            break
+        if g.base_seq == base:
+            assert applied[0] < 2 * CKPT_EVERY
+    assert len(g.eff) == 0 or g.base_seq > 0

@@ -262,6 +262,7 @@ class Referee(PadUI, SerialLink):
                 self.commit(origin, cmd)    # a line's earlier events: announced before this
             return self.error(r, origin, cmd)
         saved = g.saved         # the state before it: taken back if the journal fails
+        g.saved = None          # (held here and in the batch only as long as needed)
         mark = self.mark
         if first:
             self.batch = (saved, mark)

@@ -13,7 +13,7 @@ from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO,  # n
 from referee.fleet import (F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401 (re-exported)
                            ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)
 from referee.core_rules import CoreRules, EV_CLOCK  # noqa: F401 (EV_CLOCK re-exported)
-from referee.window import CKPT_EVERY
+from referee.window import CKPT_EVERY, DENSE
 
 
 class Rejected(Exception):
@@ -123,7 +123,8 @@ class Game(CoreRules):
         eff = w.eff
         for d in range(len(eff)):
             self._apply(w.at(eff[d]))
-            if (w.folded + d + 1) % CKPT_EVERY == 0:
+            k = w.folded + d + 1
+            if k % CKPT_EVERY == 0 and (k % (2 * CKPT_EVERY) == 0 or d + 1 > len(eff) - DENSE):
                 w.ckpt.append((d + 1, self.state_bytes()))
 
     def _fold(self):
@@ -189,6 +190,7 @@ class Game(CoreRules):
                 self._apply(ev)
                 if w.due():
                     w.ckpt.append((len(w.eff), self.state_bytes()))
+                    w.thin()
             w.push_hash(self.state_hash_int())
         except Exception as e:          # all or nothing: a rule that raises changes nothing
             self.back_to(saved)
@@ -209,7 +211,7 @@ class Game(CoreRules):
             return (self.state_bytes(), len(w.events), len(w.hashes), list(eff), w.base_seq,
                     list(ck), w.top)
         return (self.state_bytes(), len(w.events), len(w.hashes), len(eff),
-                eff[-1] if eff else -1, w.base_seq, len(ck), ck[-1] if ck else None, w.top)
+                eff[-1] if eff else -1, w.base_seq, ck[-1] if ck else None, w.top)
 
     def back_to(self, saved):
         """Take back the one event submitted since :meth:`checkpoint` gave ``saved`` (or
@@ -227,7 +229,7 @@ class Game(CoreRules):
             w.top = w_top
             self.load_state(state)
             return
-        state, ne, nh, n_eff, top, base_seq, n_ck, top_ck, w_top = saved
+        state, ne, nh, n_eff, top, base_seq, top_ck, w_top = saved
         if w.base_seq != base_seq:
             raise ValueError("the window was folded since the checkpoint")
         w.events = w.events[:ne]
@@ -237,10 +239,10 @@ class Game(CoreRules):
         if len(w.eff) < n_eff:           # an undo popped the top
             w.eff.append(top)
         ck = w.ckpt
-        while len(ck) > n_ck:            # the event added a checkpoint
-            ck.pop()
-        if len(ck) < n_ck:               # an undo dropped the top one
-            ck.append(top_ck)
+        while ck and ck[-1][0] > n_eff:  # the event added a checkpoint (it may have let a
+            ck.pop()                     # deep one go: window.thin; that one stays gone)
+        if top_ck is not None and (not ck or ck[-1][0] < top_ck[0]):
+            ck.append(top_ck)            # an undo dropped the top one
         w.top = w_top
         self.load_state(state)
 

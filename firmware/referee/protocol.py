@@ -46,7 +46,7 @@ def encode(obj):
     return s
 
 
-def encode_parts(obj, limit=256):
+def encode_parts(obj, limit=1024):
     """JSON text of ``obj`` (a dict or list) as a tuple of printable str parts, each at most
     ``limit`` characters or one whole value (a scalar, or a container of scalars only, such
     as a ship: never split); joined, they are the line :func:`encode` gives. A roster of a few KB then needs no block that

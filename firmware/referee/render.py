@@ -271,7 +271,8 @@ class Renderer:
                     b = ((2 + row) * w + x0 + STATUS_X) * 3
                     self.fb[b:b + 3] = STATUS_B[k >> 19 & 7] or ZERO_B
                     continue
-                self.blank_half(x0, 2 + row)
+                if k0:              # (0: the half-row is blank already, as after a clear)
+                    self.blank_half(x0, 2 + row)
                 if k:
                     self._ship(g, i, x0, 2 + row, s, k >> 19 & 7)
         # chart (from the state alone)

@@ -9,8 +9,9 @@ Undo and folding replay a bounded number of events: ``ckpt`` holds the state byt
 the first ``k`` events of the undo stack wherever ``folded + k`` is a multiple of CKPT_EVERY
 (``folded``: the undo stack's entries folded into the base so far, so a fold keeps the grid:
 counted from the game's first event in effect, the checkpoints sit CKPT_EVERY apart and the
-first less than that above the base). An undo stack only grows and shrinks at its top, so
-such a prefix state stays valid until the stack falls below it. An undo starts from the newest checkpoint at or below the stack's new depth
+first less than that above the base; more than DENSE below the stack's top only every second
+one is kept). An undo stack only grows and shrinks at its top, so such a prefix state stays
+valid until the stack falls below it. An undo starts from the newest checkpoint at or below the stack's new depth
 and replays fewer than CKPT_EVERY events; a fold takes its new base the same way.
 ``top`` is one more such state at any depth: the state before the newest event in effect (kept
 by the event itself) or one below an undo's new depth (kept by its replay), so an undo right
@@ -24,6 +25,7 @@ This is the public API the journal, the serial link and save/load use:
 from referee.events import pack_into, unpack
 
 CKPT_EVERY = 16   # events of the undo stack between two checkpoints (state bytes each)
+DENSE = 4 * CKPT_EVERY  # below the newest this many, every second checkpoint is let go
 
 
 class EventWindow:
@@ -138,6 +140,22 @@ class EventWindow:
         n = len(self.eff)
         ck = self.ckpt
         return n > 0 and (self.folded + n) % CKPT_EVERY == 0 and not (ck and ck[-1][0] >= n)
+
+    def thin(self):
+        """Let go of one checkpoint more than DENSE below the undo stack's top that sits on
+        an odd point of the grid (called as each new checkpoint is kept: one in, at most one
+        out): deep in the stack they are 2 * CKPT_EVERY apart, each a copy of the state
+        (RAM), and an undo reaches that deep only after a long run of undos."""
+        ck = self.ckpt
+        lim = len(self.eff) - DENSE
+        f = self.folded
+        for j in range(len(ck)):
+            d = ck[j][0]
+            if d > lim:
+                return
+            if (f + d) % (2 * CKPT_EVERY):
+                del ck[j]
+                return
 
     def export(self):
         """``(base_seq, base or None, event bytes, hash bytes, eff list)``: copies."""
