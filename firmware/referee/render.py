@@ -332,35 +332,40 @@ class Renderer:
 
     def _ship(self, g, i, x0, y, s, status):
         fb = self.fb
-        a = (y * self.w + x0) * 3       # the half-row's first byte; each pixel one slice
-        total = g.hp1[i] + g.hp2[i]
+        a = (y * self.w + x0) * 3       # the half-row's first byte
+        hp1 = g.hp1[i]
+        total = hp1 + g.hp2[i]
         d = g.dmg[i]
         p = g.pend[i]
         if d >= total:
-            for k in range(BAR):
-                fb[a + 3 * k:a + 3 * k + 3] = DARK_RED_B
+            fb[a:a + 3 * BAR] = DARK_RED_B * BAR
         else:
             launched = g.fl[i] & F_LAUNCHED
-            hp1 = g.hp1[i]
-            for k in range(BAR):
-                # hit point covered by pixel k, scaled when total > BAR
-                if total <= BAR:
-                    if k >= total:
-                        break
-                    hp = k
+            if total <= BAR:            # a pixel a hit point: the bar in one slice
+                if p > total - d:
+                    p = total - d
+                f = d + p               # damage, then pending, then what is left
+                if not launched:
+                    rest = GREY_B * (total - f)
+                elif f < hp1:
+                    rest = SIDE_B[s] * (hp1 - f) + DIM_B[s] * (total - hp1)
                 else:
+                    rest = DIM_B[s] * (total - f)
+                fb[a:a + 3 * total] = RED_B * d + AMBER_B * p + rest
+            else:
+                for k in range(BAR):    # hit points scaled: pixel k covers hit point hp
                     hp = (k * total) // BAR
-                if hp < d:
-                    c = RED_B
-                elif hp < d + p:
-                    c = AMBER_B
-                elif not launched:
-                    c = GREY_B
-                elif hp < hp1:
-                    c = SIDE_B[s]
-                else:
-                    c = DIM_B[s]
-                fb[a + 3 * k:a + 3 * k + 3] = c
+                    if hp < d:
+                        c = RED_B
+                    elif hp < d + p:
+                        c = AMBER_B
+                    elif not launched:
+                        c = GREY_B
+                    elif hp < hp1:
+                        c = SIDE_B[s]
+                    else:
+                        c = DIM_B[s]
+                    fb[a + 3 * k:a + 3 * k + 3] = c
             cc = g.cc[i]
             if cc:
                 b = a + 3 * CC_X
