@@ -114,11 +114,11 @@ def test_a_fold_whose_quarter_holds_a_checkpoint_applies_nothing_more():
 
 
 def kept_states_are_right(g):
-    """Every kept state of ``g``'s window (checkpoints and top) is the state after its depth
+    """Every kept state of ``g``'s window (checkpoints, top and top2) is the state after its depth
     of the undo stack, replayed from the base."""
     w = g.win
     now = g.state_bytes()
-    kept = list(w.ckpt) + ([w.top] if w.top else [])
+    kept = list(w.ckpt) + [t for t in (w.top, w.top2) if t]
     for d, st in kept:
         assert 0 <= d <= len(w.eff)
         if w.base is None:
@@ -164,3 +164,26 @@ def test_deep_checkpoints_are_thinned_and_every_kept_state_is_right():
         if g.base_seq == base:
             assert applied[0] < 2 * CKPT_EVERY
     assert len(g.eff) == 0 or g.base_seq > 0
+
+
+def test_two_undos_after_two_events_apply_nothing():
+    """The window keeps the states before the two newest events (top and top2): taking both
+    back replays nothing, and each undo gives the hash from before its event."""
+    g = new_game("swsb-example")
+    play(g, 120, 4)
+    n = counting(g)
+    seed = 0
+    for _ in range(15):
+        hashes = []
+        while len(hashes) < 2:                 # two events the rules accept, not undos
+            before = g.state_hash()
+            seed += 1
+            play(g, g.seq + 1, seed)
+            if g.event(g.seq)[0] != EV_UNDO:
+                hashes.append(before)
+            else:
+                hashes = []
+        n[0] = 0
+        assert g.submit(UNDO) is None and g.state_hash() == hashes[1]
+        assert g.submit(UNDO) is None and g.state_hash() == hashes[0]
+        assert n[0] == 0

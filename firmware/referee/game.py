@@ -94,7 +94,7 @@ class Game(CoreRules):
         the newest checkpoint at or below it (window.EventWindow.start), so fewer than
         window.CKPT_EVERY events are replayed once the checkpoints are in place. ``keep``
         (an undo): the state one below ``depth`` passed on the way becomes the window's
-        ``top``, for the next undo."""
+        ``top`` (EventWindow.keep), for the next undo."""
         w = self.win
         st, d = w.start(depth)
         if st is None:
@@ -106,7 +106,7 @@ class Game(CoreRules):
         d0 = d
         while d < depth:
             if keep and d == last and d > d0:
-                w.top = (d, self.state_bytes())
+                w.keep(d, self.state_bytes())
             self._apply(w.at(eff[d]))
             d += 1
 
@@ -115,7 +115,7 @@ class Game(CoreRules):
         (after set_window)."""
         w = self.win
         w.ckpt = []
-        w.top = None
+        w.top = w.top2 = None
         if w.base is None:
             self.reset()
         else:
@@ -129,7 +129,7 @@ class Game(CoreRules):
 
     def _fold(self):
         """Fold the oldest quarter of the window into the base state (bounded RAM). The state
-        in play does not change. When a kept state (a checkpoint, or the window's ``top``)
+        in play does not change. When a kept state (a checkpoint, or the window's ``top``s)
         has all its undo-stack entries in that quarter, the fold stops where the next entry
         starts (at least an eighth of the window) and that state is the new base as it is;
         else the new base is replayed from the newest checkpoint below it."""
@@ -144,8 +144,7 @@ class Game(CoreRules):
         k = q
         base = None
         if m:
-            t = w.top
-            for d, st in (w.ckpt + [t]) if t else w.ckpt:
+            for d, st in w.ckpt + [t for t in (w.top, w.top2) if t]:
                 if d <= m and (base is None or d > base[0]):
                     kk = min(eff[d], q) if d < len(eff) else q  # the first entry it keeps
                     if 2 * kk >= q:
@@ -185,7 +184,7 @@ class Game(CoreRules):
                 w.trim()
                 self._replay_to(len(w.eff), True)
             else:
-                w.top = (len(w.eff), saved[0])    # the state before it: its undo's start
+                w.keep(len(w.eff), saved[0])    # the state before it: its undo's start
                 w.eff.append(i)
                 self._apply(ev)
                 if w.due():
@@ -209,9 +208,9 @@ class Game(CoreRules):
         ck = w.ckpt
         if many:
             return (self.state_bytes(), len(w.events), len(w.hashes), list(eff), w.base_seq,
-                    list(ck), w.top)
+                    list(ck), (w.top, w.top2))
         return (self.state_bytes(), len(w.events), len(w.hashes), len(eff),
-                eff[-1] if eff else -1, w.base_seq, ck[-1] if ck else None, w.top)
+                eff[-1] if eff else -1, w.base_seq, ck[-1] if ck else None, (w.top, w.top2))
 
     def back_to(self, saved):
         """Take back the one event submitted since :meth:`checkpoint` gave ``saved`` (or
@@ -226,7 +225,7 @@ class Game(CoreRules):
             w.hashes = w.hashes[:nh]
             w.eff = list(eff)
             w.ckpt = list(ck)
-            w.top = w_top
+            w.top, w.top2 = w_top
             self.load_state(state)
             return
         state, ne, nh, n_eff, top, base_seq, top_ck, w_top = saved
@@ -243,7 +242,7 @@ class Game(CoreRules):
             ck.pop()                     # deep one go: window.thin; that one stays gone)
         if top_ck is not None and (not ck or ck[-1][0] < top_ck[0]):
             ck.append(top_ck)            # an undo dropped the top one
-        w.top = w_top
+        w.top, w.top2 = w_top
         self.load_state(state)
 
     def replay(self, events):

@@ -13,9 +13,10 @@ first less than that above the base; more than DENSE below the stack's top only 
 one is kept). An undo stack only grows and shrinks at its top, so such a prefix state stays
 valid until the stack falls below it. An undo starts from the newest checkpoint at or below the stack's new depth
 and replays fewer than CKPT_EVERY events; a fold takes its new base the same way.
-``top`` is one more such state at any depth: the state before the newest event in effect (kept
-by the event itself) or one below an undo's new depth (kept by its replay), so an undo right
-after an event, and every second one of a run of undos, replays nothing.
+``top`` and ``top2`` are two more such states at any depth, the newest kept and the one before
+(:meth:`EventWindow.keep`): the state before each event in effect (kept by the event itself)
+or one below an undo's new depth (kept by its replay), so an undo right after an event, the
+second undo after two events, and every second one of a longer run of undos replay nothing.
 
 This is the public API the journal, the serial link and save/load use:
 :meth:`export` / :meth:`Game.set_window` carry the window as
@@ -39,7 +40,8 @@ class EventWindow:
         self.hashes = bytearray()
         self.eff = []
         self.ckpt = []            # [(depth of the undo stack, state bytes after it)], ascending
-        self.top = None           # (depth, state bytes) at any depth, or None
+        self.top = None           # (depth, state bytes) at any depth, or None: the newest kept
+        self.top2 = None          # ... and the one kept before it (another depth)
         self.folded = 0           # undo-stack entries folded into the base (the grid's origin)
 
     def count(self):
@@ -104,6 +106,8 @@ class EventWindow:
                 ck.append((d - m, st))
         t = self.top
         self.top = (t[0] - m, t[1]) if t and t[0] > m else None
+        t = self.top2
+        self.top2 = (t[0] - m, t[1]) if t and t[0] > m else None
         self.base = base
         self.base_seq += k
         self.folded += m
@@ -119,12 +123,11 @@ class EventWindow:
         j = len(ck) - 1
         while j >= 0 and ck[j][0] > depth:
             j -= 1
-        t = self.top
-        if t and t[0] <= depth and (j < 0 or t[0] > ck[j][0]):
-            return t[1], t[0]
-        if j < 0:
-            return self.base, 0
-        return ck[j][1], ck[j][0]
+        best = ck[j] if j >= 0 else (0, self.base)
+        for t in (self.top, self.top2):
+            if t and best[0] < t[0] <= depth:
+                best = t
+        return best[1], best[0]
 
     def trim(self):
         """Forget the checkpoints above the undo stack's depth (after an undo)."""
@@ -134,6 +137,16 @@ class EventWindow:
             ck.pop()
         if self.top and self.top[0] > n:
             self.top = None
+        if self.top2 and self.top2[0] > n:
+            self.top2 = None
+
+    def keep(self, depth, state):
+        """Keep ``state`` (bytes), the state after the first ``depth`` events of the undo
+        stack, as ``top``; the ``top`` before it, at another depth, becomes ``top2``."""
+        t = self.top
+        if t and t[0] != depth:
+            self.top2 = t
+        self.top = (depth, state)
 
     def due(self):
         """True when the state after the undo stack's top should be kept as a checkpoint."""
@@ -176,5 +189,5 @@ class EventWindow:
         self.hashes = bytearray(hashes)
         self.eff = list(eff)
         self.ckpt = []
-        self.top = None
+        self.top = self.top2 = None
         self.folded = 0
