@@ -47,7 +47,9 @@ class CoreRules(Fleet):
         if kind == EV_UNDO:
             if not self.win.eff:
                 if self.win.base_seq:
-                    return "nothing to undo within the last %d events" % self.win.size
+                    return ("nothing to undo within the last %d events (the board holds the "
+                            "newest %d to %d)" % (self.win.count(), self.win.size
+                                                  - self.win.size // 4, self.win.size))
                 return "nothing to undo"
             return None
         p = self.profile

@@ -129,29 +129,18 @@ class Game(CoreRules):
 
     def _fold(self):
         """Fold the oldest quarter of the window into the base state (bounded RAM). The state
-        in play does not change. When a kept state (a checkpoint, or the window's ``top``s)
-        has all its undo-stack entries in that quarter, the fold stops where the next entry
-        starts (at least an eighth of the window) and that state is the new base as it is;
-        else the new base is replayed from the newest checkpoint below it."""
+        in play does not change; the new base is replayed from the newest kept state at or
+        below it (_replay_to: none when one sits right there). Always a quarter: where the
+        window folds, and so what undo reaches, follows from the log alone, as on a mirror's
+        fresh replica (kept states differ: a restarted board has fewer)."""
         w = self.win
-        q = w.size // 4
-        eff = w.eff
+        k = w.size // 4
         m = 0
-        for i in eff:
-            if i >= q:
+        for i in w.eff:
+            if i >= k:
                 break
             m += 1
-        k = q
-        base = None
-        if m:
-            for d, st in w.ckpt + [t for t in (w.top, w.top2) if t]:
-                if d <= m and (base is None or d > base[0]):
-                    kk = min(eff[d], q) if d < len(eff) else q  # the first entry it keeps
-                    if 2 * kk >= q:
-                        base = (d, st, kk)
-        if base is not None:
-            m, base, k = base
-        elif m == 0:
+        if m == 0:
             base = w.base
         else:
             now = self.state_bytes()
