@@ -28,7 +28,7 @@ import sys
 from referee.journal_fs import OSFS  # noqa: F401  (re-exported: main.py, the host tools)
 from referee.journal_rec import (crc32, BLOCK, CHUNK, HEAD, REC, SEG_MAX,  # noqa: F401
                                  head, head_seq, parse_chunk, parse_records, parse_snap,
-                                 record, records, segment, snap_bytes)
+                                 record, records, segment, snap_parts)
 from referee.journal_recover import JournalError, Recovery  # noqa: F401
 from referee.events import pack_into, unpack
 
@@ -211,7 +211,7 @@ class Journal(Recovery):
                 self._archive(game)
                 self.step_seq = game.seq
             elif s == 1:
-                self._write_tmp("snap.bin", snap_bytes(self.key, game, self.chunk, self.hfirst))
+                self._write_tmp("snap.bin", snap_parts(self.key, game, self.chunk, self.hfirst))
             elif s == 2:
                 self._rename_tmp("snap.bin")
             elif s == 3 or self.log_seq != game.seq:
@@ -266,7 +266,7 @@ class Journal(Recovery):
         self.step = 0               # it supersedes one being written in steps (whose
         self.log_seq = -1           # log.bin.tmp it overwrites)
         self._archive(game)
-        self._write_atomic("snap.bin", snap_bytes(self.key, game, self.chunk, self.hfirst))
+        self._write_atomic("snap.bin", snap_parts(self.key, game, self.chunk, self.hfirst))
         self._new_log(game.seq)
 
     def _archive(self, game):

@@ -124,23 +124,26 @@ def parse_chunk(key, d):
     return first, evs, o
 
 
-def snap_bytes(key, game, chunk, hfirst):
-    """The snapshot of ``game`` (see the module docstring) with its CRC-32."""
-    base_seq, base, w, hashes, stack = game.get_window()
-    base = base or b""
-    eff = bytearray()
-    for i in stack:
-        eff.append(i & 255)
-        eff.append(i >> 8)
-    # one buffer extended in place: a chain of ``+`` would copy the growing body each time
-    body = bytearray(MAGIC)
-    for part in (p32(key), p32(base_seq), bytes((len(base) & 255, len(base) >> 8)), base,
-                 p32(len(w) // 4), w, hashes, p32(len(stack)), eff,
-                 bytes((chunk & 255, chunk >> 8)), p32(hfirst),
-                 p32(int(game.state_hash(), 16))):
-        body.extend(part)
-    body.extend(p32(crc32(body, key)))
-    return body
+def snap_parts(key, game, chunk, hfirst):
+    """The snapshot of ``game`` (see the module docstring) with its CRC-32, as a tuple of
+    parts to write one after the other (bytes-like; the window's own event and hash buffers
+    among them, so write them before the game goes on): no block the size of the snapshot
+    (2.4 KB with a full window) on a fragmented heap."""
+    w = game.win
+    base = w.base or b""
+    stack = w.eff
+    eff = bytearray(2 * len(stack))
+    for k in range(len(stack)):
+        i = stack[k]
+        eff[2 * k] = i & 255
+        eff[2 * k + 1] = i >> 8
+    parts = (MAGIC, p32(key), p32(w.base_seq), bytes((len(base) & 255, len(base) >> 8)), base,
+             p32(len(w.events) // 4), w.events, w.hashes, p32(len(stack)), eff,
+             bytes((chunk & 255, chunk >> 8)), p32(hfirst), p32(game.state_hash_int()))
+    c = key
+    for part in parts:              # CRC-32 runs on: the same as over the joined body
+        c = crc32(part, c)
+    return parts + (p32(c),)
 
 
 def parse_snap(key, d):
