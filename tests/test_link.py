@@ -170,3 +170,35 @@ def test_board_never_blocks_when_host_stops_reading(sim_factory):
     assert b'"t": "hello"' in got
     hello = [json.loads(l) for l in got.decode().splitlines() if '"hello"' in l][-1]
     assert hello["seq"] == 1                      # the roll was refereed during the flood
+
+
+def test_a_load_that_finds_no_memory_is_tried_once_more_then_refused_whole():
+    """A `load` that raises MemoryError (a fragmented heap) is tried again after a garbage
+    collection, so the first try's half-built game is free; a second failure is refused with
+    the game in play unchanged (all or nothing)."""
+    import json as _json
+    from conftest import make_referee
+    app, out = make_referee("hoth")
+    before = (app.gid, app.game.state_hash())
+    real = app.load_scenario
+    tries = []
+
+    def flaky(name, ruleset=None, fail=[1]):
+        tries.append(name)
+        if fail[0]:
+            fail[0] -= 1
+            raise MemoryError("memory allocation failed, allocating 2552 bytes")
+        return real(name, ruleset)
+    app.load_scenario = flaky
+    app.handle_line(_json.dumps({"c": "load", "scenario": "deathstar"}))
+    assert tries == ["deathstar", "deathstar"] and app.scenario == "deathstar"
+
+    def broke(name, ruleset=None):
+        raise MemoryError("memory allocation failed")
+    app.load_scenario = broke
+    n = len(out)
+    now = (app.gid, app.game.state_hash())
+    app.handle_line(_json.dumps({"c": "load", "scenario": "hoth"}))
+    errs = [_json.loads(x) for x in out[n:] if '"err"' in x]
+    assert errs and "not enough memory" in errs[-1]["msg"] and "nothing changed" in errs[-1]["msg"]
+    assert (app.gid, app.game.state_hash()) == now != before
