@@ -204,7 +204,7 @@ def flash_rows():
 # rows and notes of bench/rp2.py (the emulated Pico, minutes to run): with --no-rp2 they are
 # carried over from the page being rewritten, not measured again
 RP2_ROWS = ("rp2 ", "Key release to WS2812", "CPU share of the idle loop")
-RP2_NOTES = ("- rp2 rows", "- Latency:", "- CPU share:")
+RP2_NOTES = ("- rp2 rows", "- Latency:", "- CPU share:", "- Frozen row")
 
 
 def rp2_rows(run, old_page):
@@ -224,10 +224,14 @@ def rp2_rows(run, old_page):
     except OSError:
         return rows, notes
     for line in text.splitlines():
-        if line.startswith("| ") and line[2:].startswith(RP2_ROWS):
-            cells = [c.strip() for c in line.strip("|").split(" | ")]
+        raw = line.strip().strip("|").split(" | ")
+        cells = [c.strip() for c in raw]
+        # the emulated Pico's rows: measured by bench/rp2.py, sub-rows (indented) included
+        if line.startswith("| ") and (line[2:].startswith(RP2_ROWS) or
+                                      (len(cells) == 6 and cells[5].startswith("bench/rp2.py"))):
             if len(cells) == 4:          # the page before the host rows' columns
                 cells = [cells[0], cells[1], cells[2], cells[3], "", "bench/rp2.py"]
+            cells[0] = raw[0][1:].rstrip()   # the label's indent kept (a sub-row)
             label, value, target, verdict, base, how = cells[:6]
             if "not re-run" not in how:
                 how = (how + "; " if how else "") + "kept from the page, not re-run"

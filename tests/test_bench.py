@@ -70,3 +70,18 @@ def test_docs_hold_the_figures_from_the_emulated_pico():
     lat = [l for l in rows(doc) if "frame latched" in l][0]
     assert re.search(r"\| [0-9.]+ / [0-9.]+ / [0-9.]+ ms \|", lat), lat
     assert "of 1000 events" not in doc and "after 1000 events" in doc
+
+
+def test_a_run_without_the_emulated_pico_keeps_all_its_rows():
+    """`bench/run.py --no-rp2` keeps every row bench/rp2.py measured on the page, its sub-rows
+    (indented labels) included, marked as not re-run (it once dropped the sub-rows and the
+    rows not named like "rp2 ...", and the page lost them)."""
+    sys.path.insert(0, ROOT)
+    from bench import run
+    page = os.path.join(ROOT, "docs", "performance.md")
+    want = [cells(l)[0] for l in rows(open(page).read())
+            if cells(l)[5].startswith("bench/rp2.py")]
+    kept = run.rp2_rows(False, page)[0]
+    assert [r[0].strip() for r in kept] == want and len(want) > 10
+    assert any(r[0].startswith("  ") for r in kept)
+    assert all(r[3].endswith("kept from the page, not re-run") for r in kept)

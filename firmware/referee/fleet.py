@@ -57,7 +57,6 @@ def _canon(v, out):
         out.extend((str(v) + ",").encode())
 
 
-
 def and_each(buf, m):
     """AND every byte of ``buf`` (a bytearray) with ``m`` (0..255), in place: a round's end
     clears per-round flags this way (rules digest 1.1, "End of round"). One long int and three
@@ -66,6 +65,7 @@ def and_each(buf, m):
     if n and m != 255:
         mask = int.from_bytes(bytes((m,)) * n, "little")
         buf[:] = (int.from_bytes(buf, "little") & mask).to_bytes(n, "little")
+
 
 class _Crc:
     """Stands for _canon's bytearray: ``extend`` chains the CRC-32 over each piece, so the

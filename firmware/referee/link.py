@@ -80,18 +80,7 @@ class SerialLink(AppBase):
         stir(self)                      # command timing feeds the dice entropy (dice.py)
         before = self._where()
         try:
-            try:
-                self._command(c, msg)
-            except MemoryError:
-                # a new game (its roster, ships, journal files) on a fragmented heap: what
-                # the failed try built is garbage only now (it was live while it ran, so the
-                # collection MicroPython made before failing kept it): collect it and try
-                # once more, when nothing changed (the game in play stays: all or nothing)
-                import gc
-                gc.collect()
-                if c != "load" or self._where() != before:
-                    raise
-                self._command(c, msg)
+            self._command(c, msg)
         except (ValueError, TypeError, KeyError, IndexError, OSError) as e:
             self.error("%s: %s" % (type(e).__name__, e), "serial", c)
         except MemoryError:
@@ -233,6 +222,20 @@ class SerialLink(AppBase):
         rs = msg.get("ruleset")
         if rs is not None and not isinstance(rs, str):
             raise ValueError("ruleset must be a name")
+        before = self._where()
+        try:
+            self._load_once(msg, rs)
+        except MemoryError:
+            # a new game (roster, ships, journal files) on a fragmented heap: what the failed
+            # try built is garbage only now (it was live while it ran, so the collection
+            # MicroPython made before failing kept it): collect it and try once more, when
+            # nothing changed (the game in play stays: all or nothing)
+            gc.collect()
+            if self._where() != before:
+                raise
+            self._load_once(msg, rs)
+
+    def _load_once(self, msg, rs):
         if "roster" in msg:
             r = msg["roster"]
             if not isinstance(r, dict):

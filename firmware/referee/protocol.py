@@ -62,16 +62,11 @@ def encode_parts(obj, limit=1024):
 def _parts(obj, out, cur, n, limit):
     # containers with a container inside are written piece by piece, the rest whole; the
     # pieces go into ``cur`` (``n[0]`` characters) until it would pass ``limit``
-    if isinstance(obj, dict):
-        inner = [v for v in obj.values() if isinstance(v, (dict, list, tuple))]
-    elif isinstance(obj, (list, tuple)):
-        inner = [v for v in obj if isinstance(v, (dict, list, tuple))]
-    else:
-        inner = None
-    if not inner:
+    d = isinstance(obj, dict)
+    kids = obj.values() if d else obj if isinstance(obj, (list, tuple)) else ()
+    if not any(isinstance(v, (dict, list, tuple)) for v in kids):
         _put(encode(obj), out, cur, n, limit)
         return
-    d = isinstance(obj, dict)
     _put("{" if d else "[", out, cur, n, limit)
     first = True
     for k in obj:

@@ -11,8 +11,9 @@ the first ``k`` events of the undo stack wherever ``folded + k`` is a multiple o
 counted from the game's first event in effect, the checkpoints sit CKPT_EVERY apart and the
 first less than that above the base; more than DENSE below the stack's top only every second
 one is kept). An undo stack only grows and shrinks at its top, so such a prefix state stays
-valid until the stack falls below it. An undo starts from the newest checkpoint at or below the stack's new depth
-and replays fewer than CKPT_EVERY events; a fold takes its new base the same way.
+valid until the stack falls below it. An undo starts from the newest kept state at or below
+the stack's new depth and, within DENSE of the top, replays fewer than CKPT_EVERY events; a
+fold takes its new base the same way.
 ``top`` and ``top2`` are two more such states at any depth, the newest kept and the one before
 (:meth:`EventWindow.keep`): the state before each event in effect (kept by the event itself)
 or one below an undo's new depth (kept by its replay), so an undo right after an event, the
