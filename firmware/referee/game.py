@@ -13,7 +13,6 @@ from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO,  # n
 from referee.fleet import (F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401 (re-exported)
                            ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)
 from referee.core_rules import CoreRules, EV_CLOCK  # noqa: F401 (EV_CLOCK re-exported)
-from referee.window import CKPT_EVERY, DENSE
 
 
 class Rejected(Exception):
@@ -123,8 +122,7 @@ class Game(CoreRules):
         eff = w.eff
         for d in range(len(eff)):
             self._apply(w.at(eff[d]))
-            k = w.folded + d + 1
-            if k % CKPT_EVERY == 0 and (k % (2 * CKPT_EVERY) == 0 or d + 1 > len(eff) - DENSE):
+            if w.on_grid(d + 1, len(eff)):
                 w.ckpt.append((d + 1, self.state_bytes()))
 
     def _fold(self):

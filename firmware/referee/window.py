@@ -149,25 +149,31 @@ class EventWindow:
             self.top2 = t
         self.top = (depth, state)
 
+    def on_grid(self, depth, n):
+        """True when a checkpoint belongs after the first ``depth`` events of an undo stack
+        ``n`` deep: every CKPT_EVERY events counted from the game's first in effect, and
+        more than DENSE below the top every second one only (each is a copy of the state, in
+        RAM, and an undo reaches that deep only after a long run of undos)."""
+        k = self.folded + depth
+        return (depth > 0 and k % CKPT_EVERY == 0
+                and (k % (2 * CKPT_EVERY) == 0 or depth > n - DENSE))
+
     def due(self):
         """True when the state after the undo stack's top should be kept as a checkpoint."""
         n = len(self.eff)
         ck = self.ckpt
-        return n > 0 and (self.folded + n) % CKPT_EVERY == 0 and not (ck and ck[-1][0] >= n)
+        return self.on_grid(n, n) and not (ck and ck[-1][0] >= n)
 
     def thin(self):
-        """Let go of one checkpoint more than DENSE below the undo stack's top that sits on
-        an odd point of the grid (called as each new checkpoint is kept: one in, at most one
-        out): deep in the stack they are 2 * CKPT_EVERY apart, each a copy of the state
-        (RAM), and an undo reaches that deep only after a long run of undos."""
+        """Let go of the first checkpoint no longer :meth:`on_grid` (called as each new one
+        is kept: one in, at most one out, so a deep one off the grid goes as the stack grows)."""
         ck = self.ckpt
-        lim = len(self.eff) - DENSE
-        f = self.folded
+        n = len(self.eff)
         for j in range(len(ck)):
             d = ck[j][0]
-            if d > lim:
+            if d > n - DENSE:
                 return
-            if (f + d) % (2 * CKPT_EVERY):
+            if not self.on_grid(d, n):
                 del ck[j]
                 return
 
