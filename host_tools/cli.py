@@ -27,13 +27,13 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 def commands():
-    from host_tools import sim, mirror, demo, flash, saveload, pictures, rostercmd, legend, web
+    from host_tools import sim, mirrorview, demo, flash, saveload, pictures, rostercmd, legend, web
     from host_tools import verify, dicestats, report, replay, publish, dashboard, tournament
     return [
         ("sim", "play on a simulated board (keyboard = button pad)", sim, sim.add_arguments,
          sim.main),
-        ("mirror", "follow a board's game live over USB serial", mirror, mirror.add_arguments,
-         mirror.main),
+        ("mirror", "follow a board's game live over USB serial", mirrorview,
+         mirrorview.add_arguments, mirrorview.main),
         ("demo", "Escape from Hoth played and explained on the simulator", demo,
          demo.add_arguments, demo.main),
         ("flash", "put the firmware on a Pico (USB serial or a UF2 file)", flash,

@@ -42,7 +42,8 @@ def next_steps():
 
 
 def mirror_pico(port):
-    from host_tools.mirror import Mirror, live_view
+    from host_tools.mirror import Mirror
+    from host_tools.mirrorview import live_view
     print("fleetref demo: Pico found on %s; mirroring it (Ctrl-C quits)" % port)
     m = Mirror(port)
     try:

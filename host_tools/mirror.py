@@ -1,6 +1,6 @@
-"""``fleetref mirror``: follow a board's game live over USB serial (or a simulator's
-pseudo-terminal), replaying its events through the same rules core and comparing state hashes.
-"""
+"""The mirror: follows a board's game over USB serial (or a simulator's pseudo-terminal),
+replaying its events through the same rules core and comparing state hashes (the command and
+its live view: host_tools/mirrorview.py)."""
 
 import json
 import os
@@ -9,7 +9,6 @@ import sys
 import time
 
 import serial
-from serial.tools import list_ports
 
 from referee import PROTO_VERSION
 from referee.events import valid
@@ -17,11 +16,6 @@ from referee.events import valid
 from host_tools import paths
 from referee.app import event_text
 from host_tools.replica import Replica  # noqa: F401  (the host's copy of the game)
-
-PICO_VID = 0x2E8A
-PICO_PID = 0x0005   # MicroPython on the Raspberry Pi Pico (USB CDC)
-
-
 
 # Seconds to wait for a board's reply. A Pico answers in milliseconds; a slow link (or the
 # emulated Pico of the tests, several times slower than a real one) may set
@@ -39,12 +33,17 @@ class MirrorError(Exception):
     pass
 
 
+class Disagreement(MirrorError):
+    """The host's rules and the board's give different states for the same events, even after
+    a replay from the game's start and after taking the board's state: the host tools and the
+    firmware differ. Following stops (retrying would only disagree again)."""
+
+
 def pico_port():
     """The serial device of a Pico running MicroPython (USB VID:PID 2E8A:0005), or None."""
-    for p in list_ports.comports():
-        if p.vid == PICO_VID and p.pid == PICO_PID:
-            return p.device
-    return None
+    from host_tools import ports
+    found = ports.picos()
+    return found[0] if found else None
 
 
 def find_port(say=None):
@@ -84,6 +83,8 @@ class Mirror:
         self.version = 0          # grows with every message handled (redraw on change)
         self.corrupt = 0          # corrupt or truncated event lines seen
         self.syncing = False
+        self.resyncing = False    # a resync was asked: drop event lines until its answer
+        self.mismatch_seen = {}   # seq -> how often its hash differed (Mirror._mismatch)
 
     # ---- link --------------------------------------------------------------------------
     def open(self):
@@ -265,6 +266,7 @@ class Mirror:
         self.version += 1
         t = msg.get("t")
         if t == "game":
+            self.resyncing = False
             old = self.rep.gid
             self.rep.load_game(msg)
             if old is not None and old != msg.get("gid"):     # never switch games silently
@@ -274,6 +276,8 @@ class Mirror:
                 self.log.write(json.dumps({"game": msg}) + "\n")
                 self.log.flush()
         elif t == "ev":
+            if self.resyncing:
+                return                # lines already on their way when the resync was asked
             r = self.rep.apply_event(msg)
             if r == "ok" and self.log is not None:
                 g = self.rep.game
@@ -287,12 +291,7 @@ class Mirror:
                 if not self.catching:
                     self.need_catch_up = True
             elif r == "mismatch":
-                seq, bh, mh = self.rep.mismatches[-1]
-                self.warn("STATE HASH MISMATCH at event %d: board %s, mirror %s; resyncing"
-                          % (seq, bh, mh))
-                self.rep.gid = None
-                self.send({"c": "game"})
-                self.send({"c": "events", "since": 0})
+                self._mismatch()
             elif r == "other-game":
                 self.send({"c": "game"})
         elif t == "hello":
@@ -312,12 +311,42 @@ class Mirror:
         elif t == "snap":
             self.board_snap = msg
         elif t == "state":
-            self.rep.load_state(msg)
+            self.resyncing = False
+            n = len(self.rep.mismatches)
+            if not self.rep.load_state(msg) and len(self.rep.mismatches) > n:
+                seq, bh, mh = self.rep.mismatches[-1]
+                raise Disagreement(
+                    "the board's state (event %d, hash %s) gives hash %s by this host's rules: "
+                    "the host tools and the firmware differ (put this checkout's firmware on "
+                    "the board with fleetref flash)" % (seq or 0, bh, mh))
         elif t == "err":
             if msg.get("code") == "gone":
                 self.send({"c": "state"})
             self.rep.errors.append(msg.get("msg", ""))
             del self.rep.errors[:-5]
+
+    def _mismatch(self):
+        """A state hash differs at an event (or the replica refused it): replay the board's
+        game from its start; when the same event differs again, take the board's state (its
+        base and RAM window); a third time, raise :class:`Disagreement`. Lines already sent
+        before the answer are dropped, so one mismatch asks once."""
+        seq, bh, mh = self.rep.mismatches[-1]
+        n = self.mismatch_seen[seq] = self.mismatch_seen.get(seq, 0) + 1
+        if n > 2:
+            raise Disagreement(
+                "event %d gives state hash %s on the board and %s on this host, again after "
+                "taking the board's state: the host tools and the firmware differ (put this "
+                "checkout's firmware on the board with fleetref flash)" % (seq, bh, mh))
+        self.warn("STATE HASH MISMATCH at event %d: board %s, mirror %s; %s" % (
+            seq, bh, mh, "replaying the board's game from its start" if n == 1
+            else "again after a replay: taking the board's state"))
+        self.resyncing = True
+        if n == 1:
+            self.rep.gid = None
+            self.send({"c": "game"})
+            self.send({"c": "events", "since": 0})
+        else:
+            self.send({"c": "state"})
 
     def pump(self, seconds):
         """Handle what arrives for ``seconds`` (catching up after a gap or a bad line)."""
@@ -391,6 +420,9 @@ class Mirror:
                     drawn = self.version
                     last = now
                     on_update(self)
+            except Disagreement:
+                self.close()
+                raise
             except (serial.SerialException, OSError, MirrorError) as e:
                 self.close()
                 self.warn("link lost (%s); retrying" % e)
@@ -399,60 +431,3 @@ class Mirror:
                     drawn = self.version
                     on_update(self)
                 time.sleep(1.0)
-
-
-def live_view(m, stop):
-    """The live terminal view (host_tools/mirrorview.py), following until ``stop()``."""
-    from host_tools.mirrorview import live_view as run_view
-    run_view(m, stop)
-
-
-def add_arguments(p):
-    p.add_argument("--port", default="auto",
-                   help="serial port or pseudo-terminal path; auto finds a Pico or a simulator")
-    p.add_argument("--log", help="write the event log here as JSON lines")
-    p.add_argument("--once", action="store_true", help="sync, print one snapshot and exit")
-    p.add_argument("--json", action="store_true", help="with --once: print JSON")
-    p.add_argument("--baud", type=int, default=115200)
-
-
-def main(args):
-    try:
-        port = find_port(lambda note: print("fleetref mirror: " + note, file=sys.stderr)) \
-            if args.port == "auto" else args.port
-    except MirrorError as e:
-        print("fleetref mirror: %s" % e, file=sys.stderr)
-        return 2
-    m = Mirror(port, baud=args.baud, auto=args.port == "auto")
-    if args.log:
-        m.resume_from_log(args.log)
-        m.log = open(args.log, "a")
-    if args.once:
-        try:
-            m.open()
-            m.sync()
-            bs = m.board_snapshot()
-            m.rep.board_hash = bs["state_hash"]
-        except MirrorError as e:
-            print("fleetref mirror: %s" % e, file=sys.stderr)
-            return 2
-        finally:
-            m.close()
-        snap = m.snapshot()
-        if args.json:
-            print(json.dumps(snap))
-        else:
-            from rich.console import Console
-            from host_tools import view
-            c = Console()
-            c.print(view.header_text(m.rep.game, m.rep.ref.scenario))
-            c.print(view.ships_table(m.rep.game))
-            c.print("state_hash %s (board %s)" % (snap["state_hash"], snap["board_hash"]))
-        return 0 if snap["hash_match"] else 3
-    try:
-        live_view(m, None)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        m.close()
-    return 0

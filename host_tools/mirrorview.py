@@ -1,14 +1,21 @@
-"""The mirror's live terminal view: the board's grid, the game, the ships, the newest events
-and refusals, the link and hash check. It fits the terminal (screen.py), 80×24 included: the
-ship list and the log collapse to "… N more" lines rather than run off the screen. A refusal
-goes away once the board applies a later event; a new game on the board is announced."""
+"""``fleetref mirror``: follow a board's game live over USB serial (or a simulator's
+pseudo-terminal), replaying its events through the same rules core (host_tools/mirror.py) and
+comparing state hashes. The live view shows the board's grid, the game, the ships, the newest
+events and refusals, the link and hash check. It fits the terminal (screen.py), 80x24
+included: the ship list and the log collapse to "... N more" lines rather than run off the
+screen. A refusal goes away once the board applies a later event; a new game on the board is
+announced. When the host's rules and the board's disagree even after a replay from the start
+and after taking the board's state, it stops with an error (exit status 3)."""
 
+import json
+import sys
 
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
 from host_tools import paths, view
+from host_tools.mirror import Mirror, MirrorError, find_port
 from host_tools.screen import Section, compose
 
 
@@ -133,3 +140,55 @@ def live_view(m, stop):
             live.update(screen.build(), refresh=True)
         m.follow(upd, stop)
         live.update(screen.build(), refresh=True)
+
+
+def add_arguments(p):
+    p.add_argument("--port", default="auto",
+                   help="serial port or pseudo-terminal path; auto finds a Pico or a simulator")
+    p.add_argument("--log", help="write the event log here as JSON lines")
+    p.add_argument("--once", action="store_true", help="sync, print one snapshot and exit")
+    p.add_argument("--json", action="store_true", help="with --once: print JSON")
+    p.add_argument("--baud", type=int, default=115200)
+
+
+def main(args):
+    try:
+        port = find_port(lambda note: print("fleetref mirror: " + note, file=sys.stderr)) \
+            if args.port == "auto" else args.port
+    except MirrorError as e:
+        print("fleetref mirror: %s" % e, file=sys.stderr)
+        return 2
+    m = Mirror(port, baud=args.baud, auto=args.port == "auto")
+    if args.log:
+        m.resume_from_log(args.log)
+        m.log = open(args.log, "a")
+    if args.once:
+        try:
+            m.open()
+            m.sync()
+            bs = m.board_snapshot()
+            m.rep.board_hash = bs["state_hash"]
+        except MirrorError as e:
+            print("fleetref mirror: %s" % e, file=sys.stderr)
+            return 2
+        finally:
+            m.close()
+        snap = m.snapshot()
+        if args.json:
+            print(json.dumps(snap))
+        else:
+            c = Console()
+            c.print(view.header_text(m.rep.game, m.rep.ref.scenario))
+            c.print(view.ships_table(m.rep.game))
+            c.print("state_hash %s (board %s)" % (snap["state_hash"], snap["board_hash"]))
+        return 0 if snap["hash_match"] else 3
+    try:
+        live_view(m, None)
+    except KeyboardInterrupt:
+        pass
+    except MirrorError as e:             # a Disagreement: following again would not help
+        print("fleetref mirror: %s" % e, file=sys.stderr)
+        return 3
+    finally:
+        m.close()
+    return 0

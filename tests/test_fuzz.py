@@ -4,6 +4,7 @@ left out (the REPL interrupt). Every bad line gets an error, the game is unchang
 board answers the next good command."""
 
 import json
+import re
 import time
 
 import pytest
@@ -84,6 +85,9 @@ lines = st.one_of(
 )
 
 
+PY_NAME = re.compile(r"[A-Z][A-Za-z]*(Error|Exception): ")
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(batch=st.lists(lines, min_size=1, max_size=6))
 def test_garbage_never_changes_the_game(board, batch):
@@ -95,6 +99,8 @@ def test_garbage_never_changes_the_game(board, batch):
     assert len(replies) == n + 1, replies               # one reply per line, then hello's
     for r in replies[:-1]:
         assert r["t"] in ("err", "events-end"), r        # refused (events: nothing to send)
+        if r["t"] == "err":                             # in words, not a Python exception
+            assert not PY_NAME.match(r["msg"]) and "internal error" not in r["msg"], r
     assert replies[-1]["t"] == "hello"
     assert state(board) == before
 
@@ -108,6 +114,7 @@ def test_each_bad_line_gets_exactly_one_error(board):
     assert [r["t"] for r in replies] == ["err"] * len(bad)
     assert state(board) == before
     assert "not UTF-8" in replies[0]["msg"]
+    assert not any(PY_NAME.match(r["msg"]) for r in replies), replies
     # empty lines (LF, CR, CRLF) get no answer at all (docs/protocol.md "Errors")
     replies = exchange(board, b'\n\r\n\r{"c": "hello"}\r\n', 1)
     assert [r["t"] for r in replies] == ["hello"]

@@ -81,8 +81,14 @@ class SerialLink(AppBase):
         before = self._where()
         try:
             self._command(c, msg)
-        except (ValueError, TypeError, KeyError, IndexError, OSError) as e:
-            self.error("%s: %s" % (type(e).__name__, e), "serial", c)
+        except ValueError as e:
+            self.error(str(e), "serial", c)
+        except KeyError as e:
+            self.error("%r needs the field %s" % (c, e), "serial", c)
+        except (TypeError, IndexError) as e:
+            self.error("bad arguments for %r: %s" % (c, e), "serial", c)
+        except OSError as e:
+            self.error("%r failed on the board's flash: %s" % (c, e), "serial", c)
         except MemoryError:
             import gc
             gc.collect()
