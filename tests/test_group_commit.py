@@ -334,3 +334,44 @@ def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(tm
     got = _lines(out, n)
     assert got and all(m["t"] == "err" and m["src"] == "serial" for m in got), got
     assert state(app) == before and flash(tmp_path) == files and app.unsent == []
+
+
+def test_the_idle_loop_replays_the_next_folds_base_ahead(tmp_path):
+    """Between a key's events and its commit, the loop's idle turn (Runner.step_maintain)
+    commits, writes a due snapshot a step a turn, and then replays the next fold's base
+    (Game.prepare_fold); not while a key is down. The press that folds the window then
+    applies only its own event."""
+    app, out, r = board(tmp_path, hold_ms=0.0001)
+    g = app.game
+    keys = ["dmg+", "dmg+", "undo", "dmg-", "dmg+"]    # undos: the fold's depth off the grid
+    i = 0
+    while g.win.count() < g.win.size - 20:
+        press(r, keys[i % 5])
+        i += 1
+    assert g.win.start(g.win.fold_depth())[1] < g.win.fold_depth()
+    r.keys.active = lambda: True                  # a key is down: nothing is done
+    for _ in range(10):
+        assert not r.step_maintain()
+    assert g.win.nb is None
+    r.keys.active = lambda: False
+    turns = 0
+    while r.step_maintain() or app.unsent:         # commit, snapshot steps, the fold's base
+        turns += 1
+        assert turns < 50
+    assert g.win.nb is not None and not r.step_maintain()   # once
+    m, st = g.win.nb
+    assert m == g.win.fold_depth()
+    applied = [0]
+    apply = g._apply
+
+    def counted(ev):
+        applied[0] += 1
+        return apply(ev)
+    g._apply = counted
+    base = g.base_seq
+    while g.base_seq == base:
+        applied[0] = 0
+        press(r, keys[i % 5])
+        i += 1
+    assert applied[0] == 1 and g.win.nb is None
+    assert g.win.base == st                       # the base it replayed ahead

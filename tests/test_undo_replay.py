@@ -93,11 +93,11 @@ def test_undone_states_match_a_game_replayed_from_the_start():
 
 
 def kept_states_are_right(g):
-    """Every kept state of ``g``'s window (checkpoints, top and top2) is the state after its depth
-    of the undo stack, replayed from the base."""
+    """Every kept state of ``g``'s window (checkpoints, top, top2 and the next fold's base) is
+    the state after its depth of the undo stack, replayed from the base."""
     w = g.win
     now = g.state_bytes()
-    kept = list(w.ckpt) + [t for t in (w.top, w.top2) if t]
+    kept = list(w.ckpt) + [t for t in (w.top, w.top2, w.nb) if t]
     for d, st in kept:
         assert 0 <= d <= len(w.eff)
         if w.base is None:
@@ -126,6 +126,8 @@ def test_deep_checkpoints_are_thinned_and_every_kept_state_is_right():
             continue
         if g.submit(ev) is None:
             steps += 1
+            if rng.random() < 0.3:         # the board idles: the next fold's base ahead
+                g.prepare_fold()
             if rng.random() < 0.1:         # taken back, as when the journal write fails
                 g.back_to(g.saved)
             if steps % 97 == 0:
@@ -184,6 +186,8 @@ def test_what_undo_reaches_follows_from_the_log_alone():
             continue
         if board.submit(ev) is not None:
             continue                            # refused: nothing in the log
+        if rng.random() < 0.3:                  # the board idles: the next fold's base ahead
+            board.prepare_fold()
         if rng.random() < 0.05:                 # taken back (a failed journal write)
             board.back_to(board.saved)
             continue
@@ -194,3 +198,38 @@ def test_what_undo_reaches_follows_from_the_log_alone():
         assert fresh.submit(board.event(board.seq)) is None
         assert (fresh.base_seq, fresh.eff, fresh.state_hash()) == \
             (board.base_seq, board.eff, board.state_hash())
+
+
+def test_a_fold_prepared_while_idle_applies_nothing():
+    """Game.prepare_fold (the board's idle loop) replays the next fold's base ahead: the
+    event that folds the window then applies only itself, or for an undo its own replay (fewer
+    than CKPT_EVERY), and the game is the same as one that folds unprepared."""
+    from gen import candidates
+    g = new_game("swsb-example")
+    plain = new_game("swsb-example")
+    rng = random.Random(5)
+    n = counting(g)
+    folds = undo_folds = 0
+    while folds < 12:
+        ev = rng.choice(candidates(g, rng))
+        before = g.base_seq
+        if g.win.full():
+            assert g.win.nb is not None or g.win.fold_depth() == 0 or \
+                g.win.start(g.win.fold_depth())[1] == g.win.fold_depth()
+        n[0] = 0
+        if g.submit(ev) is not None:
+            continue
+        assert plain.submit(ev) is None
+        if g.base_seq != before:
+            folds += 1
+            if ev[0] == EV_UNDO:
+                undo_folds += 1
+                assert n[0] < CKPT_EVERY, n[0]
+            else:
+                assert n[0] == 1, n[0]
+        assert (g.base_seq, g.eff, g.state_hash()) == \
+            (plain.base_seq, plain.eff, plain.state_hash())
+        g.prepare_fold()
+        if g.seq % 50 == 0:
+            kept_states_are_right(g)
+    assert undo_folds > 0

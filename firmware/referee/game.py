@@ -114,7 +114,7 @@ class Game(CoreRules):
         (after set_window)."""
         w = self.win
         w.ckpt = []
-        w.top = w.top2 = None
+        w.top = w.top2 = w.nb = None
         if w.base is None:
             self.reset()
         else:
@@ -133,11 +133,7 @@ class Game(CoreRules):
         fresh replica (kept states differ: a restarted board has fewer)."""
         w = self.win
         k = w.size // 4
-        m = 0
-        for i in w.eff:
-            if i >= k:
-                break
-            m += 1
+        m = w.fold_depth()
         if m == 0:
             base = w.base
         else:
@@ -146,6 +142,23 @@ class Game(CoreRules):
             base = self.state_bytes()
             self.load_state(now)
         w.drop_oldest(k, base)
+
+    def prepare_fold(self, ahead=32):
+        """When the window is within ``ahead`` events of folding, replay the fold's new base
+        now and keep it (``win.nb``), so the fold at the next full window replays nothing
+        (the board calls this while idle: loop.Loop.step_maintain). The state in play does not
+        change. Returns True when it replayed something (a few ms: at most 31 events)."""
+        w = self.win
+        if w.count() < w.size - ahead or w.nb is not None:
+            return False
+        m = w.fold_depth()
+        if m == 0 or w.start(m)[1] == m:
+            return False
+        now = self.state_bytes()
+        self._replay_to(m)
+        w.nb = (m, self.state_bytes())
+        self.load_state(now)
+        return True
 
     def submit(self, ev, many=False):
         """Check event ``ev`` (tuple of 4 ints), append it to the log and apply it.
@@ -204,6 +217,7 @@ class Game(CoreRules):
         every event, for ``checkpoint(True)``): the window, undo stack, checkpoints and state
         as they were. Raises ValueError when the window was folded since."""
         w = self.win
+        w.nb = None                      # (its stack may differ from the one taken back to)
         if len(saved) == 7:
             state, ne, nh, eff, base_seq, ck, w_top = saved
             if w.base_seq != base_seq:

@@ -190,21 +190,24 @@ class Runner:
         when app.commit_due says so (journal.Journal.hold_ms), then a snapshot the journal
         left due (journal.Journal.defer), written one littlefs operation a turn while no key
         is down or settling, so it never sits between a key's release and its frame and holds
-        the loop for one operation at most. Returns True when a snapshot step was done."""
+        the loop for one operation at most; with nothing due, the next fold's base replayed
+        ahead (game.Game.prepare_fold). Returns True when a step was done."""
         app = self.app
         j = app.journal
         g = app.game
-        if j is None or g is None:
+        if g is None:
             return False
         idle = self.idle()
-        if app.unsent:
+        if j is not None and app.unsent:
             app.now_ms = ticks_ms()
             if app.commit_due(idle):
                 app.commit()
             return False            # (one littlefs commit a turn: the snapshot next time)
-        if not idle or not getattr(j, "due", False):
+        if not idle:
             return False
-        return j.maintain(g)
+        if j is not None and getattr(j, "due", False):
+            return j.maintain(g)
+        return g.prepare_fold()     # the next fold's base, replayed ahead (game.py)
 
     async def task_render(self):
         # what changes without a key or a line (an error row timing out, the clocks), and

@@ -18,6 +18,9 @@ fold takes its new base the same way.
 (:meth:`EventWindow.keep`): the state before each event in effect (kept by the event itself)
 or one below an undo's new depth (kept by its replay), so an undo right after an event, the
 second undo after two events, and every second one of a longer run of undos replay nothing.
+``nb`` is one more: the next fold's base, replayed ahead while the board is idle
+(game.Game.prepare_fold), so the fold itself replays nothing. Where a fold happens and what
+it keeps follow from the log alone; kept states only spare replays.
 
 This is the public API the journal, the serial link and save/load use:
 :meth:`export` / :meth:`Game.set_window` carry the window as
@@ -44,6 +47,7 @@ class EventWindow:
         self.top = None           # (depth, state bytes) at any depth, or None: the newest kept
         self.top2 = None          # ... and the one kept before it (another depth)
         self.folded = 0           # undo-stack entries folded into the base (the grid's origin)
+        self.nb = None            # (depth, state bytes): the next fold's base, or None
 
     def count(self):
         """Events in the window."""
@@ -109,6 +113,8 @@ class EventWindow:
         self.top = (t[0] - m, t[1]) if t and t[0] > m else None
         t = self.top2
         self.top2 = (t[0] - m, t[1]) if t and t[0] > m else None
+        t = self.nb
+        self.nb = (t[0] - m, t[1]) if t and t[0] > m else None
         self.base = base
         self.base_seq += k
         self.folded += m
@@ -125,7 +131,7 @@ class EventWindow:
         while j >= 0 and ck[j][0] > depth:
             j -= 1
         best = ck[j] if j >= 0 else (0, self.base)
-        for t in (self.top, self.top2):
+        for t in (self.top, self.top2, self.nb):
             if t and best[0] < t[0] <= depth:
                 best = t
         return best[1], best[0]
@@ -140,6 +146,8 @@ class EventWindow:
             self.top = None
         if self.top2 and self.top2[0] > n:
             self.top2 = None
+        if self.nb and self.nb[0] > n:
+            self.nb = None
 
     def keep(self, depth, state):
         """Keep ``state`` (bytes), the state after the first ``depth`` events of the undo
@@ -148,6 +156,17 @@ class EventWindow:
         if t and t[0] != depth:
             self.top2 = t
         self.top = (depth, state)
+
+    def fold_depth(self):
+        """The undo-stack entries the next fold takes into the base: those among the oldest
+        quarter of the window (its size, not what it holds: always the same quarter)."""
+        k = self.size // 4
+        m = 0
+        for i in self.eff:
+            if i >= k:
+                break
+            m += 1
+        return m
 
     def on_grid(self, depth, n):
         """True when a checkpoint belongs after the first ``depth`` events of an undo stack
@@ -196,5 +215,5 @@ class EventWindow:
         self.hashes = bytearray(hashes)
         self.eff = list(eff)
         self.ckpt = []
-        self.top = self.top2 = None
+        self.top = self.top2 = self.nb = None
         self.folded = 0
