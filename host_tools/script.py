@@ -73,6 +73,25 @@ def _adjust(v, target):
     return out
 
 
+def ship_index(names, name):
+    """The index of ship ``name`` in ``names``: its exact name, else the one name that
+    differs only in upper and lower case. Raises ScriptError naming the ships there are."""
+    if name in names:
+        return names.index(name)
+    low = [i for i, n in enumerate(names) if n.lower() == name.lower()]
+    if len(low) == 1:
+        return low[0]
+    raise ScriptError("select: no ship named %r (the ships: %s)"
+                      % (name, ", ".join(n.replace(" ", "_") for n in names)))
+
+
+def check_keys(steps, n):
+    """Raise ScriptError when a ``K<n>`` step names a key the board (``n`` keys) lacks."""
+    for st in steps:
+        if st[0] == "raw" and not 0 <= st[1] < n:
+            raise ScriptError("K%d: this board's keys are K0..K%d" % (st[1], n - 1))
+
+
 def expand(step, app):
     """The key actions (list of str) or raw presses for one step, given the app's state now.
     Raises ScriptError when a ``select`` names no ship."""
@@ -83,9 +102,7 @@ def expand(step, app):
         return ["enter"] + _adjust(10, step[1]) + ["enter"] + _adjust(10, step[2]) + ["enter"]
     if kind == "select":
         g = app.game
-        if step[1] not in g.names:
-            raise ScriptError("select: no ship named %r" % step[1])
-        target = g.names.index(step[1])
+        target = ship_index(g.names, step[1])
         n = (target - app.cursor) % g.n
         return ["sel+"] * n
     return []

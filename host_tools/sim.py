@@ -266,6 +266,13 @@ async def run(args):
         ser.close()
         raise SystemExit("fleetref sim: this board's keys change with its mode: script it "
                          "with K<n> tokens")
+    try:
+        if steps:
+            scriptmod.check_keys(steps, sum(len(r) for r in
+                                            paths.board_profile(args.board)["keys"]))
+    except scriptmod.ScriptError as e:
+        ser.close()
+        raise SystemExit("fleetref sim: %s" % e)
     print("serial: %s" % ser.path, flush=True)
     from host_tools import ports
     mates = ports.simulators(paths.ROOT)
@@ -294,6 +301,7 @@ async def run(args):
 
     extra.append(clock_task())
     rejected = []
+    failed = []
     tui = None
     if not args.headless:
         from host_tools.simview import SimView
@@ -308,7 +316,12 @@ async def run(args):
                         await sleep_ms(10)
                 else:
                     await idle.heard.wait()
-            await play_script(steps, app, keys, keymap, args.pace, rejected)
+            try:
+                await play_script(steps, app, keys, keymap, args.pace, rejected)
+            except scriptmod.ScriptError as e:    # a select naming no ship: stop, say so
+                failed.append("fleetref sim: %s" % e)
+                stop.set()
+                return
             for _ in range(200):   # let the serial task send what is queued
                 if not ser.pending():
                     break
@@ -347,6 +360,8 @@ async def run(args):
         if not args.flash and getattr(args, "rosters", None):
             import shutil
             shutil.rmtree(args.rosters, ignore_errors=True)
+    if failed:
+        raise SystemExit(failed[0])
 
 
 def add_arguments(p):

@@ -186,3 +186,31 @@ def test_keypad_board_in_the_simulator(tmp_path):
                           "pimoroni-rgb-keypad", "--seed", "1", "--script", str(script)],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.returncode != 0 and "K<n> tokens" in out.stderr
+
+
+@pytest.mark.parametrize("board,text,says", [
+    ("pico-ws2812-16x16", "sel+ select Nobody dmg+\n", "no ship named 'Nobody' (the ships: "),
+    ("pico-ws2812-16x16", "K15 K16\n", "K16: this board's keys are K0..K15"),
+    ("pimoroni-rgb-keypad", "K13~ K99\n", "K99: this board's keys are K0..K15"),
+])
+def test_a_script_naming_no_ship_or_key_stops_with_an_error(tmp_path, board, text, says):
+    """A ``select`` of a ship the game lacks, or a ``K<n>`` beyond the board's keys, ends
+    the simulator with one line and status 2 (it waited forever, found by an independent
+    check)."""
+    script = tmp_path / "s.txt"
+    script.write_text(text)
+    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--board",
+                          board, "--ruleset", "swsb", "--seed", "1", "--script", str(script)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
+
+
+def test_select_takes_a_ship_name_in_any_case(tmp_path):
+    script = tmp_path / "s.txt"
+    script.write_text("dice 12 5 phase phase phase select slave_i dmg+\n")   # to the attack
+    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
+                          "--ruleset", "swsb", "--seed", "1", "--script", str(script)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    snap = json.loads(out.stdout.splitlines()[-1])
+    hit = snap["events"][-1]                     # [2, ship, 1, by]: the hit marked
+    assert out.returncode == 0 and hit[0] == 2 and snap["ships"][hit[1]]["name"] == "Slave I"

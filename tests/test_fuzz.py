@@ -118,3 +118,22 @@ def test_each_bad_line_gets_exactly_one_error(board):
     # empty lines (LF, CR, CRLF) get no answer at all (docs/protocol.md "Errors")
     replies = exchange(board, b'\n\r\n\r{"c": "hello"}\r\n', 1)
     assert [r["t"] for r in replies] == ["hello"]
+
+
+@pytest.mark.parametrize("line,says", [
+    ({"c": "roll", "values": [0, 5]}, "values must be two d20 rolls, each 1..20"),
+    ({"c": "roll", "values": [5, True]}, "values must be two d20 rolls, each 1..20"),
+    ({"c": "counter", "ship": 0, "option": -1}, "option must be an option's number 0..3"),
+    ({"c": "counter", "ship": 0}, "option must be an option's number 0..3 or its name"),
+    ({"c": "counter", "ship": 0, "option": "Nope"}, "no option 'Nope' (options: "),
+    ({"c": "key"}, "key must be one of the pad's actions (sel- sel+ "),
+    ({"c": "load", "scenario": "nope"}, "no scenario 'nope' on the board (it has: "),
+])
+def test_a_refusal_names_the_protocols_fields(board, line, says):
+    """An error names what the host sent (docs/protocol.md), not the board's internals (an
+    independent check found 'v', 'o', a flash error and None in them)."""
+    before = state(board)
+    r = exchange(board, json.dumps(line).encode() + b"\n", 1)
+    assert r[-1]["t"] == "err" and r[-1]["msg"].startswith(says), r
+    assert "Errno" not in r[-1]["msg"] and "/" not in r[-1]["msg"].split("(")[0]
+    assert state(board) == before

@@ -237,3 +237,26 @@ def test_idle_garbage_collection_only_when_the_heap_runs_low_and_no_key_is_down(
     keys.down = False
     assert runner.step_gc() and collected == [1]
     assert not runner.step_gc() and collected == [1]    # once per change
+
+
+def test_a_stream_of_serial_lines_collects_between_lines_not_inside_an_event(monkeypatch):
+    """Lines of events (a host pushing a game) leave the render task no idle turn, so the
+    serial task looks after each line that changed the game, with twice gc_low's margin: the
+    collection falls between two lines, before an event finds the heap full."""
+    import gc
+    free = [40000]
+    collected = []
+    monkeypatch.setattr(gc, "mem_free", lambda: free[0], raising=False)
+    runner = _runner(FakeDisplay(), IdleKeys())
+    monkeypatch.setattr(gc, "collect", lambda: collected.append(runner.app.game.seq) or 0)
+    runner.gc_low = 16384
+    runner.serial.lines = ['{"c": "roll", "values": [9, 4]}', '{"c": "snap"}',
+                           '{"c": "phase"}', '{"c": "phase"}']
+    runner.step_serial()
+    assert collected == []                          # 40000 free: more than 2 x 16384
+    free[0] = 30000
+    seq = runner.app.game.seq
+    runner.serial.lines = ['{"c": "snap"}', '{"c": "undo"}', '{"c": "snap"}']
+    runner.step_serial()
+    assert runner.app.game.seq == seq + 1
+    assert collected == [seq + 1]                   # after the line that changed the game

@@ -161,8 +161,10 @@ class SerialLink(AppBase):
                 return self.roll_initiative("serial", c)
             if not isinstance(vals, list) or len(vals) != 2:
                 raise ValueError("values must be [side 0 roll, side 1 roll]")
-            return self.submit((EV_INIT, self.int_arg({"v": vals[0]}, "v", 0, 1, 20),
-                                self.int_arg({"v": vals[1]}, "v", 0, 1, 20), 1), "serial", c)
+            for v in vals:
+                if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 20:
+                    raise ValueError("values must be two d20 rolls, each 1..20")
+            return self.submit((EV_INIT, vals[0], vals[1], 1), "serial", c)
         if c == "hit":
             ship = self.ship_arg(msg)
             n = self.int_arg(msg, "n", g.settings["damage_per_hit"], -99, 99)
@@ -176,7 +178,10 @@ class SerialLink(AppBase):
                 if opt not in names:
                     raise ValueError("no option %r (options: %s)" % (opt, ", ".join(names)))
                 opt = names.index(opt)
-            opt = self.int_arg({"o": opt}, "o", 0, 0, 254)
+            n = len(g.profile.options)
+            if not isinstance(opt, int) or isinstance(opt, bool) or not 0 <= opt < max(n, 1):
+                raise ValueError("option must be an option's number 0..%d or its name"
+                                 % (max(n, 1) - 1))
             for_ = self.ship_arg(msg, "for") if msg.get("for") is not None else ship
             return self.submit((EV_COUNTER, ship, opt, for_), "serial", c)
         if c == "launch":
@@ -204,7 +209,8 @@ class SerialLink(AppBase):
             k = msg.get("key")
             if k not in ACTIONS and not (isinstance(k, str) and k[:4] == "sel:"
                                          and k[4:].isdigit()):
-                raise ValueError("unknown key action %r" % (k,))
+                raise ValueError("key must be one of the pad's actions (%s) or sel:<n>, not %r"
+                                 % (" ".join(ACTIONS), k))
             self.key(k)
             return
         raise ValueError("unknown command %r (%s has none of that name)" % (c, g.profile.name))

@@ -99,6 +99,7 @@ class Runner:
                 return n
             self.app.handle_line(line)
             n += 1
+            self.step_gc(2 * self.gc_low)   # a stream of lines has no idle turn between them
         if n and self.render_on_input:
             self.step_render()
         return n
@@ -123,20 +124,24 @@ class Runner:
         active = getattr(self.keys, "active", None)
         return active is None or not active()
 
-    def step_gc(self):
-        """Collect the garbage while no key is down once less than ``gc_low`` bytes of the heap
-        are free (MicroPython's ``gc.mem_free``; 0: never). A collection takes 15-25 ms on a
-        Pico with this heap: done here it does not fall between a key's release and its
-        frame, as the one MicroPython starts when an allocation finds no room would. Returns True
-        when it collected."""
-        if not self.gc_low or self.app.version == self.gc_version:
+    def step_gc(self, low=None):
+        """Collect the garbage while no key is down once less than ``low`` bytes of the heap
+        are free (default ``gc_low``; MicroPython's ``gc.mem_free``; 0: never). A collection
+        takes 15-25 ms on a Pico with this heap: done here (the render task's turn, and after
+        each serial line that changed the game, with twice the margin: a line of events
+        allocates more than a turn does) it falls neither between a key's release and its
+        frame nor inside an event, as the one MicroPython starts when an allocation finds no
+        room would. Returns True when it collected."""
+        if low is None:
+            low = self.gc_low
+        if not low or self.app.version == self.gc_version:
             return False            # nothing happened since the last look: no new garbage
         import gc
         mem_free = getattr(gc, "mem_free", None)
         if mem_free is None or not self.idle():
             return False
         self.gc_version = self.app.version
-        if mem_free() >= self.gc_low:   # (gc.mem_free walks the heap's table: ~6 ms on a
+        if mem_free() >= low:           # (gc.mem_free walks the heap's table: ~6 ms on a
             return False                # Pico, so only after a change, never every turn)
         gc.collect()
         return True

@@ -43,8 +43,16 @@ def path_of(name, base):
 
 
 def read(name, base):
-    """Read scenario ``name`` from ``base``: returns its text. Raises OSError if missing."""
-    with open(path_of(name, base)) as f:
+    """Read scenario ``name`` from ``base``: returns its text. Raises ValueError naming the
+    scenarios there when it is missing (OSError when the flash fails otherwise)."""
+    try:
+        f = open(path_of(name, base))
+    except OSError as e:
+        if e.args and e.args[0] == 2:           # ENOENT
+            raise ValueError("no scenario %r on the board (it has: %s)"
+                             % (name, ", ".join(list_names(base)) or "none"))
+        raise
+    with f:
         return f.read()
 
 
