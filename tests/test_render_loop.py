@@ -242,7 +242,8 @@ def test_idle_garbage_collection_only_when_the_heap_runs_low_and_no_key_is_down(
 def test_a_stream_of_serial_lines_collects_between_lines_not_inside_an_event(monkeypatch):
     """Lines of events (a host pushing a game) leave the render task no idle turn, so the
     serial task looks after each line that changed the game, with twice gc_low's margin: the
-    collection falls between two lines, before an event finds the heap full."""
+    collection falls between two lines, before an event finds the heap full. Such a line
+    ends the serial task's turn (the render task's journal step comes between two lines)."""
     import gc
     free = [40000]
     collected = []
@@ -250,13 +251,14 @@ def test_a_stream_of_serial_lines_collects_between_lines_not_inside_an_event(mon
     runner = _runner(FakeDisplay(), IdleKeys())
     monkeypatch.setattr(gc, "collect", lambda: collected.append(runner.app.game.seq) or 0)
     runner.gc_low = 16384
-    runner.serial.lines = ['{"c": "roll", "values": [9, 4]}', '{"c": "snap"}',
+    runner.serial.lines = ['{"c": "snap"}', '{"c": "roll", "values": [9, 4]}',
                            '{"c": "phase"}', '{"c": "phase"}']
-    runner.step_serial()
+    assert runner.step_serial() == 2                # the turn ends after a line of events:
+    assert len(runner.serial.lines) == 2            # the journal's step gets the next turn
     assert collected == []                          # 40000 free: more than 2 x 16384
     free[0] = 30000
     seq = runner.app.game.seq
     runner.serial.lines = ['{"c": "snap"}', '{"c": "undo"}', '{"c": "snap"}']
-    runner.step_serial()
+    assert runner.step_serial() == 2
     assert runner.app.game.seq == seq + 1
     assert collected == [seq + 1]                   # after the line that changed the game

@@ -91,15 +91,23 @@ class Runner:
                 self.step_render()
 
     def step_serial(self):
-        self.app.now_ms = ticks_ms()
+        """Handle the serial lines waiting: up to 8 a turn, and after one that changed the
+        game the turn ends, so the render task's journal step (a snapshot due) gets a turn
+        between two lines of events; the garbage is collected then if the heap runs low (a
+        stream of lines leaves no idle turn for step_gc). Returns the lines handled."""
+        app = self.app
+        app.now_ms = ticks_ms()
         n = 0
         while n < 8:  # a few lines per turn, so a flood cannot starve the other tasks
             line = self.serial.read_line()
             if line is None:
                 return n
-            self.app.handle_line(line)
+            v = app.version
+            app.handle_line(line)
             n += 1
-            self.step_gc(2 * self.gc_low)   # a stream of lines has no idle turn between them
+            if app.version != v:
+                self.step_gc(2 * self.gc_low)
+                break
         if n and self.render_on_input:
             self.step_render()
         return n
