@@ -369,19 +369,20 @@ class Mirror:
         """Rebuild the replica from a log file this mirror wrote before (a host restart), so
         it catches up from the last event it holds. Returns the seq reached (0 if none)."""
         try:
-            lines = open(path).read().splitlines()
+            with open(path, encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
         except OSError:
             return 0
         for line in lines:
             try:
                 row = json.loads(line)
-            except ValueError:
-                continue   # a line torn by the host's own crash
-            if "game" in row:
-                self.rep.load_game(row["game"])
-            elif self.rep.game is not None and "ev" in row:
-                self.rep.apply_event({"gid": self.rep.gid, "seq": row["seq"], "ev": row["ev"],
-                                      "hash": row.get("board_hash")})
+                if "game" in row:
+                    self.rep.load_game(row["game"])
+                elif self.rep.game is not None and "ev" in row:
+                    self.rep.apply_event({"gid": self.rep.gid, "seq": row["seq"],
+                                          "ev": row["ev"], "hash": row.get("board_hash")})
+            except (ValueError, KeyError, TypeError, IndexError):
+                continue   # a line torn by the host's own crash, or not this mirror's
         return self.rep.game.seq if self.rep.game is not None else 0
 
     def board_snapshot(self):

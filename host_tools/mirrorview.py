@@ -10,6 +10,7 @@ and after taking the board's state, it stops with an error (exit status 3)."""
 import json
 import sys
 
+import serial
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
@@ -160,8 +161,13 @@ def main(args):
         return 2
     m = Mirror(port, baud=args.baud, auto=args.port == "auto")
     if args.log:
-        m.resume_from_log(args.log)
-        m.log = open(args.log, "a")
+        try:
+            m.resume_from_log(args.log)
+            m.log = open(args.log, "a")
+        except OSError as e:
+            print("fleetref mirror: cannot write the log %s: %s" % (args.log, e.strerror or e),
+                  file=sys.stderr)
+            return 2
     if args.once:
         try:
             m.open()
@@ -170,6 +176,9 @@ def main(args):
             m.rep.board_hash = bs["state_hash"]
         except MirrorError as e:
             print("fleetref mirror: %s" % e, file=sys.stderr)
+            return 2
+        except (serial.SerialException, OSError) as e:     # a pulled cable, a board reset
+            print("fleetref mirror: the link to the board was lost (%s)" % e, file=sys.stderr)
             return 2
         finally:
             m.close()

@@ -119,6 +119,41 @@ def check_fields(save):
     snap = save.get("snapshot")
     if snap is not None and not isinstance(snap, dict):
         raise SaveError("snapshot must be an object")
+    if save.get("dice") is not None:
+        check_dice(save["dice"])
+
+
+def check_dice(dice):
+    """The ``dice`` section's shape (docs/dice.md: the board's roll and reveal lines, as
+    host_tools.verify.DiceLog.as_dict keeps them): SaveError naming the field. Whether the
+    rolls are true is ``fleetref verify``'s question, not this one."""
+    def need(ok, what):
+        if not ok:
+            raise SaveError("dice: " + what)
+    need(isinstance(dice, dict), "must be an object")
+    need(dice.get("commit") is None or _hex(dice.get("commit"), 64),
+         "commit must be 64 hex digits or null")
+    need(_int(dice.get("epoch", 0), 0, MAX_SEQ), "epoch must be an integer 0..%d" % MAX_SEQ)
+    rolls, reveals = dice.get("rolls", []), dice.get("reveals", [])
+    need(isinstance(rolls, list) and isinstance(reveals, list), "rolls and reveals must be lists")
+    for i, r in enumerate(rolls):
+        w = "rolls[%d]" % i
+        need(isinstance(r, dict) and _int(r.get("seq"), 1, MAX_SEQ), w + ": seq must be 1..%d"
+             % MAX_SEQ)
+        need(_int(r.get("s", 0), 0, 255) and _int(r.get("ep", 0), 0, MAX_SEQ)
+             and _int(r.get("phys", 0), 0, 1), w + ": s, ep and phys must be small integers")
+        need(r.get("ent") is None or _hex(r.get("ent"), 8), w + ": ent must be 8 hex digits")
+        d = r.get("d", [])
+        need(isinstance(d, list) and all(_int(x, 0, 255) for x in d),
+             w + ": d must be a list of dice values")
+    for i, r in enumerate(reveals):
+        w = "reveals[%d]" % i
+        need(isinstance(r, dict) and _int(r.get("ep"), 0, MAX_SEQ),
+             w + ": ep must be an integer 0..%d" % MAX_SEQ)
+        need(all(r.get(k) is None or _hex(r.get(k), 64) for k in ("commit", "secret", "next")),
+             w + ": commit, secret and next must be 64 hex digits or null")
+        need(r.get("seq") is None or _int(r.get("seq"), 0, MAX_SEQ), w + ": seq must be an "
+             "integer")
 
 
 def end_problem(n, count, head, chain, last):

@@ -1,8 +1,11 @@
 """``fleetref save FILE`` and ``fleetref load FILE``: pull a board's (or simulator's) game with
 its full event log and a snapshot, and put a saved game back onto a board."""
 
+import os
 import sys
 import time
+
+import serial
 
 from host_tools import savefile
 from host_tools.mirror import Mirror, MirrorError, find_port
@@ -36,12 +39,18 @@ def save(port, path):
     """Write the board's game to ``path``. Returns the number of events saved."""
     m = _connect(port)
     try:
-        if m.rep.dicelog.commit:            # every roll and reveal line the board holds
-            m.send({"c": "dice"})
-            m.wait_for("dice-end")
-        board = m.board_snapshot()
+        n = _pull(m, path)
     finally:
         m.close()
+    return n
+
+
+def _pull(m, path):
+    """Write the game of the board ``m`` follows (synced) to ``path``; returns its events."""
+    if m.rep.dicelog.commit:            # every roll and reveal line the board holds
+        m.send({"c": "dice"})
+        m.wait_for("dice-end")
+    board = m.board_snapshot()
     g = m.rep.game
     if g.state_hash() != board["state_hash"]:
         raise MirrorError("the board's state hash differs from the replayed log; not saved")
@@ -55,17 +64,37 @@ def save(port, path):
     return len(events)
 
 
-def load(port, path, force=False):
+class LoadError(MirrorError):
+    """A load that failed after the board's game was replaced (``backup``: where the game it
+    held before was saved, or None when it held none)."""
+
+    def __init__(self, msg, backup=None):
+        MirrorError.__init__(self, msg)
+        self.backup = backup
+
+
+def backup_path(path, hello):
+    """Where ``load`` keeps the board's game before replacing it: beside the file loaded."""
+    return os.path.join(os.path.dirname(os.path.abspath(path)), "board-before-load-%s-%d.json"
+                        % (hello.get("gid") or "game", hello.get("seq") or 0))
+
+
+def load(port, path, force=False, say=None):
     """Verify ``path`` and restore it onto the board. Returns the board's state hash. Raises
     MirrorError when the board holds a game in play that the file would replace (another game,
-    or this game further on) unless ``force``."""
+    or this game further on) unless ``force``, or when the board refuses the load (nothing
+    changed). A game in play on the board is first saved beside ``path``
+    (:func:`backup_path`; ``say(str)`` is told where), so a load that fails or is cut off
+    once the board started the file's game loses nothing: LoadError names the backup."""
     data = savefile.load_file(path)
     g = savefile.verify(data)
     m = Mirror(find_port() if port == "auto" else port, warn=lambda s: None)
     m.open()
+    backup = None
+    started = False
     try:
         m.send({"c": "hello", "proto": PROTO_VERSION})
-        hello = m.wait_for("hello")
+        hello = _reply(m, "hello", "hello")
         bseq = hello.get("seq") or 0
         same = hello.get("gid") == data["game"].get("gid")
         if bseq and not force and not (same and bseq <= g.seq):
@@ -73,9 +102,17 @@ def load(port, path, force=False):
                               "add --force to do so" % (
                                   "this game further on" if same else "another game in play",
                                   hello.get("scenario") or "?", bseq))
+        if bseq:
+            backup = backup_path(path, hello)
+            m.sync()
+            _pull(m, backup)
+            if say is not None:
+                say("the board's game (%s, %d events) saved to %s first"
+                    % (hello.get("scenario") or "?", bseq, backup))
         m.send({"c": "load", "roster": data["game"]["roster"],
                 "scenario": data["game"].get("scenario") or ""})
-        m.wait_for("game", LOAD_TIMEOUT)
+        _reply(m, "load", "game", LOAD_TIMEOUT)     # (err: refused, nothing changed)
+        started = True
         if data["base"]:
             m.send({"c": "base", "base_seq": data["base_seq"], "base": data["base"]})
             _ok(m, "base")
@@ -84,26 +121,42 @@ def load(port, path, force=False):
             m.send({"c": "append", "events": evs[i:i + 100]})
             _ok(m, "append")
         board = m.board_snapshot()
+        if board["state_hash"] != g.state_hash():
+            raise MirrorError("restored, but the board's state hash %s differs from the "
+                              "file's %s" % (board["state_hash"], g.state_hash()))
+    except (MirrorError, serial.SerialException, OSError) as e:
+        if not started:
+            raise
+        raise LoadError("the load stopped partway (%s): the board holds part of %s%s"
+                        % (e, path, "; its game before is in %s (fleetref load %s --force "
+                                    "puts it back)" % (backup, backup) if backup else ""),
+                        backup)
     finally:
         m.close()
-    if board["state_hash"] != g.state_hash():
-        raise MirrorError("restored, but the board's state hash %s differs from the file's %s"
-                          % (board["state_hash"], g.state_hash()))
     return board["state_hash"]
 
 
-def _ok(m, c):
+def _reply(m, c, t, timeout=None):
+    """The board's next message of type ``t`` (read directly: no mirror handling, which
+    would ask for the game the board held before); raises MirrorError on an ``err`` for
+    command ``c`` (or for a serial line it could not read: too long, not JSON) or when none
+    came within ``timeout`` s (default 4 x REPLY_TIMEOUT)."""
     from host_tools.mirror import REPLY_TIMEOUT
-    end = time.monotonic() + 4 * REPLY_TIMEOUT
+    end = time.monotonic() + (timeout or 4 * REPLY_TIMEOUT)
     while time.monotonic() < end:
         msg = m.read_msg()
         if msg is None:
             continue
-        if msg.get("t") == "ok" and msg.get("c") == c:
+        if msg.get("t") == t and (t != "ok" or msg.get("c") == c):
             return msg
-        if msg.get("t") == "err" and msg.get("c") == c:
-            raise MirrorError("the board refused %s: %s" % (c, msg.get("msg")))
+        if msg.get("t") == "err" and (msg.get("c") == c or (
+                msg.get("c") is None and msg.get("src") == "serial")):  # (a line it could
+            raise MirrorError("the board refused %s: %s" % (c, msg.get("msg")))  # not read)
     raise MirrorError("no reply to %s" % c)
+
+
+def _ok(m, c):
+    return _reply(m, c, "ok")
 
 
 def main_save(args):
@@ -112,18 +165,27 @@ def main_save(args):
     except (MirrorError, savefile.SaveError) as e:
         print("fleetref save: %s" % e, file=sys.stderr)
         return 2
+    except (serial.SerialException, OSError) as e:      # a pulled cable, a board reset
+        print("fleetref save: the link to the board was lost (%s); nothing saved" % e,
+              file=sys.stderr)
+        return 2
     print("saved %d events to %s" % (n, args.file))
     return 0
 
 
 def main_load(args):
     try:
-        h = load(args.port, args.file, args.force)
+        h = load(args.port, args.file, args.force,
+                 lambda note: print("fleetref load: " + note, file=sys.stderr, flush=True))
     except savefile.SaveError as e:
         print("fleetref load: %s: %s" % (args.file, e), file=sys.stderr)
         return 2
     except MirrorError as e:
         print("fleetref load: %s" % e, file=sys.stderr)
+        return 2
+    except (serial.SerialException, OSError) as e:      # before the board's game changed
+        print("fleetref load: the link to the board was lost (%s); the board's game is as it "
+              "was" % e, file=sys.stderr)
         return 2
     print("restored %s onto the board (state_hash %s)" % (args.file, h))
     return 0

@@ -252,9 +252,16 @@ def final_snapshot(app, ser, rejected):
 
 async def run(args):
     try:
-        steps = scriptmod.parse(open(args.script).read()) if args.script else None
+        if args.script:
+            with open(args.script, encoding="utf-8") as f:
+                steps = scriptmod.parse(f.read())
+        else:
+            steps = None
     except OSError as e:
         raise SystemExit("fleetref sim: cannot read script: %s" % e)
+    except UnicodeDecodeError:
+        raise SystemExit("fleetref sim: %s is not UTF-8 text (a key script: docs/script.md)"
+                         % args.script)
     except scriptmod.ScriptError as e:
         raise SystemExit("fleetref sim: %s" % e)
     try:
@@ -398,7 +405,13 @@ def main(args):
     if args.scenario and args.roster:
         raise SystemExit("fleetref sim: give --scenario or --roster, not both")
     from host_tools import names
-    args.rosters = rosters_dir(args.flash)
+    if args.flash and os.path.exists(args.flash) and not os.path.isdir(args.flash):
+        raise SystemExit("fleetref sim: --flash %s is not a directory" % args.flash)
+    try:
+        args.rosters = rosters_dir(args.flash)
+    except OSError as e:
+        raise SystemExit("fleetref sim: cannot use %s as the board's flash: %s"
+                         % (args.flash, e.strerror or e))
     try:
         if args.scenario:
             names.check_scenario(args.scenario, args.rosters)

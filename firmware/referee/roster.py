@@ -194,6 +194,8 @@ def _ship_fields(s, where):
     launched = s.get("launched", True)
     if not isinstance(launched, bool):
         raise _e(where + ".launched", "must be true or false")
+    if not isinstance(s.get("note", ""), str):
+        raise _e(where + ".note", "must be text")
     carrier = s.get("carrier")
     if carrier is not None:
         _name(carrier, where + ".carrier")
@@ -222,6 +224,9 @@ def validate(r, known_rulesets=None):
         if k not in ("name", "ruleset", "source", "settings", "sides", "note", "victory",
                      "extras"):
             raise _e("roster", "unknown field %r" % k)
+    for k in ("source", "note"):
+        if not isinstance(r.get(k, ""), str):
+            raise _e(k, "must be text")
     name = _name(r.get("name", "game"), "name")
     ruleset = r.get("ruleset")
     if not isinstance(ruleset, str):
@@ -283,6 +288,8 @@ def validate(r, known_rulesets=None):
         if not isinstance(c, dict) or c.get("side") not in (0, 1) or \
                 not isinstance(c.get("when"), str):
             raise _e("victory[%d]" % k, "needs side 0/1 and when (a word the ruleset knows)")
+        if not isinstance(c.get("text", ""), str):
+            raise _e("victory[%d].text" % k, "must be text")
     out["victory"] = v
     ex = r.get("extras", {})
     if not isinstance(ex, dict):

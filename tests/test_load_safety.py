@@ -1,0 +1,98 @@
+"""`fleetref load` never leaves a board's game changed by a load the board refused, and a load
+cut off after the board started the file's game loses nothing: the game the board held was
+saved beside the file first (found by an independent check: the mirror's handling of the
+board's hello asked for the old game, whose `game` line passed for the load's answer, and the
+file's events were then appended to the old game)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from host_tools import saveload
+from host_tools.mirror import Mirror
+
+SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+
+
+def board_state(port):
+    m = Mirror(port, warn=lambda s: None)
+    m.open()
+    m.sync()
+    snap = m.board_snapshot()
+    m.close()
+    return snap["gid"], snap["seq"], snap["state_hash"]
+
+
+def hoth_in_play(sim_factory):
+    """A simulator holding Escape from Hoth three rounds in (a game in play)."""
+    sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1", "--script", SCRIPT,
+                      "--hold")
+    sim.final()
+    return sim
+
+
+def test_a_load_the_board_refuses_changes_nothing(sim_factory, tmp_path):
+    # a game on a roster whose line the board's serial input refuses (over 16 KB)
+    roster = json.load(open(os.path.join(ROOT, "firmware", "rosters", "swsb-example.json")))
+    roster["note"] = "x" * 20000
+    rpath = tmp_path / "big.json"
+    rpath.write_text(json.dumps(roster))
+    a = sim_factory("--headless", "--roster", str(rpath), "--seed", "2")
+    m = Mirror(a.port, warn=lambda s: None)
+    m.open()
+    m.sync()
+    m.send({"c": "roll", "values": [12, 5]})
+    m.pump(0.5)
+    m.close()
+    path = tmp_path / "game.json"
+    out = cli("save", str(path), "--port", a.port)
+    assert out.returncode == 0, out.stderr
+    b = hoth_in_play(sim_factory)
+    before = board_state(b.port)
+    out = cli("load", str(path), "--force", "--port", b.port)
+    assert out.returncode == 2 and "the board refused load" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
+    assert board_state(b.port) == before                  # not one of the file's events
+
+
+def test_a_load_cut_off_partway_names_the_saved_game_that_puts_it_back(sim_factory, tmp_path,
+                                                                       monkeypatch):
+    src = hoth_in_play(sim_factory)
+    path = tmp_path / "game.json"
+    assert cli("save", str(path), "--port", src.port).returncode == 0
+    b = sim_factory("--headless", "--ruleset", "swsb", "--seed", "5")
+    m = Mirror(b.port, warn=lambda s: None)
+    m.open()
+    m.sync()
+    for c in ({"c": "roll", "values": [12, 5]}, {"c": "phase"}):
+        m.send(c)
+    m.pump(0.5)
+    m.close()
+    before = board_state(b.port)
+    said = []
+    real_ok = saveload._ok
+
+    def cut(m, c):                          # the link goes after the load's first reply
+        if c == "append":
+            raise OSError(5, "Input/output error")
+        return real_ok(m, c)
+    monkeypatch.setattr(saveload, "_ok", cut)
+    with pytest.raises(saveload.LoadError) as e:
+        saveload.load(b.port, str(path), force=True, say=said.append)
+    backup = saveload.backup_path(str(path), {"gid": before[0], "seq": before[1]})
+    assert e.value.backup == backup and backup in str(e.value) and backup in said[0]
+    assert "stopped partway" in str(e.value) and "--force" in str(e.value)
+    assert board_state(b.port)[2] != before[2]            # the board holds part of the file
+    monkeypatch.setattr(saveload, "_ok", real_ok)
+    out = cli("load", backup, "--force", "--port", b.port)   # as the error says
+    assert out.returncode == 0, out.stderr
+    assert board_state(b.port)[1:] == before[1:]          # the game it held, every event
