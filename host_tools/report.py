@@ -226,8 +226,9 @@ def _stats(m, png):
     if v is not None:
         bad = v["bad"] + v["problems"]
         out.append("<p>Board rolls checked against the revealed secrets (fleetref verify): "
-                   "%d verified, %d not revealed yet, %d problems.</p>%s"
-                   % (len(v["ok"]), len(v["unrevealed"]), len(bad),
+                   "%d verified, %d not revealed yet, %d cannot be checked (no roll "
+                   "record), %d problems.</p>%s"
+                   % (len(v["ok"]), len(v["unrevealed"]), len(v["unrecorded"]), len(bad),
                       "".join("<p class=\"s1\">%s</p>" % esc(b) for b in bad)))
     return "\n".join(out)
 

@@ -117,13 +117,16 @@ def verify_game(roster, events, dice):
     line); ``events``: list of (seq, [kind, a, b, c]) from the first event; ``dice``: a
     :meth:`DiceLog.as_dict`. Returns a dict: ``ok`` (verified board rolls, list of seqs),
     ``bad`` (list of str naming each roll that does not match), ``unrevealed`` (seqs whose
-    secret is not revealed yet), ``physical`` (seqs of physical rolls), ``problems`` (the
-    commitment chain's)."""
+    secret is not revealed yet), ``unrecorded`` (seqs of initiatives marked as the board's
+    dice with no roll record: the board keeps its records in RAM, so a restart or power cut
+    loses those not yet saved or mirrored; they cannot be checked either way, docs/dice.md
+    "Power cuts"), ``physical`` (seqs of physical rolls), ``problems`` (the commitment
+    chain's)."""
     norm, _raw = scenarios.load_text(json.dumps(roster))
     g = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
     rolls = {r["seq"]: r for r in dice.get("rolls") or []}
     problems, secrets = check_commitments(dice)
-    ok, bad, unrevealed, physical = [], [], [], []
+    ok, bad, unrevealed, physical, unrecorded = [], [], [], [], []
     seen = set()
     for seq, ev in events:
         ev = tuple(ev)
@@ -134,8 +137,7 @@ def verify_game(roster, events, dice):
         rec = rolls.get(seq)
         if rec is None:
             if ev[0] == EV_INIT and ev[3] == 0:
-                bad.append("event %d: initiative marked as the board's dice but no roll "
-                           "record: cannot be verified" % seq)
+                unrecorded.append(seq)
             continue
         seen.add(seq)
         faces, draws = rec.get("s"), rec.get("d") or []
@@ -172,7 +174,7 @@ def verify_game(roster, events, dice):
         if not any(seq == s for seq, _ in events):
             bad.append("roll record for event %d, which is not in the log" % s)
     return {"ok": ok, "bad": bad, "unrevealed": unrevealed, "physical": physical,
-            "problems": problems}
+            "problems": problems, "unrecorded": unrecorded}
 
 
 def verify_file(path):
@@ -202,7 +204,18 @@ def report(res):
     if res["unrevealed"]:
         out.append("not revealed yet (reveal on the board, then save again): events %s"
                    % ", ".join(str(s) for s in res["unrevealed"]))
-    out.append("FAILED" if (res["bad"] or res["problems"]) else "all board rolls match")
+    if res["unrecorded"]:
+        out.append("CANNOT BE CHECKED: initiative marked as the board's dice with no roll "
+                   "record (the board keeps them in RAM: lost in a restart or power cut "
+                   "unless a mirror was connected or the game saved before): events %s"
+                   % ", ".join(str(s) for s in res["unrecorded"]))
+    if res["bad"] or res["problems"]:
+        out.append("FAILED")
+    elif res["unrecorded"]:
+        out.append("the board rolls with a record match; %d cannot be checked"
+                   % len(res["unrecorded"]))
+    else:
+        out.append("all board rolls match")
     return out
 
 
