@@ -125,7 +125,7 @@ class Mpremote:
 
 def find_pico():
     """The serial device of a Pico running MicroPython (USB 2E8A:0005) or FlashError."""
-    from host_tools.mirror import pico_port
+    from host_tools.boardlink import pico_port
     port = pico_port()
     if port:
         return port

@@ -4,16 +4,15 @@ its live view: host_tools/mirrorview.py)."""
 
 import json
 import os
-import select
+import select  # noqa: F401  (tests watch the mirror's select() waits through this name)
 import sys
 import time
 
 import serial
 
 from referee import PROTO_VERSION
-from referee.events import valid
 
-from host_tools import paths
+from host_tools.boardlink import BoardLink, MirrorError, find_port, pico_port  # noqa: F401
 from referee.app import event_text
 from host_tools.replica import Replica  # noqa: F401  (the host's copy of the game)
 
@@ -29,148 +28,30 @@ IDLE_WAIT = 1.0
 REDRAW_S = 0.2
 
 
-class MirrorError(Exception):
-    pass
-
-
 class Disagreement(MirrorError):
     """The host's rules and the board's give different states for the same events, even after
     a replay from the game's start and after taking the board's state: the host tools and the
     firmware differ. Following stops (retrying would only disagree again)."""
 
 
-def pico_port():
-    """The serial device of a Pico running MicroPython (USB VID:PID 2E8A:0005), or None."""
-    from host_tools import ports
-    found = ports.picos()
-    return found[0] if found else None
-
-
-def find_port(say=None):
-    """A Pico running MicroPython, else the newest running simulator of this checkout
-    (host_tools/ports.py); ``say``: optional callable(str) told which one and why.
-    Raises MirrorError when there is neither."""
-    from host_tools import ports
-    try:
-        port, note = ports.find()
-    except ports.NoBoard as e:
-        raise MirrorError(str(e))
-    if say is not None:
-        say(note)
-    return port
-
-
-class Mirror:
+class Mirror(BoardLink):
     """Connects to ``port`` and keeps a Replica in step. ``log``: optional file object that
     receives one JSON line per event applied ({"seq", "ev", "board_hash", "hash"})."""
 
     def __init__(self, port, log=None, baud=115200, warn=None, auto=False):
-        self.port = port
-        self.auto = auto          # find the port again on each reconnect (a reset board
-        self.baud = baud          # or a restarted simulator may come back elsewhere)
+        BoardLink.__init__(self, port, baud, warn or (lambda m: print("mirror: " + m,
+                                                                       file=sys.stderr)), auto)
         self.log = log
-        self.sent = []            # commands sent (for tests and the view)
-        self.warn = warn or (lambda m: print("mirror: " + m, file=sys.stderr))
-        self.ser = None
         self.rep = Replica()
         self.hello = None
         self.board_snap = None
-        self.buf = bytearray()
-        self.connected = False
         self.behind = False       # a gap was seen while catching up
         self.catching = False
         self.need_catch_up = False   # a gap or a corrupt line: catch up when the turn ends
         self.version = 0          # grows with every message handled (redraw on change)
-        self.corrupt = 0          # corrupt or truncated event lines seen
         self.syncing = False
         self.resyncing = False    # a resync was asked: drop event lines until its answer
         self.mismatch_seen = {}   # seq -> how often its hash differed (Mirror._mismatch)
-
-    # ---- link --------------------------------------------------------------------------
-    def open(self):
-        if self.auto:
-            before = self.port
-            self.port = find_port()
-            if before and before != self.port:
-                self.warn("the board on %s is gone; now following %s" % (before, self.port))
-        try:
-            # timeout 0: reads never wait; read_msg waits in select() on the descriptor
-            self.ser = serial.serial_for_url(self.port, baudrate=self.baud, timeout=0,
-                                             exclusive=True)
-        except (serial.SerialException, OSError) as e:
-            raise MirrorError("cannot open %s: %s" % (self.port, e))
-        self.ser.reset_input_buffer()
-        self.buf = bytearray()
-        self.connected = True
-
-    def close(self):
-        if self.ser is not None:
-            try:
-                self.ser.close()
-            except Exception:
-                pass
-        self.ser = None
-        self.connected = False
-
-    def send(self, obj):
-        self.sent.append(obj)
-        del self.sent[:-200]
-        self.ser.write((json.dumps(obj) + "\n").encode("ascii"))
-
-    def read_msg(self, wait=0.05):
-        """One message (dict), or None when none arrived within ``wait`` seconds. Waits in
-        select() on the port (no polling) and then reads what is there (``in_waiting``), so a
-        short answer is not held back by a read timeout. Lines that are not JSON objects are
-        skipped (a REPL banner, noise); an ``ev`` line that does not parse or has the wrong
-        shape (corrupted, truncated) is reported once and a catch-up is asked for."""
-        end = None
-        while True:
-            i = self.buf.find(b"\n")
-            if i >= 0:
-                line = self.buf[:i].strip()
-                del self.buf[:i + 1]
-                msg = self._parse(line)
-                if msg is not None:
-                    return msg
-                continue
-            if self.log is not None:
-                self.log.flush()         # once per burst, not per event
-            n = self.ser.in_waiting
-            if not n:
-                if end is None:
-                    end = time.monotonic() + wait
-                left = end - time.monotonic()
-                if left <= 0 or not self._wait_readable(left):
-                    return None
-                n = max(self.ser.in_waiting, 1)
-            chunk = self.ser.read(n)
-            if chunk:
-                self.buf += chunk
-
-    def _wait_readable(self, seconds):
-        try:
-            fd = self.ser.fileno()
-        except (AttributeError, serial.SerialException, OSError):
-            time.sleep(min(seconds, 0.01))     # a port without a descriptor (loop://)
-            return self.ser.in_waiting > 0
-        return bool(select.select([fd], [], [], seconds)[0])
-
-    def _parse(self, line):
-        if not line.startswith(b"{"):
-            return None
-        try:
-            msg = json.loads(line)
-        except ValueError:
-            msg = None
-        if line.startswith(b'{"t":"ev"') or (isinstance(msg, dict) and msg.get("t") == "ev"):
-            if not (isinstance(msg, dict) and isinstance(msg.get("seq"), int)
-                    and valid(msg.get("ev")) is None
-                    and isinstance(msg.get("hash", ""), str)):
-                self.bad_line(line)
-                return None
-        if isinstance(msg, dict) and "t" in msg:
-            return msg
-        return None
 
     def bad_line(self, line):
         """A corrupted or truncated ``ev`` line: one warning, then catch up from the newest
@@ -179,21 +60,6 @@ class Mirror:
         self.warn("corrupt event line from the board (%d bytes: %r); catching up from event %d"
                   % (len(line), bytes(line[:40]), self.rep.game.seq if self.rep.game else 0))
         self.need_catch_up = True
-
-    def _messages(self, timeout, renew=False):
-        """The board's messages until ``timeout`` seconds pass with none (``renew``: the
-        time limit restarts at each message, as while the board is still answering)."""
-        end = time.monotonic() + timeout
-        while True:
-            left = end - time.monotonic()
-            if left <= 0:
-                return
-            msg = self.read_msg(left)
-            if msg is None:
-                continue
-            if renew:
-                end = time.monotonic() + timeout
-            yield msg
 
     def wait_for(self, t, timeout=None):
         """Handle messages until one of type ``t`` arrives (within ``timeout`` s, default
@@ -367,23 +233,9 @@ class Mirror:
 
     def resume_from_log(self, path):
         """Rebuild the replica from a log file this mirror wrote before (a host restart), so
-        it catches up from the last event it holds. Returns the seq reached (0 if none)."""
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                lines = f.read().splitlines()
-        except OSError:
-            return 0
-        for line in lines:
-            try:
-                row = json.loads(line)
-                if "game" in row:
-                    self.rep.load_game(row["game"])
-                elif self.rep.game is not None and "ev" in row:
-                    self.rep.apply_event({"gid": self.rep.gid, "seq": row["seq"],
-                                          "ev": row["ev"], "hash": row.get("board_hash")})
-            except (ValueError, KeyError, TypeError, IndexError):
-                continue   # a line torn by the host's own crash, or not this mirror's
-        return self.rep.game.seq if self.rep.game is not None else 0
+        it catches up from the last event it holds (Replica.resume_from_log). Returns the seq
+        reached (0 if none)."""
+        return self.rep.resume_from_log(path)
 
     def board_snapshot(self):
         self.send({"c": "snap"})

@@ -88,6 +88,27 @@ class Replica:
         self._changed("state")
         return True
 
+    def resume_from_log(self, path):
+        """Rebuild from a log file a mirror wrote (``fleetref mirror --log``: a JSON line per
+        game and event) before a host restart, so it catches up from the last event it holds;
+        lines that do not parse or fit are skipped. Returns the seq reached (0 if none)."""
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            return 0
+        for line in lines:
+            try:
+                row = json.loads(line)
+                if "game" in row:
+                    self.load_game(row["game"])
+                elif self.game is not None and "ev" in row:
+                    self.apply_event({"gid": self.gid, "seq": row["seq"],
+                                          "ev": row["ev"], "hash": row.get("board_hash")})
+            except (ValueError, KeyError, TypeError, IndexError):
+                continue   # a line torn by the host's own crash, or not this mirror's
+        return self.game.seq if self.game is not None else 0
+
     def recent_texts(self):
         """The newest events as (seq, text). Each text was made when its event was applied
         (the game as it stood just after it), except for events at or before ``text_from``

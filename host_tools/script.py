@@ -59,6 +59,18 @@ def parse(text):
     return steps
 
 
+def read(path):
+    """The steps of the script file at ``path`` (:func:`parse`). Raises ScriptError when it
+    cannot be read or is not UTF-8 text."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return parse(f.read())
+    except OSError as e:
+        raise ScriptError("cannot read script: %s" % e)
+    except UnicodeDecodeError:
+        raise ScriptError("%s is not UTF-8 text (a key script: docs/script.md)" % path)
+
+
 def _adjust(v, target):
     """Key actions that move the entry value from v to target (entry starts at 10)."""
     out = []
@@ -106,3 +118,28 @@ def expand(step, app):
         n = (target - app.cursor) % g.n
         return ["sel+"] * n
     return []
+
+
+async def play(steps, app, keys, keymap, pace_ms, rejected):
+    """Press the keys of ``steps`` one at a time through the key driver (``keys``: push and
+    busy, host_tools/virtual.QueueKeys), ``pace_ms`` apart; each refusal is appended to
+    ``rejected`` as {"key", "msg"}. Raises ScriptError when a ``select`` names no ship."""
+    from referee.loop import sleep_ms
+    for step in steps:
+        if step[0] == "wait":
+            await sleep_ms(step[1])
+            continue
+        if step[0] == "raw":
+            presses = [(step[1], step[2])]
+        else:
+            presses = [keymap.find(a) for a in expand(step, app)]
+        for idx, is_long in presses:
+            before = app.error_until, app.error_text
+            keys.push(idx, is_long)
+            while keys.busy():
+                await sleep_ms(1)
+            await sleep_ms(3)
+            if (app.error_until, app.error_text) != before and app.error_text:
+                rejected.append({"key": keymap.action(idx, is_long), "msg": app.error_text})
+            if pace_ms:
+                await sleep_ms(pace_ms)

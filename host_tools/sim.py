@@ -219,28 +219,6 @@ class IdleLoop:
         self.wake.set()
 
 
-async def play_script(steps, app, keys, keymap, pace_ms, rejected):
-    """Press the keys of ``steps`` one at a time through the key driver."""
-    for step in steps:
-        if step[0] == "wait":
-            await sleep_ms(step[1])
-            continue
-        if step[0] == "raw":
-            presses = [(step[1], step[2])]
-        else:
-            presses = [keymap.find(a) for a in scriptmod.expand(step, app)]
-        for idx, is_long in presses:
-            before = app.error_until, app.error_text
-            keys.push(idx, is_long)
-            while keys.busy():
-                await sleep_ms(1)
-            await sleep_ms(3)
-            if (app.error_until, app.error_text) != before and app.error_text:
-                rejected.append({"key": keymap.action(idx, is_long), "msg": app.error_text})
-            if pace_ms:
-                await sleep_ms(pace_ms)
-
-
 def final_snapshot(app, ser, rejected):
     snap = app.game.snapshot()
     snap["gid"] = app.gid
@@ -252,16 +230,7 @@ def final_snapshot(app, ser, rejected):
 
 async def run(args):
     try:
-        if args.script:
-            with open(args.script, encoding="utf-8") as f:
-                steps = scriptmod.parse(f.read())
-        else:
-            steps = None
-    except OSError as e:
-        raise SystemExit("fleetref sim: cannot read script: %s" % e)
-    except UnicodeDecodeError:
-        raise SystemExit("fleetref sim: %s is not UTF-8 text (a key script: docs/script.md)"
-                         % args.script)
+        steps = scriptmod.read(args.script) if args.script else None
     except scriptmod.ScriptError as e:
         raise SystemExit("fleetref sim: %s" % e)
     try:
@@ -324,7 +293,7 @@ async def run(args):
                 else:
                     await idle.heard.wait()
             try:
-                await play_script(steps, app, keys, keymap, args.pace, rejected)
+                await scriptmod.play(steps, app, keys, keymap, args.pace, rejected)
             except scriptmod.ScriptError as e:    # a select naming no ship: stop, say so
                 failed.append("fleetref sim: %s" % e)
                 stop.set()

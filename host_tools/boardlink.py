@@ -1,0 +1,160 @@
+"""The serial link to a board (USB CDC) or a simulator's pseudo-terminal: finding the port,
+opening it, sending commands and reading the board's JSON lines (docs/protocol.md) without
+polling. host_tools/mirror.py's Mirror builds on it."""
+
+import json
+import select
+import time
+
+import serial
+
+from referee.events import valid
+
+
+class MirrorError(Exception):
+    pass
+
+
+def pico_port():
+    """The serial device of a Pico running MicroPython (USB VID:PID 2E8A:0005), or None."""
+    from host_tools import ports
+    found = ports.picos()
+    return found[0] if found else None
+
+
+def find_port(say=None):
+    """A Pico running MicroPython, else the newest running simulator of this checkout
+    (host_tools/ports.py); ``say``: optional callable(str) told which one and why.
+    Raises MirrorError when there is neither."""
+    from host_tools import ports
+    try:
+        port, note = ports.find()
+    except ports.NoBoard as e:
+        raise MirrorError(str(e))
+    if say is not None:
+        say(note)
+    return port
+
+
+class BoardLink:
+    """One board's serial port. ``warn``: callable(str) for what the user should know;
+    ``auto``: find the port again on each open (a reset board or a restarted simulator may
+    come back elsewhere). Subclasses may set ``log`` (a file flushed once per burst) and
+    override :meth:`bad_line`."""
+
+    def __init__(self, port, baud=115200, warn=None, auto=False):
+        self.port = port
+        self.auto = auto
+        self.baud = baud
+        self.warn = warn or (lambda m: None)
+        self.sent = []            # commands sent (for tests and the view)
+        self.ser = None
+        self.buf = bytearray()
+        self.connected = False
+        self.corrupt = 0          # corrupt or truncated event lines seen
+        self.log = None
+
+    # ---- link --------------------------------------------------------------------------
+    def open(self):
+        if self.auto:
+            before = self.port
+            self.port = find_port()
+            if before and before != self.port:
+                self.warn("the board on %s is gone; now following %s" % (before, self.port))
+        try:
+            # timeout 0: reads never wait; read_msg waits in select() on the descriptor
+            self.ser = serial.serial_for_url(self.port, baudrate=self.baud, timeout=0,
+                                             exclusive=True)
+        except (serial.SerialException, OSError) as e:
+            raise MirrorError("cannot open %s: %s" % (self.port, e))
+        self.ser.reset_input_buffer()
+        self.buf = bytearray()
+        self.connected = True
+
+    def close(self):
+        if self.ser is not None:
+            try:
+                self.ser.close()
+            except Exception:
+                pass
+        self.ser = None
+        self.connected = False
+
+    def send(self, obj):
+        self.sent.append(obj)
+        del self.sent[:-200]
+        self.ser.write((json.dumps(obj) + "\n").encode("ascii"))
+
+    def read_msg(self, wait=0.05):
+        """One message (dict), or None when none arrived within ``wait`` seconds. Waits in
+        select() on the port (no polling) and then reads what is there (``in_waiting``), so a
+        short answer is not held back by a read timeout. Lines that are not JSON objects are
+        skipped (a REPL banner, noise); an ``ev`` line that does not parse or has the wrong
+        shape (corrupted, truncated) is reported once and a catch-up is asked for."""
+        end = None
+        while True:
+            i = self.buf.find(b"\n")
+            if i >= 0:
+                line = self.buf[:i].strip()
+                del self.buf[:i + 1]
+                msg = self._parse(line)
+                if msg is not None:
+                    return msg
+                continue
+            if self.log is not None:
+                self.log.flush()         # once per burst, not per event
+            n = self.ser.in_waiting
+            if not n:
+                if end is None:
+                    end = time.monotonic() + wait
+                left = end - time.monotonic()
+                if left <= 0 or not self._wait_readable(left):
+                    return None
+                n = max(self.ser.in_waiting, 1)
+            chunk = self.ser.read(n)
+            if chunk:
+                self.buf += chunk
+
+    def _wait_readable(self, seconds):
+        try:
+            fd = self.ser.fileno()
+        except (AttributeError, serial.SerialException, OSError):
+            time.sleep(min(seconds, 0.01))     # a port without a descriptor (loop://)
+            return self.ser.in_waiting > 0
+        return bool(select.select([fd], [], [], seconds)[0])
+
+    def _parse(self, line):
+        if not line.startswith(b"{"):
+            return None
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            msg = None
+        if line.startswith(b'{"t":"ev"') or (isinstance(msg, dict) and msg.get("t") == "ev"):
+            if not (isinstance(msg, dict) and isinstance(msg.get("seq"), int)
+                    and valid(msg.get("ev")) is None
+                    and isinstance(msg.get("hash", ""), str)):
+                self.bad_line(line)
+                return None
+        if isinstance(msg, dict) and "t" in msg:
+            return msg
+        return None
+
+    def bad_line(self, line):
+        """A corrupted or truncated ``ev`` line (counted here)."""
+        self.corrupt += 1
+
+    def _messages(self, timeout, renew=False):
+        """The board's messages until ``timeout`` seconds pass with none (``renew``: the
+        time limit restarts at each message, as while the board is still answering)."""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            msg = self.read_msg(left)
+            if msg is None:
+                continue
+            if renew:
+                end = time.monotonic() + timeout
+            yield msg
