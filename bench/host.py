@@ -97,14 +97,9 @@ class OldReadMirror(Mirror):
 
     def read_msg(self, wait=0.05):
         while True:
-            i = self.buf.find(b"\n")
-            if i >= 0:
-                line = self.buf[:i].strip()
-                del self.buf[:i + 1]
-                msg = self._parse(line)
-                if msg is not None:
-                    return msg
-                continue
+            msg = self.buffered()
+            if msg is not None:
+                return msg
             chunk = self.ser.read(4096)
             if not chunk:
                 return None

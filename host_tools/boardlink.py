@@ -93,14 +93,9 @@ class BoardLink:
         shape (corrupted, truncated) is reported once and a catch-up is asked for."""
         end = None
         while True:
-            i = self.buf.find(b"\n")
-            if i >= 0:
-                line = self.buf[:i].strip()
-                del self.buf[:i + 1]
-                msg = self._parse(line)
-                if msg is not None:
-                    return msg
-                continue
+            msg = self.buffered()
+            if msg is not None:
+                return msg
             if self.log is not None:
                 self.log.flush()         # once per burst, not per event
             n = self.ser.in_waiting
@@ -114,6 +109,19 @@ class BoardLink:
             chunk = self.ser.read(n)
             if chunk:
                 self.buf += chunk
+
+    def buffered(self):
+        """The next message among the lines already read (skipping those :meth:`_parse`
+        drops), or None when no whole line is left."""
+        while True:
+            i = self.buf.find(b"\n")
+            if i < 0:
+                return None
+            line = self.buf[:i].strip()
+            del self.buf[:i + 1]
+            msg = self._parse(line)
+            if msg is not None:
+                return msg
 
     def _wait_readable(self, seconds):
         try:

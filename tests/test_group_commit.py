@@ -361,13 +361,8 @@ def test_the_idle_loop_replays_the_next_folds_base_ahead(tmp_path):
     assert g.win.nb is not None and not r.step_maintain()   # once
     m, st = g.win.nb
     assert m == g.win.fold_depth()
-    applied = [0]
-    apply = g._apply
-
-    def counted(ev):
-        applied[0] += 1
-        return apply(ev)
-    g._apply = counted
+    from test_undo_replay import counting
+    applied = counting(g)
     base = g.base_seq
     while g.base_seq == base:
         applied[0] = 0
