@@ -25,118 +25,11 @@ sys.path.insert(0, ROOT)
 from emu import pico as emu  # noqa: E402
 from host_tools import flash, image, paths  # noqa: E402
 
-BOARD = "pico-ws2812-16x16"
 SETTLE = 3.0      # emulated s: after a workload, for the held commit and a due snapshot
 
-# The bench image's /main.py: the referee exactly as firmware/main.py builds it (that file is on
-# the board as /lib/fleetref_main.py), plus a task that reports the heap after a full
-# collection whenever the game changed and settled (unchanged for 400 ms).
-PROBE = r"""
-import gc, json
-import fleetref_main as fm
-try:
-    import asyncio
-except ImportError:
-    import uasyncio as asyncio
-from referee.journal import OSFS
-board = json.load(open('/board.json'))
-runner = fm.build(board, journal_fs=OSFS(''))
-if NAIVE:     # the baseline: the first design's frame path, measured in the same run
-    import drivers.ws2812 as ws
-    ws.pack = ws.pack_py            # pixels packed by a Python loop
-    runner.render_on_input = False  # frames only at the render task's turns, every 33 ms
-    runner.frame_ms = 33
-    runner.keys.flag = None         # keys polled every 2 ms, idle or not
-    runner.idle_scan_ms = runner.scan_ms
-    runner.serial.readable = None   # the serial port polled every 5 ms
-    full = runner.renderer.render
-    def redraw_all(app, err=False, full=full, r=runner.renderer):
-        r.full = True               # every frame drawn from scratch
-        return full(app, err)
-    runner.renderer.render = redraw_all
-    runner.app.journal.defer = False    # snapshots written inside the event, as at first
-    runner.app.journal.hold_ms = 0      # each event's record committed on its own
-    runner.keys.deb.eager = False       # a release accepted after the debounce too
-    runner.display.partial = False      # every frame sent whole
-    runner.gc_low = 0                   # garbage collected when an allocation finds no room
-import time
-EV = [0, 0, 0]       # events submitted, the longest (us), how many took over 20 ms
-_submit = runner.app.submit
-def timed_submit(ev, origin="key", cmd=None):
-    t = time.ticks_us()
-    r = _submit(ev, origin, cmd)
-    d = time.ticks_diff(time.ticks_us(), t)
-    EV[0] += 1
-    if d > EV[1]:
-        EV[1] = d
-    if d > 20000:
-        EV[2] += 1
-    return r
-runner.app.submit = timed_submit
-J = runner.app.journal
-ST = [0, 0, 0]       # the loop's snapshot steps: [steps, the longest (us), snapshots finished]
-WH = [0, 0]          # snapshots maintain() wrote in one go (events kept coming): [n, longest]
-TW = [0, 0]          # steps that wrote the new log again and renamed it (the same)
-_maint = J.maintain
-def timed_maint(g):
-    w = J.whole
-    tw = J.twice
-    ls = J.log_start
-    t = time.ticks_us()
-    r = _maint(g)
-    d = time.ticks_diff(time.ticks_us(), t)
-    if r and J.whole != w:
-        WH[0] += 1
-        WH[1] = max(WH[1], d)
-    elif r and J.twice != tw:
-        TW[0] += 1
-        TW[1] = max(TW[1], d)
-        ST[2] += 1
-    elif r:
-        ST[0] += 1
-        ST[1] = max(ST[1], d)
-        ST[2] += J.log_start != ls
-    return r
-J.maintain = timed_maint
-CM = [0, 0, 0]       # group commits of a key's events: [n, longest (us), events announced]
-SC = [0, 0, 0]       # the commits of an append line's events (the same)
-_commit = runner.app.commit
-def timed_commit(origin="key", cmd=None):
-    st = CM if origin == "key" else SC
-    t = time.ticks_us()
-    r = _commit(origin, cmd)
-    d = time.ticks_diff(time.ticks_us(), t)
-    if r:
-        st[0] += 1
-        st[2] += r
-        if d > st[1]:
-            st[1] = d
-    return r
-runner.app.commit = timed_commit
-runner.app.hello()
-async def probe():
-    last = seen = None
-    while True:
-        await asyncio.sleep_ms(400)
-        app = runner.app
-        key = (app.gid, app.game.seq if app.game else -1, app.version, CM[0], ST[0], WH[0],
-               TW[0], SC[0])
-        if key != seen:     # still changing: report once it has stood still 400 ms (its
-            seen = key      # collection then never falls among a game's key presses)
-            continue
-        if key == last:
-            continue
-        last = key
-        gc.collect()
-        print('{"t": "heap", "gid": "%s", "seq": %d, "alloc": %d, "free": %d, "frames": %d, '
-              '"ev_n": %d, "ev_max": %d, "ev_over": %d, "st_n": %d, "st_max": %d, '
-              '"st_done": %d, "wh_n": %d, "wh_max": %d, "tw_n": %d, "tw_max": %d, '
-              '"cm_n": %d, "cm_max": %d, "cm_evs": %d, "sc_n": %d, "sc_max": %d, "sc_evs": %d}'
-              % (app.gid, key[1], gc.mem_alloc(), gc.mem_free(), runner.frames,
-                 EV[0], EV[1], EV[2], ST[0], ST[1], ST[2], WH[0], WH[1], TW[0], TW[1],
-                 CM[0], CM[1], CM[2], SC[0], SC[1], SC[2]))
-asyncio.run(runner.main([probe()]))
-"""
+from bench.rp2_probe import PROBE  # noqa: E402  (the bench image's /main.py)
+from bench.rp2_notes import BOARD, GAME_KEYS, NOTES  # noqa: E402,F401  (how rows are measured)
+
 
 
 def build_uf2(out, naive=False, frozen=None):
@@ -159,6 +52,15 @@ def build_uf2(out, naive=False, frozen=None):
     return board
 
 
+def resent_note(r, b):
+    """Says which image's load line had to be sent again (its heap had no block for it)."""
+    said = ["the %s image's load line was sent %d times (the first found no block on its "
+            "heap)" % (name, x["loaded"]["resent"] + 1)
+            for name, x in (("fleetref", r), ("baseline", b))
+            if x is not None and x["loaded"].get("resent")]
+    return " (%s)" % "; ".join(said) if said else ""
+
+
 def percentile(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p / 100.0 * (len(xs) - 1))))]
@@ -172,12 +74,6 @@ def idle_share(pico, seconds=2.0):
     return (b["busy"] - a["busy"]) / (b["t"] - a["t"]), b["t"] - a["t"]
 
 
-# a turn at the table on the default board's keys: select, mark hits and take them back,
-# play the phase on, undo; in a long 2x24-ship game these make events that write journal
-# records, snapshots (every 40 records) and fold the undo window (refused presses light the
-# error row: a frame too)
-GAME_KEYS = ["sel+", "dmg+", "sel+", "dmg+", "dmg-", "side", "sel+", "dmg+", "undo", "mark",
-             "side", "dmg+", "phase", "sel-", "dmg+", "undo"]
 
 
 def latencies(pico, board, n, seed=3):
@@ -219,13 +115,22 @@ def heap_run(pico, events, boot):
     and after the last event."""
     from bench.run import roster_2x24
     mark = pico.mark()
-    pico.write((json.dumps({"c": "load", "roster": roster_2x24()}) + "\n").encode())
-    game = pico.wait_msg(lambda m: m.get("t") in ("game", "err"), 300, mark)
+    resent = 0
+    for attempt in range(3):    # a heap too fragmented for the line: sent again (noted)
+        pico.write((json.dumps({"c": "load", "roster": roster_2x24()}) + "\n").encode())
+        game = pico.wait_msg(lambda m: m.get("t") in ("game", "err"), 300, mark)
+        if game["t"] != "err" or "free memory" not in game.get("msg", ""):
+            break
+        note("the load line found no room on the heap (%s); sent again" % game.get("msg"))
+        resent = attempt + 1
+        pico.sleep(1.0)
+        mark = pico.mark()
     if game["t"] == "err":
         raise emu.EmuError("the board refused the 2x24-ship game: %r" % game)
     note("2x24-ship game loaded")
     loaded = pico.wait_msg(lambda m: m.get("t") == "heap" and m["gid"] == game["gid"]
                            and m["seq"] == 0, 300, mark)
+    loaded["resent"] = resent
     note("heap after the load %r" % loaded)
     mark = pico.mark()
     f0 = pico.time()["flashBytes"]
@@ -323,7 +228,8 @@ def measure(quick=False):
     rows = [
         ("rp2 heap used after boot (gc.mem_alloc, of %s)" % kb(total), kb(r["boot"]["alloc"]),
          "", "", ""),
-        ("rp2 heap used after loading a 2x24-ship game", kb(r["loaded"]["alloc"]), "", "", ""),
+        ("rp2 heap used after loading a 2x24-ship game%s" % resent_note(r, None if nob else b),
+         kb(r["loaded"]["alloc"]), "", "", "" if nob else kb(b["loaded"]["alloc"])),
         ("rp2 heap used after %d events with frames and journal (%d frames drawn)"
          % (n_events, r["last"]["frames"] - r["loaded"]["frames"]), kb(heap), "<= 64 KB",
          verdict(heap <= 64 * 1024), kb(b["last"]["alloc"])),
@@ -395,93 +301,6 @@ def measure(quick=False):
     return rows
 
 
-NOTES = [
-    "- rp2 rows: the image `fleetref flash --uf2` writes for %s, booted on the official "
-    "MicroPython v1.24.1 RPI_PICO build in the emulated RP2040 (rp2040js, emu/; "
-    "bench/rp2.py). Heap: `gc.mem_alloc()` after `gc.collect()`, with the referee built by "
-    "main.py's own `build` (the bench image's main.py adds a task that reports the heap "
-    "once the game has stood still 0.4 s, so its collection never falls among the key presses "
-    "timed below); the game is a 2x24-ship swsb roster loaded over serial, the "
-    "events go over serial 5 per `append` line, the render task draws frames and the journal "
-    "writes every event to littlefs." % BOARD,
-    "- Latency: after those events, %d presses of a turn's keys (%s, in turn) on the emulated "
-    "key matrix, held 60-100 ms with 150-250 ms between them; from the key's release to the "
-    "end (latch) of the first WS2812 frame decoded on GP28 before the next release that "
-    "changed what the panel shows. Most presses in that game are refused (not this phase, "
-    "nothing to take back): the first lights the error row, the next ones while it is lit "
-    "change nothing on the panel, and the board then sends no frame (such presses are "
-    "counted as without a frame; the idle loop's whole-frame refresh every 2 s, the same "
-    "colours again, is not a press's frame). "
-    "A press is drawn at once (the key task renders after an action), only what changed is "
-    "redrawn (ship half-rows by their key, only the status pixel when only the status "
-    "changed, as at a phase; the overlay's digits only when they change, the half-rows "
-    "under them left alone; the round and phase row, the chart and the dice row only when "
-    "the game state changed; pixels written as 3-byte slices), the pixels are "
-    "packed by a viper loop, and the frame is sent only up to the last LED that changed (a "
-    "WS2812 keeps its colour when no data reaches it; the emulator's decoder gets the "
-    "shorter frame and emu/pico.py lays it over what the chain showed). A release is "
-    "accepted at its first open reading once the press has been accepted 5 ms (an eager "
-    "release). The key scan reads the 16 switches and hands the debouncer only those that "
-    "are closed or settling. A key's journal record is held in RAM and written with the "
-    "other held ones after the keys rest (group commit); the journal's snapshot (every 40 "
-    "records) and a garbage collection (once less than 16 KB of the heap is free) are done "
-    "by the render task while no key is down, not inside a press. Baseline, the same run "
-    "on a second boot: the first design's path (frames only at the render task's turns "
-    "every 33 ms, each drawn from scratch and sent whole, pixels packed by a Python loop, "
-    "keys polled every 2 ms and the serial port every 5 ms, releases debounced 5 ms, each "
-    "record committed in its event, garbage collected when an allocation finds no room). "
-    "An accepted event copies the state once, after its check (a refused press copies "
-    "nothing); an undo starts from the newest kept state at or below its depth: the "
-    "checkpoints every 16 events of the undo stack, or the window's two newest kept states "
-    "(the state before each event, or the one below an undo's depth kept by its replay), so "
-    "an undo right after an event, two after two events, and every second undo of a longer "
-    "run replay nothing, and no undo within 64 "
-    "events of the stack's top replays 16 events or more (deeper, where only every second "
-    "checkpoint is kept to save RAM, 32; 48 when it folds the window first; "
-    "tests/test_undo_replay.py). "
-    "What stops the 10 ms target: the release is seen at the next 2 ms scan; then the "
-    "event's rules and CRC-32, and the frame drawn in Python, which takes longest when every "
-    "ship row changes (a phase, an undo, a side change: each row's status asks the rules "
-    "which ships are yet to act; a cursor moving onto the other page redraws all 24 ship "
-    "half-rows, the longest frame to draw; the rows above split the presses by how much of "
-    "the chain "
-    "their frame reached); a whole frame is 7.7 ms on the wire (256 LEDs x 24 bits at 800 "
-    "kHz), a change in row r of the 16 takes (r + 1) x 0.48 ms. So a change in the top rows "
-    "can light in about 10 ms, one in the bottom rows cannot (the wire alone is 6-7.7 ms). "
-    "Next steps: the ship rows' keys and colours in viper (the rules' yet-to-act test per "
-    "ship is Python), and a second data line so each half of the panel is its own 128-LED "
-    "chain (a board change: the wire time halves). "
-    "**Emulated time is a lower bound** for a real Pico: rp2040js runs at 125 MHz with no XIP "
-    "flash wait states or cache misses, and flash erase and program take no time."
-    % (120, " ".join(GAME_KEYS)),
-    "- Frozen row (when `FLEETREF_FROZEN_FIRMWARE` names a MicroPython image built with "
-    "`firmware/manifest.py` as docs/build.md says; otherwise kept from the page): the same "
-    "probe and game on that image, with no /lib modules on the filesystem. The image was "
-    "built here from MicroPython v1.24.1 with Debian's gcc-arm-none-eabi; CI has no ARM "
-    "toolchain, so `make test` never builds it.",
-    "- rp2 rows, snapshots: the journal's snapshot (every 40 records) is written by the "
-    "loop, not inside an event, one littlefs operation a turn while no key is down "
-    "(journal.Journal.maintain): the log's records into the history chunk (from the RAM "
-    "window, packed as they are, after the chunk's end kept in RAM: no read back), "
-    "snap.bin.tmp written, renamed, a new log.bin.tmp written, renamed; the other tasks run "
-    "between the steps, so a press waits for one step at most. Events between two steps "
-    "go to the old log, which holds every event until the rename; the new log starts where "
-    "the history ends and its write takes the records of the events since from the RAM "
-    "window (restore skips the records the snapshot holds). When an event came after the "
-    "new log was written, the next turn writes it again; when events keep coming (a stream "
-    "of serial lines, as in this game's load), that turn also renames it, so it ends: the "
-    "second row. Only when the window no longer holds the events since the history's end "
-    "does it start over, and with 80 records in the log the rest is written in one go: the "
-    "third row. Each step is one or two littlefs commits; how long one takes depends on littlefs "
-    "(a metadata compaction takes longest), and a real Pico also waits for the flash "
-    "chip's erase and program times, which the emulator does not model.",
-    "- CPU share: emulated time the core spends executing instructions (not waiting in WFE) "
-    "over emulated time, with the referee idle after boot: with every row high, the key task "
-    "sleeps until a column's pin interrupt (then scans every 2 ms until the keys are "
-    "released and settled); the serial task sleeps in asyncio's poller until a byte "
-    "arrives; the render task checks every 100 ms. Baseline: the polling of the first "
-    "design (above). The same lower-bound caveat holds.",
-]
 
 
 if __name__ == "__main__":
