@@ -114,20 +114,33 @@ following event that checks, follows on by number and that the rules accept. Whe
 failed a check, the board says so over serial (an `err` line with `code` `journal`, at boot
 and after every `hello`; docs/protocol.md) and on the grid: how many events were kept, which
 were lost, what failed its check; it moves the damaged files to `/game.bad` and writes a clean
-journal of what was kept (its history repaired from the RAM window where possible).
+journal of what was kept (its history repaired from the RAM window where possible). When the
+flash has no room for that clean journal, the damaged files go back in place (they restore to
+the same prefix), the game kept is played on, the note says it was not repaired, and the
+repair is tried again before the next event is written (refused, and said, while there is no
+room). A refused append (a full flash) leaves the log as it was: littlefs commits a file only
+on close, and the simulator's flash (a host directory) cuts a failed append back
+(tests/test_journal_full.py).
 
 ## What is refused
 
 - A set-up that fails its check (the roster cannot be trusted): no game is restored; the
   damaged files are kept in `/game.bad`, the board says so and starts its default scenario. It
-  never starts a new game over a journaled one silently.
+  never starts a new game over a journaled one silently: when there is no room for the
+  default scenario's journal, the files go back in place and the boot fails with that error,
+  so the next boot says it all again.
 - A new game over a journaled one is an explicit choice: the `load` command, the scenario menu,
   or `fleetref sim --new`; `fleetref sim --scenario X --flash DIR` resumes the game in DIR and
   refuses (one line, exit 2) when DIR holds a game of another scenario.
 - Save files (`fleetref load`): every field's type, length and range is checked, the hash chain
   covers the roster, the scenario label and the game id, every event is replayed through the
   rules before anything is sent; a board holding another game in play or this game further on
-  is not replaced without `--force`. Every refusal is one line and a non-zero exit.
+  is not replaced without `--force`. Every refusal is one line and a non-zero exit. A load the
+  board refuses (its flash full, a roster line too long) stops there: the board's game is as
+  it was. A game in play is saved beside the file before the board starts the file's game;
+  a load cut off after that (the board then holds part of the file, journaled) says which
+  file puts the old game back. The restore is not one transaction on the board: a cut
+  leaves the partial game there, named by that message, not rolled back.
 
 ## What cannot be detected
 

@@ -20,8 +20,18 @@ def drive(port, commands):
     for c in commands:
         s.write((json.dumps(c) + "\n").encode())
         time.sleep(0.02)
-    time.sleep(0.3)
-    data = s.read(1 << 20)
+    # the replies, until the board has been quiet for a second (a loaded machine answers
+    # later than an idle one: a fixed wait lost the last replies in a clean-clone make test)
+    data = b""
+    last = time.monotonic()
+    end = last + 20
+    while time.monotonic() < end:
+        chunk = s.read(1 << 20)
+        if chunk:
+            data += chunk
+            last = time.monotonic()
+        elif time.monotonic() - last > 1.0:
+            break
     s.close()
     return [json.loads(l) for l in data.decode().splitlines() if l.startswith("{")]
 

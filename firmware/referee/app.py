@@ -115,8 +115,13 @@ class Referee(PadUI, SerialLink):
         game = Game(rules.get(norm["ruleset"]), norm)
         n = j.restore(game)
         if j.problems:
-            j.repair(game)
-            self.boot_note = j.report(n)
+            try:
+                j.repair(game)
+                self.boot_note = j.report(n)
+            except OSError as e:        # no room for the repaired journal: the damaged one
+                self.boot_note = (j.report(n) + "; not repaired (%s): the files stay as they "
+                                  "were and are repaired before the next event is written"
+                                  % e)
         self.game = game
         self.raw_parts = protocol.encode_parts(raw)
         self.scenario = msg.get("scenario") or norm["name"]
@@ -140,9 +145,18 @@ class Referee(PadUI, SerialLink):
                 try:
                     where = j.set_aside()
                 except OSError:
-                    where = "place (set-aside failed)"
+                    where = None
                 self.boot_note = ("journal damaged: no game restored (%s); damaged files kept in "
-                                  "%s; new game %s started" % (e, where, scenario))
+                                  "%s; new game %s started" % (e, where or "place (set-aside "
+                                                              "failed)", scenario))
+                try:
+                    self.load_scenario(scenario)
+                except OSError:         # no room for the new game: the files go back, so
+                    if where:           # the next boot says all this again (never silent)
+                        j.put_back(where)
+                    raise
+                self.journal_error()
+                return
         self.load_scenario(scenario)
         if self.boot_note:
             self.journal_error()
@@ -249,6 +263,12 @@ class Referee(PadUI, SerialLink):
             from referee.clock import clock_of
             ck = clock_of(self)
         j = self.journal
+        if j is not None and j.unrepaired and not self.unsent:
+            try:                                # a damaged journal the boot could not repair
+                j.repair(g)
+            except OSError as e:
+                return self.error("journal: damaged and not repaired (%s; flash not written; "
+                                  "event not applied)" % e, origin, cmd)
         hold = ((self.pad_live or self.batching) and j is not None
                 and getattr(j, "hold_ms", 0) > 0)
         self._settle(hold, origin, cmd)

@@ -58,6 +58,7 @@ class Journal(Recovery):
         self.key = None       # CRC-32 of the set-up line
         self.line = None      # the set-up line (str)
         self.problems = []
+        self.unrepaired = False   # a damaged restore whose repair found no room (Recovery.repair)
         self.seen = 0
         self.aside = None
         # True: append only marks a snapshot due (``due``) and maintain() writes it (the

@@ -8,6 +8,13 @@ simulator.
 """
 
 
+try:
+    import sys
+    HOST = sys.implementation.name != "micropython"
+except (ImportError, AttributeError):
+    HOST = False
+
+
 class OSFS:
     """The board's (or the host's) filesystem under directory ``base`` through ``os``."""
 
@@ -17,6 +24,8 @@ class OSFS:
         self.base = base
 
     def open(self, p, mode):
+        if mode == "ab" and HOST:       # unbuffered: Files._append cuts a failed append back
+            return open(self.base + p, mode, buffering=0)
         return open(self.base + p, mode)
 
     def rename(self, a, b):
@@ -79,9 +88,27 @@ class Files:
         self.fs.rename(self._p(name + ".tmp"), self._p(name))
 
     def _append(self, name, data):
+        """Append ``data`` to ``name``. littlefs commits a file on close, so a failed write
+        leaves it as it was; a file that can be truncated (a host's filesystem: the
+        simulator) is cut back to its old end when the write fails (ENOSPC), so the next
+        restore finds no half record."""
         f = self.fs.open(self._p(name), "ab")
+        cut = getattr(f, "truncate", None)
+        end = f.tell() if cut is not None else 0
         try:
-            f.write(data)
+            if cut is None:
+                f.write(data)
+            else:                       # (OSFS opens it unbuffered on a host: a short write
+                k = 0                   # returns what it wrote, the next one raises)
+                while k < len(data):
+                    k += f.write(memoryview(data)[k:]) or 0
+        except OSError:
+            if cut is not None:
+                try:
+                    cut(end)
+                except OSError:
+                    pass
+            raise
         finally:
             f.close()
         self.bytes_written += len(data)

@@ -204,10 +204,37 @@ class Recovery(Files):
         self.aside = bad
         return bad
 
+    def put_back(self, bad):
+        """Undo :meth:`set_aside` (the new files written since are removed): when what was to
+        replace the damaged journal found no room, the next boot finds it as it was. Never
+        raises (what could not be moved stays where it is)."""
+        try:
+            for n in self.names():
+                self.fs.remove(self._p(n))
+            for n in self.names(bad):
+                self.fs.rename(bad + "/" + n, self._p(n))
+            self.aside = None
+        except OSError:
+            pass
+        self.tail = None
+
     def repair(self, game):
         """After a damaged restore: set the damaged files aside and write a clean journal of
-        ``game`` (the recovered prefix), its history copied from the readable part."""
+        ``game`` (the recovered prefix), its history copied from the readable part. When the
+        new journal cannot be written (OSError: a full flash), the damaged files go back in
+        place (they restore to the same prefix), ``unrepaired`` is set (app.Referee tries
+        again before the next event is written) and the OSError is raised."""
         bad = self.set_aside()
+        try:
+            self._rewrite(game, bad)
+        except OSError:
+            self.put_back(bad)
+            self.unrepaired = True
+            raise
+        self.unrepaired = False
+        return bad
+
+    def _rewrite(self, game, bad):
         old = type(self)(self.fs, bad, self.budget, self.history_budget)
         old.key = self.key
         self._write_setup()
@@ -239,4 +266,3 @@ class Recovery(Files):
             self.add_history(batch)
         self._new_log(game.seq)
         self.snapshot(game)
-        return bad
