@@ -110,8 +110,14 @@ def push(port, name, raw, timeout=None):
         raise RosterCmdError("no answer from %s within %.0f s (is it a fleetref board with "
                              "firmware new enough for roster push? run fleetref flash)"
                              % (port, timeout))
+    except (serial.SerialException, OSError) as e:     # a pulled cable, a board reset
+        raise RosterCmdError("the link to %s was lost (%s): the roster may or may not be "
+                             "stored; push it again" % (port, e))
     finally:
-        s.close()
+        try:
+            s.close()
+        except (serial.SerialException, OSError):
+            pass
 
 
 def add_arguments(p):

@@ -206,6 +206,12 @@ def verify(save):
     snap = save.get("snapshot") or {}
     if snap.get("state_hash") not in (None, g.state_hash()):
         raise SaveError("the snapshot's state_hash does not match the replayed log")
+    if snap:                # a copy for reading the file: it must say what the log gives
+        mine = json.loads(json.dumps(g.snapshot()))
+        for k in sorted(set(mine) | set(snap)):
+            if snap.get(k) != mine.get(k):
+                raise SaveError("the snapshot's %r does not match the replayed log (the file "
+                                "was changed there)" % k)
     return g
 
 

@@ -64,6 +64,14 @@ def _pull(m, path):
     return len(events)
 
 
+class Refused(MirrorError):
+    """The board answered a command with an ``err`` line (``c``: the command)."""
+
+    def __init__(self, msg, c):
+        MirrorError.__init__(self, msg)
+        self.c = c
+
+
 class LoadError(MirrorError):
     """A load that failed after the board's game was replaced (``backup``: where the game it
     held before was saved, or None when it held none)."""
@@ -111,8 +119,8 @@ def load(port, path, force=False, say=None):
                     % (hello.get("scenario") or "?", bseq, backup))
         m.send({"c": "load", "roster": data["game"]["roster"],
                 "scenario": data["game"].get("scenario") or ""})
+        started = True          # (from here a lost link may leave the board in the new game)
         _reply(m, "load", "game", LOAD_TIMEOUT)     # (err: refused, nothing changed)
-        started = True
         if data["base"]:
             m.send({"c": "base", "base_seq": data["base_seq"], "base": data["base"]})
             _ok(m, "base")
@@ -125,9 +133,9 @@ def load(port, path, force=False, say=None):
             raise MirrorError("restored, but the board's state hash %s differs from the "
                               "file's %s" % (board["state_hash"], g.state_hash()))
     except (MirrorError, serial.SerialException, OSError) as e:
-        if not started:
-            raise
-        raise LoadError("the load stopped partway (%s): the board holds part of %s%s"
+        if not started or (isinstance(e, Refused) and e.c == "load"):
+            raise           # nothing sent, or the board refused the game: it is as it was
+        raise LoadError("the load stopped partway (%s): the board may hold part of %s%s"
                         % (e, path, "; its game before is in %s (fleetref load %s --force "
                                     "puts it back)" % (backup, backup) if backup else ""),
                         backup)
@@ -151,7 +159,7 @@ def _reply(m, c, t, timeout=None):
             return msg
         if msg.get("t") == "err" and (msg.get("c") == c or (
                 msg.get("c") is None and msg.get("src") == "serial")):  # (a line it could
-            raise MirrorError("the board refused %s: %s" % (c, msg.get("msg")))  # not read)
+            raise Refused("the board refused %s: %s" % (c, msg.get("msg")), c)  # not read)
     raise MirrorError("no reply to %s" % c)
 
 

@@ -32,7 +32,7 @@ def parse(text):
             where = "script line %d: " % lineno
             if t in ACTIONS:
                 steps.append(("key", t))
-            elif t[0] in "Kk" and t[1:].rstrip("~").isdigit():
+            elif t[0] in "Kk" and t[1:].rstrip("~").isascii() and t[1:].rstrip("~").isdigit():
                 steps.append(("raw", int(t[1:].rstrip("~")), t.endswith("~")))
             elif t in ("select", "wait", "dice"):
                 need = 2 if t == "dice" else 1

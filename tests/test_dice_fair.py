@@ -104,7 +104,8 @@ class Board:
                             self.serial({"c": "aim", "ship": a, "weapon": w, "arg": 0})
                         for t in range(g.n):
                             if a != t:
-                                self.serial({"c": c, "ship": a, "target": t, "other": t})
+                                self.serial({"c": c, "ship": a, "target": t, "other": t,
+                                             "facing": 0})
             self.serial({"c": "phase"})
 
     def verify(self):

@@ -104,7 +104,7 @@ def test_saved_games_of_every_ruleset_verify(sim_factory, tmp_path, scenario):
     cmds = [{"c": "launch", "ship": i} for i in range(10)]
     for _ in range(3):
         cmds += [{"c": "roll"}] * 3
-        cmds += [{"c": c, "ship": a, "target": t, "other": t}
+        cmds += [{"c": c, "ship": a, "target": t, "other": t, "facing": 0}
                  for c in ("overlap", "ion") for a in range(8) for t in range(8) if a != t]
         cmds += [{"c": "phase"}]
     drive(sim.port, cmds + [{"c": "reveal"}])

@@ -192,6 +192,7 @@ def test_keypad_board_in_the_simulator(tmp_path):
     ("pico-ws2812-16x16", "sel+ select Nobody dmg+\n", "no ship named 'Nobody' (the ships: "),
     ("pico-ws2812-16x16", "K15 K16\n", "K16: this board's keys are K0..K15"),
     ("pimoroni-rgb-keypad", "K13~ K99\n", "K99: this board's keys are K0..K15"),
+    ("pico-ws2812-16x16", "K\u0663\n", "unknown token 'K\u0663'"),   # not an ASCII digit
 ])
 def test_a_script_naming_no_ship_or_key_stops_with_an_error(tmp_path, board, text, says):
     """A ``select`` of a ship the game lacks, or a ``K<n>`` beyond the board's keys, ends

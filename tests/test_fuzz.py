@@ -126,7 +126,12 @@ def test_each_bad_line_gets_exactly_one_error(board):
     ({"c": "counter", "ship": 0, "option": -1}, "option must be an option's number 0..3"),
     ({"c": "counter", "ship": 0}, "option must be an option's number 0..3 or its name"),
     ({"c": "counter", "ship": 0, "option": "Nope"}, "no option 'Nope' (options: "),
-    ({"c": "key"}, "key must be one of the pad's actions (sel- sel+ "),
+    ({"c": "key"}, "key needs 'key': one of the pad's actions (sel- sel+ "),
+    ({"c": "key", "key": "fly"}, "key must be one of the pad's actions (sel- sel+ "),
+    ({"c": "load", "scenario": "x" * 300}, "bad scenario name 'xxxx"),
+    # a field the protocol lists as required is not taken as a default (docs/protocol.md)
+    ({"c": "aim", "ship": 0}, "'aim' needs 'weapon' (an integer 0..7)"),
+    ({"c": "aim", "ship": 0, "weapon": 0}, "'aim' needs 'arg' (an integer 0..254)"),
     ({"c": "load", "scenario": "nope"}, "no scenario 'nope' on the board (it has: "),
 ])
 def test_a_refusal_names_the_protocols_fields(board, line, says):

@@ -96,3 +96,34 @@ def test_a_load_cut_off_partway_names_the_saved_game_that_puts_it_back(sim_facto
     out = cli("load", backup, "--force", "--port", b.port)   # as the error says
     assert out.returncode == 0, out.stderr
     assert board_state(b.port)[1:] == before[1:]          # the game it held, every event
+
+
+def test_a_link_lost_while_the_board_answers_the_load_names_the_saved_game(sim_factory,
+                                                                         tmp_path,
+                                                                         monkeypatch):
+    """Once the load line is sent the board may already hold the file's game (an independent
+    check cut the link there: the old message said the board's game was as it was)."""
+    src = hoth_in_play(sim_factory)
+    path = tmp_path / "game.json"
+    assert cli("save", str(path), "--port", src.port).returncode == 0
+    b = sim_factory("--headless", "--ruleset", "swsb", "--seed", "5")
+    m = Mirror(b.port, warn=lambda s: None)
+    m.open()
+    m.sync()
+    m.send({"c": "roll", "values": [12, 5]})
+    m.pump(0.5)
+    m.close()
+    before = board_state(b.port)
+    real = saveload._reply
+
+    def cut(m, c, t, timeout=None):
+        if c == "load":
+            raise OSError(5, "Input/output error")
+        return real(m, c, t, timeout)
+    monkeypatch.setattr(saveload, "_reply", cut)
+    with pytest.raises(saveload.LoadError) as e:
+        saveload.load(b.port, str(path), force=True)
+    assert "may hold part of" in str(e.value) and e.value.backup in str(e.value)
+    monkeypatch.setattr(saveload, "_reply", real)
+    assert cli("load", e.value.backup, "--force", "--port", b.port).returncode == 0
+    assert board_state(b.port)[1:] == before[1:]

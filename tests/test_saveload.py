@@ -73,6 +73,11 @@ def tamper(path, fn):
      "the hash chain after event 37"),
     (lambda d: d["game"]["roster"]["sides"][0]["ships"][0].__setitem__("hp", 9),
      "breaks at event 1: hash chain"),
+    # the snapshot is a copy for reading the file: it must say what the log gives
+    (lambda d: d["snapshot"]["ships"][0].__setitem__("damage", 3),
+     "the snapshot's 'ships' does not match the replayed log"),
+    (lambda d: d["snapshot"].__setitem__("round", "x"),
+     "the snapshot's 'round' does not match the replayed log"),
 ])
 def test_tampered_file_refused_with_where_it_breaks(saved, sim_factory, how, words):
     path, _ = saved

@@ -30,8 +30,11 @@ class SerialLink(AppBase):
         return v
 
     def int_arg(self, msg, key, default, lo, hi):
-        """``msg[key]`` (or ``default``) as an int in lo..hi. ValueError."""
+        """``msg[key]`` (or ``default``; None: the field is required) as an int in lo..hi.
+        ValueError naming the field."""
         v = msg.get(key, default)
+        if v is None and key not in msg:
+            raise ValueError("%r needs %r (an integer %d..%d)" % (msg.get("c"), key, lo, hi))
         if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > hi:
             raise ValueError("%r must be an integer %d..%d" % (key, lo, hi))
         return v
@@ -207,6 +210,9 @@ class SerialLink(AppBase):
         if c == "key":
             from referee.pad import ACTIONS
             k = msg.get("key")
+            if k is None:
+                raise ValueError("key needs 'key': one of the pad's actions (%s) or sel:<n>"
+                                 % " ".join(ACTIONS))
             if k not in ACTIONS and not (isinstance(k, str) and k[:4] == "sel:"
                                          and k[4:].isdigit()):
                 raise ValueError("key must be one of the pad's actions (%s) or sel:<n>, not %r"

@@ -37,8 +37,9 @@ def load_raw(raw, ruleset=None):
 
 def path_of(name, base):
     """File path of scenario ``name`` in directory ``base``. Raises ValueError on bad names."""
-    if not name or "/" in name or "\\" in name or name.startswith("."):
-        raise ValueError("bad scenario name %r" % name)
+    if not name or "/" in name or "\\" in name or name.startswith(".") or len(name) > 63:
+        raise ValueError("bad scenario name %r (a file name on the board: at most 63 "
+                         "characters, no / or \\, not starting with .)" % name[:80])
     return base + "/" + name + ".json"
 
 
@@ -51,7 +52,8 @@ def read(name, base):
         if e.args and e.args[0] == 2:           # ENOENT
             raise ValueError("no scenario %r on the board (it has: %s)"
                              % (name, ", ".join(list_names(base)) or "none"))
-        raise
+        raise OSError(e.args[0] if e.args else 5, "cannot read scenario %r from the board's "
+                      "flash" % name)
     with f:
         return f.read()
 

@@ -189,7 +189,8 @@ class D20Rules(Ruleset):
     def command(self, link, c, msg):
         ia = link.int_arg
         if c == "aim":
-            return (EV_AIM, link.ship_arg(msg), ia(msg, "weapon", 0, 0, 7), ia(msg, "arg", 0, 0, 254))
+            return (EV_AIM, link.ship_arg(msg), ia(msg, "weapon", None, 0, 7),
+                    ia(msg, "arg", None, 0, 254))
         if c == "attack":
             return (EV_ATTACK, link.ship_arg(msg), link.roll_arg(msg), link.ship_arg(msg, "target"))
         return Ruleset.command(self, link, c, msg)

@@ -415,12 +415,13 @@ class Rules(D20Rules):
         if c == "move":
             return (EV_MOVE, link.ship_arg(msg), ia(msg, "mode", 1, 1, 3), 0)
         if c == "respond":
-            kind = ia(msg, "kind", 2, 1, 2) | (4 if msg.get("behind") else 0)
+            kind = ia(msg, "kind", None, 1, 2) | (4 if msg.get("behind") else 0)
             return (EV_RESPONSE, link.ship_arg(msg), kind, link.ship_arg(msg, "mover"))
         if c == "exit":
-            return (EV_EXIT, link.ship_arg(msg), ia(msg, "kind", 1, 1, 2), 0)
+            return (EV_EXIT, link.ship_arg(msg), ia(msg, "kind", None, 1, 2), 0)
         if c == "ion":
-            return (EV_ION, link.ship_arg(msg), link.roll_arg(msg), ia(msg, "facing", 0, 0, 2))
+            return (EV_ION, link.ship_arg(msg), link.roll_arg(msg),
+                    ia(msg, "facing", None, 0, 2))
         if c == "power":
             return (EV_POWER, link.ship_arg(msg), 0, 0)
         return D20Rules.command(self, link, c, msg)

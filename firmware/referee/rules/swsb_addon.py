@@ -326,7 +326,7 @@ class Rules(swsb.Rules):
             return (EV_MOVE, link.ship_arg(msg), link.int_arg(msg, "mode", 1, 1, 1),
                     link.int_arg(msg, "turns", 0, 0, 9))
         if c == "choose":
-            return (EV_CHOOSE, link.int_arg(msg, "side", 0, 0, 1), 0, 0)
+            return (EV_CHOOSE, link.int_arg(msg, "side", None, 0, 1), 0, 0)
         return swsb.Rules.command(self, link, c, msg)
 
     def pad_event(self, app, what, i, m):
