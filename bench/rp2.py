@@ -116,7 +116,7 @@ def heap_run(pico, events, boot):
     from bench.run import roster_2x24
     mark = pico.mark()
     resent = 0
-    for attempt in range(3):    # a heap too fragmented for the line: sent again (noted)
+    for attempt in range(8):    # a heap too fragmented for the line: sent again (noted)
         pico.write((json.dumps({"c": "load", "roster": roster_2x24()}) + "\n").encode())
         game = pico.wait_msg(lambda m: m.get("t") in ("game", "err"), 300, mark)
         if game["t"] != "err" or "free memory" not in game.get("msg", ""):
