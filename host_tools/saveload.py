@@ -37,12 +37,18 @@ def _connect(port):
 
 def save(port, path):
     """Write the board's game to ``path``. Returns the number of events saved."""
+    return save_from(port, path)[0]
+
+
+def save_from(port, path):
+    """:func:`save`, returning ``(events saved, base_seq)``: a board that no longer holds the
+    game's first events (its history full) gives its state after event ``base_seq``."""
     m = _connect(port)
     try:
         n = _pull(m, path)
     finally:
         m.close()
-    return n
+    return n, m.rep.base0[0]
 
 
 def _pull(m, path):
@@ -169,7 +175,7 @@ def _ok(m, c):
 
 def main_save(args):
     try:
-        n = save(args.port, args.file)
+        n, base = save_from(args.port, args.file)
     except (MirrorError, savefile.SaveError) as e:
         print("fleetref save: %s" % e, file=sys.stderr)
         return 2
@@ -177,7 +183,11 @@ def main_save(args):
         print("fleetref save: the link to the board was lost (%s); nothing saved" % e,
               file=sys.stderr)
         return 2
-    print("saved %d events to %s" % (n, args.file))
+    print("saved %d events to %s%s" % (n, args.file, "" if not base else
+                                       " (events %d..%d, from the board's state after event "
+                                       "%d: it no longer holds the events before; a mirror "
+                                       "connected since the start keeps them all)"
+                                       % (base + 1, base + n, base)))
     return 0
 
 

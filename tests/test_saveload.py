@@ -126,3 +126,35 @@ def test_save_beyond_the_boards_window_uses_its_state(sim_factory, tmp_path):
     other = sim_factory("--headless", "--scenario", "hoth", "--seed", "3")
     out = cli("load", str(path), "--port", other.port)
     assert out.returncode == 0, out.stderr and g.state_hash() in out.stdout
+
+
+def test_a_save_from_a_board_that_no_longer_holds_the_first_events_says_so(sim_factory,
+                                                                          tmp_path):
+    """A board without a journal keeps a window of the newest events over a base state: its
+    save starts there, and `fleetref save` says which events it holds (an independent check
+    found it silent about the ones missing)."""
+    from conftest import make_referee
+    from test_long_game import events
+    app, _ = make_referee("swsb-example")
+    app.load_scenario("swsb-example")
+    evs = []
+    for ev in events(app.game, 400):
+        if app.game.seq >= 400:
+            break
+        assert app.submit(ev) is None
+        evs.append(list(ev))
+    sim = sim_factory("--headless", "--scenario", "swsb-example", "--seed", "3")
+    m = Mirror(sim.port, warn=lambda s: None)
+    m.open()
+    m.sync()
+    for i in range(0, len(evs), 16):
+        m.send({"c": "append", "events": evs[i:i + 16]})
+        m.wait_for("ok")
+    m.close()
+    path = tmp_path / "game.json"
+    out = cli("save", str(path), "--port", sim.port)
+    data = json.loads(path.read_text())
+    base = data["base_seq"]
+    assert out.returncode == 0 and base > 0, out.stderr
+    assert ("saved %d events to %s (events %d..400, from the board's state after event %d"
+            % (400 - base, path, base + 1, base)) in out.stdout
