@@ -1,6 +1,6 @@
-"""The bench image's /main.py (bench/rp2.py): the referee exactly as firmware/main.py builds it (that file is on
-the board as /lib/fleetref_main.py), plus a task that reports the heap after a full
-collection whenever the game changed and settled (unchanged for 400 ms).
+"""The bench image's /main.py (bench/rp2.py): the referee exactly as firmware/main.py builds
+it (that file is on the board as /lib/fleetref_main.py), plus a task that reports the heap
+after a full collection whenever the game changed and settled (unchanged for 400 ms).
 """
 
 PROBE = r"""

@@ -40,6 +40,23 @@ def hoth_in_play(sim_factory):
     return sim
 
 
+def saved_and_another_in_play(sim_factory, tmp_path):
+    """A save file of Escape from Hoth three rounds in, and a second simulator holding a swsb
+    game in play: (file, that simulator, its (gid, seq, state hash))."""
+    src = hoth_in_play(sim_factory)
+    path = tmp_path / "game.json"
+    assert cli("save", str(path), "--port", src.port).returncode == 0
+    b = sim_factory("--headless", "--ruleset", "swsb", "--seed", "5")
+    m = Mirror(b.port, warn=lambda s: None)
+    m.open()
+    m.sync()
+    for c in ({"c": "roll", "values": [12, 5]}, {"c": "phase"}):
+        m.send(c)
+    m.pump(0.5)
+    m.close()
+    return path, b, board_state(b.port)
+
+
 def test_a_load_the_board_refuses_changes_nothing(sim_factory, tmp_path):
     # a game on a roster whose line the board's serial input refuses (over 16 KB)
     roster = json.load(open(os.path.join(ROOT, "firmware", "rosters", "swsb-example.json")))
@@ -66,18 +83,7 @@ def test_a_load_the_board_refuses_changes_nothing(sim_factory, tmp_path):
 
 def test_a_load_cut_off_partway_names_the_saved_game_that_puts_it_back(sim_factory, tmp_path,
                                                                        monkeypatch):
-    src = hoth_in_play(sim_factory)
-    path = tmp_path / "game.json"
-    assert cli("save", str(path), "--port", src.port).returncode == 0
-    b = sim_factory("--headless", "--ruleset", "swsb", "--seed", "5")
-    m = Mirror(b.port, warn=lambda s: None)
-    m.open()
-    m.sync()
-    for c in ({"c": "roll", "values": [12, 5]}, {"c": "phase"}):
-        m.send(c)
-    m.pump(0.5)
-    m.close()
-    before = board_state(b.port)
+    path, b, before = saved_and_another_in_play(sim_factory, tmp_path)
     said = []
     real_ok = saveload._ok
 
@@ -103,17 +109,7 @@ def test_a_link_lost_while_the_board_answers_the_load_names_the_saved_game(sim_f
                                                                          monkeypatch):
     """Once the load line is sent the board may already hold the file's game (an independent
     check cut the link there: the old message said the board's game was as it was)."""
-    src = hoth_in_play(sim_factory)
-    path = tmp_path / "game.json"
-    assert cli("save", str(path), "--port", src.port).returncode == 0
-    b = sim_factory("--headless", "--ruleset", "swsb", "--seed", "5")
-    m = Mirror(b.port, warn=lambda s: None)
-    m.open()
-    m.sync()
-    m.send({"c": "roll", "values": [12, 5]})
-    m.pump(0.5)
-    m.close()
-    before = board_state(b.port)
+    path, b, before = saved_and_another_in_play(sim_factory, tmp_path)
     real = saveload._reply
 
     def cut(m, c, t, timeout=None):
