@@ -107,5 +107,65 @@ async def probe():
               % (app.gid, key[1], gc.mem_alloc(), gc.mem_free(), runner.frames,
                  EV[0], EV[1], EV[2], ST[0], ST[1], ST[2], WH[0], WH[1], TW[0], TW[1],
                  CM[0], CM[1], CM[2], SC[0], SC[1], SC[2]))
+        if PARTS_AFTER and key[1] >= PARTS_AFTER:
+            import probe_parts      # installed now, so the heap figures above leave it out
+            if probe_parts.install(runner):
+                pl = probe_parts.PL
+                while probe_parts.SENT[0] < len(pl):    # one line a press (no long line)
+                    print('{"t": "part", "v": [%d, %d, %d]}' % pl[probe_parts.SENT[0]])
+                    probe_parts.SENT[0] += 1
 asyncio.run(runner.main([probe()]))
+"""
+
+# /probe_parts.py: where a press's time goes (bench/rp2.py's "parts" row), imported by the probe
+# once the game has had its events and its heap was reported (so the heap rows leave it out)
+PARTS = r"""
+import time
+# from a key action to the first frame shown after it: the rules (Game.submit), the frame
+# drawn (Renderer.render), packed and started (the display's show), in us (the key task draws a
+# cursor move after the action returns)
+PT = [0, 0, 0, 0]   # rules, render, show, armed (a key action with no frame shown yet)
+PL = []             # (rules, render, show) of each press that drew a frame
+SENT = [0]          # how many of them the probe has printed
+DONE = []
+def install(runner):
+    # wraps the runner's key action, render, show and the game's submit once; True when
+    # installed before this call
+    if DONE:
+        return True
+    DONE.append(1)
+    render = runner.renderer.render
+    def timed_render(app, err=False):
+        t = time.ticks_us()
+        r = render(app, err)
+        PT[1] += time.ticks_diff(time.ticks_us(), t)
+        return r
+    runner.renderer.render = timed_render
+    show = runner.display.show
+    def timed_show(fb):
+        t = time.ticks_us()
+        r = show(fb)
+        PT[2] += time.ticks_diff(time.ticks_us(), t)
+        if PT[3]:
+            PL.append((PT[0], PT[1], PT[2]))
+            PT[3] = 0
+        return r
+    runner.display.show = timed_show
+    key = runner.app.key
+    def timed_key(action):
+        PT[0] = PT[1] = PT[2] = 0
+        PT[3] = 1
+        g = runner.app.game
+        if g is not None and not getattr(g, 'timed', False):
+            gs = g.submit
+            def t_submit(ev, many=False):
+                t = time.ticks_us()
+                r = gs(ev, many)
+                PT[0] += time.ticks_diff(time.ticks_us(), t)
+                return r
+            g.submit = t_submit
+            g.timed = True
+        return key(action)
+    runner.app.key = timed_key
+    return False
 """

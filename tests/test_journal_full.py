@@ -69,7 +69,8 @@ def test_a_refused_append_leaves_no_half_record(tmp_path):
     before = state(app)
     fs.room = 5                                 # less than a record
     app.handle_line('{"c": "roll", "values": [12, 5]}')
-    assert "journal: " in json.loads(out[-1])["msg"] and state(app) == before
+    assert json.loads(out[-1])["msg"].startswith("journal: flash full")
+    assert state(app) == before
     again, _ = board(tmp_path, OSFS(str(tmp_path)))
     again.boot("hoth")
     assert not again.boot_note and state(again) == before     # nothing to call damage
@@ -135,3 +136,31 @@ def test_a_damaged_set_up_on_a_full_flash_is_said_at_every_boot(tmp_path):
     app.boot("hoth")
     assert "journal damaged: no game restored" in app.boot_note and app.game.seq == 0
     assert sorted(os.listdir(d + ".bad")) == files
+
+
+class MuteFS(OSFS):
+    """The host's filesystem, but an append's write takes nothing and says nothing (returns
+    0, as a file object may when it has no room and raises no error)."""
+
+    def open(self, p, mode):
+        f = OSFS.open(self, p, mode)
+        if "a" not in mode:
+            return f
+
+        class Mute:
+            def write(self, b):
+                return 0
+
+            def __getattr__(self, k):
+                return getattr(f, k)
+        return Mute()
+
+
+def test_a_write_that_takes_nothing_is_refused_not_looped_on(tmp_path):
+    app, out = board(tmp_path, OSFS(str(tmp_path)))
+    app.load_scenario("hoth")
+    play(app, 3)
+    before = state(app)
+    app.journal.fs = MuteFS(str(tmp_path))
+    app.handle_line('{"c": "roll", "values": [12, 5]}')
+    assert json.loads(out[-1])["msg"].startswith("journal: flash full") and state(app) == before

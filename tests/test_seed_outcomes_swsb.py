@@ -354,3 +354,30 @@ def test_one_ship_at_a_time_resolves_all_its_weapons(board):
     board.cmd("aim", ship=HAND, weapon=BROAD_L, arg=0)
     assert board.refused("attack", ship=HAND, target=XWING, roll=2), (
         "seed: one ship at a time; the Invisible Hand already had its turn")
+
+
+def test_point_defense_is_aimed_only_by_a_ship_that_has_it(board):
+    """Seed 000, FAQ Attack Phase ("Resolve all Point Defense on all starships first") speaks of
+    a starship's point defense as one of its weapons; the Falcon's card (roster data) has none
+    (pd 0). Aiming a weapon the ship lacks is refused, as a broadside is for a ship without one
+    (found by an independent check: the aim was accepted and journaled). The Cruiser (pd 4)
+    aims it."""
+    new_game(board)
+    to_attack_step(board, [14, 9])
+    evs, errs = board.cmd("aim", ship=FALCON, weapon=PD, arg=0)
+    assert errs and not evs and "no point defense" in errs[0], (evs, errs)
+    evs, errs = board.cmd("aim", ship=XWING, weapon=BROAD_L, arg=0)
+    assert errs and not evs and "no broadside" in errs[0], (evs, errs)
+    board.ok("aim", ship=CRUISER, weapon=PD, arg=0)
+
+
+def test_an_attack_on_its_own_side_says_so(board):
+    """A ship attacks the other fleet (the seed's attacks are all at enemy starships): an attack
+    on a ship of its own side is refused with that reason, not a weapon's (found by an
+    independent check: "has no point defense" came first)."""
+    new_game(board)
+    to_attack_step(board, [14, 9])
+    board.ok("aim", ship=CRUISER, weapon=PD, arg=0)
+    for target in (FALCON, CRUISER):
+        evs, errs = board.cmd("attack", ship=CRUISER, target=target, roll=10)
+        assert errs and not evs and "its own side" in errs[0], (target, evs, errs)

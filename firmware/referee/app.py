@@ -17,6 +17,17 @@ from referee.pad import PadUI, ACTIONS  # noqa: F401  (ACTIONS: main.py and the 
 ERROR_MS = 1200
 
 
+def flash_error(e):
+    """What a user reads for the journal's OSError / MemoryError ``e`` (str): a full flash
+    says so (ENOSPC, 28), not an errno alone."""
+    if isinstance(e, MemoryError):
+        return "not enough memory"
+    n = e.args[0] if e.args else None
+    if n == 28:
+        return "flash full (no room on the filesystem)"
+    return "flash error (%s)" % (n if isinstance(n, int) else e)
+
+
 def event_text(game, ev, seq=None, live=True):
     """A line for event ``ev`` of ``game`` (views.event_text; imported on use, so the board
     keeps views.py out of its heap until a host asks)."""
@@ -121,7 +132,7 @@ class Referee(PadUI, SerialLink):
             except OSError as e:        # no room for the repaired journal: the damaged one
                 self.boot_note = (j.report(n) + "; not repaired (%s): the files stay as they "
                                   "were and are repaired before the next event is written"
-                                  % e)
+                                  % flash_error(e))
         self.game = game
         self.raw_parts = protocol.encode_parts(raw)
         self.scenario = msg.get("scenario") or norm["name"]
@@ -134,6 +145,7 @@ class Referee(PadUI, SerialLink):
         none. A journal whose set-up is unreadable is set aside (never overwritten) and said so;
         only then is ``scenario`` loaded. Raises OSError / ValueError for a bad ``scenario``."""
         j = self.journal
+        where = None
         if j is not None:
             try:
                 if j.setup() is not None:
@@ -145,19 +157,16 @@ class Referee(PadUI, SerialLink):
                 try:
                     where = j.set_aside()
                 except OSError:
-                    where = None
+                    pass
                 self.boot_note = ("journal damaged: no game restored (%s); damaged files kept in "
                                   "%s; new game %s started" % (e, where or "place (set-aside "
                                                               "failed)", scenario))
-                try:
-                    self.load_scenario(scenario)
-                except OSError:         # no room for the new game: the files go back, so
-                    if where:           # the next boot says all this again (never silent)
-                        j.put_back(where)
-                    raise
-                self.journal_error()
-                return
-        self.load_scenario(scenario)
+        try:
+            self.load_scenario(scenario)
+        except OSError:         # no room for the new game: the set-aside files go back, so
+            if where:           # the next boot says all this again (never silent)
+                j.put_back(where)
+            raise
         if self.boot_note:
             self.journal_error()
 
@@ -263,12 +272,12 @@ class Referee(PadUI, SerialLink):
             from referee.clock import clock_of
             ck = clock_of(self)
         j = self.journal
-        if j is not None and j.unrepaired and not self.unsent:
+        if j is not None and getattr(j, "unrepaired", False) and not self.unsent:
             try:                                # a damaged journal the boot could not repair
                 j.repair(g)
             except OSError as e:
                 return self.error("journal: damaged and not repaired (%s; flash not written; "
-                                  "event not applied)" % e, origin, cmd)
+                                  "event not applied)" % flash_error(e), origin, cmd)
         hold = ((self.pad_live or self.batching) and j is not None
                 and getattr(j, "hold_ms", 0) > 0)
         self._settle(hold, origin, cmd)
@@ -298,8 +307,8 @@ class Referee(PadUI, SerialLink):
             except (OSError, MemoryError) as e:     # all or nothing: not on flash, not in play
                 g.back_to(saved)
                 self.mark = mark
-                return self.error("journal: %s (flash not written; event not applied)" % e,
-                                  origin, cmd)
+                return self.error("journal: %s (flash not written; event not applied)"
+                                  % flash_error(e), origin, cmd)
         if ck is not None:
             ck.after(self)
             self.version += 1
@@ -349,7 +358,7 @@ class Referee(PadUI, SerialLink):
             self.mark = mark
             self.version += 1
             self.error("journal: %s (flash not written; %d event(s) taken back)"
-                       % (e, len(seqs)), origin, cmd)
+                       % (flash_error(e), len(seqs)), origin, cmd)
             return 0
         self.unsent = []
         self.batch = None
@@ -360,7 +369,9 @@ class Referee(PadUI, SerialLink):
     def commit_due(self, idle):
         """True when the held events should be committed now (the board's loop asks every
         turn): 8 held, or ``journal.hold_ms`` since the newest while ``idle`` (no key down),
-        or four times that since the first."""
+        or four times that since the first, or while ``idle`` when the window is full (the
+        next event folds it, and submit would commit them first, between a press and its
+        frame)."""
         seqs = self.unsent
         j = self.journal
         if not seqs or j is None:
@@ -368,7 +379,8 @@ class Referee(PadUI, SerialLink):
         ms = j.hold_ms
         now = self.now_ms
         return (len(seqs) >= 8 or (idle and ticks_diff(now, self.held_last) >= ms)
-                or ticks_diff(now, self.held_first) >= 4 * ms)
+                or ticks_diff(now, self.held_first) >= 4 * ms
+                or (idle and self.game is not None and self.game.win.full()))
 
     def roll_initiative(self, origin="key", cmd=None):
         """Roll a d20 per side with the board's dice (seed 000 "initiative check")."""

@@ -327,6 +327,19 @@ class Fleet:
         """Launched (on the map) and not destroyed."""
         return bool(self.fl[i] & F_LAUNCHED) and not self.destroyed(i)
 
+    def to_act(self, i0, i1, done, mask, out, o):
+        """For ships ``i0`` .. ``i1 - 1``: ``out[o + i - i0]`` = 2 when ship i is in play
+        (:meth:`in_play`) and ``done[i] & mask`` is 0 (it has not acted yet), else 0.
+        ``done``: a per-ship bytearray (``fl`` or ``fl2``). The grid's yet-to-act marks in one
+        loop with no call per ship (Ruleset.act_marks)."""
+        fl = self.fl
+        dmg = self.dmg
+        hp1 = self.hp1
+        hp2 = self.hp2
+        for i in range(i0, i1):
+            out[o + i - i0] = (2 if fl[i] & F_LAUNCHED and dmg[i] < hp1[i] + hp2[i]
+                               and not done[i] & mask else 0)
+
     def ship(self, i):
         """None when ``i`` is a ship index, else the reason (str)."""
         if not isinstance(i, int) or i < 0 or i >= self.n:

@@ -101,7 +101,10 @@ class Files:
             else:                       # (OSFS opens it unbuffered on a host: a short write
                 k = 0                   # returns what it wrote, the next one raises)
                 while k < len(data):
-                    k += f.write(memoryview(data)[k:]) or 0
+                    w = f.write(memoryview(data)[k:])
+                    if not w:           # wrote nothing and said nothing: no room
+                        raise OSError(28)   # ENOSPC
+                    k += w
         except OSError:
             if cut is not None:
                 try:

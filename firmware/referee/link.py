@@ -14,6 +14,11 @@ def _hex(data):
     return "".join(["%02x" % x for x in data])
 
 
+def is_int(v, lo, hi):
+    """True when ``v`` is an int (not a bool) in lo..hi: a protocol field's number."""
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+
 class SerialLink(AppBase):
     # ---- argument helpers (rulesets use these to build their commands' events) ----------
     def ship_arg(self, msg, key="ship"):
@@ -25,7 +30,7 @@ class SerialLink(AppBase):
             if i < 0:
                 raise ValueError("no ship named %r" % v)
             return i
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v >= g.n:
+        if not is_int(v, 0, g.n - 1):
             raise ValueError("%r must be a ship index 0..%d or name" % (key, g.n - 1))
         return v
 
@@ -35,7 +40,7 @@ class SerialLink(AppBase):
         v = msg.get(key, default)
         if v is None and key not in msg:
             raise ValueError("%r needs %r (an integer %d..%d)" % (msg.get("c"), key, lo, hi))
-        if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > hi:
+        if not is_int(v, lo, hi):
             raise ValueError("%r must be an integer %d..%d" % (key, lo, hi))
         return v
 
@@ -165,7 +170,7 @@ class SerialLink(AppBase):
             if not isinstance(vals, list) or len(vals) != 2:
                 raise ValueError("values must be [side 0 roll, side 1 roll]")
             for v in vals:
-                if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 20:
+                if not is_int(v, 1, 20):
                     raise ValueError("values must be two d20 rolls, each 1..20")
             return self.submit((EV_INIT, vals[0], vals[1], 1), "serial", c)
         if c == "hit":
@@ -182,7 +187,7 @@ class SerialLink(AppBase):
                     raise ValueError("no option %r (options: %s)" % (opt, ", ".join(names)))
                 opt = names.index(opt)
             n = len(g.profile.options)
-            if not isinstance(opt, int) or isinstance(opt, bool) or not 0 <= opt < max(n, 1):
+            if not is_int(opt, 0, max(n, 1) - 1):
                 raise ValueError("option must be an option's number 0..%d or its name"
                                  % (max(n, 1) - 1))
             for_ = self.ship_arg(msg, "for") if msg.get("for") is not None else ship

@@ -106,6 +106,7 @@ class Renderer:
         self.wseq = -1
         self.win = None
         self.ui15 = [-1, -1]        # the dice row's entry and value drawn last time
+        self.row0 = [-1, 0, 0, 0, 0]    # round, phase, acting side, winner, initiative drawn
         self.want = [None, None]    # the overlay's digits per half this frame (overlay.plan)
         self.drawn = [None, None]   # ... and in the frame before (still on the panel)
 
@@ -157,6 +158,7 @@ class Renderer:
         sb = g.state_buf()              # the whole game state, in a reused buffer
         if self.full:
             self.clear()
+            self.row0[0] = -1
             keys = self.keys
             for k in range(len(keys)):
                 keys[k] = 0
@@ -168,24 +170,33 @@ class Renderer:
         w = self.w
         half = self.half
         if not same:
-            # row 0: round, phases, who moves first, initiative (drawn from the state alone)
-            self.clear_rows(0, 1)
-            r = g.round
-            for b in range(8):
-                if r & (1 << (7 - b)):
-                    self.px(b, 0, WHITE)
-            nph = len(g.profile.phases)
-            for k in range(nph):
-                x = half + 1 + k
-                if x < w - 2:
-                    self.px(x, 0, PURPLE if k == g.phase else DIM_PURPLE)
+            # row 0: round, phases, who moves first, initiative (drawn from the state alone;
+            # redrawn only when one of them changed)
             mf = g.profile.acting_side(g)
-            if mf != NONE:
-                self.px(w - 2, 0, SIDE_RGB[mf])
             win = self.winner(g)
-            if win is not None:
-                self.px(half, 0, SIDE_RGB[win])
-            self.px(w - 1, 0, DIM_WHITE if g.init == NONE else SIDE_RGB[g.init])
+            r = g.round
+            r0 = self.row0
+            if (r0[0] != r or r0[1] != g.phase or r0[2] != mf or r0[3] != win
+                    or r0[4] != g.init):
+                r0[0] = r
+                r0[1] = g.phase
+                r0[2] = mf
+                r0[3] = win
+                r0[4] = g.init
+                self.clear_rows(0, 1)
+                for b in range(8):
+                    if r & (1 << (7 - b)):
+                        self.px(b, 0, WHITE)
+                nph = len(g.profile.phases)
+                for k in range(nph):
+                    x = half + 1 + k
+                    if x < w - 2:
+                        self.px(x, 0, PURPLE if k == g.phase else DIM_PURPLE)
+                if mf != NONE:
+                    self.px(w - 2, 0, SIDE_RGB[mf])
+                if win is not None:
+                    self.px(half, 0, SIDE_RGB[win])
+                self.px(w - 1, 0, DIM_WHITE if g.init == NONE else SIDE_RGB[g.init])
         # row 1: pages, error (the UI's: drawn every frame)
         self.clear_rows(1, 2)
         if error:

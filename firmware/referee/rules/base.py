@@ -218,10 +218,17 @@ class Ruleset:
     # the phases in which a ship can be yet to act (None: any phase); outside them the grid
     # asks ``yet_to_act`` nothing
     TO_ACT_PHASES = None
+    # what says a ship has acted, when that is a flag: (per-ship array name, mask), e.g.
+    # ("fl", F_FIRED); a ship in play without it is yet to act (the base yet_to_act)
+    TO_ACT_DONE = None
 
     def yet_to_act(self, g, i):
-        """Ship i still has to act in this phase (the grid's dim white status pixel)."""
-        return False
+        """Ship i still has to act in this phase (the grid's dim white status pixel): by
+        ``TO_ACT_DONE`` in ``TO_ACT_PHASES``; never when the ruleset declares neither."""
+        d = self.TO_ACT_DONE
+        ph = self.TO_ACT_PHASES
+        return (d is not None and (ph is None or g.phase in ph) and g.in_play(i)
+                and not getattr(g, d[0])[i] & d[1])
 
     def full_power(self, g, i):
         """Ship i made a full-power move this round (snapshot ``full_power``)."""
@@ -229,16 +236,28 @@ class Ruleset:
 
     def act_marks(self, g, i0, i1, out, o):
         """The grid's status marks of ships ``i0`` .. ``i1 - 1`` into bytearray ``out`` from
-        index ``o`` (one byte a ship: 1 = ``full_power``, 2 = ``yet_to_act``, 0 = neither; the
-        latter asked only when the former is False): exactly ``i1 - i0`` bytes (none when
-        ``i1 <= i0``). Asks the rules only
-        where the ruleset has them (not the base's always-False) and, for ``yet_to_act``, in
-        ``TO_ACT_PHASES``."""
+        index ``o`` (one byte a ship: 1 = ``full_power``, 2 = ``yet_to_act``, 0 = neither):
+        exactly ``i1 - i0`` bytes (none when ``i1 <= i0``). Asks the rules only where the
+        ruleset has them (not the base's always-False) and, for ``yet_to_act``, in
+        ``TO_ACT_PHASES``; a ruleset that declares ``TO_ACT_DONE`` (and keeps the base
+        yet_to_act) is worked out in one loop (Fleet.to_act)."""
         cls = type(self)
         fp = self.full_power if cls.full_power is not Ruleset.full_power else None
         ph = self.TO_ACT_PHASES
-        ya = (self.yet_to_act if cls.yet_to_act is not Ruleset.yet_to_act
-              and (ph is None or g.phase in ph) else None)
+        now = ph is None or g.phase in ph
+        d = self.TO_ACT_DONE
+        if cls.yet_to_act is Ruleset.yet_to_act:
+            if now and d is not None:
+                g.to_act(i0, i1, getattr(g, d[0]), d[1], out, o)
+            else:
+                for i in range(i0, i1):
+                    out[o + i - i0] = 0
+            if fp is not None:
+                for i in range(i0, i1):
+                    if fp(g, i):
+                        out[o + i - i0] = 1
+            return
+        ya = self.yet_to_act if now else None
         for i in range(i0, i1):
             if fp is not None and fp(g, i):
                 m = 1

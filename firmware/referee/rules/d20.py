@@ -135,6 +135,8 @@ class D20Rules(Ruleset):
         r = g.ship(a) or g.ship(c)
         if r:
             return r
+        if g.side[a] == g.side[c]:      # the hit's own reason first, not the weapon's
+            return g.check((EV_HIT, c, g.settings["damage_per_hit"], a))
         res = self.attack_result(g, a, c, roll)
         if isinstance(res, str):
             return res

@@ -370,9 +370,7 @@ class Rules(D20Rules):
         return g.moves_first()
 
     TO_ACT_PHASES = (MOVING,)          # ships move one by one in the movement phase
-
-    def yet_to_act(self, g, i):
-        return g.phase in self.TO_ACT_PHASES and g.in_play(i) and not g.fl2[i] & (MOVED | ION_NOW)
+    TO_ACT_DONE = ("fl2", MOVED | ION_NOW)     # (held by the Ion Cannon: it cannot move)
 
     def view(self, g):
         r = D20Rules.view(self, g)

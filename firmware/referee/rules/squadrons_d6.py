@@ -243,9 +243,7 @@ class Rules(Ruleset):
         return NONE
 
     TO_ACT_PHASES = (0,)               # ships move one by one in the movement phase
-
-    def yet_to_act(self, g, i):
-        return g.phase in self.TO_ACT_PHASES and g.in_play(i) and not g.fl2[i] & MOVED
+    TO_ACT_DONE = ("fl2", MOVED)
 
     def view(self, g):
         out = {}

@@ -117,6 +117,8 @@ class Rules(D20Rules):
             return "swsb weapons: 0 primary, 1 point defense, 2/3 broadside left/right"
         if weapon in (W_BROAD_L, W_BROAD_R) and not self.has(g, a, A_BROADSIDE):
             return "%s has no broadside weapon" % g.names[a]
+        if weapon == W_PD and self.point_defense(g, a) in (0, 255):
+            return "%s has no point defense" % g.names[a]
         return None
 
     def firing_weapon(self, g, a):
@@ -158,16 +160,24 @@ class Rules(D20Rules):
     # ---- who attacks first -----------------------------------------------------------------
     def _unfired(self, g, s):
         """A ship of side s in play that has not fired (nor passed) this round, or NONE."""
+        side = g.side
+        fl = g.fl
+        a = g.active
         for i in range(g.n):
-            if g.side[i] == s and g.in_play(i) and not g.fl[i] & F_FIRED and i != g.active:
+            if side[i] == s and not fl[i] & F_FIRED and i != a and g.in_play(i):
                 return i
         return NONE
 
-    def _fired(self, g, s):
+    def _fired(self, g):
+        """Ships that have fired (or are firing) this round: side 0's count + 256 x side 1's
+        (one pass, no allocation)."""
+        side = g.side
+        fl = g.fl
+        a = g.active
         k = 0
         for i in range(g.n):
-            if g.side[i] == s and (g.fl[i] & F_FIRED or i == g.active):
-                k += 1
+            if fl[i] & F_FIRED or i == a:
+                k += 256 if side[i] else 1
         return k
 
     def check_turn(self, g, a):
@@ -197,8 +207,11 @@ class Rules(D20Rules):
         w = g.init
         order = g.settings["attack_order"]
         if order == 1:
-            return w if self._fired(g, w) <= self._fired(g, 1 - w) else 1 - w
-        if order == 0 and self._fired(g, w) + self._fired(g, 1 - w):
+            k = self._fired(g)
+            kw = k >> 8 if w else k & 255
+            kl = k & 255 if w else k >> 8
+            return w if kw <= kl else 1 - w
+        if order == 0 and self._fired(g):
             return NONE                     # the first attack was the winner's: any order
         return w
 
@@ -276,9 +289,7 @@ class Rules(D20Rules):
         return g.moves_first()
 
     TO_ACT_PHASES = (ATTACK_STEP,)     # ships fire one by one in the attack step
-
-    def yet_to_act(self, g, i):
-        return g.phase in self.TO_ACT_PHASES and g.in_play(i) and not g.fl[i] & F_FIRED
+    TO_ACT_DONE = ("fl", F_FIRED)      # ... until they have fired (or passed)
 
     # ---- texts, commands, pad --------------------------------------------------------------
     def event_text(self, g, ev, live=True):
