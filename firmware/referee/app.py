@@ -164,8 +164,8 @@ class Referee(PadUI, SerialLink):
         try:
             self.load_scenario(scenario)
         except OSError:         # no room for the new game: the set-aside files go back, so
-            if where:           # the next boot says all this again (never silent)
-                j.put_back(where)
+            if where and j is not None:     # the next boot says all this again (never
+                j.put_back(where)               # silent)
             raise
         if self.boot_note:
             self.journal_error()

@@ -35,12 +35,13 @@ class SerialLink(AppBase):
         return v
 
     def int_arg(self, msg, key, default, lo, hi):
+        # type: (dict, str, object, int, int) -> int
         """``msg[key]`` (or ``default``; None: the field is required) as an int in lo..hi.
         ValueError naming the field."""
         v = msg.get(key, default)
         if v is None and key not in msg:
             raise ValueError("%r needs %r (an integer %d..%d)" % (msg.get("c"), key, lo, hi))
-        if not is_int(v, lo, hi):
+        if v is None or not is_int(v, lo, hi):
             raise ValueError("%r must be an integer %d..%d" % (key, lo, hi))
         return v
 

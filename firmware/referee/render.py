@@ -106,7 +106,8 @@ class Renderer:
         self.wseq = -1
         self.win = None
         self.ui15 = [-1, -1]        # the dice row's entry and value drawn last time
-        self.row0 = [-1, 0, 0, 0, 0]    # round, phase, acting side, winner, initiative drawn
+        # round, phase, acting side, winner (None: none), initiative drawn in row 0
+        self.row0 = [-1, 0, 0, 0, 0]    # type: list
         self.want = [None, None]    # the overlay's digits per half this frame (overlay.plan)
         self.drawn = [None, None]   # ... and in the frame before (still on the panel)
 
