@@ -99,7 +99,15 @@ NOTES = [
     "does it start over, and with 80 records in the log the rest is written in one go: the "
     "third row. Each step is one or two littlefs commits; how long one takes depends on littlefs "
     "(a metadata compaction takes longest), and a real Pico also waits for the flash "
-    "chip's erase and program times, which the emulator does not model.",
+    "chip's erase and program times, which the emulator does not model. What stops the "
+    "20 ms target for a snapshot step and the longest journal commits (the rows above): "
+    "their time is spent inside one littlefs operation (a file opened, written and closed, "
+    "in C), which the firmware cannot split further; an `append` line's commit of 5 records "
+    "takes more or less time with the length of log.bin. Where the time goes inside littlefs "
+    "(its metadata work, the copy of a file's last block, or the rp2 port's flash "
+    "routines, which rp2040js runs instruction by instruction) is not measured yet. Next "
+    "steps: time the block device's calls on the emulated Pico, then fewer and smaller "
+    "writes per commit (the flash notes above).",
     "- CPU share: emulated time the core spends executing instructions (not waiting in WFE) "
     "over emulated time, with the referee idle after boot: with every row high, the key task "
     "sleeps until a column's pin interrupt (then scans every 2 ms until the keys are "
