@@ -188,6 +188,8 @@ def test_what_undo_reaches_follows_from_the_log_alone():
             continue                            # refused: nothing in the log
         if rng.random() < 0.3:                  # the board idles: the next fold's base ahead
             board.prepare_fold()
+        if rng.random() < 0.3:                  # ... and the next undo's state
+            board.prepare_undo()
         if rng.random() < 0.05:                 # taken back (a failed journal write)
             board.back_to(board.saved)
             continue
@@ -233,3 +235,44 @@ def test_a_fold_prepared_while_idle_applies_nothing():
         if g.seq % 50 == 0:
             kept_states_are_right(g)
     assert undo_folds > 0
+
+
+def test_an_undo_prepared_while_idle_applies_nothing():
+    """Game.prepare_undo (the board's idle loop) replays the state the next undo goes back to
+    and keeps it: that undo then applies nothing, runs of undos included, and the game is the
+    same as one never prepared. Events taken back after it (a held batch whose journal write
+    failed: Game.back_to) leave every kept state right."""
+    from gen import candidates
+    g = new_game("swsb-example")
+    plain = new_game("swsb-example")
+    rng = random.Random(8)
+    n = counting(g)
+    ready = False           # prepare_undo ran since the last change
+    helped = 0              # undos that found their state only because it was prepared
+    while g.seq < 900:
+        ev = rng.choice(candidates(g, rng))
+        if ev[0] != EV_UNDO and rng.random() < 0.5:
+            ev = UNDO                           # runs of undos, where a replay is needed
+        many = rng.random() < 0.2
+        folds = g.win.full()
+        n[0] = 0
+        if g.submit(ev, many) is not None:
+            continue
+        if ev[0] == EV_UNDO and not folds and ready:
+            assert n[0] == 0, n[0]
+        if many and rng.random() < 0.3:         # held, prepared, then taken back
+            saved = g.saved
+            g.prepare_undo()
+            g.back_to(saved)
+            kept_states_are_right(g)
+            ready = False
+            continue
+        assert plain.submit(ev) is None
+        assert (g.base_seq, g.eff, g.state_hash()) == \
+            (plain.base_seq, plain.eff, plain.state_hash())
+        g.prepare_fold()
+        helped += g.prepare_undo()
+        ready = True
+        if g.seq % 40 == 0:
+            kept_states_are_right(g)
+    assert helped > 0

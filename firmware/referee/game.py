@@ -160,6 +160,21 @@ class Game(CoreRules):
         self.load_state(now)
         return True
 
+    def prepare_undo(self):
+        """Replay the state an undo would go back to now (one below the undo stack's top) and
+        keep it as the window's ``top`` when no kept state sits there, so the next undo
+        replays nothing (the board calls this while idle, as prepare_fold). The state in play
+        does not change. Returns True when it replayed something."""
+        w = self.win
+        m = len(w.eff) - 1
+        if m <= 0 or w.start(m)[1] == m:
+            return False
+        now = self.state_bytes()
+        self._replay_to(m)
+        w.keep(m, self.state_bytes())
+        self.load_state(now)
+        return True
+
     def submit(self, ev, many=False):
         """Check event ``ev`` (tuple of 4 ints), append it to the log and apply it.
 

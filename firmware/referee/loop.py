@@ -203,8 +203,9 @@ class Runner:
         when app.commit_due says so (journal.Journal.hold_ms), then a snapshot the journal
         left due (journal.Journal.defer), written one littlefs operation a turn while no key
         is down or settling, so it never sits between a key's release and its frame and holds
-        the loop for one operation at most; with nothing due, the next fold's base replayed
-        ahead (game.Game.prepare_fold). Returns True when a step was done."""
+        the loop for one operation at most; with nothing due, the next fold's base or the
+        next undo's state replayed ahead (game.Game.prepare_fold, prepare_undo). Returns True
+        when a step was done."""
         app = self.app
         j = app.journal
         g = app.game
@@ -215,12 +216,14 @@ class Runner:
             app.now_ms = ticks_ms()
             if app.commit_due(idle):
                 app.commit()
-            return False            # (one littlefs commit a turn: the snapshot next time)
+                return False        # (one littlefs commit a turn: the snapshot next time)
         if not idle:
             return False
-        if j is not None and getattr(j, "due", False):
-            return j.maintain(g)
-        return g.prepare_fold()     # the next fold's base, replayed ahead (game.py)
+        if j is not None and getattr(j, "due", False) and j.maintain(g):
+            return True             # (none while events are held)
+        # the next fold's base, then the next undo's state, replayed ahead (game.py; with
+        # events held too: a failed commit takes the window's kept states back with them)
+        return g.prepare_fold() or g.prepare_undo()
 
     async def task_render(self):
         # what changes without a key or a line (an error row timing out, the clocks), and
