@@ -4,9 +4,9 @@ silently loses or changes the game; the host-side cases are in tests/test_journa
 A game is played over USB serial, the board's littlefs region is dumped, a filler file takes
 every free block (littlefs-python with the rp2 port's geometry) and the board boots on it. Then
 more events are sent: the board must refuse what it cannot write with a clear ``err`` line,
-keep the game it had (same seq and state hash), leave log.bin as it was (littlefs commits a file
-on close, so a failed append writes nothing), boot again into that same game, and take events
-again once the filler is gone."""
+keep the game it had (same seq and state hash), leave flash that restores to exactly the
+announced events (littlefs commits a file on close, so a failed append writes nothing: a power
+cut then boots into that same game), and take events again once the filler is gone."""
 
 import json
 
@@ -96,7 +96,8 @@ def test_full_littlefs_refuses_events_and_keeps_the_game(uf2_dir, tmp_path):  # 
         again = faults_emu.boot_on(pico, dump(pico, tmp_path), str(tmp_path), board)
         assert (again["seq"], again["hash"]) == (k, faults_emu.hashes_of(played.game, evs)[-1])
         # room again: the event refused is taken and announced
-        faults_emu.boot_on(pico, unfill(dump(pico, tmp_path)), str(tmp_path), board)
+        roomy = faults_emu.boot_on(pico, unfill(dump(pico, tmp_path)), str(tmp_path), board)
+        assert (roomy["seq"], roomy["hash"]) == (again["seq"], again["hash"])
         r, mark = send(pico, {"c": "append", "events": [more[i]]})
         assert r["t"] == "ok" and r["seq"] == k + 1, r
         assert [m["seq"] for m in pico.messages(mark) if m.get("t") == "ev"] == [k + 1]

@@ -167,8 +167,9 @@ class Game(CoreRules):
         does not change. Returns True when it replayed something."""
         w = self.win
         m = len(w.eff) - 1
-        if m <= 0 or w.start(m)[1] == m:
-            return False
+        t = w.top
+        if m <= 0 or t is not None and t[0] == m or w.start(m)[1] == m:
+            return False                # (the first test allocates nothing: the idle case)
         now = self.state_bytes()
         self._replay_to(m)
         w.keep(m, self.state_bytes())
