@@ -135,7 +135,7 @@ def bench_flash():
 
     out = {"journal %d" % b: per_event(journal, b) for b in BATCHES}
     for n in BUDGETS:                           # the log's length before a snapshot
-        out["budget %d" % n] = per_event(journal, 4, n)
+        out["budget %d" % n] = out["journal 4"] if n == 40 else per_event(journal, 4, n)
     out["state"] = per_event(state_only)
     out["snapshot"] = per_event(snapshot)
     return out, sizes["state"], sizes["snapshot"]

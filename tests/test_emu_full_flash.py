@@ -10,8 +10,6 @@ cut then boots into that same game), and take events again once the filler is go
 
 import json
 
-import littlefs
-
 from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
 from host_tools import faults, faults_emu
 
@@ -21,9 +19,8 @@ NAME = "pico-ws2812-16x16"
 def fill(image, free):
     """``image`` with /fill/ files (4 KB each, a block each) until ``free`` blocks are left.
     (littlefs-python itself aborts when it runs out of room, so the board takes the rest.)"""
-    dev, _ = faults.mount(image)
-    fs = littlefs.LittleFS(context=dev, mount=False, **faults.RP2_GEOMETRY)
-    fs.mount()
+    dev, lfs = faults.mount(image)
+    fs = lfs.fs
     fs.mkdir("/fill")
     i = 0
     while fs.block_count - fs.used_block_count > free:
@@ -35,9 +32,8 @@ def fill(image, free):
 
 
 def unfill(image):
-    dev, _ = faults.mount(image)
-    fs = littlefs.LittleFS(context=dev, mount=False, **faults.RP2_GEOMETRY)
-    fs.mount()
+    dev, lfs = faults.mount(image)
+    fs = lfs.fs
     for name in fs.listdir("/fill"):
         fs.remove("/fill/" + name)
     fs.rmdir("/fill")

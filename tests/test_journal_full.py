@@ -61,12 +61,17 @@ def play(app, n):
         app.handle_line('{"c": "undo"}')
 
 
-def test_a_refused_append_leaves_no_half_record(tmp_path):
-    fs = FullFS(str(tmp_path))
+def played(tmp_path, fs, n):
+    """A hoth game of ``n`` rolls and undos journaled on ``fs``: (app, its lines, its state)."""
     app, out = board(tmp_path, fs)
     app.load_scenario("hoth")
-    play(app, 10)
-    before = state(app)
+    play(app, n)
+    return app, out, state(app)
+
+
+def test_a_refused_append_leaves_no_half_record(tmp_path):
+    fs = FullFS(str(tmp_path))
+    app, out, before = played(tmp_path, fs, 10)
     fs.room = 5                                 # less than a record
     app.handle_line('{"c": "roll", "values": [12, 5]}')
     assert json.loads(out[-1])["msg"].startswith("journal: flash full")
@@ -78,10 +83,7 @@ def test_a_refused_append_leaves_no_half_record(tmp_path):
 
 def test_a_repair_with_no_room_keeps_the_game_and_tries_again(tmp_path):
     fs = FullFS(str(tmp_path))
-    app, out = board(tmp_path, fs)
-    app.load_scenario("hoth")
-    play(app, 10)
-    before = state(app)
+    app, out, before = played(tmp_path, fs, 10)
     with open(os.path.join(str(tmp_path), "game", "log.bin"), "ab") as f:
         f.write(b"\x01" * 8)                     # damage after the last record
     files = sorted(os.listdir(os.path.join(str(tmp_path), "game")))
@@ -113,9 +115,7 @@ def test_a_damaged_set_up_on_a_full_flash_is_said_at_every_boot(tmp_path):
     place, so the next boot (with room) sets them aside and says so, instead of finding an
     empty journal and starting a new game silently."""
     fs = FullFS(str(tmp_path))
-    app, _ = board(tmp_path, fs)
-    app.load_scenario("hoth")
-    play(app, 5)
+    app, _, _ = played(tmp_path, fs, 5)
     d = os.path.join(str(tmp_path), "game")
     with open(os.path.join(d, "setup.json"), "r+b") as f:
         f.seek(10)
@@ -162,10 +162,7 @@ class MuteFS(OSFS):
 
 
 def test_a_write_that_takes_nothing_is_refused_not_looped_on(tmp_path):
-    app, out = board(tmp_path, OSFS(str(tmp_path)))
-    app.load_scenario("hoth")
-    play(app, 3)
-    before = state(app)
+    app, out, before = played(tmp_path, OSFS(str(tmp_path)), 3)
     app.journal.fs = MuteFS(str(tmp_path))
     app.handle_line('{"c": "roll", "values": [12, 5]}')
     assert json.loads(out[-1])["msg"].startswith("journal: flash full") and state(app) == before

@@ -242,30 +242,21 @@ class Ruleset:
         ``TO_ACT_PHASES``; a ruleset that declares ``TO_ACT_DONE`` (and keeps the base
         yet_to_act) is worked out in one loop (Fleet.to_act)."""
         cls = type(self)
-        fp = self.full_power if cls.full_power is not Ruleset.full_power else None
         ph = self.TO_ACT_PHASES
         now = ph is None or g.phase in ph
         d = self.TO_ACT_DONE
-        if cls.yet_to_act is Ruleset.yet_to_act:
-            if now and d is not None:
-                g.to_act(i0, i1, getattr(g, d[0]), d[1], out, o)
-            else:
-                for i in range(i0, i1):
-                    out[o + i - i0] = 0
-            if fp is not None:
-                for i in range(i0, i1):
-                    if fp(g, i):
-                        out[o + i - i0] = 1
-            return
-        ya = self.yet_to_act if now else None
-        for i in range(i0, i1):
-            if fp is not None and fp(g, i):
-                m = 1
-            elif ya is not None and ya(g, i):
-                m = 2
-            else:
-                m = 0
-            out[o + i - i0] = m
+        own = cls.yet_to_act is not Ruleset.yet_to_act
+        if now and d is not None and not own:
+            g.to_act(i0, i1, getattr(g, d[0]), d[1], out, o)
+        else:
+            ya = self.yet_to_act if now and own else None
+            for i in range(i0, i1):
+                out[o + i - i0] = 2 if ya is not None and ya(g, i) else 0
+        if cls.full_power is not Ruleset.full_power:    # 1 over 2: a full-power move shows
+            fp = self.full_power
+            for i in range(i0, i1):
+                if fp(g, i):
+                    out[o + i - i0] = 1
 
     def winner(self, g):
         """Side that has won by the roster's victory conditions, or None."""

@@ -115,9 +115,14 @@ class Rules(D20Rules):
     def check_aim(self, g, a, weapon, arg):
         if weapon not in self.weapons:
             return "swsb weapons: 0 primary, 1 point defense, 2/3 broadside left/right"
-        if weapon in (W_BROAD_L, W_BROAD_R) and not self.has(g, a, A_BROADSIDE):
+        return self.lacks(g, a, weapon)
+
+    def lacks(self, g, a, w):
+        """The reason ship a cannot aim or fire weapon ``w`` it does not have (a broadside or
+        point defense its card lacks), or None."""
+        if w in (W_BROAD_L, W_BROAD_R) and not self.has(g, a, A_BROADSIDE):
             return "%s has no broadside weapon" % g.names[a]
-        if weapon == W_PD and self.point_defense(g, a) in (0, 255):
+        if w == W_PD and self.point_defense(g, a) in (0, 255):
             return "%s has no point defense" % g.names[a]
         return None
 
@@ -131,12 +136,9 @@ class Rules(D20Rules):
         nm = g.names[a]
         if w == W_PD and self.pd_step >= 0 and g.phase != self.pd_step:
             return "point defense fires in the attack-pd step"
-        if w == W_PD:
-            pd = self.point_defense(g, a)
-            if pd == 0 or pd == 255:
-                return "%s has no point defense" % nm
-        if w in (W_BROAD_L, W_BROAD_R) and not self.has(g, a, A_BROADSIDE):
-            return "%s has no broadside weapon" % nm
+        r = self.lacks(g, a, w)
+        if r:
+            return r
         if w != W_PD and g.fl2[a] & WEAPON_FLAG[w]:
             # point defense attacks every fighter in reach (FAQ: Slave I "use Point Defense
             # on all fighters within 2 squares"): not limited here (one shot per fighter)
