@@ -8,9 +8,10 @@ DEV_STAMP := $(VENV)/.dev-stamp
 
 NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: demo test setup clean bench bench-mqtt browser mqtt-broker screenshots report-picture
+.PHONY: demo test setup clean bench bench-mqtt browser mqtt-broker screenshots report-picture \
+	firmware firmware-toolchain
 
-setup: $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker
+setup: $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware
 
 # real MicroPython (WebAssembly port) and rp2040js (the emulated Pico, emu/) for the tests,
 # pinned by package-lock.json
@@ -58,6 +59,25 @@ mqtt-broker:
 		|| echo "mqtt-broker: apt-get could not install mosquitto: the MQTT tests will skip"; \
 	else echo "mqtt-broker: no mosquitto and not root with apt-get: the MQTT tests will skip (install Debian's mosquitto)"; fi
 
+# the ARM toolchain for fleetref's MicroPython image (docs/build.md): Debian's packages,
+# installed when missing and this is root with apt-get; else one line says so and the tests
+# that need the image skip (FLEETREF_REQUIRE_FIRMWARE=1, set by .ci/run, makes that a failure)
+FIRMWARE_DEBS := gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake build-essential
+firmware-toolchain:
+	@if command -v arm-none-eabi-gcc >/dev/null && command -v cmake >/dev/null \
+		&& [ -d /usr/lib/arm-none-eabi/newlib ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			$(FIRMWARE_DEBS) >/dev/null \
+		|| echo "firmware-toolchain: apt-get could not install $(FIRMWARE_DEBS): the tests that need fleetref's image will skip"; \
+	else echo "firmware-toolchain: no ARM toolchain and not root with apt-get: the tests that need fleetref's image will skip (install Debian's $(FIRMWARE_DEBS))"; fi
+
+# fleetref's MicroPython v1.28.0 image for the Pico, the firmware frozen in, from the pinned
+# kit in ../shared/mpy-build (cached in ~/.cache/fleetref, keyed by the kit and every frozen
+# file): prints the UF2's path, size and sha256
+firmware: $(STAMP) firmware-toolchain
+	$(PY) -m host_tools.firmware_build --skip-missing
+
 # the web view's pictures in docs/ (web-page.png, web-overlay.png, dashboard.png), taken by headless
 # Chromium
 screenshots: $(DEV_STAMP) browser mqtt-broker
@@ -73,12 +93,12 @@ demo: $(STAMP)
 	$(VENV)/bin/fleetref demo
 
 # two workers: the emulated-Pico tests (tests/test_emu_*.py) each keep one core busy
-test: $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker
+test: $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware
 	$(PY) -m pytest -q -n 2 tests
 
 # benchmarks: writes docs/performance.md and docs/reliability.md (figures are never typed in
 # by hand)
-bench: $(DEV_STAMP) $(NODE_STAMP) mqtt-broker
+bench: $(DEV_STAMP) $(NODE_STAMP) mqtt-broker firmware
 	$(PY) bench/run.py
 	$(PY) bench/reliability.py
 

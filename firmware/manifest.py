@@ -1,8 +1,6 @@
-# Freeze fleetref's firmware into a MicroPython image for the Pico: its bytecode then runs
-# from flash and leaves the heap to the game (docs/build.md, "A frozen firmware image").
-#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=$FLEETREF/firmware/manifest.py
-# main.py, /board.json and the rosters stay on the filesystem (fleetref flash still copies
-# them; its /lib copies of frozen modules go unused: ".frozen" precedes "/lib" on sys.path).
-include("$(PORT_DIR)/boards/manifest.py")  # noqa: F821 (manifest functions of MicroPython's build)
-package("referee")  # noqa: F821
+# fleetref's firmware packages, frozen into fleetref's MicroPython image (make firmware;
+# host_tools/firmware_steps.py includes this beside the port's own manifest and the
+# build-info module). Their bytecode then runs from flash and leaves the heap to the game.
+# main.py, /board.json and the rosters stay on the filesystem (fleetref flash writes them).
+package("referee")  # noqa: F821 (manifest functions of MicroPython's build)
 package("drivers")  # noqa: F821

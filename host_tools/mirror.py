@@ -34,6 +34,22 @@ class Disagreement(MirrorError):
     firmware differ. Following stops (retrying would only disagree again)."""
 
 
+def firmware_note(hello):
+    """One line when the board's firmware was built from other sources than this checkout's
+    (``hello``'s ``src``), or runs its code from the filesystem; None when it matches."""
+    from host_tools.firmware_build import source_hash
+    src = hello.get("src")
+    mine = source_hash()
+    where = "MicroPython %s, code %s" % (hello.get("micropython") or "?", hello.get("code") or "?")
+    if src and src != mine:
+        return ("the board's firmware (%s, sources %s) differs from this checkout's (sources "
+                "%s): update it with fleetref flash" % (where, src, mine))
+    if hello.get("code") == "filesystem":
+        return ("the board runs fleetref from /lib .mpy files (%s): its bytecode takes heap; "
+                "fleetref's image keeps it in flash (docs/build.md)" % where)
+    return None
+
+
 class Mirror(BoardLink):
     """Connects to ``port`` and keeps a Replica in step. ``log``: optional file object that
     receives one JSON line per event applied ({"seq", "ev", "board_hash", "hash"})."""
@@ -52,6 +68,7 @@ class Mirror(BoardLink):
         self.syncing = False
         self.resyncing = False    # a resync was asked: drop event lines until its answer
         self.mismatch_seen = {}   # seq -> how often its hash differed (Mirror._mismatch)
+        self.firmware_said = None  # the firmware warning given for this board
 
     def bad_line(self, line):
         """A corrupted or truncated ``ev`` line: one warning, then catch up from the newest
@@ -85,6 +102,10 @@ class Mirror(BoardLink):
                               % (self.hello.get("proto"), PROTO_VERSION,
                                  "host tools" if (self.hello.get("proto") or 0) > PROTO_VERSION
                                  else "firmware (fleetref flash)"))
+        note = firmware_note(self.hello)
+        if note and note != self.firmware_said:
+            self.warn(note)             # once a board (not after every reconnect)
+        self.firmware_said = note
         if self.rep.gid != self.hello.get("gid") or self.rep.game is None:
             self.send({"c": "game"})
             self.wait_for("game")

@@ -92,6 +92,8 @@ def make_board(args):
         keymap = KeyMap(board, ACTIONS)
         renderer = Renderer(board["grid"]["w"], board["grid"]["h"])
         app = Referee(board, rdir, ser.write_line, dice, renderer.rows_per_page)
+    from host_tools.firmware_build import source_hash
+    app.build_info = (None, "host", source_hash())     # hello: the checkout's own code
     if args.flash:
         from referee.journal import Journal, OSFS
         os.makedirs(args.flash, exist_ok=True)

@@ -1,7 +1,9 @@
 """Shared set-up for the tests on the emulated Pico (emu/): the UF2 that ``fleetref flash
---uf2`` writes for a board, booted in rp2040js. Without Node, rp2040js or the two binaries the
-tests skip with one line saying how to get them; FLEETREF_REQUIRE_EMU=1 (set by .ci/run) makes
-that a failure."""
+--uf2`` writes for a board, booted in rp2040js. By default that is the product: fleetref's
+MicroPython 1.28 image with the code frozen in (``make firmware``); ``build_stock_uf2`` writes
+the developer's route (the official 1.24.1 image, ``.mpy`` files in /lib). Without Node,
+rp2040js or the binaries the tests skip with one line saying how to get them;
+FLEETREF_REQUIRE_EMU=1 and FLEETREF_REQUIRE_FIRMWARE=1 (set by .ci/run) make that a failure."""
 
 import json
 import os
@@ -20,22 +22,46 @@ def need_emu():
     need(emu.missing(), "FLEETREF_REQUIRE_EMU")
 
 
+def need_image():
+    """Skip (or fail under FLEETREF_REQUIRE_FIRMWARE) when fleetref's image cannot be built."""
+    from host_tools import firmware_build
+    need(firmware_build.missing(), "FLEETREF_REQUIRE_FIRMWARE")
+
+
 def board_profile(name):
     with open(os.path.join(ROOT, "boards", name + ".json")) as f:
         return json.load(f)
 
 
 def build_uf2(board_name, tmpdir, *extra):
-    """The single UF2 (MicroPython + the board's filesystem) written by the fleetref CLI."""
-    key = (board_name,) + extra
+    """The single UF2 ``fleetref flash --uf2 OUT`` writes by default: fleetref's image (code in
+    flash) and the board's filesystem. Skips when the image cannot be built here."""
+    need_image()
+    return _cli_uf2(board_name, tmpdir, extra)
+
+
+def build_stock_uf2(board_name, tmpdir, *extra):
+    """The stock route's UF2: the official MicroPython 1.24.1 image and the board's filesystem
+    with the firmware as .mpy files in /lib (``fleetref flash --uf2 OUT --micropython IN``)."""
+    return _cli_uf2(board_name, tmpdir, ("--micropython", emu.firmware_path()) + extra)
+
+
+def _cli_uf2(board_name, tmpdir, extra):
+    key = (board_name,) + tuple(extra)
     if key not in BUILT:
-        out = os.path.join(str(tmpdir), "%s%s.uf2" % (board_name, "-".join(("",) + extra)))
+        tag = "-".join(("",) + tuple(os.path.basename(x) for x in extra))
+        out = os.path.join(str(tmpdir), "%s%s.uf2" % (board_name, tag))
+        # (the first call may build the image: minutes on a cold cache)
         r = subprocess.run([sys.executable, "-m", "host_tools.cli", "flash", "--board",
-                            board_name, "--uf2", out, "--micropython", emu.firmware_path(),
-                            *extra], capture_output=True, text=True, cwd=ROOT, timeout=300)
+                            board_name, "--uf2", out, *extra], capture_output=True, text=True,
+                           cwd=ROOT, timeout=1800)
         assert r.returncode == 0, r.stderr
         BUILT[key] = out
     return BUILT[key]
+
+
+# the two routes a board can run, for tests parametrized over them
+ROUTES = {"image": build_uf2, "stock": build_stock_uf2}
 
 
 def is_hello(m):

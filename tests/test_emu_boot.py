@@ -1,28 +1,64 @@
-"""Issue 8: the image `fleetref flash` installs (same build code, same .mpy files,
-/board.json), as the single UF2 of `fleetref flash --uf2`, boots on the official MicroPython
-v1.24.1 on an emulated RP2040 to its `hello` line, with no traceback, on both board profiles."""
+"""The UF2 `fleetref flash --uf2` writes boots on an emulated RP2040 to its `hello` line, with
+no traceback, on both board profiles: by default fleetref's MicroPython 1.28 image with the
+code frozen in flash (hello says so, and the sources' hash is this checkout's), and the stock
+route (official MicroPython 1.24.1, .mpy files in /lib) on the default board. `mem` answers the
+heap in bytes."""
 
 import pytest
 
 from referee import PROTO_VERSION
+from host_tools.firmware_build import source_hash
 
-from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
+from emu_support import (ROUTES, board_profile, boot, build_uf2, need_emu,  # noqa: F401
+                         uf2_dir)
+
+CASES = [("image", "pico-ws2812-16x16"), ("image", "pimoroni-rgb-keypad"),
+         ("stock", "pico-ws2812-16x16")]
+# what hello says each route runs: (MicroPython version, where the code lives)
+RUNS = {"image": ("1.28.0", "frozen"), "stock": ("1.24.1", "filesystem")}
 
 
-@pytest.mark.parametrize("name", ["pico-ws2812-16x16", "pimoroni-rgb-keypad"])
-def test_single_uf2_boots_to_hello_and_lights(name, uf2_dir):  # noqa: F811
+@pytest.mark.parametrize("route,name", CASES)
+def test_single_uf2_boots_to_hello_and_lights(route, name, uf2_dir):  # noqa: F811
     need_emu()
     board = board_profile(name)
-    with boot(build_uf2(name, uf2_dir), board) as pico:
+    with boot(ROUTES[route](name, uf2_dir), board) as pico:
         hello = pico.wait_msg(lambda m: m.get("t") == "hello")
         assert hello["board"] == name and hello["proto"] == PROTO_VERSION and hello["scenario"] == "hoth"
+        assert (hello["micropython"], hello["code"]) == RUNS[route]
+        assert hello["src"] == source_hash()
         # the first frame reaches the LEDs (decoded from GP28 / the APA102 chain)
         pico.wait_event(lambda e: e.get("ev") in ("ws2812", "apa102"), 60)
         f = pico.frames[0]
         assert f["n"] == board["grid"]["w"] * board["grid"]["h"]
         assert any(any(px[:3]) for px in f["px"])          # something is lit
+        start = pico.mark()
+        pico.write(b'{"c": "mem"}\n')
+        mem = pico.wait_msg(lambda m: m.get("t") == "mem", 60, start)
+        # the rp2 port's heap: used + free is the whole heap; one block cannot exceed free
+        assert 200_000 < mem["used"] + mem["free"] < 270_000, mem
+        assert 0 < mem["largest"] <= mem["free"], mem
         text = pico.wait_serial(lambda s: True)
         assert "Traceback" not in text and "Error" not in text
+    if route == "image":
+        # fleetref's frozen image leaves the heap to the game; the stock route imports the
+        # bytecode into it
+        assert mem["used"] < 64 * 1024, mem
+
+
+def test_image_takes_less_heap_than_the_stock_route(uf2_dir):  # noqa: F811
+    """The same board and game on both routes: the stock route's `mem` shows the firmware's
+    bytecode in the heap, fleetref's image does not (tens of KB apart)."""
+    need_emu()
+    name = "pico-ws2812-16x16"
+    used = {}
+    for route in ("image", "stock"):
+        with boot(ROUTES[route](name, uf2_dir), board_profile(name)) as pico:
+            pico.wait_msg(lambda m: m.get("t") == "hello")
+            start = pico.mark()
+            pico.write(b'{"c": "mem"}\n')
+            used[route] = pico.wait_msg(lambda m: m.get("t") == "mem", 60, start)["used"]
+    assert used["stock"] - used["image"] > 50 * 1024, used
 
 
 def test_keypad_drivers_use_the_profiles_pins(tmp_path):

@@ -55,7 +55,12 @@ def test_commands_produce_events_and_snapshots():
     a, out = make("swsb-example")
     a.handle_line('{"c": "hello"}')
     h = last(out)
-    assert h["t"] == "hello" and h["proto"] == PROTO_VERSION == 6 and h["ruleset"] == "swsb"
+    assert h["t"] == "hello" and h["proto"] == PROTO_VERSION == 7 and h["ruleset"] == "swsb"
+    # plain sources under CPython: no MicroPython version, no build that says its hash
+    assert (h["micropython"], h["code"], h["src"]) == (None, "source", None)
+    a.handle_line('{"c": "mem"}')
+    err = last(out)
+    assert err["t"] == "err" and "no MicroPython heap" in err["msg"] and err["c"] == "mem"
     a.handle_line('{"c": "roll"}')
     ev = last(out)
     assert ev["t"] == "ev" and ev["seq"] == 1 and ev["ev"][0] == 1 and ev["hash"] == a.game.state_hash()

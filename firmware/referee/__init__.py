@@ -5,7 +5,9 @@ Nothing in this package imports ``machine``, ``neopixel`` or ``rp2``: hardware l
 """
 
 FW_VERSION = "0.1.0"
-PROTO_VERSION = 6   # 6: committed board rolls: `commit`/`epoch` in `game`; `roll`, `reveal`,
+PROTO_VERSION = 7   # 7: `hello` says what the board runs (`micropython`, `code`, `src`); `mem`
+#                     command and reply (heap used, free, largest free block)
+# 6: committed board rolls: `commit`/`epoch` in `game`; `roll`, `reveal`,
 #                     `dice-end` lines; `reveal` and `dice` commands (docs/dice.md)
 # 5: the state hash is CRC-32 (binascii.crc32) seeded with the roster digest
 # 4: compact `ev` lines (no gid, no spaces), `events` sent in batches

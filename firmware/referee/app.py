@@ -65,6 +65,9 @@ class Referee(PadUI, SerialLink):
         self.on_event = None   # optional callable(seq, ev), e.g. the simulator's full record
         self.journal = None    # optional journal.Journal: every event goes to flash
         self.boot_note = ""    # what a damaged journal lost at boot (said after every hello)
+        # (micropython version, code location, source hash) for hello; None: asked of the
+        # running MicroPython (referee/runtime.py); the simulator sets its own
+        self.build_info = None
         # optional callable(): draws and shows a frame; called when a key's event is applied
         # in RAM, before its journal write and its ``ev`` line (the loop sets it)
         self.light = None
@@ -204,7 +207,10 @@ class Referee(PadUI, SerialLink):
 
     def hello(self):
         g = self.game
+        from referee import runtime
+        mpy, code, src = self.build_info or runtime.describe()
         self._out({"t": "hello", "proto": PROTO_VERSION, "fw": FW_VERSION,
+                   "micropython": mpy, "code": code, "src": src,
                    "board": self.board.get("name", "?"),
                    "ruleset": g.profile.name if g else None, "scenario": self.scenario,
                    "gid": self.gid, "seq": g.seq if g else 0})

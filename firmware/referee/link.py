@@ -125,6 +125,9 @@ class SerialLink(AppBase):
                                      if isinstance(hp, int) and hp > PROTO_VERSION
                                      else "host tools")})
             return self.hello()
+        if c == "mem":
+            from referee import runtime
+            return self._out(runtime.heap())
         if c == "load":
             return self._load(msg)
         if c == "scenarios":
