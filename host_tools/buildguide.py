@@ -6,7 +6,7 @@ No figure in the guide is typed by hand."""
 
 import os
 
-from host_tools import paths
+from host_tools import buildguide_image, paths
 
 # Raspberry Pi Pico: GPIO number -> physical pin (Pico datasheet, "Pinout")
 GP_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
@@ -180,7 +180,7 @@ The diagram is drawn from `boards/{name}.json` (`display.pin`, `input.rows`,
 
 | qty | part | note |
 |---|---|---|
-| 1 | Raspberry Pi Pico (RP2040; Pico H has headers) | MicroPython 1.22 or newer |
+| 1 | Raspberry Pi Pico (RP2040; Pico H has headers) | flashed with fleetref's image (below) |
 | 1 | {w}×{h} WS2812B LED panel ({wiring}) | {n} LEDs, 5 V |
 | 1 | 74AHCT125 (or 74HCT125) quad buffer, DIP-14 | 3.3 V data in, 5 V data out |
 | 1 | 330 Ω resistor | in the data line, close to the panel's DIN |
@@ -235,43 +235,7 @@ What each key does depends on the ruleset of the game loaded (held keys below th
 
 {keymaps}
 
-## Flash and update
-
-1. Install MicroPython on the Pico once: hold BOOTSEL, plug it in, copy the RP2 `.uf2`
-   from micropython.org/download/RPI_PICO onto the RPI-RP2 drive. Or skip this and write one
-   UF2 holding MicroPython and the board's files:
-   `.venv/bin/fleetref flash --board {name} --uf2 fleetref.uf2 --micropython RPI_PICO.uf2`.
-2. Over USB serial (close the mirror first): `.venv/bin/fleetref flash --board {name}`
-   (or `--board pimoroni-rgb-keypad`). It copies only the files that changed and resets the
-   board; `--dry-run` shows the plan.
-3. **Updating** after a `git pull`: run the same `fleetref flash` again. The game in play is
-   kept (the journal in `/game` is not touched) unless the UF2 route is used, which replaces
-   the whole filesystem.
-4. Custom fleets go on with `.venv/bin/fleetref roster push FILE --port PORT`
-   (docs/rosters.md); they survive updates.
-
-## A frozen firmware image
-
-On the Pico the firmware's modules are `.mpy` files in `/lib`; importing one copies its
-bytecode into the heap, which then holds most of what the referee uses (the rp2 heap rows of
-docs/performance.md). Freezing the modules into the MicroPython image keeps that bytecode in
-flash and leaves the heap to the game. `firmware/manifest.py` is the freeze manifest (the
-port's own frozen modules plus the `referee` and `drivers` packages):
-
-    git clone https://github.com/micropython/micropython && cd micropython
-    git checkout v1.24.1
-    make -C mpy-cross
-    git submodule update --init lib/pico-sdk lib/tinyusb lib/mbedtls lib/micropython-lib
-    make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=$FLEETREF/firmware/manifest.py
-
-(`$FLEETREF` is this checkout; the build needs CMake and `gcc-arm-none-eabi`, and the
-Pico SDK fetches and builds `picotool` on the first build. The frozen row of
-docs/performance.md was measured on an image built this way: MicroPython v1.24.1 with
-pico-sdk 2.0.0, tinyusb 0.17.0 and mbedtls v3.5.1, Debian's gcc-arm-none-eabi 12.2.1.) Copy
-`ports/rp2/build-RPI_PICO/firmware.uf2` to the Pico in BOOTSEL mode, then run
-`fleetref flash` as usual for `main.py`, `/board.json` and the rosters; the frozen copies win
-over `/lib` (`.frozen` comes first on `sys.path`).
-"""
+{image_sections}"""
 
 
 def guide_text():
@@ -311,7 +275,8 @@ def guide_text():
                         supply=disp.get("budget_ma", 400) + 100,
                         pin_rows="\n".join(pin_rows), vbus=VBUS_PIN, gnd=GND_PIN,
                         power_rows="\n".join("| %s | %s |" % r for r in power_rows(board)),
-                        keypad_rows="\n".join(keypad_rows), keymaps="\n".join(km))
+                        keypad_rows="\n".join(keypad_rows), keymaps="\n".join(km),
+                        image_sections=buildguide_image.sections(board["name"]).rstrip("\n"))
 
 
 def files():

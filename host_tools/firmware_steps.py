@@ -54,6 +54,14 @@ def prepare_kit(log):
     return kit
 
 
+def kit_date():
+    """The kit's newest file time (s since 1970): the build date MicroPython and the Pico
+    SDK write into the image (SOURCE_DATE_EPOCH), so the same kit gives the same bytes."""
+    import tarfile
+    with tarfile.open(os.path.join(fb.kit_dir(), fb.MICROPYTHON_TARBALL)) as t:
+        return max(int(m.mtime) for m in t.getmembers())
+
+
 def write_manifest(kit, board):
     """The image's freeze manifest (path): the port's own frozen modules for ``board``,
     fleetref's packages (firmware/manifest.py) and the build-info module."""
@@ -79,7 +87,8 @@ def build_image(board, out_dir, log):
     kit = prepare_kit(log)
     mpd = os.path.join(kit, "micropython-" + fb.KIT_VERSION)
     manifest = write_manifest(kit, board)
-    env = dict(os.environ, picotool_DIR=os.path.join(kit, "picotool-install", "picotool"))
+    env = dict(os.environ, picotool_DIR=os.path.join(kit, "picotool-install", "picotool"),
+               SOURCE_DATE_EPOCH=str(kit_date()))
     # (never CMAKE_ARGS on the command line: it would replace the port's own, board included)
     env.pop("CMAKE_ARGS", None)
     build = os.path.join(kit, "build-" + board)

@@ -54,16 +54,15 @@ REMOVE_TREE = """
 import os
 def rm(p):
     try:
-        kids = os.listdir(p)
+        mode = os.stat(p)[0]
     except OSError:
         return
-    for k in kids:
-        q = p + '/' + k
-        if os.stat(q)[0] & 0x4000:
-            rm(q)
-        else:
-            os.remove(q)
-    os.rmdir(p)
+    if mode & 0x4000:
+        for k in os.listdir(p):
+            rm(p + '/' + k)
+        os.rmdir(p)
+    else:
+        os.remove(p)
 rm(%r)
 """
 
@@ -98,7 +97,8 @@ class Mpremote:
         return version, code, src
 
     def remove_tree(self, path):
-        """Remove ``path`` (a folder) and everything in it; nothing when it is missing."""
+        """Remove ``path`` (a file, or a folder and everything in it); nothing when it is
+        missing."""
         self.run("exec", REMOVE_TREE % (path,))
 
     def hashes(self, targets):
@@ -171,7 +171,7 @@ def copy_changed(plan, tool, progress=None):
 
 
 # the /lib copies of code fleetref's image holds in flash (stale after a stock install)
-STALE_ON_IMAGE = ("/lib/referee", "/lib/drivers")
+STALE_ON_IMAGE = ("/lib/referee", "/lib/drivers", "/lib/fleetref_build.py")
 
 
 def flash(port, plans, tool, progress=None, image_uf2=None):

@@ -5,6 +5,8 @@ import json
 import os
 import re
 
+import pytest
+
 from conftest import ROOT
 from host_tools import buildguide
 
@@ -60,3 +62,21 @@ def test_readme_names_only_files_in_the_repository():
             assert os.path.exists(os.path.join(ROOT, target)), target
     for path in re.findall(r"`((?:docs|firmware|host_tools|boards|tests|emu)/[^` ]+)`", readme):
         assert os.path.exists(os.path.join(ROOT, path.rstrip("/"))), path
+
+
+def test_the_upstream_commits_are_the_kits():
+    """docs/build.md's table of upstream sources names the tags and commits the kit pins
+    (../shared/mpy-build/SOURCES), so a maker with internet rebuilds the same image."""
+    from host_tools import buildguide_image, firmware_build
+    path = os.path.join(firmware_build.kit_dir(), "SOURCES")
+    if not os.path.isfile(path):
+        pytest.skip("no ../shared/mpy-build/SOURCES beside this checkout")
+    sources = open(path).read()
+    guide = open(os.path.join(ROOT, "docs", "build.md")).read()
+    for repo, tag, commit in buildguide_image.UPSTREAM:
+        assert commit in sources, repo
+        assert commit in guide
+        if tag:
+            assert tag in sources
+    pinned = set(re.findall(r"\b[0-9a-f]{40}\b", sources)) - {"77e752abd6a0992334047a48038a5a3960e5c6bc"}
+    assert pinned == {c for _, _, c in buildguide_image.UPSTREAM}    # all but btstack (unused)

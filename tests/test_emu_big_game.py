@@ -1,5 +1,6 @@
-"""The largest game on the emulated Pico (official MicroPython on rp2040js, the filesystem
-build that `fleetref flash --uf2` writes): a 2x24-ship roster loads over serial and plays,
+"""The largest game on the emulated Pico (rp2040js), on fleetref's image (code frozen in flash,
+what `fleetref flash --uf2` writes) and on the stock route (official MicroPython 1.24.1 with
+.mpy files in /lib): a 2x24-ship roster loads over serial and plays,
 with the board's state hash equal to the laptop's after every event. Its load failed with a
 MemoryError on the Pico's fragmented heap while every smaller game passed, until the load
 collects the garbage first (app.py, link.py): this test failed without that (issue 11: the
@@ -14,14 +15,17 @@ import os
 import sys
 
 from conftest import ROOT
-from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
+import pytest
+
+from emu_support import ROUTES, board_profile, boot, need_emu, uf2_dir  # noqa: F401
 from test_emu_keys import key_for, timed, ws2812_expected
 
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import workload  # noqa: E402
 
 
-def test_a_2x24_ship_game_loads_and_plays_on_the_emulated_pico(uf2_dir):  # noqa: F811
+@pytest.mark.parametrize("route", ["image", "stock"])
+def test_a_2x24_ship_game_loads_and_plays_on_the_emulated_pico(route, uf2_dir):  # noqa: F811
     need_emu()
     name = "pico-ws2812-16x16"
     roster, events = workload.long_game(60)
@@ -33,13 +37,19 @@ def test_a_2x24_ship_game_loads_and_plays_on_the_emulated_pico(uf2_dir):  # noqa
     board = board_profile(name)
     ps = [key_for(board, a) for a in PRESSES.split()]
     want_frames = cpython_frames(name, roster, events, ps)
-    with boot(build_uf2(name, uf2_dir), board) as pico:
+    with boot(ROUTES[route](name, uf2_dir), board) as pico:
         pico.wait_msg(lambda m: m.get("t") == "hello")
         start = pico.mark()
         pico.write((json.dumps({"c": "load", "roster": roster}) + "\n").encode())
         game = pico.wait_msg(lambda m: m.get("t") in ("game", "err"), 120, start)
         assert game["t"] == "game", game
         assert len(game["roster"]["sides"][0]["ships"]) == 24
+        mem = heap(pico)
+        if route == "image":
+            # the product's heap goal: the game's own, with room for any line or snapshot
+            assert mem["used"] <= 64 * 1024 and mem["largest"] >= 32 * 1024, mem
+        else:
+            assert mem["used"] > 100 * 1024, mem        # the bytecode in the heap
         mark = pico.mark()
         for k in range(0, len(events), 20):
             pico.write((json.dumps({"c": "append", "events": [list(e) for e in
@@ -70,6 +80,13 @@ def test_a_2x24_ship_game_loads_and_plays_on_the_emulated_pico(uf2_dir):  # noqa
             and max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2])) <= 2
             for a, b in zip(got, want)), \
             "press %d (%s): the frame on the wire differs" % (i + 1, PRESSES.split()[i])
+
+
+def heap(pico):
+    """The board's ``mem`` reply (bytes: used, free, largest free block)."""
+    start = pico.mark()
+    pico.write(b'{"c": "mem"}\n')
+    return pico.wait_msg(lambda m: m.get("t") == "mem", 120, start)
 
 
 # in the attack step (ships yet to fire shown), none refused: the cursor over both pages and

@@ -89,8 +89,8 @@ def test_keypad_drivers_use_the_profiles_pins(tmp_path):
 
 def test_ctrl_c_gives_the_repl_and_the_ws2812_pack_is_native(uf2_dir):  # noqa: F811
     """Ctrl-C (as mpremote sends it) stops the loop at the REPL; there, the WS2812 driver's
-    pixel packing is the viper loop compiled on the board (drivers/ws2812.py), not the
-    Python fallback."""
+    pixel packing and the ship row painter are the viper code compiled on the board
+    (drivers/ws2812.py, referee/shiprow.py), not the Python fallbacks."""
     need_emu()
     name = "pico-ws2812-16x16"
     with boot(build_uf2(name, uf2_dir), board_profile(name)) as pico:
@@ -99,7 +99,9 @@ def test_ctrl_c_gives_the_repl_and_the_ws2812_pack_is_native(uf2_dir):  # noqa: 
         pico.write(b"\x03\x03")
         pico.sleep(0.5)
         pico.write(b"import drivers.ws2812 as w; print('NATIVE', w.pack is not w.pack_py)\r\n")
+        pico.write(b"import referee.shiprow as s; print('SHIPROW', s.native)\r\n")
         pico.sleep(1.0)
         lines = pico.lines(n)
         assert any(l.startswith(">>>") for l in lines), lines[-5:]
         assert "NATIVE True" in lines, lines[-5:]
+        assert "SHIPROW True" in lines, lines[-5:]

@@ -81,6 +81,7 @@ def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
         assert r.returncode == 0, r.stderr
         mirrored = json.loads(r.stdout)
         assert mirrored["hash_match"] and mirrored["state_hash"] == snap["state_hash"]
+        assert "runs fleetref from /lib .mpy files" in r.stderr     # the stock route, said
         assert mirrored["seq"] == snap["seq"] == 2
 
         # save, change the game on the board, load the save back
@@ -99,3 +100,51 @@ def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
                             "import sys; print('repl', sys.implementation.name)"],
                            capture_output=True, text=True, timeout=900)
         assert r.returncode == 0 and "repl micropython" in r.stdout, r.stdout + r.stderr
+
+
+def test_flash_over_serial_on_fleetrefs_image_keeps_the_game(tmp_path):
+    """A board running fleetref's image (code frozen in flash) with a game in play, a roster
+    that has changed since and stale /lib copies from an old stock install: `fleetref flash
+    --port` copies only the changed roster, removes /lib's code, resets, and the board comes
+    back with the same game at the same seq, still running its code from flash."""
+    need_emu()
+    from emu_support import need_image
+    from host_tools import flash
+    need_image()
+    board = board_profile(NAME)
+    plan = flash.plans(board)["image"]
+    old_roster = tmp_path / "hoth.json"
+    text = open(os.path.join(ROOT, "firmware", "rosters", "hoth.json")).read()
+    old_roster.write_text(text + "\n")               # an older copy: other bytes
+    stale = tmp_path / "game.mpy"
+    stale.write_bytes(b"M\x06stale bytecode of an old install")
+    files = [(str(old_roster), p[1]) if p[1] == ":/rosters/hoth.json" else p[:2] for p in plan]
+    files += [(str(stale), ":/lib/referee/game.mpy"), (str(stale), ":/lib/fleetref_build.py")]
+    from host_tools import firmware_build
+    uf2 = tmp_path / "image.uf2"
+    uf2.write_bytes(image.combined_uf2(firmware_build.build()["uf2"], image.littlefs_image(files)))
+    with emu.EmulatedPico(str(uf2), board, connect_serial=False) as pico:
+        port = pico.pty()
+        hello = board_says(port, '{"c": "hello"}', "hello")
+        assert hello["code"] == "frozen" and hello["micropython"] == "1.28.0"
+        board_says(port, '{"c": "roll", "values": [15, 8]}', "ev")
+        board_says(port, '{"c": "phase"}', "ev")
+        before = board_says(port, '{"c": "snap"}', "snap")
+        r = cli("flash", "--board", NAME, "--port", port)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "copied 1 changed file(s) of %d; board reset" % len(plan) in r.stdout, r.stdout
+        assert "stock MicroPython" not in r.stdout
+        hello = board_says(port, '{"c": "hello"}', "hello")
+        assert hello["code"] == "frozen" and hello["gid"] == before["gid"] and hello["seq"] == 2
+        after = board_says(port, '{"c": "snap"}', "snap")
+        assert after["state_hash"] == before["state_hash"]
+        r = cli("mirror", "--once", "--json", "--port", port)
+        assert r.returncode == 0 and json.loads(r.stdout)["hash_match"], r.stderr
+        assert "firmware" not in r.stderr                   # this checkout's own image
+        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "exec",
+                            "import os; print('ROOT', sorted(os.listdir('/')), "
+                            "sorted(os.listdir('/lib')))"],
+                           capture_output=True, text=True, timeout=900)
+        assert r.returncode == 0, r.stderr
+        listing = [l for l in r.stdout.splitlines() if l.startswith("ROOT")][0]
+        assert "'game'" in listing and listing.endswith("[]"), listing

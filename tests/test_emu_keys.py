@@ -1,4 +1,5 @@
-"""Issue 8 part 3 on the emulated Pico, both board profiles: a key script pressed on the GPIO
+"""On the emulated Pico, both board profiles on fleetref's image (and the default board on
+the stock route, official MicroPython 1.24.1 with .mpy files in /lib): a key script pressed on the GPIO
 key matrix (default board) or on the TCA9555 model (keypad base), with a person's timing,
 gives the same events and the same state_hash after every event as the CPython referee playing
 the same script (`fleetref sim --headless --script`, and the host mirror's replica); and the
@@ -15,7 +16,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
+from emu_support import ROUTES, board_profile, boot, need_emu, uf2_dir  # noqa: F401
 from host_tools import script as scriptmod
 from host_tools.mirror import Replica
 
@@ -102,8 +103,10 @@ def sim_run(name, path):
     return json.loads(r.stdout.splitlines()[-1])
 
 
-@pytest.mark.parametrize("name", ["pico-ws2812-16x16", "pimoroni-rgb-keypad"])
-def test_key_script_events_hashes_and_frames(name, uf2_dir):  # noqa: F811
+@pytest.mark.parametrize("route,name", [("image", "pico-ws2812-16x16"),
+                                        ("image", "pimoroni-rgb-keypad"),
+                                        ("stock", "pico-ws2812-16x16")])
+def test_key_script_events_hashes_and_frames(route, name, uf2_dir):  # noqa: F811
     need_emu()
     board = board_profile(name)
     path = os.path.join(ROOT, "tests", "scripts", SCRIPTS[name])
@@ -111,7 +114,7 @@ def test_key_script_events_hashes_and_frames(name, uf2_dir):  # noqa: F811
     sim = sim_run(name, path)
     assert sim["rejected"] == [] and len(sim["events"]) >= 8     # the script itself is sound
     want_frames = cpython_frames(name, ps)
-    with boot(build_uf2(name, uf2_dir), board) as pico:
+    with boot(ROUTES[route](name, uf2_dir), board) as pico:
         game = pico.wait_msg(lambda m: m.get("t") == "game")
         pico.wait_msg(lambda m: m.get("t") == "hello")
         start = pico.mark()
