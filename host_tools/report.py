@@ -256,12 +256,14 @@ def html_page(m, plot_png, dice_png=None):
 
 def write_csv(m, path):
     """The events as CSV at ``path``: seq, round, phase (the game's round and phase just after
-    the event), text, hash (the state hash after it). Raises OSError."""
+    the event), text, hash (the state hash after it); a text that starts like a formula is
+    written as text (host_tools/csvcell.py). Raises OSError."""
+    from host_tools import csvcell
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(CSV_FIELDS)
         for r in m["records"]:
-            w.writerow([r[k] for k in CSV_FIELDS])
+            w.writerow(csvcell.row([r[k] for k in CSV_FIELDS]))
 
 
 def _write(path, data):

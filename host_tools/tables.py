@@ -164,7 +164,9 @@ class Tables:
         return {"event": self.event, "silent_after": self.silent_after, "tables": cards}
 
     def results_csv(self):
-        """The results table as CSV text: one row per table with a game."""
+        """The results table as CSV text: one row per table with a game (text cells that
+        start like a formula written as text: host_tools/csvcell.py)."""
+        from host_tools import csvcell
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["table", "scenario", "side_0", "side_1", "winner", "round", "phase",
@@ -174,8 +176,9 @@ class Tables:
             if c["strength"] is None:
                 continue
             st = c["strength"]
-            w.writerow([c["table"], c["scenario"], c["sides"][0], c["sides"][1],
-                        c["sides"][c["winner"]] if c["winner"] is not None else "",
-                        c["round"], c["phase"], st[0][0], st[1][0], st[0][2], st[1][2],
-                        c["seq"], c["state_hash"], "; ".join(c["warnings"])])
+            w.writerow(csvcell.row([
+                c["table"], c["scenario"], c["sides"][0], c["sides"][1],
+                c["sides"][c["winner"]] if c["winner"] is not None else "",
+                c["round"], c["phase"], st[0][0], st[1][0], st[0][2], st[1][2],
+                c["seq"], c["state_hash"], "; ".join(c["warnings"])]))
         return out.getvalue()
