@@ -80,11 +80,12 @@ def main(args):
         pw = mqttlink.read_password(args.password_file) if args.password_file else None
         if pw and not args.user:
             raise mqttlink.MqttError("--password-file needs --user")
+        web.check_free(host, port)      # before the broker: a port in use is said as such
         board = tables.Tables(args.event, args.silent_after, warn=say)
         client = mqttlink.Client(args.broker, args.client_id or "fleetref-dash-" + args.event,
                                  args.user, pw, warn=say, ca_file=args.ca_file)
         client.start()
-    except (ValueError, mqttlink.MqttError) as e:
+    except (ValueError, OSError, mqttlink.MqttError) as e:
         say(str(e))
         return 2
     subscribe(client, board)

@@ -134,6 +134,16 @@ def is_local(host):
         return False
 
 
+def check_free(host, port):
+    """OSError (one sentence naming host and port) when nothing can listen on host:port."""
+    import socket
+    try:                      # a clear error for a port in use (uvicorn would only exit)
+        with socket.create_server((host, port)):
+            pass
+    except OSError as e:
+        raise OSError("cannot serve on %s:%d: %s" % (host, port, e.strerror or e))
+
+
 def serve(feed, host, port, title="fleetref", started=None, say=print, app=None,
           what="fleetref web: http://%s:%d/ (page) and /overlay"):
     """Serve ``feed`` on host:port until interrupted (uvicorn). ``started``: optional
@@ -149,12 +159,7 @@ def serve(feed, host, port, title="fleetref", started=None, say=print, app=None,
             % (host, port, port))
     else:
         say((what + "; WARNING: reachable from other machines on the network") % (host, port))
-    import socket
-    try:                      # a clear error for a port in use (uvicorn would only exit)
-        with socket.create_server((host, port)):
-            pass
-    except OSError as e:
-        raise OSError("cannot serve on %s:%d: %s" % (host, port, e.strerror or e))
+    check_free(host, port)
     if started is not None:
         orig = server.startup
 

@@ -120,3 +120,26 @@ def test_twenty_tables_on_the_dashboard_and_after_its_restart(event):
     check_a_restarted_dashboard_rebuilds_from_retained_messages(broker, finals, base)
     need_browser()
     check_the_page_in_chromium(broker, finals, base)
+
+
+def test_a_taken_http_port_is_named_in_one_line(tmp_path):
+    """`dashboard --http` on a port another program listens on says which port, once, and
+    stops (it said the broker link was lost and went on reconnecting)."""
+    import socket
+    import subprocess
+    import sys
+    need_mqtt()
+    broker = Broker(tmp_path / "broker", tables=1)
+    try:
+        with socket.create_server(("127.0.0.1", 0)) as taken:
+            port = taken.getsockname()[1]
+            r = subprocess.run([sys.executable, "-m", "host_tools.cli", "dashboard", "--broker",
+                                broker.url, "--user", "dashboard", "--password-file",
+                                broker.password("dashboard"), "--http", "127.0.0.1:%d" % port],
+                               capture_output=True, text=True, cwd=ROOT, timeout=60)
+    finally:
+        broker.stop()
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "127.0.0.1:%d" % port in lines[0], r.stderr
+    assert "broker" not in r.stderr and "Traceback" not in r.stderr
