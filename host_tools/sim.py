@@ -19,7 +19,7 @@ from referee.loop import Runner, sleep_ms
 from referee.ticks import ticks_diff, ticks_ms
 from referee.render import Renderer
 
-from host_tools import paths, script as scriptmod
+from host_tools import paths, script as scriptmod, simflash
 from host_tools.virtual import PtySerial, QueueKeys, FrameCapture
 
 # terminal keys for the 4x4 pad, row-major; shifted = long press (read by termkeys.py)
@@ -57,27 +57,10 @@ class EventRecord:
         return None
 
 
-def rosters_dir(flash):
-    """The simulated board's rosters folder, as /rosters on a Pico: ``<flash>/rosters`` with
-    ``--flash``, else a fresh temporary folder; the repository's rosters are copied in (a
-    roster pushed there before, ``fleetref roster push``, is kept)."""
-    import shutil
-    if flash:
-        d = os.path.join(os.path.abspath(flash), "rosters")
-        os.makedirs(d, exist_ok=True)
-    else:
-        import tempfile
-        d = tempfile.mkdtemp(prefix="fleetref-sim-rosters-")
-    for f in os.listdir(paths.ROSTERS):
-        if f.endswith(".json") and not os.path.exists(os.path.join(d, f)):
-            shutil.copyfile(os.path.join(paths.ROSTERS, f), os.path.join(d, f))
-    return d
-
-
 def make_board(args):
     """Build the simulated board: returns (app, runner, serial, keys, display, keymap)."""
     board = paths.board_profile(args.board)
-    rdir = getattr(args, "rosters", None) or rosters_dir(args.flash)
+    rdir = getattr(args, "rosters", None) or simflash.rosters_dir(args.flash)
     ser = PtySerial()
     if args.seed is not None:          # reproducible test dice: not committed
         dice = Dice(XorShift32(args.seed))
@@ -379,7 +362,9 @@ def main(args):
     if args.flash and os.path.exists(args.flash) and not os.path.isdir(args.flash):
         raise SystemExit("fleetref sim: --flash %s is not a directory" % args.flash)
     try:
-        args.rosters = rosters_dir(args.flash)
+        if args.flash:
+            args.flash_lock = simflash.own(args.flash)     # held until this process ends
+        args.rosters = simflash.rosters_dir(args.flash)
     except OSError as e:
         raise SystemExit("fleetref sim: cannot use %s as the board's flash: %s"
                          % (args.flash, e.strerror or e))

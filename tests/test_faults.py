@@ -164,3 +164,31 @@ def test_sim_twice_with_the_same_command_resumes(sim_factory, tmp_path):
                        "--flash", flash)
     hello = [m for m in drive(sim3.port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"]
     assert hello[0]["seq"] == 0 and hello[0]["scenario"] == "deathstar"
+
+
+def test_a_second_simulator_on_the_same_flash_is_refused(sim_factory, tmp_path):
+    """A board's flash has one owner: a second `fleetref sim --flash DIR` beside a running one
+    is refused in one line and writes nothing; once the first is killed (-9, as a power cut),
+    the next one restores its game."""
+    import signal
+    import subprocess
+    import sys
+    from conftest import ROOT
+    from test_link import drive
+    flash = tmp_path / "flash"
+    sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1", "--flash", str(flash))
+    got = drive(sim.port, [{"c": "roll", "values": [9, 4]}, {"c": "phase"}])
+    assert [m["seq"] for m in got if m["t"] == "ev"] == [1, 2]
+    before = {p.name: p.read_bytes() for p in (flash / "game").iterdir()}
+    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
+                        "--scenario", "hoth", "--flash", str(flash)], capture_output=True,
+                       text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and "in use by another simulator (pid %d)" % sim.proc.pid in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    assert {p.name: p.read_bytes() for p in (flash / "game").iterdir()} == before
+    sim.proc.send_signal(signal.SIGKILL)
+    sim.proc.wait(10)
+    sim2 = sim_factory("--headless", "--scenario", "hoth", "--seed", "2", "--flash", str(flash))
+    hello = [m for m in drive(sim2.port, [{"c": "hello", "proto": PROTO_VERSION}])
+             if m["t"] == "hello"]
+    assert hello[0]["seq"] == 2
