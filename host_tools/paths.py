@@ -33,11 +33,11 @@ def load_roster_file(path):
             import tomllib
             with open(path, "rb") as f:
                 data = tomllib.load(f)
-            return json.dumps(data)
-        with open(path) as f:
-            text = f.read()
-        json.loads(text)
-        return text
+            text = json.dumps(data)
+        else:
+            with open(path) as f:
+                text = f.read()
+            data = json.loads(text)
     except FileNotFoundError:
         from host_tools import names
         try:
@@ -48,6 +48,20 @@ def load_roster_file(path):
     except Exception as e:
         raise SystemExit("fleetref: roster file %s is not valid %s: %s"
                          % (path, "TOML" if path.endswith(".toml") else "JSON", e))
+    check_roster_size(path, data)
+    return text
+
+
+def check_roster_size(path, data):
+    """SystemExit (one line) when roster ``data`` is longer as one serial line than a board
+    takes (docs/protocol.md: lines up to protocol.MAX_ROSTER bytes for a roster)."""
+    from referee import protocol
+    size = len(protocol.encode(data))
+    if size > protocol.MAX_ROSTER:
+        raise SystemExit("fleetref: roster file %s is %d bytes as one line; a board takes "
+                         "rosters up to %d (its serial lines are at most %d): shorten the "
+                         "notes and abilities texts" % (path, size, protocol.MAX_ROSTER,
+                                                        protocol.MAX_LINE))
 
 
 def firmware_modules(pkg):

@@ -7,6 +7,7 @@ Every message is one line of printable ASCII JSON ending in ``\\n``. Non-ASCII t
 import json
 
 MAX_LINE = 16384   # bytes; longer lines are refused whole
+MAX_ROSTER = MAX_LINE - 256     # a roster as one line, with room for the command around it
 # What a serial driver returns in place of a line it dropped for being longer than MAX_LINE.
 OVERLONG = "\x00overlong"
 # ... and in place of a line holding bytes that are not UTF-8.
