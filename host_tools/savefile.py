@@ -20,6 +20,7 @@ import hashlib
 import json
 
 from referee import rules as profiles, scenarios
+from referee.events import EV_UNDO
 from referee.game import Game
 
 VERSION = 2
@@ -54,6 +55,26 @@ def build(game_msg, base_seq, base, events, snapshot):
     return {"format": "fleetref-save", "version": VERSION, "game": game, "base_seq": base_seq,
             "base": base, "events": rows, "count": len(rows), "head": prev,
             "snapshot": snapshot}
+
+
+def replayable(game_msg, base_seq, base, events):
+    """``(base_seq, base, events)`` that replay one after another from the base, as a save
+    must. A board's undo window folds its oldest events into its base state with the undos
+    that came later already applied, so an undo that reached back past the base finds nothing
+    to undo in a replay from it. When that undo was made nothing newer was left to undo, so
+    the state just after it is the base state itself: the save starts there (the events up to
+    it are no longer held in a form that replays). ``events``: list of (seq, ev, hash)."""
+    if not base:
+        return base_seq, base, events
+    g = new_game_of({"game": game_msg})
+    g.set_window(base_seq, bytes.fromhex(base), b"", b"", [])
+    base_hash = g.state_hash()
+    start = 0
+    for i, (seq, ev, h) in enumerate(events):
+        if g.submit(tuple(ev)) and ev[0] == EV_UNDO and h == base_hash:
+            start = i + 1           # an undo of a folded event: the base holds its effect
+            base_seq = seq
+    return base_seq, base, list(events[start:])
 
 
 def new_game_of(save):

@@ -60,8 +60,8 @@ def _pull(m, path):
     g = m.rep.game
     if g.state_hash() != board["state_hash"]:
         raise MirrorError("the board's state hash differs from the replayed log; not saved")
-    base_seq, base = m.rep.base0
-    events = m.rep.rows
+    base_seq, base, events = savefile.replayable(m.rep.game_msg, *m.rep.base0, m.rep.rows)
+    m.rep.base0 = (base_seq, base)      # what save_from reports
     snap = g.snapshot()
     data = savefile.build(m.rep.game_msg, base_seq, base, events, snap)
     if m.rep.dicelog.commit:
@@ -183,11 +183,16 @@ def main_save(args):
         print("fleetref save: the link to the board was lost (%s); nothing saved" % e,
               file=sys.stderr)
         return 2
-    print("saved %d events to %s%s" % (n, args.file, "" if not base else
-                                       " (events %d..%d, from the board's state after event "
-                                       "%d: it no longer holds the events before; a mirror "
-                                       "connected since the start keeps them all)"
-                                       % (base + 1, base + n, base)))
+    held = ("it no longer holds the events before in a form that replays; a mirror connected "
+            "since the start keeps them all")
+    if not base:
+        print("saved %d events to %s" % (n, args.file))
+    elif n:
+        print("saved %d events to %s (events %d..%d, from the board's state after event %d: %s)"
+              % (n, args.file, base + 1, base + n, base, held))
+    else:
+        print("saved the board's state after event %d to %s, no events (%s)"
+              % (base, args.file, held))
     return 0
 
 
