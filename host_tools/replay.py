@@ -209,6 +209,12 @@ def main(args):
         rp.to_end()
         for line in rp.summary():
             print(line)
-        return 1 if rp.stopped == "broken" else 0
+        if rp.stopped == "broken":
+            return 1
+        why = savefile.snapshot_problem(rp.data, rp.game) if rp.pos == rp.total else None
+        if why:             # what report and load refuse, --check refuses too
+            print("BROKEN: %s" % why)
+            return 1
+        return 0
     from host_tools import replayview
     return replayview.run(rp, args)

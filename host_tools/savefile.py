@@ -224,16 +224,25 @@ def verify(save):
         if g.state_hash() != row["hash"]:
             raise SaveError("breaks at event %d: state hash %s, the file says %s"
                             % (row["seq"], g.state_hash(), row["hash"]))
+    why = snapshot_problem(save, g)
+    if why:
+        raise SaveError(why)
+    return g
+
+
+def snapshot_problem(save, g):
+    """Why the file's ``snapshot`` (a copy for reading the file) does not say what the log
+    gives when replayed to Game ``g``, field by field; None when it does or has none."""
     snap = save.get("snapshot") or {}
     if snap.get("state_hash") not in (None, g.state_hash()):
-        raise SaveError("the snapshot's state_hash does not match the replayed log")
-    if snap:                # a copy for reading the file: it must say what the log gives
+        return "the snapshot's state_hash does not match the replayed log"
+    if snap:
         mine = json.loads(json.dumps(g.snapshot()))
         for k in sorted(set(mine) | set(snap)):
             if snap.get(k) != mine.get(k):
-                raise SaveError("the snapshot's %r does not match the replayed log (the file "
-                                "was changed there)" % k)
-    return g
+                return ("the snapshot's %r does not match the replayed log (the file was "
+                        "changed there)" % k)
+    return None
 
 
 def load_file(path):

@@ -231,3 +231,17 @@ def test_interactive_replay_in_a_terminal(games):
     assert "replay of" in text and "start of round 3" in text
     last = text.strip().splitlines()[-1]
     assert re.match(r"event \d+ of 38 \(seq \d+\), round 3, ", last), last
+
+
+@pytest.mark.parametrize("field,value", [("winner", 1), ("round", 99)])
+def test_check_refuses_an_edited_snapshot_as_report_does(games, tmp_path, field, value):
+    """The file's snapshot is a copy for reading: `replay --check` refuses one that says other
+    than the replayed log (its `winner` edited), as `fleetref report` and `load` do."""
+    data = load(games["smb"])
+    assert data["snapshot"][field] != value
+    data["snapshot"][field] = value
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    r = cli("replay", "--check", str(edited))
+    assert r.returncode == 1 and "the snapshot's %r does not match" % field in r.stdout, r.stdout
+    assert cli("report", str(edited), "--out", str(tmp_path / "r.html")).returncode != 0
