@@ -19,7 +19,7 @@ import json
 from host_tools import savefile
 from host_tools.savefile import SaveError
 from host_tools.webfeed import sentence
-from referee.events import EV_PHASE, EV_UNDO, NONE
+from referee.events import EV_UNDO, NONE
 from referee.texts import event_text, undone_seq
 
 BIG_WINDOW = 1 << 20       # every event stays in RAM: undo texts name what they took back
@@ -180,8 +180,6 @@ class Walk:
     def record(self, seq, ev, h):
         g = self.game
         text = event_text(g, ev, seq, True)
-        if ev[0] == EV_PHASE:
-            text = "Next phase: %s (round %d)." % (g.phase_name(), g.round)
         return {"seq": seq, "ev": list(ev), "hash": h, "board_hash": None,
                 "text": sentence(text), "round": g.round, "phase": g.phase_name(),
                 "undone": undone_seq(g, seq) if ev[0] == EV_UNDO else None,

@@ -180,7 +180,7 @@ class WebPublisher:
     """Publishes the replay's position into a webfeed.Feed served by host_tools/web.py. Going
     back renames the game for the page (``<gid>~<n>``) so that it starts its log again."""
 
-    FIELDS = ("seq", "ev", "hash", "board_hash", "text", "round", "phase")
+    FIELDS = ("seq", "ev", "hash", "board_hash", "text", "round", "phase", "undone")
 
     def __init__(self, rp, feed, name):
         self.rp = rp

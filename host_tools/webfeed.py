@@ -1,16 +1,18 @@
 """What the web view shows, published from the thread that follows the game (the mirror's
 replica, or a replay) to the web server's threads: the snapshot and the event records.
 
-An event record is a dict ``{"seq", "ev", "hash", "board_hash", "text", "round", "phase"}``:
+An event record is a dict ``{"seq", "ev", "hash", "board_hash", "text", "round", "phase",
+"undone"}``:
 ``text`` is the firmware's own text for the event (``referee.views.event_text``) made a
 sentence, ``round``/``phase`` the game's round and phase right after it, ``hash`` the state
-hash the host computed after it, ``board_hash`` the board's (None when it sent none).
+hash the host computed after it, ``board_hash`` the board's (None when it sent none),
+``undone`` the event an undo took back (None for other events).
 """
 
 import threading
 
-from referee.app import event_text
-from referee.events import EV_PHASE, EV_UNDO
+from referee.events import EV_UNDO
+from referee.texts import event_text, undone_seq
 
 
 def sentence(text):
@@ -22,22 +24,20 @@ def sentence(text):
     return text if text[-1] in ".!?" else text + "."
 
 
-def event_sentence(game, ev, undone=None):
-    """The sentence for event ``ev`` (tuple) of ``game`` as it stands right after the event:
-    the firmware's event text, with the new phase named after a phase event and the event
-    taken back after an undo (``undone``: its text, when known)."""
-    if ev[0] == EV_PHASE:
-        return "Next phase: %s (round %d)." % (game.phase_name(), game.round)
-    if ev[0] == EV_UNDO:
-        return "Undo%s." % ((": " + undone + " is taken back") if undone else "")
-    return sentence(event_text(game, ev))
+def event_sentence(game, ev, seq=None):
+    """The sentence for event ``ev`` (tuple) of ``game`` as it stands right after the event
+    (``seq`` its number): the firmware's event text (referee/texts.py), as the mirror, the
+    report and the narration say it; an undo names the event it took back."""
+    return sentence(event_text(game, ev, seq))
 
 
-def record(game, seq, ev, board_hash=None, undone=None):
-    """The event record of event ``seq`` (just applied to ``game``)."""
+def record(game, seq, ev, board_hash=None):
+    """The event record of event ``seq`` (just applied to ``game``). ``undone``: for an undo,
+    the seq of the event it took back (the page strikes that one through), else None."""
+    undone = undone_seq(game, seq) if ev[0] == EV_UNDO else None
     return {"seq": seq, "ev": list(ev), "hash": game.state_hash(), "board_hash": board_hash,
-            "text": event_sentence(game, ev, undone), "round": game.round,
-            "phase": game.phase_name()}
+            "text": event_sentence(game, ev, seq), "round": game.round,
+            "phase": game.phase_name(), "undone": undone}
 
 
 class Feed:
@@ -138,7 +138,8 @@ class MirrorFeed:
         # a new game, or the board's state window: the records of the events held, with the
         # texts of the game as it is now (names, phases; the window is all the board keeps)
         recs = [{"seq": s, "ev": list(ev), "hash": h, "board_hash": None,
-                 "text": sentence(event_text(g, ev)), "round": None, "phase": None}
+                 "text": sentence(event_text(g, ev)), "round": None, "phase": None,
+                 "undone": undone_seq(g, s) if ev[0] == EV_UNDO else None}
                 for s, ev, h in rep.rows]
         self.feed.reset(rep.gid, self._snap(), recs)
 

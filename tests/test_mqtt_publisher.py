@@ -54,7 +54,7 @@ def test_each_event_once_then_the_retained_state_and_acks():
     assert [d["seq"] for t, d in evs] == [1, 2, 3]
     assert all(t == "fleetref/cup/t1/events" for t, d in evs)
     assert evs[0][1]["text"].startswith("Initiative roll (physical dice)")
-    assert evs[1][1]["text"] == "Next phase: movement (round 1)."
+    assert evs[1][1]["text"] == "Next phase: round 1, movement."
     assert evs[-1][1]["hash"] == m.rep.game.state_hash() and evs[-1][1]["gid"] == "g1"
     assert states and all(r for t, d, r in states)
     assert states[-1][1]["seq"] == 3 and states[-1][1]["state_hash"] == m.rep.game.state_hash()

@@ -86,6 +86,20 @@ def test_page_shows_names_and_follows_a_key_press_within_1s(tmp_path, env, chrom
     # the page shows the event as the firmware's own text for it (referee/texts.py)
     assert "TIE Fighter 1" in log and "X-Wing 1" in log and "destroyed" in log, log
     print("key press to page: %.3f s" % took)
+    # undo (key v): the log says which event it took back, in the words of the mirror and
+    # the report, and strikes that event through as the report does
+    hit = st["seq"]
+    sim.press("v")
+    wait_until(lambda: web.state()["seq"] == hit + 1, 5)
+    wait_until(lambda: page_value(chrome, "seq") == str(hit + 1), 5)
+    top = chrome.execute_script("return document.querySelector('#log li .text').textContent")
+    assert top.startswith("Undo: took back event %d (TIE Fighter 1 is hit" % hit), top
+    struck = chrome.execute_script(
+        "const li = document.querySelector('#log li[data-seq=\"%d\"]');"
+        "return [li.className, getComputedStyle(li.querySelector('.text')).textDecorationLine]"
+        % hit)
+    assert "undone" in struck[0] and struck[1] == "line-through", struck
+    assert ship_rows(chrome)["TIE Fighter 1"] == "ok"
 
 
 def test_page_catches_up_after_the_link_drops_and_returns(tmp_path, env, chrome, procs):

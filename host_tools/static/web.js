@@ -98,9 +98,10 @@ function draw(live) {
     " rolls verified" : "") : "";
   const log = document.getElementById("log");
   log.replaceChildren();
+  const undone = new Set(live.events.filter(e => e.undone != null).map(e => e.undone));
   for (let k = live.events.length - 1; k >= 0 && k >= live.events.length - 200; k--) {
     const r = live.events[k];
-    const li = el("li", "ev");
+    const li = el("li", undone.has(r.seq) ? "ev undone" : "ev");  /* taken back: struck */
     li.value = r.seq;
     li.dataset.seq = r.seq;
     if (r.round !== null) li.appendChild(el("span", "where", "R" + r.round + " " + r.phase));
