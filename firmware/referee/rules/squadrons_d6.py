@@ -150,7 +150,8 @@ class Rules(Ruleset):
         hexes = (b >> 2) - 1          # -1: not entered
         if mode not in (1, 2, 3):
             return "moves: 1 Attack Speed, 2 Full Throttle, 3 stop dead"
-        if mode == 3 or hexes == 0:
+        stop = mode == 3 or hexes == 0     # no hexes crossed: a dead stop at any rate
+        if stop:
             r = self.may_stop(g, a)
             if r:
                 return r
@@ -171,9 +172,11 @@ class Rules(Ruleset):
                        "(%s %d)" % (nm, td, c, c * td, "moved" if hexes >= 0 else
                                     "%s is at most" % RATES[mode], most)
         sq = g.stat(a, S_SQUAD)
+        # "all ships in a Squadron must move at the same rate": a craft that stopped dead
+        # moved at no rate, so a hero's stop neither sets its squadron's rate nor breaks it
         for j in range(g.n):
-            if j != a and sq and g.stat(j, S_SQUAD) == sq and g.fl2[j] & MOVED and \
-                    g.sx[j] != mode:
+            if sq and not stop and j != a and g.stat(j, S_SQUAD) == sq and \
+                    g.fl2[j] & MOVED and g.sx[j] not in (mode, 3):
                 return "all ships in a squadron move at the same rate (%s moved at %s)" % (
                     g.names[j], RATES[g.sx[j]])
         # players alternate units: a squadron moves as one unit
@@ -193,6 +196,8 @@ class Rules(Ruleset):
 
     def apply_ext(self, g, kind, a, b, c):
         mode = b & 3
+        if (b >> 2) == 1:
+            mode = 3            # no hexes crossed: a dead stop, whatever rate was named
         g.fl2[a] |= MOVED
         g.sx[a] = mode
         sq = g.stat(a, S_SQUAD)
