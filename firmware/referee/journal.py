@@ -16,7 +16,8 @@ which seeds every other check (formats: journal_rec.py):
   overwritten. Log records are moved there when the log is rotated.
 
 When ``log.bin`` holds ``budget`` records a new snapshot is written and the log rotated, so a
-normal restore reads one snapshot and at most ``budget`` records.
+normal restore reads one snapshot and at most ``budget`` records; on the board it is written
+a step at a time between events (:meth:`Journal.maintain`, journal_steps.py).
 
 Recovery (journal_recover.py, :meth:`Journal.restore`) keeps the longest prefix of the game
 that checks; a damaged journal's files are moved to ``root + ".bad"`` and a clean journal of
@@ -184,79 +185,18 @@ class Journal(Recovery):
                 pass     # the event is in the log; the rotation is tried again at the next one
 
     def maintain(self, game):
-        """Write the snapshot ``append`` left due (``defer``) one littlefs operation per call,
-        so the board's loop, which calls it between events while no key is down, is never
-        held for a whole snapshot: (0) the log's records into the history (up to seq S),
-        (1) snap.bin.tmp written, (2) renamed over snap.bin, (3) log.bin.tmp written: a log
-        from S with the records of the events since (from the RAM window), (4) renamed over
-        log.bin. Events may come in between: their records go to the old log, which holds
-        every event until (4), and (3) gives them to the new one; after (3) they are
-        appended to log.bin.tmp too. When they are not (a failed write, a key's commit),
-        (4) writes log.bin.tmp again instead, and if that happens twice running, writes it
-        and renames it in one call (``twice`` counts those). Every step leaves flash that
-        restores to the whole game (restore skips the records a snapshot holds). Returns
-        True when it did a step (after an OSError or a MemoryError it is tried again at the
-        next append)."""
+        """Write the snapshot ``append`` left due (``defer``), one littlefs operation per call
+        (journal_steps.py: the steps, and why every one leaves flash that restores to the
+        whole game). Returns True when it did a step; False when none is due or records are
+        held (their commit comes first)."""
         if not self.due or self.held:
             return False
-        s = self.step
-        if self.records >= 2 * self.budget:
-            s = 5       # the steps cannot keep up (the window no longer holds the records
-                        # since S): all of it now, so the log stays short
         try:
-            if s == 5:
-                self.whole += 1
-                self.snapshot(game)
-                return True
-            if s == 0:
-                self._archive(game)
-                self.step_seq = game.seq
-            elif s == 1:
-                self._write_tmp("snap.bin", snap_parts(self.key, game, self.chunk, self.hfirst))
-            elif s == 2:
-                self._rename_tmp("snap.bin")
-            elif s == 3 or self.log_seq != game.seq:
-                if not self._write_log_tmp(game):
-                    s = -1                  # the window lost events since S: start over
-                elif s == 4:                # events came after (3): written again above;
-                    if self.again:          # renamed too when they did so twice running
-                        self.twice += 1     # (a stream of serial lines), so it ends
-                        s = self._rename_log(game)
-                    else:
-                        self.again = True
-                        s = 3
-                else:
-                    self.again = False
-            else:
-                s = self._rename_log(game)
-            self.step = s + 1
-        except (OSError, MemoryError):  # (no block for a buffer on a fragmented heap: the
-            self.due = False            # old log still holds every event) tried again at
-            self.step = 0               # the next append
-        return True
-
-    def _write_log_tmp(self, game):
-        """Step (3): log.bin.tmp, a log from ``step_seq`` with the records of the events
-        since, from the RAM window. False (nothing written) when the window lacks some."""
-        first = self.step_seq + 1
-        w = game.win
-        if w.base_seq >= first:
-            return False
-        o = 4 * (first - w.base_seq - 1)
-        self._write_tmp("log.bin", (head(self.key, self.step_seq),
-                                    records(self.key, first, memoryview(w.events)[o:])))
-        self.log_seq = game.seq
-        return True
-
-    def _rename_log(self, game):
-        """Step (4): the new log in place; the log then holds the events since ``step_seq``.
-        Returns -1 (the next snapshot starts at step 0)."""
-        self._rename_tmp("log.bin")
-        self._log_started(self.step_seq)
-        self.records = game.seq - self.step_seq
-        if self.records >= self.budget:
-            self.due = True
-        return -1
+            from referee import journal_steps   # (imported once a snapshot is first due)
+        except MemoryError:     # (.mpy code goes into the heap) tried again at the next append
+            self.due = False
+            return True
+        return journal_steps.maintain(self, game)
 
     def snapshot(self, game):
         """Move the log's records into the history, write the game's base state, RAM window,

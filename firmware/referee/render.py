@@ -30,7 +30,7 @@ columns), side 0 on the left:
 
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
-from referee import overlay, glyphs
+from referee import overlay, glyphs, shiprow
 
 SIDE_RGB = ((0, 90, 255), (0, 200, 60))
 SIDE_DIM = ((0, 18, 60), (0, 45, 14))
@@ -48,23 +48,20 @@ CYAN = (0, 200, 200)         # the marked ship (acting ship, counter source)
 MAGENTA = (255, 0, 200)
 BLUE = (0, 0, 255)
 OPTION_RGB = ((255, 140, 0), (0, 220, 220), (220, 0, 220), (255, 255, 0))
-BAR = 4
+BAR = shiprow.BAR
 # the status pixel (column 6): none, selected, marked, firing now, full-power move, to act
 ST_SELECTED, ST_MARKED, ST_FIRING, ST_FULL_POWER, ST_TO_ACT = 1, 2, 3, 4, 5
 STATUS_RGB = (None, WHITE, CYAN, MAGENTA, BLUE, DIM_WHITE)
-RED_B = bytes(RED)          # the same colours as 3-byte strings (one slice assignment each)
-DARK_RED_B = bytes(DARK_RED)
-AMBER_B = bytes(AMBER)
-GREY_B = bytes(GREY)
-YELLOW_B = bytes(YELLOW)
-DIM_YELLOW_B = bytes(DIM_YELLOW)
-SIDE_B = (bytes(SIDE_RGB[0]), bytes(SIDE_RGB[1]))
-DIM_B = (bytes(SIDE_DIM[0]), bytes(SIDE_DIM[1]))
-STATUS_B = tuple(None if c is None else bytes(c) for c in STATUS_RGB)
+STATUS_B = tuple(None if c is None else bytes(c) for c in STATUS_RGB)  # (one slice each)
 ZERO_B = bytes(3)
+# the ship rows' colours for shiprow.paint, 3 bytes each in its C_* order
+PALETTE = bytearray()
+for _c in ((RED, DARK_RED, AMBER, GREY) + SIDE_RGB + SIDE_DIM + (YELLOW, DIM_YELLOW)
+           + STATUS_RGB[1:]):
+    PALETTE.extend(bytes(_c))
 K_STATUS = 7 << 19  # a half-row key's status bits (below: what else the row shows)
-CC_X = 4        # command counters: columns 4-5 of a half
-STATUS_X = 6    # status pixel; column 7 is the gap between the fleets
+CC_X = shiprow.CC_X            # command counters: columns 4-5 of a half
+STATUS_X = shiprow.STATUS_X    # status pixel; column 7 is the gap between the fleets
 
 
 class Renderer:
@@ -343,48 +340,6 @@ class Renderer:
         self.fill(x0, y, (v * self.half + 19) // 20, c)
 
     def _ship(self, g, i, x0, y, s, status):
-        fb = self.fb
-        a = (y * self.w + x0) * 3       # the half-row's first byte
-        hp1 = g.hp1[i]
-        total = hp1 + g.hp2[i]
-        d = g.dmg[i]
-        p = g.pend[i]
-        if d >= total:
-            fb[a:a + 3 * BAR] = DARK_RED_B * BAR
-        else:
-            launched = g.fl[i] & F_LAUNCHED
-            if total <= BAR:            # a pixel a hit point: the bar in one slice
-                if p > total - d:
-                    p = total - d
-                f = d + p               # damage, then pending, then what is left
-                if not launched:
-                    rest = GREY_B * (total - f)
-                elif f < hp1:
-                    rest = SIDE_B[s] * (hp1 - f) + DIM_B[s] * (total - hp1)
-                else:
-                    rest = DIM_B[s] * (total - f)
-                fb[a:a + 3 * total] = RED_B * d + AMBER_B * p + rest
-            else:
-                for k in range(BAR):    # hit points scaled: pixel k covers hit point hp
-                    hp = (k * total) // BAR
-                    if hp < d:
-                        c = RED_B
-                    elif hp < d + p:
-                        c = AMBER_B
-                    elif not launched:
-                        c = GREY_B
-                    elif hp < hp1:
-                        c = SIDE_B[s]
-                    else:
-                        c = DIM_B[s]
-                    fb[a + 3 * k:a + 3 * k + 3] = c
-            cc = g.cc[i]
-            if cc:
-                b = a + 3 * CC_X
-                c = YELLOW_B if cc >= 3 else DIM_YELLOW_B
-                fb[b:b + 3] = c
-                if cc >= 2:
-                    fb[b + 3:b + 6] = c
-        if status:
-            b = a + 3 * STATUS_X
-            fb[b:b + 3] = STATUS_B[status]
+        """Ship ``i`` on the blank half-row (``x0``, ``y``) of side ``s`` (shiprow.py)."""
+        shiprow.paint(self.fb, (y * self.w + x0) * 3, i, s | status << 1, g.dmg, g.pend,
+                      g.cc, g.fl, g.hp1, g.hp2, PALETTE)

@@ -108,8 +108,7 @@ class Rules(D20Rules):
         for k in ex:
             if k != "ion_cannon":
                 raise ValueError("extras: smb knows ion_cannon, not %r" % k)
-        from referee.rules.smb_scenarios import check_roster_values
-        check_roster_values(norm, TYPES, WEAPON_KINDS)
+        smb_scenarios.check_roster_values(norm, TYPES, WEAPON_KINDS)
 
     def state_limits(self, g):
         """Ship bytes: aim, rapid response at ship + 1, attack-move fired bits, its target +
@@ -372,57 +371,22 @@ class Rules(D20Rules):
     TO_ACT_PHASES = (MOVING,)          # ships move one by one in the movement phase
     TO_ACT_DONE = ("fl2", MOVED | ION_NOW)     # (held by the Ion Cannon: it cannot move)
 
+    # ---- views, texts, commands, pad (rules/smb_io.py, imported on first use) -------------
     def view(self, g):
-        r = D20Rules.view(self, g)
-        r["ionized"] = [i for i in range(g.n) if g.fl2[i] & (ION_NEXT | ION_NOW)]
-        r["ion_bursts"] = g.x[X_BURSTS]
-        r["exited"] = [i for i in range(g.n) if g.fl2[i] & EXITED]
-        r["port"] = g.x[X_PORT] - 1 if g.x[X_PORT] else None
-        return r
+        from referee.rules import smb_io
+        return smb_io.view(self, g)
 
-    # ---- texts, commands, pad --------------------------------------------------------------
     def event_text(self, g, ev, live=True):
-        k, a, b, c = ev
-        nm = g.names
-        if k == EV_POWER:
-            return "%s makes a full-power move." % nm[a]
-        if k == EV_MOVE:
-            return "%s makes a %s move." % (nm[a], ("?", "standard", "full-power",
-                                                   "fighter attack")[b & 3])
-        if k == EV_RESPONSE:
-            return "%s responds to %s with %s." % (nm[a], nm[c], "a countermove" if b & 3 == 1
-                                                   else "rapid fire")
-        if k == EV_EXIT:
-            return "%s %s." % (nm[a], "leaves by the far edge" if b == 1
-                               else "hits the target port")
-        if k == EV_ION:
-            t = "The Ion Cannon fires at %s (%s facing): d20 %d" % (
-                nm[a], ("front", "side", "rear")[c] if c < 3 else "?", b)
-            if live and g.x[0] and g.x[1] == b:
-                t += ", total %d: %s" % (g.x[2], "hit" if g.x[0] == 1 else "miss")
-            return t + "."
-        return D20Rules.event_text(self, g, ev, live)
+        from referee.rules import smb_io
+        return smb_io.event_text(self, g, ev, live)
 
     def aim_text(self, g, weapon, arg):
-        w = {W_CAPITAL: "capital weapons", W_HEAVY: "heavy weapons",
-             W_RAPID: "rapid-fire weapons"}.get(weapon, "weapon %d" % weapon)
-        return "%s at the %s facing" % (w, ("front", "side", "rear")[arg] if arg < 3 else "?")
+        from referee.rules import smb_io
+        return smb_io.aim_text(weapon, arg)
 
     def command(self, link, c, msg):
-        ia = link.int_arg
-        if c == "move":
-            return (EV_MOVE, link.ship_arg(msg), ia(msg, "mode", 1, 1, 3), 0)
-        if c == "respond":
-            kind = ia(msg, "kind", None, 1, 2) | (4 if msg.get("behind") else 0)
-            return (EV_RESPONSE, link.ship_arg(msg), kind, link.ship_arg(msg, "mover"))
-        if c == "exit":
-            return (EV_EXIT, link.ship_arg(msg), ia(msg, "kind", None, 1, 2), 0)
-        if c == "ion":
-            return (EV_ION, link.ship_arg(msg), link.roll_arg(msg),
-                    ia(msg, "facing", None, 0, 2))
-        if c == "power":
-            return (EV_POWER, link.ship_arg(msg), 0, 0)
-        return D20Rules.command(self, link, c, msg)
+        from referee.rules import smb_io
+        return smb_io.command(self, link, c, msg)
 
     def dice_shown(self, g, ev):
         if ev[0] == EV_ION:    # the Rebel player's planetary Ion Cannon fires at ship a (S4)
@@ -430,18 +394,5 @@ class Rules(D20Rules):
         return D20Rules.dice_shown(self, g, ev)
 
     def pad_event(self, app, what, i, m):
-        if what == "move":
-            return (EV_MOVE, i, 1, 0)
-        if what == "power":
-            return (EV_POWER, i, 0, 0)
-        if what == "rapid":
-            return (EV_RESPONSE, m, 2, i)
-        if what == "counter":
-            return (EV_RESPONSE, m, 1, i)
-        if what == "exit":
-            return (EV_EXIT, i, 1, 0)
-        if what == "port":
-            return (EV_EXIT, i, 2, 0)
-        if what == "ion":
-            return (EV_ION, i, app.dice.d20(), 0)
-        return D20Rules.pad_event(self, app, what, i, m)
+        from referee.rules import smb_io
+        return smb_io.pad_event(self, app, what, i, m)
