@@ -9,15 +9,63 @@ BOARD = "pico-ws2812-16x16"
 GAME_KEYS = ["sel+", "dmg+", "sel+", "dmg+", "dmg-", "side", "sel+", "dmg+", "undo", "mark",
              "side", "dmg+", "phase", "sel-", "dmg+", "undo"]
 
-NOTES = [
-    "- rp2 rows: the image `fleetref flash --uf2` writes for %s, booted on the official "
-    "MicroPython v1.24.1 RPI_PICO build in the emulated RP2040 (rp2040js, emu/; "
-    "bench/rp2.py). Heap: `gc.mem_alloc()` after `gc.collect()`, with the referee built by "
-    "main.py's own `build` (the bench image's main.py adds a task that reports the heap "
-    "once the game has stood still 0.4 s, so its collection never falls among the key presses "
-    "timed below); the game is a 2x24-ship swsb roster loaded over serial, the "
-    "events go over serial 5 per `append` line, the render task draws frames and the journal "
-    "writes every event to littlefs." % BOARD,
+
+def notes(img, stk, n_press, n_events, n_mem):
+    """The notes under the table for bench/rp2.py's rows: ``img`` and ``stk`` the ``hello``
+    lines of fleetref's image and of the stock route, the run's sizes."""
+    from bench.rp2_boot import LOAD_TRIES, SETTLE
+    from bench.rp2_mem import LARGEST_MIN, MIN_LINE, PER_LINE, USED_MAX
+    return [rp2_note(img, stk, n_events), heap_note(img, stk, n_mem, (PER_LINE, MIN_LINE),
+                                                   SETTLE, LOAD_TRIES, USED_MAX, LARGEST_MIN),
+            LATENCY_NOTE % (n_press, " ".join(GAME_KEYS)), SNAPSHOT_NOTE, CPU_NOTE]
+
+
+def rp2_note(img, stk, n_events):
+    return (
+        "- rp2 rows: fleetref's image, the product: the UF2 `fleetref flash --uf2` writes for "
+        "%s, fleetref's own MicroPython %s image (host_tools/firmware_build.py; the firmware's "
+        "packages frozen in flash, code `%s` in the board's `hello`) and the board's "
+        "filesystem (main.py, board.json, the rosters), booted in the emulated RP2040 "
+        "(rp2040js, emu/; bench/rp2.py). Beside it, from the same run: the stock route, the "
+        "official MicroPython %s RPI_PICO build with the firmware as .mpy files in /lib "
+        "(`fleetref flash --uf2 OUT --micropython ...`; code `%s`), whose bytecode is loaded "
+        "into the heap. The latency, event and flash rows boot the bench's probe as main.py "
+        "(the real main.py is /lib/fleetref_main.py; the probe adds a task that reports its "
+        "timings once the game has stood still 0.4 s, so its collection never falls among the "
+        "key presses timed below): the game is a 2x24-ship swsb roster "
+        "(bench/workload.py's roster_2x24) loaded over serial, then %d events of the bench "
+        "workload over serial 5 per `append` line; the render task draws frames and the "
+        "journal writes every event to littlefs."
+        % (BOARD, img.get("micropython"), img.get("code"), stk.get("micropython"),
+           stk.get("code"), n_events))
+
+
+def heap_note(img, stk, n_mem, lines, settle, tries, used_max, largest_min):
+    return (
+        "- rp2 rows, heap: each route's UF2 exactly as `fleetref flash --uf2` writes it (no "
+        "bench code on the board), booted on its own; the host sends the board's `mem` "
+        "command once the board has rested %.0f s (emulated) after boot, after the load line "
+        "of a 2x24-ship game (bench/workload.py's long-game roster: swsb, 24 ships a side of "
+        "99/99 hit points) and after %s events of that game's mix (bench/workload.py's "
+        "long_game), sent over serial %d to an `append` line (the most one line may hold), "
+        "each line's answer (`ok`, after its `ev` lines) awaited before the next; a line the "
+        "board drops whole for want of free memory is sent again as lines of half as many "
+        "events (down to %d; the row says from which event on). The board "
+        "answers `gc.mem_alloc()` after `gc.collect()` and the largest block one allocation "
+        "can get (found by halving bytearray tries with automatic collection off: "
+        "referee/runtime.py). Targets, for fleetref's image at each point: used <= %d KB and "
+        "a largest free block >= %d KB; the stock route's figures stand beside them without "
+        "a target. On the stock route the first `mem` imports referee/runtime.mpy from /lib "
+        "into the heap, so its figures include that module's bytecode. A load line the board "
+        "answers with not enough memory is sent again, up to %d times in all, 1 s apart; "
+        "when it never loads, the rows after it say so. MicroPython %s (image) and %s "
+        "(stock), as their `hello` said."
+        % (settle, format(n_mem, ","), lines[0], lines[1], used_max // 1024, largest_min // 1024,
+           tries, img.get("micropython"), stk.get("micropython")))
+
+
+# (its %d: the presses, its %s: GAME_KEYS)
+LATENCY_NOTE = (
     "- Latency: after those events, %d presses of a turn's keys (%s, in turn) on the emulated "
     "key matrix, held 60-100 ms with 150-250 ms between them; from the key's release to the "
     "end (latch) of the first WS2812 frame decoded on GP28 before the next release that "
@@ -49,10 +97,13 @@ NOTES = [
     "32 KB is free, and such a line ends its turn, so the journal's step comes between two "
     "lines (a collection MicroPython starts when an allocation finds no room would fall "
     "inside an event: 29 ms). Baseline, the same run "
-    "on a second boot: the first design's path (frames only at the render task's turns "
+    "on a second boot of fleetref's image: the first design's path (frames only at the render task's turns "
     "every 33 ms, each drawn from scratch and sent whole, pixels packed by a Python loop, "
     "keys polled every 2 ms and the serial port every 5 ms, releases debounced 5 ms, each "
     "record committed in its event, garbage collected when an allocation finds no room). "
+    "The stock route's sub-rows: the same probe, game and presses on the stock route's UF2, "
+    "a third boot (a probe boot that cannot load the game side by side is booted again on "
+    "its own). "
     "An accepted event copies the state once, after its check (a refused press copies "
     "nothing); an undo starts from the newest kept state at or below its depth: the "
     "checkpoints every 16 events of the undo stack, or the window's two newest kept states "
@@ -80,12 +131,10 @@ NOTES = [
     "its own 128-LED chain (a board change: the wire time halves). "
     "**Emulated time is a lower bound** for a real Pico: rp2040js runs at 125 MHz with no XIP "
     "flash wait states or cache misses, and flash erase and program take no time."
-    % (120, " ".join(GAME_KEYS)),
-    "- Frozen row (when `FLEETREF_FROZEN_FIRMWARE` names a MicroPython image built with "
-    "`firmware/manifest.py` as docs/build.md says; otherwise kept from the page): the same "
-    "probe and game on that image, with no /lib modules on the filesystem. The image was "
-    "built here from MicroPython v1.24.1 with Debian's gcc-arm-none-eabi; CI has no ARM "
-    "toolchain, so `make test` never builds it.",
+)
+
+
+SNAPSHOT_NOTE = (
     "- rp2 rows, snapshots: the journal's snapshot (every 40 records) is written by the "
     "loop, not inside an event, one littlefs operation a turn while no key is down "
     "(journal.Journal.maintain): the log's records into the history chunk (from the RAM "
@@ -109,11 +158,12 @@ NOTES = [
     "`ev` lines of its events, each built in Python and sent only once the records are on "
     "flash. Where the time goes inside littlefs is not a bench row. Next steps: time the "
     "block device's calls in the bench, write less per commit (the flash notes above), and "
-    "send a commit's `ev` lines over the next turns.",
+    "send a commit's `ev` lines over the next turns.")
+
+CPU_NOTE = (
     "- CPU share: emulated time the core spends executing instructions (not waiting in WFE) "
     "over emulated time, with the referee idle after boot: with every row high, the key task "
     "sleeps until a column's pin interrupt (then scans every 2 ms until the keys are "
     "released and settled); the serial task sleeps in asyncio's poller until a byte "
     "arrives; the render task checks every 100 ms. Baseline: the polling of the first "
-    "design (above). The same lower-bound caveat holds.",
-]
+    "design (above). The same lower-bound caveat holds.")

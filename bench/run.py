@@ -212,20 +212,14 @@ def flash_rows():
 # rows and notes of bench/rp2.py (the emulated Pico, minutes to run): with --no-rp2 they are
 # carried over from the page being rewritten, not measured again
 RP2_ROWS = ("rp2 ", "Key release to WS2812", "CPU share of the idle loop")
-RP2_NOTES = ("- rp2 rows", "- Latency:", "- CPU share:", "- Frozen row")
+RP2_NOTES = ("- rp2 rows", "- Latency:", "- CPU share:")
 
 
 def rp2_rows(run, old_page):
     if run:
         import bench.rp2 as rp2
-        # bench/rp2.py's rows: (figure, value, goal, verdict, baseline)
-        rows = [(l, v, base, "bench/rp2.py", g, k) for l, v, g, k, base in rp2.measure()]
-        if not os.environ.get("FLEETREF_FROZEN_FIRMWARE"):    # no frozen image here: its
-            kept = [r for r in rp2_rows(False, old_page)[0] if "frozen" in r[0]]   # row stays
-            at = [i + 1 for i, r in enumerate(rows) if "events with frames" in r[0]]
-            i = at[0] if at else len(rows)
-            rows[i:i] = kept
-        return rows, list(rp2.NOTES)
+        # bench/rp2.py's rows, (label, figure, baseline, how, target, verdict), and notes
+        return rp2.measure(old_page=old_page)
     rows, notes = [], []
     try:
         text = open(old_page).read()
@@ -247,6 +241,51 @@ def rp2_rows(run, old_page):
         elif line.startswith(RP2_NOTES):
             notes.append(line)
     return rows, notes
+
+
+def board_notes():
+    """The notes under the table for the MicroPython VM's and the littlefs flash rows."""
+    return [
+        "- Heap: `gc.mem_alloc()` inside MicroPython %s (the WebAssembly port under Node), "
+        "running the firmware compiled to .mpy bytecode as the Pico loads it, "
+        "for a 2x24-ship swsb game with the 1,000 events of the bench's real-game workload "
+        "(bench/workload.py), a frame rendered "
+        "after each (bench/mp_bench.py). Garbage is collected between events (this port "
+        "frees memory only between calls), so *peak* = live heap + everything one event "
+        "and its frame allocate. The bytecode figure is the heap taken by importing the "
+        "modules alone (bench/mp_imports.py); on a Pico it can be moved out of the heap by "
+        "freezing the modules into the firmware image." % "1.27",
+        "- .mpy size: every module compiled by mpy-cross with `-march=armv6m`, as "
+        "`fleetref flash` does.",
+        "- Time: the same events replayed and rendered, each timed on its own with "
+        "`performance.now()` (the port's `ticks_us` ticks in whole milliseconds). The Pico "
+        "is slower than this VM: compare the reference-loop ratio, not the microseconds.",
+        "- Flash: bytes programmed and blocks erased, counted by the block device under "
+        "littlefs-python with the rp2 port's geometry (352 blocks of 4 KB, 256-byte "
+        "programs, 32-byte reads, a 1 KB cache, block_cycles 100: "
+        "`ports/rp2/modules/_boot.py` mounts `VfsLfs2(bdev, progsize=256)`), over the "
+        "1,000 events of the workload. The journal appends a 12-byte record (with its "
+        "CRC-32) per event; littlefs commits a file on close and pads every commit to the "
+        "256-byte program size, so one record per commit costs the most. The board holds "
+        "a key's events in RAM, applied and lit but not yet announced, and writes them in "
+        "one commit once the keys have rested `commit_ms` (board profile, 1000 ms by "
+        "default), when 8 are held, 4 x `commit_ms` after the first, or before any serial "
+        "line is answered; the events of one `append` line (a host pushing a game) are "
+        "written 16 to a commit, each announced once on flash. A lone serial command's "
+        "event is one commit (not met: it is answered only once its record is on flash, "
+        "and a commit programs at least one 256-byte page of metadata, most often a "
+        "page of the file's data too; holding it would hold the answer). Every 40 records a "
+        "snapshot is written (littlefs rewrites more of a file the longer it is, so a "
+        "short log costs the least), moving the records into 4 KB history chunks (4 bytes "
+        "an event, in CRC-checked segments; a shorter log programs more, a longer one "
+        "about as much at 4 events a commit but erases more blocks: the row with a "
+        "snapshot every 20 / 40 / 80 records). The rows give the "
+        "cost at several batch sizes; the emulated Pico's rows give what the board really "
+        "wrote. What stops the target at 1-4 events a commit: a short log.bin is an inline "
+        "file, which littlefs writes whole into its metadata at every commit, so a commit "
+        "costs the log so far, not the records added. Next step (not tried): each commit's "
+        "records as a new small file, merged at the snapshot, so a commit writes only "
+        "its own records."]
 
 
 def main():
@@ -289,48 +328,8 @@ def main():
         label, value, base, how, target, verdict = r[:6]
         out.append("| %s | %s | %s | %s | %s | %s |" % (label, value, target, verdict, base,
                                                         how))
-    out += ["", "How they are measured:", "",
-            "- Heap: `gc.mem_alloc()` inside MicroPython %s (the WebAssembly port under Node), "
-            "running the firmware compiled to .mpy bytecode as the Pico loads it, "
-            "for a 2x24-ship swsb game with the 1,000 events of the bench's real-game workload "
-            "(bench/workload.py), a frame rendered "
-            "after each (bench/mp_bench.py). Garbage is collected between events (this port "
-            "frees memory only between calls), so *peak* = live heap + everything one event "
-            "and its frame allocate. The bytecode figure is the heap taken by importing the "
-            "modules alone (bench/mp_imports.py); on a Pico it can be moved out of the heap by "
-            "freezing the modules into the firmware image." % "1.27",
-            "- .mpy size: every module compiled by mpy-cross with `-march=armv6m`, as "
-            "`fleetref flash` does.",
-            "- Time: the same events replayed and rendered, each timed on its own with "
-            "`performance.now()` (the port's `ticks_us` ticks in whole milliseconds). The Pico "
-            "is slower than this VM: compare the reference-loop ratio, not the microseconds.",
-            "- Flash: bytes programmed and blocks erased, counted by the block device under "
-            "littlefs-python with the rp2 port's geometry (352 blocks of 4 KB, 256-byte "
-            "programs, 32-byte reads, a 1 KB cache, block_cycles 100: "
-            "`ports/rp2/modules/_boot.py` mounts `VfsLfs2(bdev, progsize=256)`), over the "
-            "1,000 events of the workload. The journal appends a 12-byte record (with its "
-            "CRC-32) per event; littlefs commits a file on close and pads every commit to the "
-            "256-byte program size, so one record per commit costs the most. The board holds "
-            "a key's events in RAM, applied and lit but not yet announced, and writes them in "
-            "one commit once the keys have rested `commit_ms` (board profile, 1000 ms by "
-            "default), when 8 are held, 4 x `commit_ms` after the first, or before any serial "
-            "line is answered; the events of one `append` line (a host pushing a game) are "
-            "written 16 to a commit, each announced once on flash. A lone serial command's "
-            "event is one commit (not met: it is answered only once its record is on flash, "
-            "and a commit programs at least one 256-byte page of metadata, most often a "
-            "page of the file's data too; holding it would hold the answer). Every 40 records a "
-            "snapshot is written (littlefs rewrites more of a file the longer it is, so a "
-            "short log costs the least), moving the records into 4 KB history chunks (4 bytes "
-            "an event, in CRC-checked segments; a shorter log programs more, a longer one "
-            "about as much at 4 events a commit but erases more blocks: the row with a "
-            "snapshot every 20 / 40 / 80 records). The rows give the "
-            "cost at several batch sizes; the emulated Pico's rows give what the board really "
-            "wrote. What stops the target at 1-4 events a commit: a short log.bin is an inline "
-            "file, which littlefs writes whole into its metadata at every commit, so a commit "
-            "costs the log so far, not the records added. Next step (not tried): each commit's "
-            "records as a new small file, merged at the snapshot, so a commit writes only "
-            "its own records."] + host.NOTES + host.notes_after() + rp2_notes \
-        + mqtt_notes
+    out += ["", "How they are measured:", ""] + board_notes() + host.NOTES \
+        + host.notes_after() + rp2_notes + mqtt_notes
     with open(args.out, "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))

@@ -54,22 +54,38 @@ def test_bench_runs_and_docs_hold_its_figures(tmp_path):
 
 
 RP2_LABELS = ["rp2 heap used after boot", "rp2 heap used after loading a 2x24-ship game",
-              "events with frames and journal", "Key release to WS2812 frame latched, emulated",
+              "largest free block then", "Key release to WS2812 frame latched, emulated",
               "CPU share of the idle loop", "Emulated time is a lower bound",
               "group commits of a key's held events", "journal commits of an `append` line's events",
               "Flash per event on the emulated Pico"]
 
 
 def test_docs_hold_the_figures_from_the_emulated_pico():
-    """`make bench` (bench/rp2.py, the real rp2 port on the emulated Pico) wrote its rows: heap
-    after boot, after a 2x24-ship game and after 1,000 events, key-to-frame latency, idle CPU.
-    (Not rerun here: it takes minutes; `make bench` runs it.)"""
+    """`make bench` (bench/rp2.py, the real rp2 port on the emulated Pico) wrote its rows: the
+    board's `mem` after boot, after a 2x24-ship game and after 20,000 events on fleetref's
+    image with their targets and the stock route's figures beside them, key-to-frame latency
+    and the event rows on fleetref's image with the stock route's and the previous page's
+    figures beside them, idle CPU. (Not rerun here: it takes many minutes; `make bench` runs
+    it.)"""
     doc = open(os.path.join(ROOT, "docs", "performance.md")).read()
     for label in RP2_LABELS:
         assert label in doc, label
     lat = [l for l in rows(doc) if "frame latched" in l][0]
     assert re.search(r"\| [0-9.]+ / [0-9.]+ / [0-9.]+ ms \|", lat), lat
+    assert "fleetref's image" in cells(lat)[0], lat
     assert "of 1000 events" not in doc and "after 1000 events" in doc
+    heap = [cells(l) for l in rows(doc) if l.startswith("| rp2 heap used after")]
+    assert len(heap) == 3 and "after 20,000 events" in heap[2][0], heap
+    for c in heap:
+        assert "fleetref's image" in c[0] and c[2] == "<= 64 KB" and c[3] in ("met", "not met")
+    largest = [cells(l) for l in rows(doc) if "largest free block then" in l]
+    assert len(largest) == 3 and all(c[2] == ">= 32 KB" and c[3] in ("met", "not met")
+                                     for c in largest), largest
+    # the stock route beside the heap rows and the event rows (figures or why none), no target
+    stock = [cells(l) for l in rows(doc) if "the same on the stock route" in l]
+    assert len(stock) >= 3 + 5 and all(c[1] and not c[2] for c in stock), stock
+    assert not [c for c in heap + largest + stock if not c[5].startswith("bench/rp2.py")]
+    assert "FLEETREF_FROZEN_FIRMWARE" not in doc
 
 
 def test_a_run_without_the_emulated_pico_keeps_all_its_rows():
