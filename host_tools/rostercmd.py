@@ -74,39 +74,34 @@ def describe(norm):
 
 
 def push(port, name, raw, timeout=None):
-    """Send ``roster-put`` to the board on ``port``; returns its ``ok`` reply (dict). Raises
-    RosterCmdError with the board's reason."""
+    """Send ``roster-put`` to the board on ``port`` (shared with the other fleetref tools
+    following it); returns its ``ok`` reply (dict). Raises RosterCmdError with the board's
+    reason."""
     import serial
     from referee import protocol
+    from host_tools.boardlink import BoardLink, MirrorError
     timeout = timeout or float(os.environ.get("FLEETREF_REPLY_TIMEOUT") or 10)
     line = protocol.encode({"c": "roster-put", "name": name, "roster": raw})
     if len(line) > protocol.MAX_LINE:
         raise RosterCmdError("the roster is %d bytes as one line; the board takes lines up to "
                              "%d: leave out notes and abilities texts" % (len(line),
                                                                          protocol.MAX_LINE))
+    link = BoardLink(port)
     try:
-        s = serial.serial_for_url(port, baudrate=115200, timeout=0.2, exclusive=True)
-    except (serial.SerialException, OSError) as e:
-        raise RosterCmdError("cannot open %s: %s (close the mirror first)" % (port, e))
+        link.open()
+    except MirrorError as e:
+        raise RosterCmdError(str(e))
     try:
-        s.reset_input_buffer()
-        s.write((line + "\n").encode("ascii"))
+        link.ser.write((line + "\n").encode("ascii"))
         end = time.monotonic() + timeout
-        buf = b""
         while time.monotonic() < end:
-            buf += s.read(4096)
-            *lines, buf = buf.split(b"\n")
-            for rawline in lines:
-                try:
-                    m = json.loads(rawline)
-                except ValueError:
-                    continue
-                if not isinstance(m, dict) or m.get("c") != "roster-put":
-                    continue
-                if m.get("t") == "ok":
-                    return m
-                if m.get("t") == "err":
-                    raise RosterCmdError("the board refused it: %s" % m.get("msg"))
+            m = link.read_msg(end - time.monotonic())
+            if m is None or m.get("c") != "roster-put":
+                continue
+            if m.get("t") == "ok":
+                return m
+            if m.get("t") == "err":
+                raise RosterCmdError("the board refused it: %s" % m.get("msg"))
         raise RosterCmdError("no answer from %s within %.0f s (is it a fleetref board with "
                              "firmware new enough for roster push? run fleetref flash)"
                              % (port, timeout))
@@ -114,10 +109,7 @@ def push(port, name, raw, timeout=None):
         raise RosterCmdError("the link to %s was lost (%s): the roster may or may not be "
                              "stored; push it again" % (port, e))
     finally:
-        try:
-            s.close()
-        except (serial.SerialException, OSError):
-            pass
+        link.close()
 
 
 def add_arguments(p):
@@ -147,6 +139,9 @@ def main(args):
         norm, raw = load(args.file, getattr(args, "ruleset", None))
         if args.roster_cmd == "check":
             print("\n".join(describe(norm)))
+            from referee import roster_hints, rules
+            for w in roster_hints.warnings(rules.get(norm["ruleset"]), norm):
+                print("warning: " + w)
             print("OK: %s can be loaded (fleetref sim --roster %s)" % (args.file, args.file))
             return 0
         from host_tools.mirror import find_port, MirrorError

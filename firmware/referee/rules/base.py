@@ -89,15 +89,23 @@ class Ruleset:
     STATS = ()
     STAT_KEYS = ()
     FLAGS = ()
+    STATE_WORDS = ()    # (flag name, words): said after a ship's state while the flag holds
     ROUND_FLAGS = 0
     SHIP_BYTES = 0
     GAME_BYTES = 0
     COMMANDS = ()
     pad = ("", "", "", "", "", "", "", "")
     PAD_MARKED = ()
+    ABILITY_STATS = ()   # (keyword, stat): ability texts that mean a stat (roster_hints.py)
+    PAD_D20 = False    # its pad actions roll a d20 (a physical one may be entered: pad.py)
     power = ("", "")
     VICTORY = ("destroyed",)
     example = ""
+
+    def from_pool(self, g, i):
+        """True when fighter ``i``, not on the map, waits in an endless pool (a destroyed one
+        goes back there) rather than aboard its carrier; no pool by default."""
+        return False
 
     def settings(self, given=None):
         """Return the settings dict: defaults overridden by ``given`` (dict).

@@ -203,10 +203,11 @@ class D20Rules(Ruleset):
         return Ruleset.dice_shown(self, g, ev)
 
     PAD_MARKED = ("attack", "aim")
+    PAD_D20 = True
 
     def pad_event(self, app, what, i, m):
         if what == "attack":
-            return (EV_ATTACK, m, app.dice.d20(), i)
+            return (EV_ATTACK, m, app.pad_d20(), i)
         if what == "aim":
             w, arg = self.next_aim(app.game, m)
             return (EV_AIM, m, w, arg)

@@ -7,7 +7,8 @@ Roster stats (named keys): ``type`` (capital, cruiser, fighter or ship), ``speed
 ``snub_defense`` (defence bonus against snub weapons), ``no_snub_damage`` (cannot be damaged
 by snub weapons), ``fighter_attack_move`` (a non-fighter that may make the attack move),
 ``immune_to_rapid`` ("most capital ships are immune to fire from rapid weapons": which ones is
-roster data; none of the shipped scenarios says so).
+roster data; none of the shipped scenarios says so), ``max_turns`` (the Troop Transport's
+"Unwieldy: May only make 1 turn"; turn limits in rules/smb_moves.py).
 Roster ``extras.ion_cannon`` {``side``, ``bonus``, ``bursts``}; ``victory`` conditions
 ``destroyed``, ``exited`` (the ship left by the far edge) and ``port`` (the target port hit).
 """
@@ -78,23 +79,24 @@ class Rules(D20Rules):
     EVENTS = {EV_POWER: "full-power", EV_AIM: "aim", EV_ATTACK: "attack", EV_MOVE: "move",
               EV_RESPONSE: "response", EV_EXIT: "exit", EV_ION: "ion"}
     STATS = D20_STATS + ("capital_bonus", "heavy_bonus", "rapid_bonus", "speed", "kind",
-                         "snub_defense")
-    # "zone": the threat zone letter of the Death Star table (recorded, not used)
+                         "snub_defense", "max_turns")
     STAT_KEYS = ("type", "speed", "defense", "weapons", "snub_defense", "no_snub_damage",
-                 "fighter_attack_move", "immune_to_rapid", "zone")
+                 "fighter_attack_move", "immune_to_rapid", "zone", "max_turns")
     FLAGS = ("moved", "full_power", "attack_move", "responded", "ion_next_round",
              "ionized", "exited", "fired_capital")
+    STATE_WORDS = (("ionized", "ionized"), ("ion_next_round", "ionized next round"))
     ROUND_FLAGS = ROUND
     SHIP_BYTES = 4
     GAME_BYTES = 6
     COMMANDS = ("aim", "attack", "move", "respond", "exit", "ion", "power")
     VICTORY = ("destroyed", "exited", "port")
+    ABILITY_STATS = smb_scenarios.ABILITY_STATS
     example = "hoth"
     weapons = (W_CAPITAL, W_HEAVY, W_RAPID)
     aims = ((W_CAPITAL, 0), (W_CAPITAL, 1), (W_CAPITAL, 2), (W_HEAVY, 0), (W_HEAVY, 1),
             (W_HEAVY, 2), (W_RAPID, 0), (W_RAPID, 1), (W_RAPID, 2))
     pad = ("move", "rapid", "counter", "exit", "attack", "aim", "ion", "port")
-    PAD_MARKED = ("attack", "aim", "rapid", "counter")
+    PAD_MARKED = ("attack", "rapid", "counter")    # aim unmarked: the Ion Cannon's facing
     power = ("full power", "power")
 
     # ---- roster ------------------------------------------------------------------------
@@ -132,7 +134,8 @@ class Rules(D20Rules):
             k |= K_ATTACK_MOVE
         if st.get("immune_to_rapid"):
             k |= K_NO_RAPID
-        return v + b + [byte(st.get("speed", 255)), k, byte(st.get("snub_defense", 0))]
+        return v + b + [byte(st.get("speed", 255)), k, byte(st.get("snub_defense", 0)),
+                        byte(st.get("max_turns", 255))]
 
     def tie_without_holder(self, g):
         """Seed 004: "In the case of a tie the player who had the initiative last turn keeps
@@ -314,9 +317,8 @@ class Rules(D20Rules):
                 return "full-power: ship, 0, 0"
             return self.check_move(g, a, 2)
         if kind == EV_MOVE:
-            if c:
-                return "move: ship, mode, 0"
-            return self.check_move(g, a, b)
+            from referee.rules import smb_moves
+            return smb_moves.check(self, g, a, b, c)
         if kind == EV_RESPONSE:
             return smb_responses.check_response(self, g, a, b, c)
         if kind == EV_ION:

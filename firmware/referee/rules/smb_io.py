@@ -2,6 +2,7 @@
 texts, the serial commands and view fields of docs/protocol.md, and its pad actions. Functions
 of (rules, ...) called by rules/smb.py, which imports this module on first use."""
 
+from referee.events import NONE
 from referee.rules.d20 import D20Rules
 from referee.rules.smb import (EV_POWER, EV_MOVE, EV_RESPONSE, EV_EXIT, EV_ION, W_CAPITAL,
                                W_HEAVY, W_RAPID, ION_NEXT, ION_NOW, X_BURSTS, EXITED, X_PORT)
@@ -26,8 +27,10 @@ def event_text(rules, g, ev, live=True):
     if k == EV_POWER:
         return "%s makes a full-power move." % nm[a]
     if k == EV_MOVE:
-        return "%s makes a %s move." % (nm[a], ("?", "standard", "full-power",
-                                               "fighter attack")[b & 3])
+        return "%s makes a %s move%s." % (nm[a], ("?", "standard", "full-power",
+                                                 "fighter attack")[b & 3],
+                                          "" if not c else " (1 turn)" if c == 1 else
+                                          " (%d turns)" % c)
     if k == EV_RESPONSE:
         return "%s responds to %s with %s." % (nm[a], nm[c], "a countermove" if b & 3 == 1
                                                else "rapid fire")
@@ -55,7 +58,8 @@ def command(rules, link, c, msg):
     the field when one is missing or out of range."""
     ia = link.int_arg
     if c == "move":
-        return (EV_MOVE, link.ship_arg(msg), ia(msg, "mode", 1, 1, 3), 0)
+        return (EV_MOVE, link.ship_arg(msg), ia(msg, "mode", 1, 1, 3),
+                ia(msg, "turns", 0, 0, 9))
     if c == "respond":
         kind = ia(msg, "kind", None, 1, 2) | (4 if msg.get("behind") else 0)
         return (EV_RESPONSE, link.ship_arg(msg), kind, link.ship_arg(msg, "mover"))
@@ -69,9 +73,20 @@ def command(rules, link, c, msg):
 
 
 def pad_event(rules, app, what, i, m):
-    """The event (tuple) of pad action ``what`` on ship ``i`` (``m``: the marked ship)."""
+    """The event (tuple) of pad action ``what`` on ship ``i`` (``m``: the marked ship). Seed
+    004 "Movement Phase": ``move`` on the marked ship itself is its Fighter Attack ("2 spaces
+    straight forward, but the fighter can fire any heavy or rapid weapons"), else a standard
+    move. "The Ion Cannon" (Escape from Hoth): ``aim`` with no ship marked turns the cannon to
+    the next facing (``app.count``: 0 front, 1 side, 2 rear; kept until aimed again), and
+    ``ion`` fires it at that facing of the selected ship with the physical d20 entered with
+    ``enter``, else the board's."""
     if what == "move":
-        return (EV_MOVE, i, 1, 0)
+        return (EV_MOVE, i, 3 if i == m else 1, 0)
+    if what == "aim" and m == NONE:
+        if not app.game.extras.get("ion_cannon"):
+            return "mark the acting ship first (mark), then select the target"
+        app.count = (app.count + 1) % 3
+        return None
     if what == "power":
         return (EV_POWER, i, 0, 0)
     if what == "rapid":
@@ -83,5 +98,5 @@ def pad_event(rules, app, what, i, m):
     if what == "port":
         return (EV_EXIT, i, 2, 0)
     if what == "ion":
-        return (EV_ION, i, app.dice.d20(), 0)
+        return (EV_ION, i, app.pad_d20(), app.count % 3)
     return D20Rules.pad_event(rules, app, what, i, m)

@@ -4,6 +4,13 @@ victory conditions of the roster. Functions of (rules, game, ...) called by rule
 
 from referee.fleet import F_LAUNCHED
 
+# Seed 004's ability texts (the scenario tables) -> the roster stat that enforces each
+# (referee/roster_hints.py warns of a text whose ship lacks the stat).
+ABILITY_STATS = (("unwieldy", "max_turns"), ("only make 1 turn", "max_turns"),
+                 ("cannot be damaged by snub", "no_snub_damage"),
+                 ("against snub", "snub_defense"), ("fighter attack move", "fighter_attack_move"),
+                 ("immune to", "immune_to_rapid"), ("fast:", "speed"))
+
 
 def check_ion(rules, g, a, b, c):
     """Seed 004 "The Ion Cannon" (Escape from Hoth): "The Ion Cannon may fire up to two

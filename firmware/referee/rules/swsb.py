@@ -94,6 +94,8 @@ class Rules(D20Rules):
     EVENTS = {EV_AIM: "aim", EV_ATTACK: "attack", EV_TRANSFER: "transfer", EV_DONE: "done"}
     STATS = D20_STATS + ("abilities",)
     STAT_KEYS = D20_KEYS + ("broadside", "emperors_will", "infinite")
+    ABILITY_STATS = (("emperor's will", "emperors_will"), ("emperors will", "emperors_will"),
+                     ("infinite", "infinite"), ("broadside", "broadside"))
     FLAGS = ("fired_primary", "fired_pd", "fired_broadside_left", "fired_broadside_right")
     ROUND_FLAGS = FIRED_PRIMARY | FIRED_PD | FIRED_BROAD_L | FIRED_BROAD_R
     SHIP_BYTES = 1
@@ -110,6 +112,11 @@ class Rules(D20Rules):
 
     def has(self, g, i, bit):
         return g.stat(i, S_ABILITIES) & bit
+
+    def from_pool(self, g, i):
+        """Infinite fighters come from an endless pool, a destroyed one goes back to it
+        (seed 000 errata, digest 2.2)."""
+        return bool(self.has(g, i, A_INFINITE))
 
     # ---- weapons ---------------------------------------------------------------------------
     def check_aim(self, g, a, weapon, arg):

@@ -9,6 +9,14 @@
 - Non-PD fire at fighters counts as the 9-16" band (unless the size modifier is used).
 - Cloak (roster ``cloak``): fire moves one band out; it cannot be targeted at Extreme range
   (setting ``cloak_extreme``); fighters attacking it have no modifier.
+- Dog-fights ("Fighters that are within 1\" of each other are considered to be engaged in a
+  dog-fight ... cannot attack anything other than the fighter(s) they are engaged with"): once
+  two enemy fighters have attacked one another within 1" this round, neither may attack a
+  non-fighter, unless it has the Interceptor ability (roster ``interceptor``: "can choose to
+  target the fighters that engaged them in a dog-fight or to target any other valid target").
+- Proximity targeting is the players' (it needs every ship's distance); its override, "A
+  player can always use a Command token of the appropriate Class to allow the ship to ignore
+  this rule", is the chart's fifth option (Proximity Override, recorded).
 - The optional size modifier (``size_modifier``): attacker class minus target class, not PD.
 - Alternating activation: the initiative winner chooses who moves first (``choose``); ships
   move two at a time, all class 1-3 ships before class 4, and the class 4 moves start again
@@ -16,9 +24,9 @@
   ship's damage is assessed as soon as it has finished firing (``done``).
 """
 
-from referee.events import NONE
+from referee.events import NONE, EV_COUNTER
 from referee.fleet import F_FIRED
-from referee.rules.base import Option
+from referee.rules.base import Option, EFFECT_NONE
 from referee.rules.d20 import EV_AIM, EV_ATTACK, D20Rules
 from referee.rules import swsb
 from referee.rules.swsb import (EV_TRANSFER, EV_DONE, W_PRIMARY, W_PD, FIRED_PRIMARY,
@@ -32,8 +40,10 @@ EFFECT_PD_FIGHTER_REACH = 3    # the side's point defense reaches fighters withi
 
 A_CLOAK = 8
 A_DOUBLE_FIGHTER_RANGE = 16
+A_INTERCEPTOR = 32
 
 MOVED = 16         # fl2: moved this round
+DOGFIGHT = 32      # fl2: attacked or was attacked by an enemy fighter within 1" this round
 
 X_FIRST = 4        # game bytes: side chosen to move first + 1 (0 = not chosen yet)
 X_TURN = 5         # side whose activation it is
@@ -78,15 +88,20 @@ class Rules(swsb.Rules):
         Option("Long Range Bombardment", (), EFFECT_FIGHTER_REACH,
                "your fighters attack within 2\" this round (seed 001: game text doubling "
                "fighter weapons' range)"),
+        Option("Proximity Override", (), EFFECT_NONE,
+               "the ship may ignore proximity targeting and fire at any target (seed 001, "
+               "Proximity targeting: \"a Command token of the appropriate Class\")"),
     )
     SETTINGS = {"damage_per_hit": (1, 1, 9), "point_limit": (0, 0, 9999),
                 "tie_hits": (1, 0, 1), "nat1_misses": (0, 0, 1), "size_modifier": (0, 0, 1),
                 "cloak_extreme": (1, 0, 1)}
     EVENTS = {EV_AIM: "aim", EV_ATTACK: "attack", EV_TRANSFER: "transfer", EV_MOVE: "move",
               EV_CHOOSE: "choose", EV_DONE: "done"}
-    STAT_KEYS = swsb.Rules.STAT_KEYS + ("cloak", "double_fighter_range")
-    FLAGS = swsb.Rules.FLAGS + ("moved",)
-    ROUND_FLAGS = FIRED_PRIMARY | FIRED_PD | FIRED_BROAD_L | FIRED_BROAD_R | MOVED
+    STAT_KEYS = swsb.Rules.STAT_KEYS + ("cloak", "double_fighter_range", "interceptor")
+    ABILITY_STATS = swsb.Rules.ABILITY_STATS + (("cloak", "cloak"), ("interceptor",
+                                                "interceptor"), ("double", "double_fighter_range"))
+    FLAGS = swsb.Rules.FLAGS + ("moved", "dogfight")
+    ROUND_FLAGS = FIRED_PRIMARY | FIRED_PD | FIRED_BROAD_L | FIRED_BROAD_R | MOVED | DOGFIGHT
     SHIP_BYTES = 2     # aim (weapon | band << 3), inches
     GAME_BYTES = 8
     COMMANDS = ("aim", "attack", "transfer", "move", "choose", "done")
@@ -102,6 +117,8 @@ class Rules(swsb.Rules):
             v[S_ABILITIES] |= A_CLOAK
         if st.get("double_fighter_range"):
             v[S_ABILITIES] |= A_DOUBLE_FIGHTER_RANGE
+        if st.get("interceptor"):
+            v[S_ABILITIES] |= A_INTERCEPTOR
         return v
 
     def moves_first(self, g):
@@ -163,7 +180,20 @@ class Rules(swsb.Rules):
             return True, total, need                  # "A roll of 20 always hits"
         return self.d20_hit(g, roll, total, need), total, need
 
+    def on_fire(self, g, a, c):
+        """Seed 001: two enemy fighters that attacked one another within 1" are engaged in a
+        dog-fight (nothing moves in the attack phase, so they stay engaged this round)."""
+        swsb.Rules.on_fire(self, g, a, c)
+        if g.cls[a] == 4 and g.cls[c] == 4 and g.side[a] != g.side[c] and \
+                self.inches(g, a) <= 1:
+            g.fl2[a] |= DOGFIGHT
+            g.fl2[c] |= DOGFIGHT
+
     def check_hit(self, g, target, points, attacker):
+        if attacker != NONE and points > 0 and g.fl2[attacker] & DOGFIGHT and \
+                g.cls[target] != 4 and not self.has(g, attacker, A_INTERCEPTOR):
+            return "%s is in a dog-fight: it attacks only the fighters it is engaged with " \
+                "(seed 001; an Interceptor may choose any target)" % g.names[attacker]
         if attacker != NONE and points > 0:
             r = self.reach(g, attacker, target)
             if r and self.inches(g, attacker) > r:
@@ -329,9 +359,16 @@ class Rules(swsb.Rules):
             return (EV_CHOOSE, link.int_arg(msg, "side", None, 0, 1), 0, 0)
         return swsb.Rules.command(self, link, c, msg)
 
+    def pad_label(self, g, action):
+        if action == "alt4":
+            return "choose/override"      # who moves first, then Proximity Override
+        return swsb.Rules.pad_label(self, g, action)
+
     def pad_event(self, app, what, i, m):
         if what == "move":
             return (EV_MOVE, i, 1, 0)
-        if what == "choose":
+        if what == "choose":        # once chosen: the Proximity Override counter (option 5)
+            if app.game.x[X_FIRST]:
+                return (EV_COUNTER, app.counter_source(), len(self.options) - 1, i)
             return (EV_CHOOSE, app.game.side[i], 0, 0)
         return swsb.Rules.pad_event(self, app, what, i, m)
