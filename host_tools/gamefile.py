@@ -20,7 +20,7 @@ from host_tools import savefile
 from host_tools.savefile import SaveError
 from host_tools.webfeed import sentence
 from referee.events import EV_UNDO, NONE
-from referee.texts import event_text, undone_seq
+from referee.texts import event_text, undone_seq, outcome, consequences, with_consequences
 
 BIG_WINDOW = 1 << 20       # every event stays in RAM: undo texts name what they took back
 
@@ -50,9 +50,12 @@ def _read_text(path):
 
 def from_mirror_log(lines):
     """A save dict of the last game in the mirror log ``lines`` (list of str: a ``{"game"}``
-    line, then ``{"seq", "ev", "hash", ...}`` lines). A line torn by a crash is skipped only
-    when it is the last. Raises SaveError."""
-    rows, game = [], None
+    line, then ``{"seq", "ev", "hash", ...}`` lines and ``{"dice"}`` lines: the board's
+    ``roll``, ``reveal``, ``hello`` and ``dice-end`` lines, kept as the save's ``dice`` record,
+    host_tools/dicelog.py). A line torn by a crash is skipped only when it is the last. Raises
+    SaveError."""
+    from host_tools.dicelog import DiceLog
+    rows, game, dice = [], None, DiceLog()
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -66,6 +69,11 @@ def from_mirror_log(lines):
             raise SaveError("line %d of the mirror log is not an object" % n)
         if "game" in row:
             game, rows = row["game"], []
+            if isinstance(game, dict):
+                dice.game(game)         # the same game again (a resync) keeps its record
+        elif "dice" in row:
+            if isinstance(row["dice"], dict):
+                dice.take(row["dice"])
         elif "ev" in row:
             if game is None:
                 raise SaveError("the mirror log has an event before its game line")
@@ -81,6 +89,8 @@ def from_mirror_log(lines):
         out.append((r["seq"], r["ev"], r.get("hash") or r.get("board_hash") or ""))
     data = savefile.build(game, 0, None, out, None)
     data["source"] = "mirror log"
+    if game.get("commit"):                  # committed board dice (docs/dice.md)
+        data["dice"] = dice.as_dict()
     return data
 
 
@@ -166,6 +176,7 @@ class Walk:
             raise self._broken(seq, "the hash chain does not match (the file was changed "
                                "there)")
         before = self._broken(seq, "")          # where the game stood before the event
+        decided = outcome(g)                    # what it had decided (texts.consequences)
         r = g.submit(ev)
         if r:
             raise self._broken(seq, "the rules refuse it (%s)" % r)
@@ -175,13 +186,24 @@ class Walk:
                          "says %s" % (h, row["hash"]))
         self.prev = link
         self.pos += 1
-        return self.record(seq, ev, h)
+        return self.record(seq, ev, h, decided, before.round)
 
-    def record(self, seq, ev, h):
+    def record(self, seq, ev, h, decided=None, played=None):
+        """The record of event ``seq`` just applied; ``decided``: texts.outcome before it
+        (its text then adds what it decided: a ship destroyed, a side winning; ``outcome``
+        holds that part alone, ``won`` the side it made the winner); ``played``: the round
+        the event was played in (``played_round``: the round before it, so the end of a
+        round, with the damage that lands then, counts in the round it ends)."""
         g = self.game
-        text = event_text(g, ev, seq, True)
+        text = with_consequences(event_text(g, ev, seq, True), decided, g, ev)
+        more = consequences(decided, g, ev) if decided is not None else ""
+        w = g.winner()
         return {"seq": seq, "ev": list(ev), "hash": h, "board_hash": None,
                 "text": sentence(text), "round": g.round, "phase": g.phase_name(),
+                "played_round": g.round if played is None else played,
+                "outcome": sentence(more) if more else None,
+                "won": w if w is not None and decided is not None and decided[3] != w
+                else None,
                 "undone": undone_seq(g, seq) if ev[0] == EV_UNDO else None,
                 "initiative": initiative_of(g), "damage": list(g.dmg),
                 "pending": list(g.pend)}

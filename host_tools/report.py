@@ -19,8 +19,10 @@ import sys
 
 from host_tools import dicestats, gamefile, reportplot, savefile
 from referee.events import EV_INIT, EV_PHASE
+from referee.texts import ship_state
 
 CSV_FIELDS = ("seq", "round", "phase", "text", "hash")
+SHIP_KEYS = ("name", "side", "class", "hp", "damage", "pending", "status")
 
 
 def analyse(data):
@@ -28,7 +30,9 @@ def analyse(data):
     savefile.SaveError when the file does not check. Returns a dict::
 
         {"scenario", "ruleset", "gid", "source", "base_seq", "sides": [name, name],
-         "ships": [{"name", "side", "class", "hp": [x, y], "damage", "pending", "status"}],
+         "ships": [{"name", "side", "class", "hp": [x, y], "damage", "pending", "status",
+                    "state" (texts.ship_state)}],
+         "decided": {"seq", "round", "text"} (the event that made the winner) or None,
          "records": [gamefile.Walk records], "start_round", "start_phase", "start_damage",
          "hp_rounds": {"labels": [...], "values": [[side 0 ...], [side 1 ...]]},
          "initiative": [{"seq", "round", "rolls", "source", "holder", "undone"}],
@@ -54,8 +58,8 @@ def analyse(data):
     labels = ["start"]
     values = [[left(start_damage, s)] for s in range(2)]
     by_round = {}
-    for r in records:
-        by_round[r["round"]] = r["damage"]        # the last state of each round
+    for r in records:       # each round played: its last state (end-of-round damage in it)
+        by_round[r["played_round"]] = r["damage"]
     for rnd in sorted(by_round):
         labels.append("end of round %d" % rnd if rnd != g.round else "round %d (last)" % rnd)
         for s in range(2):
@@ -74,9 +78,8 @@ def analyse(data):
         verified = verify_game(roster, events, dice)
     ships = []
     for i in range(n):
-        d = g.ship_dict(i)
-        ships.append({"name": d["name"], "side": d["side"], "class": d["class"], "hp": d["hp"],
-                      "damage": d["damage"], "pending": d["pending"], "status": d["status"]})
+        d = g.ship_dict(i)          # + its state in words, as every view (texts.ship_state)
+        ships.append(dict([(k, d[k]) for k in SHIP_KEYS], state=ship_state(g, i)))
     return {"scenario": g.roster_name or data["game"].get("scenario") or "",
             "ruleset": g.profile.name, "gid": data["game"].get("gid") or "",
             "source": data.get("source") or "save file", "base_seq": data["base_seq"],
@@ -84,8 +87,20 @@ def analyse(data):
             "start_round": start_round, "start_phase": start_phase,
             "start_damage": start_damage, "hp_rounds": {"labels": labels, "values": values},
             "initiative": init, "rolls": rolls, "stats": stats, "verified": verified,
-            "winner": g.winner(), "round": g.round, "phase": g.phase_name(),
-            "state_hash": g.state_hash()}
+            "winner": g.winner(), "decided": _decided(g, records, undone), "round": g.round,
+            "phase": g.phase_name(), "state_hash": g.state_hash()}
+
+
+def _decided(g, records, undone):
+    """The event that made the winner (the last one not taken back: an undo may have taken
+    an earlier one back) as {"seq", "round" (played in), "text"}; None while none has won."""
+    decided = None
+    if g.winner() is None:
+        return None
+    for r in records:
+        if r["won"] is not None and r["seq"] not in undone:
+            decided = {"seq": r["seq"], "round": r["played_round"], "text": r["text"]}
+    return decided
 
 
 # ---- HTML ------------------------------------------------------------------------------------
@@ -94,7 +109,7 @@ color:#222}h1{margin-bottom:.2em}table{border-collapse:collapse;margin:.5em 0 1e
 td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
 th{background:#eee}.s0{color:#1f5fbf}.s1{color:#bf3f1f}.dim{color:#888}
 .winner{font-size:1.3em;font-weight:bold}.board{background:#e8f0ff}.physical{background:#fff3e0}
-.unrecorded{background:#eee}img{max-width:100%}.meta{color:#555}
+.unchecked{background:#eee}img{max-width:100%}.meta{color:#555}
 .phase{font-weight:bold}.undone{text-decoration:line-through;color:#888}"""
 
 
@@ -122,7 +137,10 @@ def _table(head, rows):
 
 def _result(m):
     if m["winner"] is not None:
-        return '<p class="winner">Winner: %s</p>' % _side(m, m["winner"])
+        d = m.get("decided")
+        how = ('<p>Decided in round %d (event %d): %s</p>' % (d["round"], d["seq"],
+                                                            esc(d["text"])) if d else "")
+        return '<p class="winner">Winner: %s</p>%s' % (_side(m, m["winner"]), how)
     return ('<p class="winner">No winner yet</p><p>The log ends in round %d, %s phase.</p>'
             % (m["round"], esc(m["phase"])))
 
@@ -133,7 +151,7 @@ def _fleets(m):
         rows = [("dim" if sh["status"] == "destroyed" else "",
                  [esc(sh["name"]), sh["class"], "%d/%d" % tuple(sh["hp"]),
                   "%d%s" % (sh["damage"], " (+%d pending)" % sh["pending"] if sh["pending"]
-                            else ""), esc(sh["status"])])
+                            else ""), esc(sh.get("state", sh["status"]))])
                 for sh in m["ships"] if sh["side"] == s]
         out.append("<h3>%s</h3>" % _side(m, s))
         out.append(_table(("ship", "class", "hit points", "damage at the end", "state"), rows))
@@ -170,14 +188,21 @@ def _account(m):
     rnd, phase = m["start_round"], m["start_phase"]
     out.append("<h3>Round %d</h3>" % rnd)
     for r in m["records"]:
-        if r["round"] != rnd or r["phase"] != phase:
+        played = r.get("played_round", r["round"])
+        if r["ev"][0] == EV_PHASE:      # the end of a phase: only what it decided (the
+            if r.get("outcome"):        # damage that lands then, the win) is told, there
+                para.append('<span title="event %d">%s</span>' % (r["seq"],
+                                                                  esc(r["outcome"])))
             flush()
-            if r["round"] != rnd:
-                out.append("<h3>Round %d</h3>" % r["round"])
-            rnd, phase = r["round"], r["phase"]
-        if r["ev"][0] != EV_PHASE:
-            para.append('<span title="event %d"%s>%s</span>' % (
-                r["seq"], ' class="undone"' if r["seq"] in undone else "", esc(r["text"])))
+            rnd, phase = played, r["phase"]
+            continue
+        if played != rnd or r["phase"] != phase:
+            flush()
+            if played != rnd:
+                out.append("<h3>Round %d</h3>" % played)
+            rnd, phase = played, r["phase"]
+        para.append('<span title="event %d"%s>%s</span>' % (
+            r["seq"], ' class="undone"' if r["seq"] in undone else "", esc(r["text"])))
     flush()
     if out[-1].startswith("<h3>"):
         out.append("<p class=\"meta\">The log ends here (%s phase).</p>" % esc(phase))
@@ -197,9 +222,10 @@ def _rolls(m):
         if not r["counted"]:
             note.append("a corrected entry: not in the statistics")
         mark = {"board": "board dice", "physical": "physical dice",
-                "unrecorded": "not recorded (board or physical unknown)"}[r["source"]]
+                "unchecked": "CANNOT BE CHECKED (%s)" % r["why"]}[r["source"]]
         who = ", ".join(sorted({_side(m, d[0]) for d in r["dice"]}))
-        rows.append((r["source"], [r["seq"], r["round"], who, dice, mark, "; ".join(note)]))
+        rows.append((r["source"], [r["seq"], r["round"], who, dice or "(not recorded)", mark,
+                                   "; ".join(note)]))
     return _table(("event", "round", "rolled by", "dice", "source", "note"), rows)
 
 
@@ -210,7 +236,7 @@ def _stats(m, png):
     rows = []
     for gr in st["groups"]:
         rows.append((gr["source"], [
-            _side(m, gr["side"]), gr["source"], "d%d" % gr["faces"], gr["n"],
+            _side(m, gr["side"]), dicestats.LABELS[gr["source"]], "d%d" % gr["faces"], gr["n"],
             " ".join(str(c) for c in gr["counts"]), "%.2f" % (gr["n"] / gr["faces"]),
             "%.2f (fair %.1f)" % (gr["mean"], gr["expected_mean"]),
             "%.2f on %d df" % (gr["chi2"], gr["df"]),
@@ -226,9 +252,10 @@ def _stats(m, png):
     if v is not None:
         bad = v["bad"] + v["problems"]
         out.append("<p>Board rolls checked against the revealed secrets (fleetref verify): "
-                   "%d verified, %d not revealed yet, %d cannot be checked (no roll "
-                   "record), %d problems.</p>%s"
-                   % (len(v["ok"]), len(v["unrevealed"]), len(v["unrecorded"]), len(bad),
+                   "%d verified, %d physical, %d not revealed yet, %d cannot be checked (no "
+                   "roll record, or its secret lost in a restart), %d problems.</p>%s"
+                   % (len(v["ok"]), len(v["physical"]), len(v["unrevealed"]),
+                      len(v["unrecorded"]) + len(v["lost"]), len(bad),
                       "".join("<p class=\"s1\">%s</p>" % esc(b) for b in bad)))
     return "\n".join(out)
 

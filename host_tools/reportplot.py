@@ -60,11 +60,12 @@ def battle_png(model):
         bottom.step(seqs, ys, where="post", linestyle=styles[sh["side"]],
                     label="%s (%s)" % (sh["name"], model["sides"][sh["side"]]))
     rnd = model["start_round"]
-    for r in recs:
-        if r["round"] != rnd:                    # a new round begins with this event
-            rnd = r["round"]
-            bottom.axvline(r["seq"], color="grey", alpha=0.4, linewidth=0.8)
-            bottom.text(r["seq"], 0, " round %d" % r["round"], fontsize=7, color="grey",
+    for r in recs:      # a round is marked at its first event played (the end of the round
+        played = r.get("played_round", r["round"])   # before it, with its damage, is its own)
+        if played != rnd:
+            rnd = played
+            bottom.axvline(r["seq"] - 0.5, color="grey", alpha=0.4, linewidth=0.8)
+            bottom.text(r["seq"] - 0.5, 0, " round %d" % rnd, fontsize=7, color="grey",
                         va="bottom")
     bottom.set_xlabel("event")
     bottom.set_ylabel("damage")

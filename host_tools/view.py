@@ -4,6 +4,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.game import STATUS_NAMES
+from referee.texts import ship_state
 
 
 def _boost(v):
@@ -55,16 +56,14 @@ def ships_table(game, cursor=None):
         tab.add_column(col)
     for i in range(game.n):
         st = STATUS_NAMES[game.status(i)]
-        extra = []
-        if not game.ship_dict(i)["launched"]:
-            extra.append("aboard")
+        extra = [ship_state(game, i)]       # in words, as every view (referee/texts.py)
         if game.ship_dict(i)["full_power"]:
             extra.append("full power")
         if game.active == i:
             extra.append("firing")
         style = "bold" if i == cursor else ("dim" if st == "destroyed" else "")
         tab.add_row(str(i), game.names[i], game.side_names[game.side[i]][:10], str(game.cls[i]),
-                    bar(game, i), str(game.cc[i]), " ".join([st] + extra), style=style)
+                    bar(game, i), str(game.cc[i]), ", ".join(extra), style=style)
     return tab
 
 

@@ -31,12 +31,21 @@ def event_sentence(game, ev, seq=None):
     return sentence(event_text(game, ev, seq))
 
 
-def record(game, seq, ev, board_hash=None):
+def last_text(rep, seq):
+    """The text the replica ``rep`` made for event ``seq`` when it applied it, or None."""
+    r = rep.recent[-1] if rep.recent else None
+    return r[2] if r is not None and r[0] == seq else None
+
+
+def record(game, seq, ev, board_hash=None, text=None):
     """The event record of event ``seq`` (just applied to ``game``). ``undone``: for an undo,
-    the seq of the event it took back (the page strikes that one through), else None."""
+    the seq of the event it took back (the page strikes that one through), else None.
+    ``text``: the sentence made when the event was applied (the replica's, with what the
+    event decided: texts.with_consequences), else the event's own sentence."""
     undone = undone_seq(game, seq) if ev[0] == EV_UNDO else None
     return {"seq": seq, "ev": list(ev), "hash": game.state_hash(), "board_hash": board_hash,
-            "text": event_sentence(game, ev, seq), "round": game.round,
+            "text": sentence(text) if text else event_sentence(game, ev, seq),
+            "round": game.round,
             "phase": game.phase_name(), "undone": undone}
 
 
@@ -67,6 +76,12 @@ class Feed:
             if self.records and rec["seq"] <= self.records[-1]["seq"]:
                 self.records = [r for r in self.records if r["seq"] < rec["seq"]]
             self.records.append(rec)
+            self.snap = snap
+        self._notify()
+
+    def set_snap(self, snap):
+        """A new snapshot with no new event (the dice record changed: a reveal, a restart)."""
+        with self.lock:
             self.snap = snap
         self._notify()
 
@@ -133,7 +148,7 @@ class MirrorFeed:
         g = rep.game
         if kind == "ev":
             s, ev, h = rep.rows[-1]
-            self.feed.add(record(g, s, ev, rep.board_hash), self._snap())
+            self.feed.add(record(g, s, ev, rep.board_hash, last_text(rep, s)), self._snap())
             return
         # a new game, or the board's state window: the records of the events held, with the
         # texts of the game as it is now (names, phases; the window is all the board keeps)
@@ -148,3 +163,7 @@ class MirrorFeed:
             self.feed.set_link(True, "following %s" % m.port)
         else:
             self.feed.set_link(False, "link to %s lost: reconnecting" % m.port)
+        snap = self.feed.snap
+        if snap is not None and m.rep.game is not None and \
+                snap.get("dice") != m.rep.dicelog.view():    # a reveal, a restart: no event
+            self.feed.set_snap(self._snap())

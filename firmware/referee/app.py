@@ -110,6 +110,8 @@ class Referee(PadUI, SerialLink):
             raise
         self._ui_reset(len(norm["sides"][0]["ships"]))
         self._send_parts(line)
+        from referee.roster_hints import send
+        send(self, game.profile, norm)  # ability texts nothing enforces: err lines
         return game
 
     def restore(self):
@@ -209,11 +211,13 @@ class Referee(PadUI, SerialLink):
         g = self.game
         from referee import runtime
         mpy, code, src = self.build_info or runtime.describe()
-        self._out({"t": "hello", "proto": PROTO_VERSION, "fw": FW_VERSION,
-                   "micropython": mpy, "code": code, "src": src,
-                   "board": self.board.get("name", "?"),
-                   "ruleset": g.profile.name if g else None, "scenario": self.scenario,
-                   "gid": self.gid, "seq": g.seq if g else 0})
+        msg = {"t": "hello", "proto": PROTO_VERSION, "fw": FW_VERSION,
+               "micropython": mpy, "code": code, "src": src, "board": self.board.get("name", "?"),
+               "ruleset": g.profile.name if g else None, "scenario": self.scenario,
+               "gid": self.gid, "seq": g.seq if g else 0}
+        from referee.dice import hello_fields
+        hello_fields(self, msg)         # the dice commitment and boot (docs/dice.md)
+        self._out(msg)
         if self.boot_note:
             self.send(self.journal_line())
 

@@ -4,6 +4,9 @@ laptop (docs/screen.md): numbers in the 3x5 pixel font (glyphs.py) and the refus
 - While a physical die is entered: its value in white digits in that side's half.
 - In the initiative phase: before the roll, the round number in white in the left half;
   after it, each side's roll in its half (the initiative holder's bright, the other dim).
+- Neither once the game has a winner (render.py's banner shows instead).
+- Otherwise, while the newest event is one that rolled a die (an attack, the Ion Cannon):
+  that die in the roller's half, bright on a hit and dim on a miss.
   The digits go below the fleets when five rows are free there, else over the lowest rows.
 - While a refusal shows (row 1 red): its kind as a colour code on columns 0-2 of row 1
   (``KIND_RGB``): yellow = not in this phase, white = not this side's turn or not this
@@ -69,6 +72,8 @@ def plan(r, app, want):
     g = app.game
     if app.entry:
         want[app.entry - 1] = (_top(r, app), app.entry_value, WHITE)
+    elif r.win is not None:
+        pass                        # the game is decided: the banner, no round to come
     elif g.profile.phases[g.phase] == "initiative":
         y = _top(r, app)
         if g.init == NONE or not g.rolls[0]:
@@ -77,6 +82,10 @@ def plan(r, app, want):
             side_rgb, side_dim = _colours()
             for s in range(2):
                 want[s] = (y, g.rolls[s], side_rgb[s] if g.init == s else side_dim[s])
+    else:
+        d = r.last_dice(g)          # an attack's d20 (render.Renderer.last_dice)
+        if d is not None:
+            want[d[0]] = (_top(r, app), d[1], d[2])
 
 
 def draw(r, app, error, want, drawn):

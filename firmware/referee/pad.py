@@ -4,7 +4,6 @@ scenario menu, and the pad actions (core ones here; a ruleset's own through its 
 calls ``submit`` and ``error``."""
 
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
-from referee import scenarios
 from referee.appbase import AppBase
 from referee.dice import fair_of, stir
 
@@ -18,7 +17,9 @@ class PadUI(AppBase):
     """UI state: ``cursor`` (selected ship), ``mark`` (ship marked as attacker / counter
     source, or NONE), ``page``, ``entry`` (0, or 1/2 while entering side 0/1's physical d20
     roll), ``entry_value``, ``menu`` (scenario names while the menu is open), ``count`` and
-    ``count2`` (numbers counted on the pad for a ruleset's next action)."""
+    ``count2`` (numbers counted on the pad for a ruleset's next action), ``die`` (a physical
+    d20 entered with ``enter`` outside the initiative roll, held for the ruleset's next pad
+    action that rolls one: :meth:`pad_d20`; 0 = none)."""
 
     def _pad_init(self):
         self.cursor = 0
@@ -31,8 +32,13 @@ class PadUI(AppBase):
         self.side_count = (0, 0)
         self.menu = None
         self.menu_i = 0
+        self.menu_arm = None    # the menu entry a first press of enter chose (menu.py)
+        self.kept = None        # the game the menu replaced, without a journal (menu.py)
         self.count = 0
         self.count2 = 0
+        self.die = 0
+        self.die_used = False
+        self.entry_die = False
 
     def _ui_reset(self, n0):
         g = self._g()
@@ -44,6 +50,8 @@ class PadUI(AppBase):
         self.entry = 0
         self.count = 0
         self.count2 = 0
+        self.die = 0
+        self.entry_die = False
         self.version += 1
 
     # ---- pages and cursor --------------------------------------------------------------
@@ -116,10 +124,7 @@ class PadUI(AppBase):
         elif action == "roll":
             return self.roll_initiative()
         elif action == "enter":
-            if g.phase != 0 or g.init != NONE:
-                return self.error("physical dice are entered for the initiative roll", "key")
-            self.entry = 1
-            self.entry_value = 10
+            return self._enter(g)
         elif action == "cancel":
             pass
         elif action.startswith("sel:") or action.startswith("markship:"):
@@ -132,7 +137,7 @@ class PadUI(AppBase):
         elif action == "phase":
             return self.submit((EV_PHASE, 0, 0, 0))
         elif action == "undo":
-            return self.submit((EV_UNDO, 0, 0, 0))
+            return self.submit((EV_UNDO, 0, 0, 0)) if g.seq else self._undo_loaded()
         elif action == "reveal":
             f = fair_of(self)
             if f is None:
@@ -140,6 +145,17 @@ class PadUI(AppBase):
             f.reveal(self)
         else:
             return self.error("unknown key action %r" % action, "key")
+        return None
+
+    def _enter(self, g):
+        """Start entering physical dice: the initiative roll's two, or after it one d20 held
+        for the ruleset's next pad action that rolls one (its ``PAD_D20``)."""
+        die = g.phase != 0 or g.init != NONE
+        if die and not g.profile.PAD_D20:
+            return self.error("physical dice are entered for the initiative roll", "key")
+        self.entry_die = die
+        self.entry = 1 + (g.side[self.cursor] if die else 0)
+        self.entry_value = 10
         return None
 
     def special(self, what):
@@ -151,37 +167,37 @@ class PadUI(AppBase):
             return self.error("that key does nothing in %s" % rules.name, "key")
         if what in rules.PAD_MARKED and self.mark == NONE:
             return self.error("mark the acting ship first (mark), then select the target", "key")
+        self.die_used = False
         ev = rules.pad_event(self, what, self.cursor, self.mark)
         if ev is None:
             return None
         if isinstance(ev, str):
             return self.error(ev, "key")
-        return self.submit(ev)
+        r = self.submit(ev)
+        if r is None and self.die_used:
+            self.die = 0                # the physical die is used once, when accepted
+        return r
+
+    def pad_d20(self):
+        """The d20 of a ruleset's pad action: the physical die entered with ``enter`` (kept
+        until an action with it is accepted), else the board's."""
+        if self.die:
+            self.die_used = True
+            return self.die
+        return self.dice.d20()
+
+    def _undo_loaded(self):
+        """Undo with no event: after a load from the menu, say where the replaced game is."""
+        from referee import menu
+        if menu.has_kept(self):
+            return self.error("nothing to undo: the game replaced from the menu is kept "
+                              "(hold phase, choose %s)" % menu.PREV, "key")
+        return self.submit((EV_UNDO, 0, 0, 0))
 
     def _menu_key(self, action):
-        """The ruleset and scenario menu (long press of phase): sel+/sel- choose, enter loads,
-        cancel or undo leaves."""
-        if self.menu is None:
-            self.menu = scenarios.list_names(self.scenario_dir)
-            self.menu_i = 0
-            return None
-        if action in ("sel+", "dmg+"):
-            self.menu_i = (self.menu_i + 1) % len(self.menu)
-        elif action in ("sel-", "dmg-"):
-            self.menu_i = (self.menu_i - 1) % len(self.menu)
-        elif action in ("cancel", "undo", "menu"):
-            self.menu = None
-        elif action == "enter":
-            name = self.menu[self.menu_i]
-            self.menu = None
-            try:
-                self.load_scenario(name)
-            except (ValueError, OSError) as e:
-                return self.error("cannot load %s: %s" % (name, e), "key")
-        else:
-            return self.error("menu: sel+/sel- choose a scenario, enter loads it, hold enter "
-                              "to leave", "key")
-        return None
+        """The ruleset and scenario menu (long press of phase): referee/menu.py."""
+        from referee import menu
+        return menu.key(self, action)
 
     def counter_source(self):
         """The ship a fleet command counter comes from: the marked ship if it is on the selected
@@ -210,6 +226,12 @@ class PadUI(AppBase):
             v -= 5
         elif action == "cancel" or action == "undo":
             self.entry = 0
+            self.entry_die = False
+            return None
+        elif action == "enter" and self.entry_die:
+            self.entry = 0                  # held for the next pad action that rolls a d20
+            self.entry_die = False
+            self.die = v
             return None
         elif action == "enter":
             if self.entry == 1:

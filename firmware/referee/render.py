@@ -10,8 +10,10 @@ columns), side 0 on the left:
 - row 0: the round in binary (columns 0-7, most significant bit left); the phases as pips from
   column W/2+1 (current phase bright purple); column W-2 the side whose turn it is (who moves
   first, or whose activation it is); column W-1 the initiative holder (dim white while
-  undecided); the whole of column W/2 white while the game has a winner, in its colour.
-- row 1: page pips (one per page, current one bright); the whole row red while an error shows.
+  undecided); column W/2 in the winner's colour while the game has a winner.
+- row 1: page pips (one per page, current one bright); the whole row red while an error shows;
+  while the game has a winner, the whole row in its colour (the current page's pip white) and
+  the gap between the fleets (column W/2 - 1, rows 2 .. H-3) too: a banner.
 - rows 2 .. H-3: one ship per row per half (``rows_per_page`` = H - 4 ships per side per page).
   Columns 0-3 of the half: hit point bar (applied damage red, pending damage amber, the X part
   of X/Y in the side's colour, the Y part dimmer; scaled when X+Y > 4; a destroyed ship is dark
@@ -24,11 +26,13 @@ columns), side 0 on the left:
 - row H-1: the last initiative roll per half as a bar (d20 value * W/2 / 20 pixels), the
   holder's bright; while a physical roll is being entered, the value in white.
 - the scenario menu (long press of phase): row 1 one pip per scenario, the chosen one white.
-- on top (overlay.py): entered dice, the round and the last rolls in a 3x5 pixel font, and the
-  kind of a refusal as a colour code on row 1.
+- on top (overlay.py): entered dice, the round and the last rolls in a 3x5 pixel font (the
+  initiative rolls, and the die of the newest event that rolled one: an attack's d20 in the
+  attacker's half, bright on a hit, dim on a miss), and the kind of a refusal as a colour
+  code on row 1.
 """
 
-from referee.events import NONE
+from referee.events import NONE, EV_INIT
 from referee.fleet import F_LAUNCHED
 from referee import overlay, glyphs, shiprow
 
@@ -102,6 +106,8 @@ class Renderer:
         self.wgame = None
         self.wseq = -1
         self.win = None
+        self.dgame, self.dseq, self.dice = None, -1, None   # the newest die (last_dice)
+        self.gap_lit = False        # the winner's gap column is lit (_win_gap)
         self.ui15 = [-1, -1]        # the dice row's entry and value drawn last time
         # round, phase, acting side, winner (None: none), initiative drawn in row 0
         self.row0 = [-1, 0, 0, 0, 0]    # type: list
@@ -138,6 +144,47 @@ class Renderer:
             self.wseq = g.seq
             self.win = g.winner()
         return self.win
+
+    def _win_row(self, app, win):
+        """Row 1 while the game has a winner (seed 004 Victory): the whole row in the winner's
+        colour, the current page's pip white (every frame, constant colours: no allocation)."""
+        c = SIDE_RGB[win]
+        for x in range(self.w):
+            self.px(x, 1, c)
+        if app.pages() > 1:
+            self.px(app.page, 1, WHITE)
+
+    def _win_gap(self, win):
+        """The gap between the fleets (column W/2 - 1, rows 2 .. H-3) in the winner's colour:
+        with row 1 and row 0's column W/2, a banner no one misses. Drawn every frame last (a
+        redrawn half-row or the overlay's digits blank its pixels; no digit reaches it); dark again once an undo
+        took the win back (``win`` None)."""
+        self.gap_lit = win is not None
+        c = SIDE_RGB[win] if win is not None else ZERO_B
+        x = self.half - 1
+        for y in range(2, self.h - 2):
+            self.px(x, y, c)
+
+    def last_dice(self, g):
+        """The die the newest event showed (the rules' ``dice_shown``: an attack's d20, seed
+        004 / W6, the Ion Cannon's, seed 004 Escape from Hoth) as (side, value, colour), or
+        None: shown like the initiative rolls (overlay.py), bright on a hit, dim on a miss, so
+        a miss shows too. Worked out again only when the game or its seq changed (no
+        allocation in a frame that changes nothing)."""
+        if g is not self.dgame or g.seq != self.dseq:
+            self.dgame = g
+            self.dseq = g.seq
+            self.dice = None
+            if g.seq > g.base_seq:
+                ev = g.event(g.seq)
+                shown = g.profile.dice_shown(g, ev) if ev[0] != EV_INIT else ()
+                if len(shown) == 1:
+                    s, v = shown[0][0], shown[0][2]
+                    from referee.rules.d20 import D20Rules, EV_ATTACK
+                    miss = (ev[0] == EV_ATTACK and isinstance(g.profile, D20Rules)
+                            and g.x[0] == 2 and g.x[1] == v)    # (rules/d20.py: 2 a miss)
+                    self.dice = (s, v, SIDE_DIM[s] if miss else SIDE_RGB[s])
+        return self.dice
 
     def render(self, app, error=False):
         """Draw ``app`` (a Referee with .game, .cursor, .mark, .page, .entry); returns self.fb.
@@ -201,7 +248,10 @@ class Renderer:
             self.fill(0, 1, w, RED)
         elif app.menu is not None:
             for k in range(min(len(app.menu), w)):
-                self.px(k, 1, WHITE if k == app.menu_i else YELLOW)
+                self.px(k, 1, YELLOW if k != app.menu_i else   # red: enter again loads
+                        RED if app.menu_arm == k else WHITE)        # over the game (menu.py)
+        elif self.win is not None:
+            self._win_row(app, self.win)
         else:
             for k in range(min(app.pages(), w)):
                 self.px(k, 1, WHITE if k == app.page else DIM_WHITE)
@@ -312,6 +362,8 @@ class Renderer:
             draw(self, app)
             self.full = True        # the digits may cover ship rows: redraw them next time
         overlay.draw(self, app, error, want, self.drawn)
+        if self.win is not None or self.gap_lit:
+            self._win_gap(self.win)         # (after the digits: they blank their half-rows)
         return self.fb
 
     def scribble(self, x0, y):

@@ -57,8 +57,9 @@ def event_text(g, ev, seq=None, live=True):
         if b >= 0:
             if not live:
                 return "%s is hit%s: %s marked" % (nm[a], by, _plural(b, "damage point"))
-            t = "%s is hit%s: %s marked (now %d of %d)" % (
-                nm[a], by, _plural(b, "damage point"), g.dmg[a] + g.pend[a], g.hp1[a] + g.hp2[a])
+            t = "%s is hit%s: %s marked%s (now %d of %d)" % (
+                nm[a], by, _plural(b, "damage point"), " pending" if g.pend[a] else "",
+                g.dmg[a] + g.pend[a], g.hp1[a] + g.hp2[a])
             if g.destroyed(a):
                 t += "; %s is destroyed" % nm[a]
             elif g.pend[a] and g.dmg[a] + g.pend[a] >= g.hp1[a] + g.hp2[a]:
@@ -88,3 +89,108 @@ def event_text(g, ev, seq=None, live=True):
     if k in CORE_NAMES:
         return CORE_NAMES[k]
     return "event %d" % k
+
+
+# ---- consequences: what an event decided (a ship destroyed, a ship gone, a side winning) ---
+
+def _flag_bit(g, name):
+    """The ``fl2`` bit of the ruleset flag ``name`` (its FLAGS index), or 0 when it has none."""
+    fl = g.profile.FLAGS
+    return (1 << fl.index(name)) if name in fl else 0
+
+
+def outcome(g):
+    """What the game has decided so far, to compare before and after an event:
+    ``(destroyed, exited, launched, winner)``: bit masks over the ships and the winning side
+    (None when none). Take it before applying an event and hand it to :func:`consequences`."""
+    from referee.fleet import F_LAUNCHED
+    ex = _flag_bit(g, "exited")
+    d = e = ln = 0
+    for i in range(g.n):
+        if g.destroyed(i):
+            d |= 1 << i
+        if ex and g.fl2[i] & ex:
+            e |= 1 << i
+        if g.fl[i] & F_LAUNCHED:
+            ln |= 1 << i
+    return (d, e, ln, g.winner())
+
+
+def win_text(g, side):
+    """"the Rebels win", "the Empire wins": the verb agrees with the side's name."""
+    name = g.side_names[side]
+    return "the %s %s" % (name, "win" if name[-1:] in ("s", "S") else "wins")
+
+
+def consequences(before, g, ev=None):
+    """The sentences an event decided beyond its own text (an empty string when none), from
+    ``before`` (:func:`outcome` just before the event) and the game ``g`` just after it: a
+    ship that pending damage destroys at a phase end (seed 004, Capital Weapons: the hits of
+    the phase land together), an Infinite fighter going back to the pool (digest 2.2, W1),
+    and the side that wins (seed 004, Victory) or no longer wins (an undo).
+    ``ev``: the event; a hit that destroys its own target already says so itself."""
+    d0, e0, l0, w0 = before
+    d1, e1, l1, w1 = outcome(g)
+    hit = ev[1] if ev is not None and ev[0] == EV_HIT else -1
+    out = []
+    for i in range(g.n):
+        m = 1 << i
+        if d1 & m and not d0 & m and i != hit:
+            out.append("%s is destroyed" % g.names[i])
+        elif l0 & m and not (l1 | d1 | e1) & m and not (ev is not None and ev[0] == EV_UNDO):
+            out.append("%s is destroyed and goes back to the fighter pool" % g.names[i])
+    t = "; ".join(out)
+    if w1 is not None and w1 != w0:
+        t = (t + ": " if t else "") + win_text(g, w1)
+    elif w1 is None and w0 is not None:
+        t = (t + "; " if t else "") + "no side has won any more, the game goes on"
+    return t
+
+
+def with_consequences(text, before, g, ev=None):
+    """``text`` (an event's sentence) followed by its :func:`consequences`: "Troop Transport
+    leaves by the far edge: the Rebels win." (a new sentence when the text has a colon
+    already: "Next phase: round 4, initiative. Troop Transport is destroyed: the Empire
+    wins."). Every host view that applies events uses it."""
+    c = consequences(before, g, ev) if before is not None else ""
+    if not c:
+        return text
+    t = text.rstrip()
+    if t.endswith("."):
+        t = t[:-1]
+    if ":" in t:
+        return "%s. %s." % (t, c[0].upper() + c[1:])
+    return "%s: %s." % (t, c)
+
+
+# ---- a ship's state in words (the simulator, mirror, web page and report say the same) -----
+
+def ship_state(g, i):
+    """Ship ``i``'s state in words, the same in every host view: "destroyed"; "exited" (left
+    by the far table edge, seed 004 Victory: it stays out for the game); "in the fighter pool"
+    (an Infinite fighter not on the map: a destroyed one goes back there, digest 2.2, W1);
+    "aboard" (a fighter not launched yet); else "ok" or "damaged", followed by the words of
+    the first of the ruleset's ``STATE_WORDS`` flags that holds (smb: ", ionized" while the
+    Ion Cannon's hit holds it, seed 004 Escape from Hoth, or ", ionized next round")."""
+    from referee.fleet import F_LAUNCHED, STATUS_NAMES
+    if g.destroyed(i):
+        return "destroyed"
+    f2 = g.fl2[i]
+    ex = _flag_bit(g, "exited")
+    if ex and f2 & ex:
+        return "exited"
+    if not g.fl[i] & F_LAUNCHED:
+        return "in the fighter pool" if g.profile.from_pool(g, i) else "aboard"
+    t = STATUS_NAMES[g.status(i)]
+    for flag, words in getattr(g.profile, "STATE_WORDS", ()):   # the first that holds
+        if f2 & _flag_bit(g, flag):
+            return t + ", " + words
+    return t
+
+
+def add_states(snap, g):
+    """Put each ship's :func:`ship_state` into snapshot ``snap`` (a dict of views.snapshot) as
+    ``state``; returns ``snap``."""
+    for d in snap["ships"]:
+        d["state"] = ship_state(g, d["i"])
+    return snap

@@ -21,8 +21,8 @@ function drawSide(st, side) {
     td.appendChild(el("span", "hp-num", s.damage + "/" + (s.hp[0] + s.hp[1])));
     tr.appendChild(td);
     tr.appendChild(el("td", "cc", s.counters ? "\u25cf".repeat(s.counters) : ""));
-    const notes = [s.status];
-    if (!s.launched) notes.push("aboard");
+    const notes = [s.state || s.status];    /* in words, as every view (referee/texts.py) */
+    if (!s.launched && !s.state) notes.push("aboard");
     if (s.full_power) notes.push("full power");
     if (st.active === s.i) notes.push("firing");
     tr.appendChild(el("td", "state", notes.join(", ")));
@@ -64,16 +64,22 @@ function draw(live) {
   link.className = connected ? "ok" : "down";
   if (!st || st.seq === null || st.seq === undefined || !st.ships) return;
   document.getElementById("scenario").textContent = st.scenario + " (" + st.ruleset + ")";
-  document.getElementById("round").textContent = st.round;
-  document.getElementById("phase").textContent = st.phase;
-  document.getElementById("initiative").textContent = sideName(st, st.initiative);
-  document.getElementById("moves-first").textContent = sideName(st, st.moves_first);
+  /* a decided game stays at the round it was decided in: the next was never played */
+  const over = st.winner !== null && st.winner !== undefined;
+  const dec = over ? st.decided : null;
+  document.getElementById("round").textContent = dec ? dec.round : st.round;
+  document.getElementById("phase").textContent = over ? "game over" : st.phase;
+  document.getElementById("initiative").textContent = over ? "-" :
+      sideName(st, st.initiative);
+  document.getElementById("moves-first").textContent = over ? "-" :
+      sideName(st, st.moves_first);
   document.getElementById("rolls").textContent = st.rolls[0] ?
       st.sides[0] + " " + st.rolls[0] + ", " + st.sides[1] + " " + st.rolls[1] +
       " (" + st.roll_source + " dice)" : "none yet";
   const w = document.getElementById("winner");
   w.hidden = st.winner === null || st.winner === undefined;
-  w.textContent = w.hidden ? "" : "Winner: " + st.sides[st.winner];
+  w.textContent = w.hidden ? "" : "Winner: " + st.sides[st.winner] +
+      (dec ? " \u2014 " + dec.text : "");
   drawSide(st, 0);
   drawSide(st, 1);
   drawChart(st);
@@ -95,7 +101,8 @@ function draw(live) {
   document.getElementById("dice").textContent = dv.commit ? " · dice commit " +
     dv.commit.slice(0, 16) + "… (epoch " + dv.epoch + ")" + (dv.bad && dv.bad.length ?
     ", " + dv.bad.length + " DICE MISMATCHES" : dv.verified !== null ? ", " + dv.verified +
-    " rolls verified" : "") : "";
+    " rolls verified" : "") + (dv.unchecked ? ", " + dv.unchecked + " CANNOT BE CHECKED" : "") :
+    "";
   const log = document.getElementById("log");
   log.replaceChildren();
   const undone = new Set(live.events.filter(e => e.undone != null).map(e => e.undone));

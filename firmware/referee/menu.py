@@ -1,0 +1,160 @@
+"""The pad's scenario menu (hold ``phase``): sel+/sel- choose, enter loads, cancel, undo or
+menu leave. Nothing in play is lost from it:
+
+- over a game in play (one event or more), enter asks for a second press of enter on the same
+  entry (the grid shows the chosen pip red and the error row says so); any other key leaves
+  the choice unconfirmed;
+- the game it replaces is kept, as ``fleetref load --force`` keeps a backup first: with a
+  journal its files move to ``root + ".prev"`` (one game kept: the one replaced last), else
+  (no flash) it stays in RAM;
+- while a game is kept the menu's last entry is :data:`PREV` ("previous game"): loading it
+  (with the same second press) brings that game back as it was, and keeps the one it
+  replaces in its turn, so the two can be swapped back and forth.
+"""
+
+from referee import scenarios
+
+PREV = "previous game"
+
+
+def _prev_dir(j):
+    return j.root + ".prev"
+
+
+def has_kept(app):
+    """True when a replaced game is kept (journal files in ``root.prev`` or in RAM)."""
+    j = app.journal
+    if j is None:
+        return app.kept is not None
+    try:
+        return "setup.json" in j.names(_prev_dir(j))
+    except OSError:
+        return False
+
+
+def open_menu(app):
+    names = scenarios.list_names(app.scenario_dir)
+    if has_kept(app):
+        names.append(PREV)
+    app.menu = names
+    app.menu_i = 0
+    app.menu_arm = None
+
+
+def key(app, action):
+    """One key while the menu is open (or the key that opens it). Returns None or a reason."""
+    if app.menu is None:
+        open_menu(app)
+        return None
+    arm = app.menu_arm
+    app.menu_arm = None
+    if action in ("sel+", "dmg+"):
+        app.menu_i = (app.menu_i + 1) % len(app.menu)
+    elif action in ("sel-", "dmg-"):
+        app.menu_i = (app.menu_i - 1) % len(app.menu)
+    elif action in ("cancel", "undo", "menu"):
+        app.menu = None
+    elif action == "enter":
+        return _enter(app, arm)
+    else:
+        return app.error("menu: sel+/sel- choose a scenario, enter loads it, hold enter "
+                         "to leave", "key")
+    return None
+
+
+def _enter(app, arm):
+    name = app.menu[app.menu_i]
+    g = app.game
+    if g is not None and g.seq and arm != app.menu_i:
+        app.menu_arm = app.menu_i           # a second press of enter confirms
+        return app.error("a game is in play (%d events): press enter again to load %s; the "
+                         "game in play is kept (menu: %s)" % (g.seq, name, PREV), "key")
+    app.menu = None
+    try:
+        if name == PREV:
+            swap_back(app)
+        else:
+            replace(app, name)
+    except (ValueError, OSError) as e:
+        return app.error("cannot load %s: %s" % (name, e), "key")
+    return None
+
+
+def _move_all(j, src, dst):
+    """Move every file of folder ``src`` into folder ``dst`` (its old files removed)."""
+    j._mkdir(dst)
+    for n in j.names(dst):
+        j.fs.remove(dst + "/" + n)
+    for n in j.names(src):
+        j.fs.rename(src + "/" + n, dst + "/" + n)
+    j.tail = None
+
+
+def replace(app, name):
+    """Load scenario ``name`` over the game in play, keeping that game (see the module)."""
+    j = app.journal
+    if j is None:
+        kept = (app.game, app.raw_parts, app.scenario, app.gid)
+        app.load_scenario(name)             # raises: nothing changed
+        if kept[0] is not None and kept[0].seq:
+            app.kept = kept
+        return
+    if not app.game.seq:                    # nothing played: nothing worth keeping
+        app.load_scenario(name)
+        return
+    app.commit()                            # held events on flash first: they are kept too
+    prev = _prev_dir(j)
+    _move_all(j, j.root, prev)
+    try:
+        app.load_scenario(name)
+    except (ValueError, OSError, MemoryError):
+        j.put_back(prev)                    # the game in play stays, its files in place
+        _fresh_journal(app)
+        raise
+
+
+def _fresh_journal(app):
+    """A new Journal object on the same files (its RAM state is of the game it restores)."""
+    j = app.journal
+    nj = type(j)(j.fs, j.root, j.budget, j.history_budget)
+    nj.hold_ms = j.hold_ms                  # (the board's settings: firmware/main.py)
+    nj.defer = getattr(j, "defer", False)
+    app.journal = nj
+    return nj
+
+
+def swap_back(app):
+    """Bring the kept game back; the game in play is kept in its turn."""
+    j = app.journal
+    if j is None:
+        kept = app.kept
+        if kept is None:
+            raise ValueError("no game is kept")
+        app.kept = (app.game, app.raw_parts, app.scenario, app.gid)
+        app.game, app.raw_parts, app.scenario, app.gid = kept
+        app._ui_reset(_side0(app.game))
+        app.send_game()
+        return
+    app.commit()
+    prev, swap = _prev_dir(j), j.root + ".swap"
+    _move_all(j, j.root, swap)
+    _move_all(j, prev, j.root)
+    try:
+        _fresh_journal(app)
+        app.restore()
+    except (ValueError, KeyError, TypeError, IndexError, OSError):
+        _move_all(j, j.root, prev)          # as it was: the game in play back in place
+        _move_all(j, swap, j.root)
+        _fresh_journal(app)
+        app.restore()
+        raise ValueError("the kept game does not restore")
+    _move_all(j, swap, prev)
+    app.send_game()
+
+
+def _side0(g):
+    n = 0
+    for i in range(g.n):
+        if g.side[i] == 0:
+            n += 1
+    return n
