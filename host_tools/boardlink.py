@@ -2,6 +2,7 @@
 opening it, sending commands and reading the board's JSON lines (docs/protocol.md) without
 polling. host_tools/mirror.py's Mirror builds on it."""
 
+import errno
 import json
 import select
 import time
@@ -13,6 +14,11 @@ from referee.events import valid
 
 class MirrorError(Exception):
     pass
+
+
+class PortBusy(MirrorError):
+    """Another program (not a fleetref tool) holds the board's port: trying again will not
+    help until it is closed."""
 
 
 def pico_port():
@@ -36,8 +42,27 @@ def find_port(say=None):
     return port
 
 
+def open_port(port, baud=115200):
+    """The board at ``port``, shared with the other fleetref tools that follow it
+    (host_tools/sharedport.py): an object with what BoardLink uses of a pyserial port. Raises
+    PortBusy when another program holds the port, MirrorError when it cannot be opened."""
+    from host_tools import sharedport
+    try:
+        if sharedport.shareable(port):
+            return sharedport.attach(port, baud)
+        # timeout 0: reads never wait; read_msg waits in select() on the descriptor
+        return serial.serial_for_url(port, baudrate=baud, timeout=0, exclusive=True)
+    except sharedport.AttachError as e:
+        raise (PortBusy if e.busy else MirrorError)("cannot open %s: %s" % (port, e))
+    except (serial.SerialException, OSError) as e:
+        if getattr(e, "errno", None) in (errno.EAGAIN, errno.EWOULDBLOCK):
+            raise PortBusy("cannot open %s: another program holds it: close that and try "
+                           "again" % port)
+        raise MirrorError("cannot open %s: %s" % (port, e))
+
+
 class BoardLink:
-    """One board's serial port. ``warn``: callable(str) for what the user should know;
+    """One board's serial port (shared with the other fleetref tools following it). ``warn``: callable(str) for what the user should know;
     ``auto``: find the port again on each open (a reset board or a restarted simulator may
     come back elsewhere). Subclasses may set ``log`` (a file flushed once per burst) and
     override :meth:`bad_line`."""
@@ -61,12 +86,7 @@ class BoardLink:
             self.port = find_port()
             if before and before != self.port:
                 self.warn("the board on %s is gone; now following %s" % (before, self.port))
-        try:
-            # timeout 0: reads never wait; read_msg waits in select() on the descriptor
-            self.ser = serial.serial_for_url(self.port, baudrate=self.baud, timeout=0,
-                                             exclusive=True)
-        except (serial.SerialException, OSError) as e:
-            raise MirrorError("cannot open %s: %s" % (self.port, e))
+        self.ser = open_port(self.port, self.baud)
         self.ser.reset_input_buffer()
         self.buf = bytearray()
         self.connected = True

@@ -42,7 +42,7 @@ def next_steps():
 
 
 def mirror_pico(port):
-    from host_tools.mirror import Mirror
+    from host_tools.mirror import Mirror, MirrorError
     from host_tools.mirrorview import live_view
     print("fleetref demo: Pico found on %s; mirroring it (Ctrl-C quits)" % port)
     m = Mirror(port)
@@ -50,6 +50,11 @@ def mirror_pico(port):
         live_view(m, None)
     except KeyboardInterrupt:
         pass
+    except MirrorError as e:             # the port held by another program, or no board
+        print("fleetref demo: %s" % e, file=sys.stderr)
+        return 2
+    finally:
+        m.close()
     return 0
 
 

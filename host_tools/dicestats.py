@@ -1,5 +1,13 @@
-"""Dice statistics of a saved game, per player and per source (the board's dice or physical
-dice), against the fair die's distribution (issue 14 part 2).
+"""Dice statistics of a saved game, per player and per source (the board's dice, physical
+dice, or dice that cannot be checked), against the fair die's distribution.
+
+Sources: ``board`` (a board roll with its roll record, checked by ``fleetref verify``),
+``physical`` (initiative marked as physical dice, any roll recorded as physical) and
+``unchecked``: rolls that CANNOT BE CHECKED, kept apart from the board's, whatever the event
+(initiative, attack, Ion Cannon, overlap): no roll record (the board keeps them in RAM, a
+restart loses those no mirror received and no save kept; a game with seeded test dice has
+none), or a record whose secret the board lost in a restart before revealing it
+(host_tools/dicelog.py).
 
 :func:`stats` is what a report calls; ``python -m host_tools.dicestats GAME.json`` (or
 ``fleetref dicestats GAME.json``) prints it. Every board roll in the log counts, an undone one
@@ -21,7 +29,8 @@ from referee import rules as profiles, scenarios
 from referee.events import EV_INIT, EV_UNDO
 from referee.game import Game
 
-SOURCES = ("board", "physical", "unrecorded")
+SOURCES = ("board", "physical", "unchecked")
+LABELS = {"board": "board", "physical": "physical", "unchecked": "CANNOT BE CHECKED"}
 
 
 def chi2_sf(x, df):
@@ -77,14 +86,21 @@ def rolls(roster, events, dice=None, start=None):
     list of (seq, [kind, a, b, c]) from event 1 (or from ``start``'s seq + 1); ``dice``: the
     save file's dice record (or None); ``start``: optional Game standing where ``events``
     begin (a save file with a base state). Returns a list of dicts ``{"seq", "round",
-    "source" ("board", "physical" or "unrecorded"), "dice": [[side, faces, value], ...],
-    "undone" (an undo took it back), "counted" (in the statistics)}``; a roll whose side is
-    unknown has side None. Stops at the first event the rules refuse."""
+    "source", "why", "dice": [[side, faces, value], ...], "undone" (an undo took it back),
+    "counted" (in the statistics)}``; a roll whose side is unknown has side None. ``source``
+    is "physical" (an initiative marked as physical dice, a roll recorded as physical),
+    "board" (a board roll with its record) or "unchecked": a roll that CANNOT BE CHECKED, with
+    ``why`` saying so ("no roll record": the board's records are in RAM, and a game without
+    committed dice has none; "secret lost in a restart": its epoch was not revealed before the
+    board restarted). Stops at the first event the rules refuse."""
+    from host_tools.dicelog import revealed_keys, secret_lost
+    from host_tools.verify import took_dice
     if start is None:
         norm, _raw = scenarios.load_text(json.dumps(roster))
         start = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
     g = start
     recs = {r["seq"]: r for r in (dice or {}).get("rolls") or []}
+    revealed = revealed_keys(dice or {})
     undone = set()
     stack = []                      # seqs in effect: an undo takes back the newest
     for seq, ev in events:
@@ -99,19 +115,22 @@ def rolls(roster, events, dice=None, start=None):
         if g.submit(ev):
             break
         rec = recs.get(seq)
-        shown = g.profile.dice_shown(g, ev)
-        if ev[0] == EV_INIT:
-            src = "physical" if ev[3] else "board"
-        elif rec is not None:
-            src = "physical" if rec.get("phys") else "board"
+        why = None
+        if (ev[0] == EV_INIT and ev[3]) or (rec is not None and rec.get("phys")):
+            src = "physical"
+        elif rec is None:
+            if not took_dice(g, ev):
+                continue
+            src, why = "unchecked", "no roll record"
+        elif secret_lost(dice, rec, revealed):
+            src, why = "unchecked", "secret lost in a restart"
         else:
-            src = "unrecorded"
+            src = "board"
+        shown = g.profile.dice_shown(g, ev)
         if not shown and rec is not None:
             side = g.profile.roller(g, ev)
             shown = [(side, rec["s"], v) for v in rec["d"]]
-        if not shown:
-            continue
-        out.append({"seq": seq, "round": g.round, "source": src,
+        out.append({"seq": seq, "round": g.round, "source": src, "why": why,
                     "dice": [[side, faces, v] for side, faces, v in shown],
                     "undone": seq in undone,
                     # a corrected physical entry is left out of the statistics
@@ -144,29 +163,44 @@ def stats(roster, events, dice=None, start=None):
 
 
 def stats_of_file(path):
-    """:func:`stats` of a save file (``fleetref save``). Raises ValueError / OSError."""
-    from host_tools import savefile
-    data = savefile.load_file(path)
+    """:func:`stats` of a save file (``fleetref save``) or a mirror log (``fleetref mirror
+    --log``), with ``rolls`` (the :func:`rolls` it counted). Raises ValueError / OSError."""
+    from host_tools import gamefile, savefile
+    data = gamefile.load(path)
     savefile.verify(data)
-    return stats(data["game"]["roster"], [(e["seq"], e["ev"]) for e in data["events"]],
-                 data.get("dice"))
+    events = [(e["seq"], e["ev"]) for e in data["events"]]
+    st = stats(data["game"]["roster"], events, data.get("dice"), gamefile.start_game(data))
+    st["rolls"] = rolls(data["game"]["roster"], events, data.get("dice"),
+                        gamefile.start_game(data))
+    return st
+
+
+def summary(rs):
+    """One line counting the rolls of :func:`rolls` ``rs`` per source, naming the events of
+    those that cannot be checked."""
+    n = {s: [r["seq"] for r in rs if r["source"] == s] for s in SOURCES}
+    out = "%d board rolls, %d physical rolls" % (len(n["board"]), len(n["physical"]))
+    if n["unchecked"]:
+        out += ", %d CANNOT BE CHECKED (no roll record, or its secret lost in a restart): " \
+               "events %s" % (len(n["unchecked"]), ", ".join(str(s) for s in n["unchecked"]))
+    return out
 
 
 def lines(st):
-    """The statistics as text lines."""
-    out = []
+    """The statistics as text lines (a summary of the rolls first when ``st`` has them)."""
+    out = [summary(st["rolls"])] if st.get("rolls") else []
     for gr in st["groups"]:
         out.append("%s, %s d%d: %d rolls, mean %.2f (fair %.1f), chi-square %.2f on %d df, "
-                   "p = %.3f%s" % (st["sides"][gr["side"]], gr["source"], gr["faces"], gr["n"],
-                                   gr["mean"], gr["expected_mean"], gr["chi2"], gr["df"],
-                                   gr["p"], "" if gr["reliable"] else
+                   "p = %.3f%s" % (st["sides"][gr["side"]], LABELS[gr["source"]], gr["faces"],
+                                   gr["n"], gr["mean"], gr["expected_mean"], gr["chi2"],
+                                   gr["df"], gr["p"], "" if gr["reliable"] else
                                    " (too few rolls for the test)"))
         out.append("    faces 1..%d: %s" % (gr["faces"], " ".join(str(c) for c in gr["counts"])))
-    return out or ["no dice in this game"]
+    return out if st["groups"] else out + ["no dice in this game"]
 
 
 def add_arguments(p):
-    p.add_argument("game", help="a saved game (fleetref save)")
+    p.add_argument("game", help="a saved game (fleetref save) or a fleetref mirror --log file")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
 
 

@@ -12,8 +12,10 @@ import serial
 
 from referee import PROTO_VERSION
 
-from host_tools.boardlink import BoardLink, MirrorError, find_port, pico_port  # noqa: F401
+from host_tools.boardlink import (BoardLink, MirrorError, PortBusy, find_port,  # noqa: F401
+                                  pico_port)
 from referee.app import event_text
+from referee.texts import add_states
 from host_tools.replica import Replica  # noqa: F401  (the host's copy of the game)
 
 # Seconds to wait for a board's reply. A Pico answers in milliseconds; a slow link (or the
@@ -26,6 +28,9 @@ IDLE_WAIT = 1.0
 # Seconds between redraws of the live view while events stream in (a burst of a catch-up is
 # drawn once it ends, or at most this often).
 REDRAW_S = 0.2
+# Commands whose answers reach every tool sharing the board (host_tools/sharedport.py): a
+# mirror takes such an answer only when it asked for one (Mirror.send counts what it asked).
+ASKED = ("game", "state", "events")
 
 
 class Disagreement(MirrorError):
@@ -69,6 +74,28 @@ class Mirror(BoardLink):
         self.resyncing = False    # a resync was asked: drop event lines until its answer
         self.mismatch_seen = {}   # seq -> how often its hash differed (Mirror._mismatch)
         self.firmware_said = None  # the firmware warning given for this board
+        self.asked = dict.fromkeys(ASKED, 0)   # answers still due to this mirror, by command
+        self.synced = False       # the handshake done on the link open now
+        self.opened = False       # the link was open once: later losses are retried
+
+    def open(self):
+        BoardLink.open(self)
+        self.asked = dict.fromkeys(ASKED, 0)
+        self.synced = False
+        self.opened = True
+
+    def send(self, obj):
+        if obj.get("c") in self.asked:
+            self.asked[obj["c"]] += 1
+        BoardLink.send(self, obj)
+
+    def _answer(self, c):
+        """True when this mirror waits for an answer to ``c`` (now counted as come); False
+        for another tool's answer on a shared board."""
+        if self.asked[c] > 0:
+            self.asked[c] -= 1
+            return True
+        return False
 
     def bad_line(self, line):
         """A corrupted or truncated ``ev`` line: one warning, then catch up from the newest
@@ -91,6 +118,8 @@ class Mirror(BoardLink):
     # ---- sync --------------------------------------------------------------------------
     def sync(self):
         """Handshake, then load the game and catch up with the events the replica lacks."""
+        self.ser.reset_input_buffer()     # what came before the handshake comes again
+        self.buf = bytearray()
         self.send({"c": "hello", "proto": PROTO_VERSION})
         self.syncing = True
         try:
@@ -112,6 +141,7 @@ class Mirror(BoardLink):
         # events more than a screenful behind the board's newest get their texts on demand
         self.rep.text_from = max(self.rep.text_from, (self.hello.get("seq") or 0) - 12)
         self.catch_up()
+        self.synced = True
 
     def catch_up(self):
         """Ask for the events after the newest one held; if the board no longer holds them,
@@ -124,6 +154,8 @@ class Mirror(BoardLink):
             self.send({"c": "events", "since": self.rep.game.seq})
             for msg in self._messages(2 * REPLY_TIMEOUT, renew=True):
                 if msg.get("t") == "err" and msg.get("code") == "gone":
+                    if not self._answer("events"):
+                        continue                   # another tool's request
                     self.send({"c": "state"})
                     self.wait_for("state")
                     self.send({"c": "events", "since": self.rep.game.seq})
@@ -152,6 +184,8 @@ class Mirror(BoardLink):
         which :meth:`follow` / :meth:`pump` run (iteratively) once this message is done."""
         self.version += 1
         t = msg.get("t")
+        if self._not_mine(t, msg):
+            return
         if t == "game":
             self.resyncing = False
             old = self.rep.gid
@@ -159,9 +193,8 @@ class Mirror(BoardLink):
             if old is not None and old != msg.get("gid"):     # never switch games silently
                 self.warn("NEW GAME %s (%s) on the board; the mirror left game %s"
                           % (msg.get("gid"), msg.get("scenario") or "?", old))
-            if self.log is not None:
-                self.log.write(json.dumps({"game": msg}) + "\n")
-                self.log.flush()
+            self._log_row({"game": msg})
+            self._dice(msg)
         elif t == "ev":
             if self.resyncing:
                 return                # lines already on their way when the resync was asked
@@ -184,17 +217,13 @@ class Mirror(BoardLink):
         elif t == "hello":
             if msg.get("gid") != self.rep.gid and not self.syncing:
                 self.send({"c": "game"})      # (sync asks for it itself)
+            self._dice(msg)                   # a board that restarted: its new commitment
         elif t == "events-end":
             g = self.rep.game
             if not self.catching and g is not None and (msg.get("seq") or 0) > g.seq:
                 self.need_catch_up = True      # a batch of a resync ended: ask for more
-        elif t in ("roll", "reveal"):                  # verifiable dice (host_tools/verify.py)
-            self.rep.dicelog.take(msg)
-            if t == "reveal" and self.rep.base0[0] == 0 and self.rep.game_msg is not None:
-                res = self.rep.dicelog.check_live(self.rep.game_msg["roster"],
-                                                  [(s, ev) for s, ev, _h in self.rep.rows])
-                for b in res["bad"] + res["problems"]:
-                    self.warn("DICE: " + b)
+        elif t in ("roll", "reveal", "dice-end"):      # verifiable dice (docs/dice.md)
+            self._dice(msg)
         elif t == "snap":
             self.board_snap = msg
         elif t == "state":
@@ -207,10 +236,53 @@ class Mirror(BoardLink):
                     "the host tools and the firmware differ (put this checkout's firmware on "
                     "the board with fleetref flash)" % (seq or 0, bh, mh))
         elif t == "err":
-            if msg.get("code") == "gone":
-                self.send({"c": "state"})
             self.rep.errors.append(msg.get("msg", ""))
             del self.rep.errors[:-5]
+
+    def _not_mine(self, t, msg):
+        """True for an answer this mirror did not ask for (another tool's, on a shared board):
+        a ``game`` line of the game it follows, a ``state``, an ``events`` request's ``gone``.
+        Counts the answers it did ask for; asks for the state after its own ``gone``."""
+        if t == "game":
+            return not self._answer("game") and self.rep.game is not None and \
+                msg.get("gid") == self.rep.gid
+        if t == "state":
+            return not self._answer("state")
+        if t == "events-end":
+            self._answer("events")
+        elif t == "err" and msg.get("code") == "gone":
+            if not self._answer("events"):
+                return True
+            self.send({"c": "state"})
+        return False
+
+    def _log_row(self, row):
+        """One line of the ``--log`` file (JSON), written at once."""
+        if self.log is not None:
+            self.log.write(json.dumps(row) + "\n")
+            self.log.flush()
+
+    def _dice(self, msg):
+        """A line for the dice record (host_tools/dicelog.py): kept, and written to the log
+        (``{"dice": line}``); what a restart made uncheckable is said; the board is asked for
+        what the record lacks (a commitment, reveals made while away); after a reveal every
+        roll held is checked live."""
+        dl, t = self.rep.dicelog, msg.get("t")
+        if t == "game":
+            ask = dl.missing()                  # (the replica took the game line itself)
+        else:
+            ask = dl.take(msg)
+            if dl.gid is not None and msg.get("gid", dl.gid) == dl.gid:
+                self._log_row({"dice": msg})
+        for note in dl.notes():
+            self.warn("DICE: " + note)
+        if ask:
+            self.send({"c": ask})
+        if t == "reveal" and self.rep.base0[0] == 0 and self.rep.game_msg is not None:
+            res = dl.check_live(self.rep.game_msg["roster"],
+                                [(s, ev) for s, ev, _h in self.rep.rows])
+            for b in res["bad"] + res["problems"]:
+                self.warn("DICE: " + b)
 
     def _mismatch(self):
         """A state hash differs at an event (or the replica refused it): replay the board's
@@ -270,17 +342,21 @@ class Mirror(BoardLink):
         snap["hash_match"] = self.rep.board_hash == snap["state_hash"]
         snap["initiative_history"] = [list(h) for h in self.rep.history]
         snap["dice"] = self.rep.dicelog.view()          # docs/dice.md
-        return snap
+        snap["decided"] = self.rep.decided              # texts.consequences: who won, when
+        return add_states(snap, self.rep.game)          # ship states in words (texts.py)
 
     def follow(self, on_update=None, stop=None):
         """Follow the board until ``stop()`` is true, reconnecting after a pulled cable or a
-        board reset and catching up from the last sequence number held."""
+        board reset and catching up from the last sequence number held. Raises MirrorError
+        when the port cannot be opened the first time, or is held by another program (trying
+        again would not help), and Disagreement."""
         drawn = -1
         last = 0.0
         while not (stop and stop()):
             try:
                 if not self.connected:
                     self.open()
+                if not self.synced:
                     self.sync()
                     self.version += 1               # the link came up: views redraw
                 msg = self.read_msg(IDLE_WAIT)       # blocks in select() while idle
@@ -294,11 +370,13 @@ class Mirror(BoardLink):
                     drawn = self.version
                     last = now
                     on_update(self)
-            except Disagreement:
+            except (Disagreement, PortBusy):
                 self.close()
                 raise
             except (serial.SerialException, OSError, MirrorError) as e:
                 self.close()
+                if not self.opened:
+                    raise MirrorError(str(e)) from None     # never had the board
                 self.warn("link lost (%s); retrying" % e)
                 self.version += 1
                 if on_update:

@@ -16,8 +16,9 @@ from rich.live import Live
 from rich.text import Text
 
 from host_tools import paths, view
-from host_tools.mirror import Mirror, MirrorError, find_port
+from host_tools.mirror import Disagreement, Mirror, MirrorError, find_port
 from host_tools.screen import Section, compose
+from referee.texts import ship_state
 
 
 def ship_lines(g):
@@ -27,15 +28,13 @@ def ship_lines(g):
         d = g.ship_dict(i)
         tot = sum(d["hp"])
         extra = ""
-        if not d["launched"]:
-            extra = " aboard"
         if g.active == i:
             extra += " firing"
         style = "dim" if d["status"] == "destroyed" else ""
         out.append(Text("%s %s: %d/%d dmg%s, cc %d, %s%s"
                         % ("<" if g.side[i] == 0 else ">", d["name"], d["damage"], tot,
                            (" +%d" % d["pending"]) if d["pending"] else "", d["counters"],
-                           d["status"], extra), style=style))
+                           ship_state(g, i), extra), style=style))
     return out
 
 
@@ -93,6 +92,8 @@ class MirrorScreen:
                 hs.append(" %d DICE MISMATCHES" % len(dv["bad"]), style="bold red")
             elif dv["verified"] is not None:
                 hs.append(" %d rolls verified" % dv["verified"], style="green")
+            if dv["unchecked"]:             # a restart lost their secret or their record
+                hs.append(" %d CANNOT BE CHECKED" % dv["unchecked"], style="bold yellow")
         ck = g.snapshot()["clock"] if g.clk else None      # time banks (docs/clock.md)
         if ck:
             for s in range(2):
@@ -103,6 +104,10 @@ class MirrorScreen:
                     style="bold red" if ck["expired"][s] else
                     "yellow" if ck["left"][s] <= ck["warn_s"] else "")
         notes = [Text(n, style="bold yellow") for n in self.game_notes]
+        if rep.decided is not None and g.winner() is not None:     # the deciding moment
+            notes.append(Text("GAME OVER in round %d: %s" % (rep.decided["round"],
+                                                             rep.decided["text"]),
+                              style="bold green"))
         hist = []
         if rep.history:
             hist = [Text("initiative rolls: " + ", ".join("round %d %d/%d" % r
@@ -146,7 +151,8 @@ def live_view(m, stop):
 def add_arguments(p):
     p.add_argument("--port", default="auto",
                    help="serial port or pseudo-terminal path; auto finds a Pico or a simulator")
-    p.add_argument("--log", help="write the event log here as JSON lines")
+    p.add_argument("--log", help="write the event log here as JSON lines, the dice lines "
+                   "(roll, reveal, commitments) too: fleetref verify, dicestats, report read it")
     p.add_argument("--once", action="store_true", help="sync, print one snapshot and exit")
     p.add_argument("--json", action="store_true", help="with --once: print JSON")
     p.add_argument("--baud", type=int, default=115200)
@@ -192,12 +198,13 @@ def main(args):
             c.print("state_hash %s (board %s)" % (snap["state_hash"], snap["board_hash"]))
         return 0 if snap["hash_match"] else 3
     try:
+        m.open()                         # a board that cannot be had is said at once
         live_view(m, None)
     except KeyboardInterrupt:
         pass
-    except MirrorError as e:             # a Disagreement: following again would not help
+    except MirrorError as e:             # following again would not help
         print("fleetref mirror: %s" % e, file=sys.stderr)
-        return 3
+        return 3 if isinstance(e, Disagreement) else 2
     finally:
         m.close()
     return 0

@@ -115,7 +115,7 @@ class Publisher:
             return                     # the broker has it (a catch-up, or a restart)
         g = rep.game
         if recent:
-            rec = webfeed.record(g, s, ev, rep.board_hash)
+            rec = webfeed.record(g, s, ev, rep.board_hash, webfeed.last_text(rep, s))
         else:                          # not the newest: the game's texts as they stand now
             rec = {"seq": s, "ev": list(ev), "hash": h, "board_hash": None,
                    "text": webfeed.sentence(webfeed.event_text(g, ev)), "round": None,
@@ -204,11 +204,13 @@ def add_arguments(p):
     p.add_argument("--baud", type=int, default=115200)
 
 
-def main(args):
-    from host_tools.mirror import Mirror, MirrorError, find_port
+def say(msg):
+    print("fleetref publish: " + msg, file=sys.stderr, flush=True)
 
-    def say(msg):
-        print("fleetref publish: " + msg, file=sys.stderr, flush=True)
+
+def main(args):
+    from host_tools.mirror import Disagreement, Mirror, MirrorError, find_port
+    m = None
     try:
         mqttlink.parse_broker(args.broker)
         mqttlink.check_name("event", args.event)
@@ -217,6 +219,8 @@ def main(args):
         if pw and not args.user:
             raise mqttlink.MqttError("--password-file needs --user")
         port = find_port(say) if args.port == "auto" else args.port
+        m = Mirror(port, baud=args.baud, auto=args.port == "auto", warn=say)
+        m.open()                 # the board first: a board that cannot be had says so now
         st = mqttlink.topic(args.event, args.table, "status")
         client = mqttlink.Client(args.broker, "fleetref-pub-%s-%s" % (args.event, args.table),
                                  args.user, pw, will=(st, status_payload(False), 1, True),
@@ -224,10 +228,11 @@ def main(args):
         client.start()
     except (mqttlink.MqttError, MirrorError) as e:
         say(str(e))
+        if m is not None:
+            m.close()
         return 2
     client.publish(st, status_payload(True), retain=True)
     resume = read_resume(client, args.event, args.table)
-    m = Mirror(port, baud=args.baud, auto=args.port == "auto", warn=say)
     pub = Publisher(m, client, args.event, args.table, resume)
 
     def reconnected(session_present):
@@ -240,13 +245,17 @@ def main(args):
     say("following %s, publishing to %s as table %s of event %s%s"
         % (port, args.broker, args.table, args.event,
            " (the broker holds events up to %d)" % resume[1] if resume[1] else ""))
+    rc = 0
     try:
         m.follow(pub.on_update)
     except KeyboardInterrupt:
         pass
+    except MirrorError as e:       # held by another program, or the rules differ
+        say(str(e))
+        rc = 3 if isinstance(e, Disagreement) else 2
     finally:
         m.close()
         pub.publish_status(False)
         time.sleep(0.2)
         client.stop()
-    return 0
+    return rc

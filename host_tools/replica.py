@@ -6,6 +6,7 @@ import collections
 import json
 
 from referee.app import Referee, event_text
+from referee.texts import outcome, with_consequences
 from referee.dice import Dice, XorShift32
 from referee.game import EV_INIT, NONE
 
@@ -26,6 +27,8 @@ class Replica:
         self.checked = 0          # events whose hash was compared
         self.mismatches = []      # (seq, board hash, mirror hash)
         self.recent = collections.deque(maxlen=12)   # [seq, ev, text or None]
+        self.decided = None       # the event that made the winner (_decided)
+        self.round_before = 0
         self.text_from = 0        # events after this seq get their text when applied (the
         #                           mirror raises it while it catches up a long game: a text
         #                           costs ~20 us, as much as applying the event)
@@ -33,8 +36,8 @@ class Replica:
         self.history = []         # (round, roll0, roll1, holder)
         self.base0 = (0, None)
         self.rows = []
-        from host_tools.verify import DiceLog
-        self.dicelog = DiceLog()  # commitment, roll and reveal lines (host_tools/verify.py)
+        from host_tools.dicelog import DiceLog
+        self.dicelog = DiceLog()  # commitments, roll and reveal lines (host_tools/dicelog.py)
         self.on_change = None     # hook (the web view): f(kind, seq) after the replica took a
         #                           "game", a "state" or an "ev"; called in the reading thread
 
@@ -54,6 +57,7 @@ class Replica:
         self.rows = []             # (seq, ev, state hash after it)
         self.gid = msg["gid"]
         self.recent.clear()
+        self.decided = None       # the event that made the winner (_decided)
         self.text_from = 0
         self.history = []
         self.board_hash = msg.get("hash")
@@ -90,8 +94,9 @@ class Replica:
 
     def resume_from_log(self, path):
         """Rebuild from a log file a mirror wrote (``fleetref mirror --log``: a JSON line per
-        game and event) before a host restart, so it catches up from the last event it holds;
-        lines that do not parse or fit are skipped. Returns the seq reached (0 if none)."""
+        game, event and dice line) before a host restart, so it catches up from the last event
+        it holds, its dice record too; lines that do not parse or fit are skipped. Returns the
+        seq reached (0 if none)."""
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
                 lines = f.read().splitlines()
@@ -102,12 +107,26 @@ class Replica:
                 row = json.loads(line)
                 if "game" in row:
                     self.load_game(row["game"])
+                elif self.game is not None and "dice" in row:
+                    self.dicelog.take(row["dice"])
                 elif self.game is not None and "ev" in row:
                     self.apply_event({"gid": self.gid, "seq": row["seq"],
                                           "ev": row["ev"], "hash": row.get("board_hash")})
             except (ValueError, KeyError, TypeError, IndexError):
                 continue   # a line torn by the host's own crash, or not this mirror's
+        self.dicelog.notes()        # (restarts the log holds were said when they happened)
         return self.game.seq if self.game is not None else 0
+
+    def _decided(self, before, seq, ev):
+        """Keep ``decided`` ({"round", "seq", "text"}: the event that made the winner, the
+        round it was played in) for the views; None while no side has won."""
+        g = self.game
+        w = g.winner()
+        if w is None:
+            self.decided = None
+        elif w != before[3]:
+            self.decided = {"round": self.round_before, "seq": seq,
+                            "text": with_consequences(event_text(g, ev, seq), before, g, ev)}
 
     def recent_texts(self):
         """The newest events as (seq, text). Each text was made when its event was applied
@@ -137,13 +156,18 @@ class Replica:
         ev = tuple(msg["ev"])
         if ev[0] == EV_INIT:
             self.history.append((g.round, ev[1], ev[2]))
+        before = outcome(g) if seq > self.text_from else None   # (texts.consequences;
+        self.round_before = g.round
         r = g.submit(ev)
         if r:
             self.mismatches.append((seq, msg.get("hash"), "refused: " + r))
             return "mismatch"
         mine = g.event_hash(seq)
         self.rows.append((seq, ev, mine))
-        self.recent.append([seq, ev, event_text(g, ev, seq) if seq > self.text_from else None])
+        self.recent.append([seq, ev, with_consequences(event_text(g, ev, seq), before, g, ev)
+                            if before is not None else None])    # none in a bulk catch-up)
+        if before is not None:
+            self._decided(before, seq, ev)
         h = msg.get("hash")
         result = "ok"
         if h:

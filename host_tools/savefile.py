@@ -144,10 +144,14 @@ def check_fields(save):
         check_dice(save["dice"])
 
 
+def _boot(v):
+    return v is None or _hex(v, 8)
+
+
 def check_dice(dice):
-    """The ``dice`` section's shape (docs/dice.md: the board's roll and reveal lines, as
-    host_tools.verify.DiceLog.as_dict keeps them): SaveError naming the field. Whether the
-    rolls are true is ``fleetref verify``'s question, not this one."""
+    """The ``dice`` section's shape (docs/dice.md: the board's commitments, roll and reveal
+    lines, as host_tools.dicelog.DiceLog.as_dict keeps them): SaveError naming the field.
+    Whether the rolls are true is ``fleetref verify``'s question, not this one."""
     def need(ok, what):
         if not ok:
             raise SaveError("dice: " + what)
@@ -155,12 +159,20 @@ def check_dice(dice):
     need(dice.get("commit") is None or _hex(dice.get("commit"), 64),
          "commit must be 64 hex digits or null")
     need(_int(dice.get("epoch", 0), 0, MAX_SEQ), "epoch must be an integer 0..%d" % MAX_SEQ)
+    boots, commits = dice.get("boots", []), dice.get("commits", [])
+    need(_boot(dice.get("boot")) and isinstance(boots, list) and all(_boot(b) for b in boots),
+         "boot and boots must be boot ids (8 hex digits)")
+    need(isinstance(commits, list) and all(
+        isinstance(c, dict) and _boot(c.get("boot")) and _int(c.get("ep"), 0, MAX_SEQ) and
+        _hex(c.get("commit"), 64) for c in commits),
+        "commits must be a list of {boot, ep, commit}")
     rolls, reveals = dice.get("rolls", []), dice.get("reveals", [])
     need(isinstance(rolls, list) and isinstance(reveals, list), "rolls and reveals must be lists")
     for i, r in enumerate(rolls):
         w = "rolls[%d]" % i
         need(isinstance(r, dict) and _int(r.get("seq"), 1, MAX_SEQ), w + ": seq must be 1..%d"
              % MAX_SEQ)
+        need(_boot(r.get("boot")), w + ": boot must be 8 hex digits")
         need(_int(r.get("s", 0), 0, 255) and _int(r.get("ep", 0), 0, MAX_SEQ)
              and _int(r.get("phys", 0), 0, 1), w + ": s, ep and phys must be small integers")
         need(r.get("ent") is None or _hex(r.get("ent"), 8), w + ": ent must be 8 hex digits")
@@ -169,8 +181,8 @@ def check_dice(dice):
              w + ": d must be a list of dice values")
     for i, r in enumerate(reveals):
         w = "reveals[%d]" % i
-        need(isinstance(r, dict) and _int(r.get("ep"), 0, MAX_SEQ),
-             w + ": ep must be an integer 0..%d" % MAX_SEQ)
+        need(isinstance(r, dict) and _int(r.get("ep"), 0, MAX_SEQ) and _boot(r.get("boot")),
+             w + ": ep must be an integer 0..%d and boot 8 hex digits" % MAX_SEQ)
         need(all(r.get(k) is None or _hex(r.get(k), 64) for k in ("commit", "secret", "next")),
              w + ": commit, secret and next must be 64 hex digits or null")
         need(r.get("seq") is None or _int(r.get("seq"), 0, MAX_SEQ), w + ": seq must be an "

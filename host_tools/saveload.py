@@ -126,7 +126,8 @@ def load(port, path, force=False, say=None):
         m.send({"c": "load", "roster": data["game"]["roster"],
                 "scenario": data["game"].get("scenario") or ""})
         started = True          # (from here a lost link may leave the board in the new game)
-        _reply(m, "load", "game", LOAD_TIMEOUT)     # (err: refused, nothing changed)
+        while _reply(m, "load", "game", LOAD_TIMEOUT).get("gid") == hello.get("gid"):
+            pass                # another tool's answer about the game before (err: refused)
         if data["base"]:
             m.send({"c": "base", "base_seq": data["base_seq"], "base": data["base"]})
             _ok(m, "base")

@@ -145,15 +145,18 @@ def check_free(host, port):
 
 
 def serve(feed, host, port, title="fleetref", started=None, say=print, app=None,
-          what="fleetref web: http://%s:%d/ (page) and /overlay"):
+          what="fleetref web: http://%s:%d/ (page) and /overlay", on_server=None):
     """Serve ``feed`` on host:port until interrupted (uvicorn). ``started``: optional
     threading.Event set once the socket listens. ``app``: another Starlette application to
     serve instead (the dashboard), ``what`` its first line (``%s:%d`` host and port).
-    Raises OSError (one sentence) when the port cannot be had."""
+    ``on_server``: optional callable given the uvicorn server before it runs (setting its
+    ``should_exit`` ends it). Raises OSError (one sentence) when the port cannot be had."""
     import uvicorn
     config = uvicorn.Config(app or make_app(feed, title), host=host, port=port,
                             log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
+    if on_server is not None:
+        on_server(server)
     if is_local(host):
         say((what + "; on localhost only (--http 0.0.0.0:%d serves the network)")
             % (host, port, port))
@@ -171,28 +174,40 @@ def serve(feed, host, port, title="fleetref", started=None, say=print, app=None,
     return server
 
 
-def follow_in_thread(port_spec, feed, baud=115200, stop=None):
+def say(msg):
+    print("fleetref web: " + msg, file=sys.stderr, flush=True)
+
+
+def open_mirror(port_spec, baud=115200):
+    """A host_tools.mirror.Mirror on the board, its link open (shared with the other tools
+    following it). ``port_spec``: a path, or "auto" (a Pico, else the newest simulator,
+    looked up again at each reconnect). Raises MirrorError (one sentence)."""
+    from host_tools.mirror import Mirror, find_port
+    port = find_port(say) if port_spec == "auto" else port_spec
+    m = Mirror(port, baud=baud, auto=port_spec == "auto", warn=say)
+    m.open()
+    return m
+
+
+def follow_in_thread(source, feed, baud=115200, stop=None, on_end=None):
     """Start a thread that follows the board with host_tools.mirror.Mirror and publishes into
-    ``feed``. ``port_spec``: a path, or "auto" (a Pico, else the newest simulator, looked up
-    again at each reconnect)."""
-    from host_tools.mirror import Mirror, find_port, MirrorError
+    ``feed``. ``source``: a Mirror (open_mirror's), or a port as for :func:`open_mirror`.
+    When following ends on an error (the board cannot be had, or its rules and the host's
+    differ), ``on_end(message)`` is called (default: the message is printed)."""
+    from host_tools.mirror import MirrorError
 
     def run():
-        port = port_spec
-        while port == "auto" and not (stop and stop()):
-            try:
-                port = find_port()
-            except MirrorError as e:
-                feed.set_link(False, str(e))
-                import time
-                time.sleep(0.5)
-        if stop and stop():
-            return
-        m = Mirror(port, baud=baud, auto=port_spec == "auto",
-                   warn=lambda msg: print("fleetref web: " + msg, file=sys.stderr, flush=True))
+        try:
+            m = open_mirror(source, baud) if isinstance(source, str) else source
+        except MirrorError as e:
+            feed.set_link(False, str(e))
+            return (on_end or say)(str(e))
         mf = webfeed.MirrorFeed(m, feed)
         try:
             m.follow(mf.on_update, stop)
+        except MirrorError as e:
+            feed.set_link(False, str(e))
+            (on_end or say)(str(e))
         finally:
             m.close()
 
@@ -215,16 +230,33 @@ def main(args):
     except ValueError as e:
         print("fleetref web: %s" % e, file=sys.stderr)
         return 2
-    feed = webfeed.Feed(args.port)
-    stopping = []
-    follow_in_thread(args.port, feed, args.baud, lambda: bool(stopping))
+    from host_tools.mirror import MirrorError
     try:
-        serve(feed, host, port, say=lambda s: print(s, flush=True))
+        m = open_mirror(args.port, args.baud)
+    except MirrorError as e:
+        say(str(e))
+        return 2
+    feed = webfeed.Feed(args.port)
+    stopping, ended, servers = [], [], []
+
+    def end(msg):           # following stopped for good: say why, and stop serving
+        say(msg)
+        ended.append(msg)
+        for s in servers:
+            s.should_exit = True
+
+    def started(server):
+        servers.append(server)
+        if ended:
+            server.should_exit = True
+    follow_in_thread(m, feed, args.baud, lambda: bool(stopping), end)
+    try:
+        serve(feed, host, port, say=lambda s: print(s, flush=True), on_server=started)
     except OSError as e:
-        print("fleetref web: %s" % e, file=sys.stderr)
+        say(str(e))
         return 2
     except KeyboardInterrupt:
         pass
     finally:
         stopping.append(1)
-    return 0
+    return 2 if ended else 0

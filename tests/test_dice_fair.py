@@ -130,10 +130,10 @@ def test_every_board_roll_verifies_after_reveal(scenario):
         assert len(res["ok"]) >= 3
     # independently: the revealed secret hashes to the published commitment and each roll is
     # the documented function of (secret, seq, entropy)
-    assert b.log.reveals[0]["commit"] == b.game["commit"]
+    assert b.log.reveals[(b.game["boot"], 0)]["commit"] == b.game["commit"]
     for s in board_rolls(b):
         r = b.log.rolls[s]
-        rev = b.log.reveals[r["ep"]]
+        rev = b.log.reveals[(r["boot"], r["ep"])]
         secret = bytes.fromhex(rev["secret"])
         assert hashlib.sha256(secret).hexdigest() == rev["commit"]
         assert spec_roll(secret, s, int(r["ent"], 16), r["s"], len(r["d"])) == r["d"]
@@ -180,7 +180,7 @@ def test_tampered_entropy_or_secret_is_caught():
     assert any(x.startswith("event %d " % s) for x in res["bad"]), res
     b.log.rolls[s]["ent"] = "%08x" % (int(b.log.rolls[s]["ent"], 16) ^ 1)
     assert b.verify()["bad"] == []
-    b.log.reveals[0]["secret"] = "00" * 32
+    b.log.reveals[(b.log.boot, 0)]["secret"] = "00" * 32
     res = b.verify()
     assert res["problems"] and "does not hash" in res["problems"][0]
     assert res["ok"] == [] and sorted(res["unrevealed"]) == sorted(rolls)
@@ -193,7 +193,7 @@ def test_unrevealed_then_new_commitment_after_reveal():
     res = b.verify()
     assert res["unrevealed"] == [first] and res["ok"] == []
     b.key("reveal")                                  # the pad action
-    rev = b.log.reveals[0]
+    rev = b.log.reveals[(b.log.boot, 0)]
     assert rev["next"] != rev["commit"] and rev["seq"] == first
     b.key("undo")
     b.key("roll")                                     # a roll under the new commitment
@@ -205,7 +205,7 @@ def test_unrevealed_then_new_commitment_after_reveal():
     res = b.verify()
     assert sorted(res["ok"]) == [first, second] and res["problems"] == []
     # a forged second commitment (the chain of next -> commit breaks)
-    b.log.reveals[1]["commit"] = b.log.reveals[0]["commit"]
+    b.log.reveals[(b.log.boot, 1)]["commit"] = b.log.reveals[(b.log.boot, 0)]["commit"]
     assert any("previous reveal" in p for p in b.verify()["problems"])
 
 

@@ -30,10 +30,14 @@ def test_micropython_dice_match_cpython(tmp_path):
     msgs = [json.loads(x) for x in res["fair"]["lines"]]
     roll, reveal = msgs[0], msgs[1]
     assert roll["t"] == "roll" and roll["d"] == res["fair"]["dice"] and roll["seq"] == 1
-    log.game({"gid": "g1", "commit": reveal["commit"], "epoch": 0})   # as the game line
+    boot = roll["boot"]
+    assert reveal["boot"] == boot and len(boot) == 8 and int(boot, 16) >= 0
+    log.game({"gid": "g1", "commit": reveal["commit"], "epoch": 0, "boot": boot})  # game line
     for m in msgs:
         log.take(m)
     assert log.commit == reveal["next"] and log.epoch == 1
     problems, secrets = check_commitments(log.as_dict())
-    assert problems == [] and 0 in secrets
-    assert derive(secrets[0], 1, int(roll["ent"], 16), 20, 2) == roll["d"]
+    assert problems == [] and (boot, 0) in secrets
+    assert derive(secrets[(boot, 0)], 1, int(roll["ent"], 16), 20, 2) == roll["d"]
+    # the hello fields: the commitment after the reveal, its epoch and the same boot
+    assert res["fair"]["hello"] == {"commit": reveal["next"], "epoch": 1, "boot": boot}

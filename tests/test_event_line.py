@@ -96,6 +96,9 @@ class FakeSerial:
         del self.rx[:n]
         return d
 
+    def reset_input_buffer(self):
+        self.rx.clear()
+
     def write(self, data):
         for line in data.decode().splitlines():
             k = len(self.out)

@@ -156,7 +156,10 @@ class Fair:
     mix of the timing (µs) of every key press and serial command (:meth:`stir`). ``next32``
     (game ids) stays a plain xorshift. Each board or physical roll that enters the log leaves a
     record, sent as a ``roll`` line after its ``ev`` line; :meth:`reveal` publishes the secret
-    (``reveal`` line) and commits to a new one. ``app`` is the Referee (bound by :func:`stir`).
+    (``reveal`` line) and commits to a new one. ``boot`` (8 hex digits, random at every start)
+    names this run of the board: a restart loses the secret and the records (RAM only), so
+    every line about a secret names its boot and a host never takes one boot's epoch for
+    another's. ``app`` is the Referee (bound by :func:`stir`).
     """
 
     FAIR = True
@@ -171,6 +174,7 @@ class Fair:
         self.rseq = []          # their seqs (same order)
         self.reveals = []       # this game's reveal lines (str)
         self.last_seq = 0       # newest event seen (the reveal line says how far it covers)
+        self.boot = hexs(new_secret(self.rng)[:4])
         self._new_epoch(0)
         self._clear()
 
@@ -249,9 +253,18 @@ class Fair:
         self.pd.append(value)
 
     def game_fields(self):
-        """``"commit": ..., "epoch": ...`` for the ``game`` line (str, with a leading comma)."""
+        """``"commit": ..., "epoch": ..., "boot": ...`` for the ``game`` line (str, with a
+        leading comma)."""
         self._game()
-        return ', "commit": "%s", "epoch": %d' % (self.commit, self.ep)
+        return ', "commit": "%s", "epoch": %d, "boot": "%s"' % (self.commit, self.ep, self.boot)
+
+    def hello_fields(self, msg):
+        """Put ``commit``, ``epoch`` and ``boot`` into the ``hello`` message ``msg`` (dict): a
+        host that reconnects learns there that the board restarted and its new commitment."""
+        if self._game() is not None:
+            msg["commit"] = self.commit
+            msg["epoch"] = self.ep
+            msg["boot"] = self.boot
 
     def on_event(self, link, seq):
         """After the ``ev`` line of event ``seq``: keep the roll that went into it and send its
@@ -285,15 +298,16 @@ class Fair:
         if rec[10]:
             return '{"t":"roll","seq":%d,"phys":1,"s":%d,"d":[%s]}' % (seq, rec[9], d)
         ent = rec[4] | (rec[5] << 8) | (rec[6] << 16) | (rec[7] << 24)
-        return '{"t":"roll","seq":%d,"ep":%d,"ent":"%08x","s":%d,"d":[%s]}' % (
-            seq, rec[8], ent, rec[9], d)
+        return '{"t":"roll","seq":%d,"boot":"%s","ep":%d,"ent":"%08x","s":%d,"d":[%s]}' % (
+            seq, self.boot, rec[8], ent, rec[9], d)
 
     def reveal(self, link):
-        """Publish the secret of this epoch (``reveal`` line: the game id, epoch, commitment,
-        secret, the newest event seq it covers and the next commitment) and commit to a new
-        one."""
-        line = ('{"t":"reveal","gid":"%s","ep":%d,"commit":"%s","secret":"%s","seq":%d,'
-                % (self.gid or "", self.ep, self.commit, hexs(self.secret), self.last_seq))
+        """Publish the secret of this epoch (``reveal`` line: the game id, boot, epoch,
+        commitment, secret, the newest event seq it covers and the next commitment) and commit
+        to a new one."""
+        line = ('{"t":"reveal","gid":"%s","boot":"%s","ep":%d,"commit":"%s","secret":"%s",'
+                '"seq":%d,' % (self.gid or "", self.boot, self.ep, self.commit,
+                               hexs(self.secret), self.last_seq))
         self._new_epoch(self.ep + 1)
         self._clear()
         line += '"next":"%s"}' % self.commit
@@ -307,8 +321,16 @@ class Fair:
             link.send(self.roll_line(r))
         for line in self.reveals:
             link.send(line)
-        link.send('{"t":"dice-end","gid":"%s","ep":%d,"commit":"%s","held":%d}'
-                  % (self.gid or "", self.ep, self.commit, len(self.recs)))
+        link.send('{"t":"dice-end","gid":"%s","boot":"%s","ep":%d,"commit":"%s","held":%d}'
+                  % (self.gid or "", self.boot, self.ep, self.commit, len(self.recs)))
+
+
+def hello_fields(app, msg):
+    """The dice commitment's fields of the ``hello`` message ``msg`` (dict), when the app's
+    dice are committed (:meth:`Fair.hello_fields`)."""
+    s = fair_of(app)
+    if s is not None:
+        s.hello_fields(msg)
 
 
 def fair_of(app):

@@ -36,5 +36,7 @@ d = [app.dice.d20(), app.dice.d20()]
 app.game.seq = 1
 f.on_event(app, 1)
 f.reveal(app)
-out["fair"] = {"dice": d, "lines": app.lines}
+hello = {}
+f.hello_fields(hello)             # the commitment and boot a reconnecting host learns
+out["fair"] = {"dice": d, "lines": app.lines, "hello": hello}
 print("RESULT " + json.dumps(out))
