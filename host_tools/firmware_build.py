@@ -34,7 +34,7 @@ DEFAULT_BOARD = "RPI_PICO"
 # the module the image carries to say what it is (hello's "mpy", "code", "src")
 BUILD_INFO = "fleetref_build"
 # bump when the way an image is put together changes (part of the cache key)
-RECIPE = "3"
+RECIPE = "4"
 APT_PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi",
                 "libstdc++-arm-none-eabi-newlib", "cmake", "build-essential")
 

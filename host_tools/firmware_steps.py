@@ -92,6 +92,12 @@ def build_image(board, out_dir, log):
     # (never CMAKE_ARGS on the command line: it would replace the port's own, board included)
     env.pop("CMAKE_ARGS", None)
     build = os.path.join(kit, "build-" + board)
+    # MicroPython's freeze step compiles a module again only when its .py is newer than the
+    # .mpy it made: another checkout (older file times) would get the stale bytecode, so the
+    # frozen output is made afresh every build (seconds)
+    shutil.rmtree(os.path.join(build, "frozen_mpy"), ignore_errors=True)
+    if os.path.exists(os.path.join(build, "frozen_content.c")):
+        os.remove(os.path.join(build, "frozen_content.c"))
     _run(["make", "-C", os.path.join(mpd, "ports", "rp2"), "BOARD=" + board, "-j2",
           "BUILD=" + build, "FROZEN_MANIFEST=" + manifest], log, "MicroPython rp2 build", env=env)
     uf2 = os.path.join(build, "firmware.uf2")
