@@ -187,6 +187,7 @@ class Client:
         return self.c.publish(t, payload, qos=1, retain=retain).mid
 
     def stop(self):
+        self.connected.clear()          # (a disconnection asked for: no "lost" warning)
         try:
             self.c.disconnect()
         except Exception:

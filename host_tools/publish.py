@@ -219,17 +219,18 @@ def main(args):
         if pw and not args.user:
             raise mqttlink.MqttError("--password-file needs --user")
         port = find_port(say) if args.port == "auto" else args.port
-        m = Mirror(port, baud=args.baud, auto=args.port == "auto", warn=say)
-        m.open()                 # the board first: a board that cannot be had says so now
         st = mqttlink.topic(args.event, args.table, "status")
         client = mqttlink.Client(args.broker, "fleetref-pub-%s-%s" % (args.event, args.table),
                                  args.user, pw, will=(st, status_payload(False), 1, True),
                                  warn=say, ca_file=args.ca_file)
         client.start()
+        m = Mirror(port, baud=args.baud, auto=args.port == "auto", warn=say)
+        m.open()                 # a board that cannot be had is said now, in one line
     except (mqttlink.MqttError, MirrorError) as e:
         say(str(e))
-        if m is not None:
+        if m is not None:        # (the broker was reached)
             m.close()
+            client.stop()
         return 2
     client.publish(st, status_payload(True), retain=True)
     resume = read_resume(client, args.event, args.table)

@@ -242,7 +242,7 @@ def test_a_mirror_takes_no_answer_another_tool_asked_for(sim_factory):
     m1.close()
 
 
-def test_a_port_held_by_another_program_is_said_in_one_line(sim_factory, tmp_path):
+def test_a_port_held_by_another_program_is_said_in_one_line(sim_factory, tmp_path, broker):
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1")
     env = dict(os.environ)
     holder = serial.Serial(sim.port, exclusive=True)      # a serial terminal, say
@@ -252,8 +252,8 @@ def test_a_port_held_by_another_program_is_said_in_one_line(sim_factory, tmp_pat
                 ("save", str(tmp_path / "g.json"), "--port", sim.port),
                 ("roster", "push", os.path.join(ROOT, "firmware", "rosters", "hoth.json"),
                  "--port", sim.port),
-                ("publish", "--port", sim.port, "--broker", "mqtt://127.0.0.1:9",
-                 "--table", "t1")]
+                ("publish", "--port", sim.port, "--broker", broker.url, "--event", EVENT,
+                 "--table", TABLE, "--user", TABLE, "--password-file", broker.password(TABLE))]
         procs = [subprocess.Popen([sys.executable, "-m", "host_tools.cli", *a],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                   cwd=ROOT, env=env) for a in runs]
