@@ -33,6 +33,11 @@ REDRAW_S = 0.2
 ASKED = ("game", "state", "events")
 
 
+class Incompatible(MirrorError):
+    """The board speaks another protocol version: following stops (one side needs updating;
+    retrying would not help)."""
+
+
 class Disagreement(MirrorError):
     """The host's rules and the board's give different states for the same events, even after
     a replay from the game's start and after taking the board's state: the host tools and the
@@ -127,7 +132,7 @@ class Mirror(BoardLink):
         finally:
             self.syncing = False
         if self.hello.get("proto") != PROTO_VERSION:
-            raise MirrorError("board speaks protocol %r, this host speaks %d: update the %s"
+            raise Incompatible("board speaks protocol %r, this host speaks %d: update the %s"
                               % (self.hello.get("proto"), PROTO_VERSION,
                                  "host tools" if (self.hello.get("proto") or 0) > PROTO_VERSION
                                  else "firmware (fleetref flash)"))
@@ -348,8 +353,8 @@ class Mirror(BoardLink):
     def follow(self, on_update=None, stop=None):
         """Follow the board until ``stop()`` is true, reconnecting after a pulled cable or a
         board reset and catching up from the last sequence number held. Raises MirrorError
-        when the port cannot be opened the first time, or is held by another program (trying
-        again would not help), and Disagreement."""
+        when the port cannot be opened the first time, is held by another program or the board
+        speaks another protocol (trying again would not help), and Disagreement."""
         drawn = -1
         last = 0.0
         while not (stop and stop()):
@@ -370,7 +375,7 @@ class Mirror(BoardLink):
                     drawn = self.version
                     last = now
                     on_update(self)
-            except (Disagreement, PortBusy):
+            except (Disagreement, Incompatible, PortBusy):
                 self.close()
                 raise
             except (serial.SerialException, OSError, MirrorError) as e:
