@@ -63,7 +63,7 @@ def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
         port = pico.pty()
         r = cli("flash", "--board", NAME, "--port", port)
         assert r.returncode == 0, r.stdout + r.stderr
-        plan_size = len([l for l in cli("flash", "--dry-run", "--board", NAME).stdout
+        plan_size = len([l for l in cli("flash", "--dry-run", "--stock", "--board", NAME).stdout
                          .splitlines()[1:-1]])
         assert "copied %d changed file(s) of %d; board reset" % (plan_size, plan_size) in r.stdout
         hello = board_says(port, '{"c": "hello"}', "hello")        # reset and booted
