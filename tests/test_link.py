@@ -141,10 +141,24 @@ def test_incompatible_protocol_versions_say_so(sim_factory):
     err = [r for r in replies if r["t"] == "err"][0]
     assert err["code"] == "proto" and "protocol 99" in err["msg"] and "firmware" in err["msg"]
     # and the host side refuses a board that speaks another version
+    port, ends = newer_protocol_board()
+    m = Mirror(port, warn=lambda s: None)
+    m.open()
+    with pytest.raises(MirrorError, match="protocol %d.*update the host tools"
+                       % (PROTO_VERSION + 1)):
+        m.sync()
+    m.close()
+    for fd in ends:
+        os.close(fd)
+
+
+def newer_protocol_board():
+    """A pseudo-terminal whose other end answers the host's first line with the ``hello`` of
+    a board one protocol version newer. Returns (port path, (master, slave) to close)."""
     import pty
     import threading
-    master, slave = pty.openpty()
     import tty
+    master, slave = pty.openpty()
     tty.setraw(slave)
 
     def fake_board():
@@ -155,12 +169,7 @@ def test_incompatible_protocol_versions_say_so(sim_factory):
                  % (PROTO_VERSION + 1))
 
     threading.Thread(target=fake_board, daemon=True).start()
-    m = Mirror(os.ttyname(slave), warn=lambda s: None)
-    m.open()
-    with pytest.raises(MirrorError, match="protocol %d.*update the host tools"
-                       % (PROTO_VERSION + 1)):
-        m.sync()
-    m.close()
+    return os.ttyname(slave), (master, slave)
 
 
 def test_board_never_blocks_when_host_stops_reading(sim_factory):

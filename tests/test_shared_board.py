@@ -284,24 +284,13 @@ def test_no_such_device_is_said_in_one_line(tmp_path):
 
 def test_a_board_of_another_protocol_stops_the_live_mirror_at_once():
     """Retrying would not help: the live mirror (and web, publish) stop with the reason."""
-    import pty
-    import tty
     from host_tools.mirror import Incompatible
-    from referee import PROTO_VERSION
-    master, slave = pty.openpty()
-    tty.setraw(slave)
-
-    def fake_board():
-        buf = b""
-        while b"\n" not in buf:
-            buf += os.read(master, 1024)
-        os.write(master, b'{"t": "hello", "proto": %d, "gid": "x", "seq": 0}\n'
-                 % (PROTO_VERSION + 1))
-    threading.Thread(target=fake_board, daemon=True).start()
-    m = Mirror(os.ttyname(slave), warn=lambda s: None)
+    from test_link import newer_protocol_board
+    port, ends = newer_protocol_board()
+    m = Mirror(port, warn=lambda s: None)
     t0 = time.monotonic()
     with pytest.raises(Incompatible, match="update the host tools"):
         m.follow(lambda mm: None, stop=lambda: time.monotonic() - t0 > 20)
     assert time.monotonic() - t0 < 10 and not m.connected
-    os.close(master)
-    os.close(slave)
+    for fd in ends:
+        os.close(fd)
