@@ -126,4 +126,4 @@ def test_a_roster_is_kept_in_parts_no_longer_than_the_limit():
             assert all(32 <= ord(ch) < 127 for ch in p)
             assert len(p) <= limit or _json.loads(p) is not None    # else one whole value
     parts = P.encode_parts(big)
-    assert len(parts) > 1 and max(len(p) for p in parts) <= 1024
+    assert len(parts) > 1 and max(len(p) for p in parts) <= 256

@@ -47,11 +47,13 @@ def encode(obj):
     return s
 
 
-def encode_parts(obj, limit=1024):
+def encode_parts(obj, limit=256):
     """JSON text of ``obj`` (a dict or list) as a tuple of printable str parts, each at most
     ``limit`` characters or one whole value (a scalar, or a container of scalars only, such
-    as a ship: never split); joined, they are the line :func:`encode` gives. A roster of a few KB then needs no block that
-    size on a fragmented heap (the board keeps a loaded game's roster this way)."""
+    as a ship's defence list: never split); joined, they are the line :func:`encode` gives.
+    A roster of a few KB then needs no block over a few hundred bytes on a fragmented heap
+    (the board keeps a loaded game's roster this way: with the code in the heap, on stock
+    MicroPython, a 2x24-ship roster found no 1 KB block)."""
     out = []
     cur = []
     _parts(obj, out, cur, [0], limit)
