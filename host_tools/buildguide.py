@@ -1,77 +1,15 @@
 """docs/build.md and its pictures, generated from the board profiles (boards/*.json) and the
-rulesets' pad labels: the wiring diagram (schemdraw), the bill of materials, the power
-budget from the profile's current limit, and a key map per board and ruleset. Run by
+rulesets' pad labels: the wiring diagram (buildguide_wiring.py), the bill of materials and
+the power budget (buildguide_power.py), and a key map per board and ruleset. Run by
 ``fleetref pictures``; tests/test_build_guide.py checks the committed files are current.
 No figure in the guide is typed by hand."""
 
 import os
 
 from host_tools import buildguide_image, paths
-
-# Raspberry Pi Pico: GPIO number -> physical pin (Pico datasheet, "Pinout")
-GP_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
-          12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
-          22: 29, 26: 31, 27: 32, 28: 34}
-VBUS_PIN, GND_PIN, V3_PIN = 40, 38, 36
-WS2812_MA_PER_LED = 60        # WS2812B datasheet: about 20 mA per colour channel at full
-USB2_MA = 500                 # what a USB 2.0 port promises
-
-
-def wiring_svg(board):
-    """The default board's wiring as SVG text (schemdraw), pins from ``board``."""
-    import schemdraw
-    import schemdraw.elements as elm
-    schemdraw.use("svg")
-    disp = board["display"]
-    rows, cols = board["input"]["rows"], board["input"]["cols"]
-    w, h = board["grid"]["w"], board["grid"]["h"]
-    pins = [elm.IcPin(name="GP%d" % disp["pin"], pin=str(GP_PIN[disp["pin"]]), side="right"),
-            elm.IcPin(name="VBUS", pin=str(VBUS_PIN), side="right"),
-            elm.IcPin(name="GND", pin=str(GND_PIN), side="right"),
-            elm.IcPin(name="3V3", pin=str(V3_PIN), side="right")]
-    for k, p in enumerate(rows):
-        pins.append(elm.IcPin(name="row%d GP%d" % (k, p), pin=str(GP_PIN[p]), side="left"))
-    for k, p in enumerate(cols):
-        pins.append(elm.IcPin(name="col%d GP%d" % (k, p), pin=str(GP_PIN[p]), side="left"))
-    with schemdraw.Drawing(show=False) as d:
-        d.config(fontsize=11)
-        pico = elm.Ic(pins=pins, edgepadW=2.2, pinspacing=0.9, label="Raspberry Pi Pico")
-        d += pico
-        # data: GPIO -> 74AHCT125 (3.3 V in, 5 V out) -> 330 ohm -> DIN
-        d += elm.Line().right().at(pico["GP%d" % disp["pin"]]).length(1.2)
-        shifter = elm.Ic(pins=[elm.IcPin(name="1A", side="left"),
-                               elm.IcPin(name="1Y", side="right"),
-                               elm.IcPin(name="VCC 5V", side="top"),
-                               elm.IcPin(name="1OE GND", side="bottom")],
-                         edgepadW=1.4, label="74AHCT125").anchor("1A")
-        d += shifter
-        d += elm.Resistor().right().at(shifter["1Y"]).label("330 Ω")
-        panel = elm.Ic(pins=[elm.IcPin(name="DIN", side="left"),
-                             elm.IcPin(name="5V", side="bottom"),
-                             elm.IcPin(name="GND", side="bottom")],
-                       edgepadW=2.4, edgepadH=0.6, pinspacing=1.6,
-                       label="%dx%d WS2812B\n(DIN at the\ntop-left LED)" % (w, h)
-                       ).anchor("DIN")
-        d += panel
-        d += elm.Line().down().at(panel["5V"]).length(1.0).dot()
-        top = d.here
-        d += elm.Capacitor(polar=True).down().label("1000 µF", loc="bottom").length(1.5)
-        d += elm.Ground()
-        d += elm.Line().at(top).left().length(1.5)
-        d += elm.Label().label("5 V from VBUS", loc="left")
-        d += elm.Line().down().at(panel["GND"]).length(2.5)
-        d += elm.Ground()
-        d += elm.Line().up().at(shifter["VCC 5V"]).length(0.6)
-        d += elm.Label().label("5 V (VBUS)", loc="top")
-        d += elm.Line().down().at(shifter["1OE GND"]).length(0.6)
-        d += elm.Ground()
-        # one key of the matrix: row -> switch -> diode (band toward the column) -> column
-        d += elm.Line().left().at(pico["row0 GP%d" % rows[0]]).length(1.5)
-        d += elm.Switch().left().label("key (r, c)")
-        d += elm.Diode().left().label("1N4148\nband → column", loc="bottom")
-        d += elm.Line().left().length(0.5)
-        d += elm.Label().label("to col c (×16 keys)", loc="left")
-    return d.get_imagedata("svg").decode()
+from host_tools.buildguide_power import (WS2812B_DATASHEET, WS2812B_STATIC_MA, parts_table,
+                                         power_rows)
+from host_tools.buildguide_wiring import GND_PIN, GP_PIN, VBUS_PIN, wiring_svg  # noqa: F401
 
 
 def keymap_svg(board, ruleset, mode=None):
@@ -136,28 +74,14 @@ def keypad_labels(rs, G, mode):
                 lg = "held: " + rs.pad_label(G, "alt" + a[3])
             elif a == "enter":
                 lg = "held: cancel"
+            elif a == "side":
+                lg = "held: clock"
             out.append((s, lg))
     return out
 
 
 def _esc(t):
     return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def power_rows(board):
-    """Rows (label, value) of the power budget, from the profile's current limit."""
-    d = board["display"]
-    n = board["grid"]["w"] * board["grid"]["h"]
-    full = n * 3 * d.get("ma_per_channel", 20)
-    budget = d.get("budget_ma", 400)
-    return [("LEDs", "%d" % n),
-            ("all LEDs full white (3 channels × %d mA each)" % d.get("ma_per_channel", 20),
-             "%.1f A" % (full / 1000.0)),
-            ("software limit for the LEDs (profile display.budget_ma)", "%d mA" % budget),
-            ("so a frame is scaled to at most", "%.1f %% of full white" % (100.0 * budget / full)),
-            ("Pico itself (about)", "25 mA"),
-            ("total from USB at the limit", "%d mA of the %d mA a USB 2.0 port gives"
-             % (budget + 25, USB2_MA))]
 
 
 GUIDE = """# Build guide
@@ -178,17 +102,19 @@ The diagram is drawn from `boards/{name}.json` (`display.pin`, `input.rows`,
 
 ### Bill of materials
 
-| qty | part | note |
-|---|---|---|
-| 1 | Raspberry Pi Pico (RP2040; Pico H has headers) | flashed with fleetref's image (below) |
-| 1 | {w}×{h} WS2812B LED panel ({wiring}) | {n} LEDs, 5 V |
-| 1 | 74AHCT125 (or 74HCT125) quad buffer, DIP-14 | 3.3 V data in, 5 V data out |
-| 1 | 330 Ω resistor | in the data line, close to the panel's DIN |
-| 1 | 1000 µF 10 V electrolytic capacitor | across the panel's 5 V and GND, minus to GND |
-| {keys} | 6×6 mm tactile switches | the {kr}×{kc} button pad |
-| {keys} | 1N4148 diodes | one per key, so any keys may be held together |
-| 1 | USB cable (data, not charge-only) and a 5 V supply of at least {supply} mA | |
-| - | perfboard, wire, headers | |
+{parts}
+
+### Cautions
+
+- **Not a Pico 2.** A Pico 2 (RP2350) is not supported: fleetref's image is MicroPython built
+  for the RP2040 (the RPI_PICO board), and the WS2812 driver's PIO program and its viper
+  code are written for the RP2040. Use a Raspberry Pi Pico or Pico H.
+- **Inrush.** A large capacitor is empty when power comes on and charges with a surge far
+  above what a USB port allows a device at plug-in (USB 2.0 allows 10 µF across VBUS): on the
+  Pico's VBUS, 1000 µF can make the port cut out or reset the Pico. Put it on the LED 5 V
+  rail fed by a separate 5 V supply (its GND joined to the Pico's), at the panel's power
+  input. A panel fed from VBUS goes without it, or gets a soft-start between VBUS and the
+  capacitor (a load switch that ramps the 5 V up over a few milliseconds).
 
 ### Wiring
 
@@ -207,19 +133,25 @@ The diagram is drawn from `boards/{name}.json` (`display.pin`, `input.rows`,
 - **Diodes.** Rows are driven high one at a time and columns read with pull-downs, so current
   flows row → switch → diode → column: the diode's **band (cathode) faces the column** wire.
 - **Power.** The panel takes 5 V from VBUS (pin {vbus}) and GND (pin {gnd}) through short,
-  thick wires; the capacitor sits at the panel's power input.
+  thick wires. The 1000 µF capacitor belongs only to a panel on its own 5 V supply (Inrush,
+  above).
 
 ### Power budget
 
-The firmware scales every frame so that the LEDs draw at most the profile's limit
-(`display.budget_ma`, `drivers/ws2812.py`):
+The firmware scales every frame so that the panel draws at most the profile's limit
+(`display.budget_ma`, `drivers/ws2812.py`). A dark WS2812B still draws current: its
+control IC's static current, {static} mA per LED in the {datasheet}.
+The profile counts it as `display.idle_ma` in whole milliamps ({idle} mA: the firmware's
+arithmetic is in integers). The limit includes it, so the colours get what the dark LEDs
+leave:
 
 | | |
 |---|---|
 {power_rows}
 
-To go brighter, power the panel from a 5 V supply rated for it (and join its GND to the
-Pico's), then raise `budget_ma` in the profile.
+To go brighter, power the panel from a separate 5 V supply rated for it (and join its GND
+to the Pico's; the 1000 µF capacitor goes across that supply), then raise `budget_ma` in the
+profile: the supply must give at least the new `budget_ma`, dark LEDs included.
 
 ## The Pimoroni Pico RGB Keypad Base
 
@@ -266,13 +198,9 @@ def guide_text():
     for name in sorted(rules.RULESETS):
         km.append("- keypad base, actions mode, %s: ![%s actions](keymap-%s-%s.svg)"
                   % (name, name, kp["name"], name))
-    n = board["grid"]["w"] * board["grid"]["h"]
-    keys = len(inp["rows"]) * len(inp["cols"])
     return GUIDE.format(title=board.get("title", board["name"]), name=board["name"],
-                        w=board["grid"]["w"], h=board["grid"]["h"], n=n,
-                        wiring=board["grid"].get("wiring", "rows"), keys=keys,
-                        kr=len(inp["rows"]), kc=len(inp["cols"]),
-                        supply=disp.get("budget_ma", 400) + 100,
+                        wiring=board["grid"].get("wiring", "rows"), parts=parts_table(board), datasheet=WS2812B_DATASHEET,
+                        static=WS2812B_STATIC_MA, idle=board["display"].get("idle_ma", 0),
                         pin_rows="\n".join(pin_rows), vbus=VBUS_PIN, gnd=GND_PIN,
                         power_rows="\n".join("| %s | %s |" % r for r in power_rows(board)),
                         keypad_rows="\n".join(keypad_rows), keymaps="\n".join(km),
