@@ -115,10 +115,11 @@ def sender(url, n, seconds):
 
 def start_broker(d):
     """Mosquitto on a free 127.0.0.1 port with persistence, anonymous; (Popen, URL)."""
-    from host_tools.tournament import run_mosquitto
+    from host_tools.tournament import broker_folder, run_mosquitto
     port = webshots.free_port()
     conf = os.path.join(d, "mosquitto.conf")
-    os.makedirs(os.path.join(d, "data"), exist_ok=True)
+    os.chmod(d, 0o711)                 # Mosquitto started as root runs as the user mosquitto
+    broker_folder(os.path.join(d, "data"))
     with open(conf, "w") as f:
         f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\n"
                 "persistence_location %s/\nautosave_interval 10\nmax_queued_messages 100000\n"
@@ -132,7 +133,7 @@ def run_size(url, broker_pid, n, seconds):
     lat = []
     lock = threading.Lock()
 
-    def on_message(t, payload):
+    def on_message(t, payload, retained=False):
         now = time.time()
         if t.endswith("/events"):
             d = json.loads(payload)

@@ -3,9 +3,10 @@ tables' ``fleetref publish`` over an MQTT broker (docs/mqtt.md), served with the
 page's server and static files (host_tools.web).
 
 Routes: ``/`` the page (one card per table: round, phase, initiative, each side's remaining
-strength, time banks, winner, last activity, warnings; the results table); ``/api/tables``
-(JSON: ``{"event", "silent_after", "broker", "tables": [card, ...]}``, host_tools.tables);
-``/results.csv`` (one row per table); ``/static/NAME``.
+strength, time banks, winner, last activity, warnings: hashes that disagree, silence, a
+publisher offline and for how long, malformed messages ignored; the results table);
+``/api/tables`` (JSON: ``{"event", "silent_after", "broker", "tables": [card, ...]}``,
+host_tools.tables); ``/results.csv`` (one row per table); ``/static/NAME``.
 
 It subscribes with a persistent session (QoS 1, fixed client id) to ``fleetref/EVENT/+/#``;
 after its own restart the broker's retained ``state`` and ``status`` messages rebuild every

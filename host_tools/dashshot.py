@@ -36,6 +36,7 @@ def main(argv=None):
         print("dashshot: " + why, file=sys.stderr)
         return 2
     tmp = tempfile.mkdtemp(prefix="fleetref-dashshot-")
+    os.chmod(tmp, 0o711)        # Mosquitto started as root runs as the user mosquitto
     env = dict(os.environ, TMPDIR=tmp, FLEETREF_SIM_UNLISTED="1")
     py = [sys.executable, "-m", "host_tools.cli"]
     port = webshots.free_port()

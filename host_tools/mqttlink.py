@@ -8,7 +8,8 @@ Topics (``E`` the event, ``T`` the table; names are 1-32 of letters, digits, ``-
   host_tools.publish);
 - ``fleetref/E/T/state``: the table's snapshot after its newest event, QoS 1, retained;
 - ``fleetref/E/T/status``: ``{"online": bool, "t": unix seconds}``, QoS 1, retained (the
-  broker publishes ``online: false`` as the publisher's will when its link dies).
+  broker publishes ``{"online": false}``, with no time, as the publisher's will when its link
+  dies: a will is fixed at connect time).
 """
 
 import re
@@ -97,8 +98,9 @@ class Client:
     restart; paho keeps QoS 1 messages queued meanwhile and sends them again on reconnect.
 
     ``ca_file``: the certificate authority (PEM) of an ``mqtts://`` broker's certificate.
-    ``on_message(topic, payload bytes)`` and ``on_acked(mid)`` run in paho's network thread;
-    ``on_connect(session_present)`` after every (re)connection."""
+    ``on_message(topic, payload bytes, retained)`` (``retained``: a message the broker had
+    stored, sent because of a new subscription) and ``on_acked(mid)`` run in paho's network
+    thread; ``on_connect(session_present)`` after every (re)connection."""
 
     def __init__(self, broker, client_id, user=None, password=None, will=None,
                  on_message=None, on_acked=None, on_connect=None, warn=None, ca_file=None):
@@ -155,7 +157,7 @@ class Client:
 
     def _message(self, c, userdata, msg):
         if self.on_message_cb:
-            self.on_message_cb(msg.topic, msg.payload)
+            self.on_message_cb(msg.topic, msg.payload, bool(msg.retain))
 
     def _published(self, c, userdata, mid, reason, props):
         if self.on_acked_cb:
@@ -180,6 +182,9 @@ class Client:
 
     def subscribe(self, pattern):
         self.c.subscribe(pattern, qos=1)
+
+    def unsubscribe(self, pattern):
+        self.c.unsubscribe(pattern)
 
     def publish(self, t, payload, retain=False):
         """Queue ``payload`` (str) for ``t`` at QoS 1; returns the message id (its PUBACK

@@ -12,6 +12,12 @@ A restarted publisher reads its own retained state first and publishes only the 
 it, and so does a publisher whose broker came back (one killed before it saved may have lost
 events it acknowledged); consumers drop an event whose seq they already hold (QoS 1 may
 deliver one twice).
+
+At the start the publisher announces itself online on its own retained ``status`` and waits
+for the broker to send that very message back: a broker whose access list denies this table's
+topics to these credentials acknowledges a denied publish all the same (MQTT 3.1.1) and drops
+it, so without the echo within ACCESS_WITHIN seconds the publisher says so in one line and
+stops. Its will (``{"online": false}``) carries no time: it is fixed at connect time.
 """
 
 import json
@@ -22,6 +28,7 @@ import time
 from host_tools import mqttlink, webfeed
 
 RECENT = 5          # newest events' texts in the state (a dashboard started afresh shows them)
+ACCESS_WITHIN = 5.0  # seconds for the broker to send the publisher's own status back
 RESYNC_AFTER = 3.0  # seconds after the broker's return before the events it may have lost are
                     # sent again: subscribers reconnect meanwhile (paho's backoff starts at 1 s)
 
@@ -170,25 +177,67 @@ def read_resume(client, event, table, timeout=2.0):
     got = threading.Event()
     box = [(None, 0)]
 
-    def on_message(t, payload):
-        if t != mqttlink.topic(event, table, "state"):
-            return
-        try:
-            d = json.loads(payload)
-            box[0] = (d["gid"], int(d["seq"]))
-        except (ValueError, KeyError, TypeError):
-            pass                       # not ours, or torn: publish everything again
-        got.set()
+    def on_message(t, payload, retained=False):
+        if t == mqttlink.topic(event, table, "state"):
+            box[0] = resume_state(payload)     # torn: (None, 0), publish everything again
+            got.set()
     client.on_message_cb = on_message
     client.subscribe(mqttlink.topic(event, table, "state"))
     got.wait(timeout)
-    client.c.unsubscribe(mqttlink.topic(event, table, "state"))
+    client.unsubscribe(mqttlink.topic(event, table, "state"))
     client.on_message_cb = None
+    return box[0]
+
+
+def resume_state(payload):
+    """``(gid, seq)`` of a retained state message, or ``(None, 0)`` for a torn one."""
+    try:
+        d = json.loads(payload)
+        return d["gid"], int(d["seq"])
+    except (ValueError, KeyError, TypeError):
+        return None, 0
+
+
+def announce(client, event, table, user, timeout=ACCESS_WITHIN):
+    """Publish this table's retained ``online`` status and read back its own topics: returns
+    ``(gid, seq)`` of the retained state as read_resume does. The broker sending the status
+    back proves these credentials may write and read the table's topics (a broker acknowledges
+    and drops a publish its access list denies); without it within ``timeout`` seconds,
+    MqttError naming the likely cause."""
+    st, ss = mqttlink.topic(event, table, "status"), mqttlink.topic(event, table, "state")
+    mine = status_payload(True)
+    echoed = threading.Event()
+    box = [(None, 0)]
+
+    def on_message(t, payload, retained=False):
+        if t == ss:                  # sent on subscribing, so before the status comes back
+            box[0] = resume_state(payload)
+        elif t == st and payload == mine.encode():
+            echoed.set()
+    client.on_message_cb = on_message
+    client.subscribe(ss)
+    client.subscribe(st)
+    client.publish(st, mine, retain=True)
+    ok = echoed.wait(timeout)
+    client.unsubscribe(ss)
+    client.unsubscribe(st)
+    client.on_message_cb = None
+    if not ok:
+        raise mqttlink.MqttError(
+            "the broker did not send back this table's own status within %.0f s: it drops what "
+            "this table publishes; the table name (--table %s) or the credentials (--user %s) "
+            "do not match the broker's access list" % (timeout, table, user or "none"))
     return box[0]
 
 
 def status_payload(online):
     return json.dumps({"online": online, "t": round(time.time(), 3)})
+
+
+def will_payload():
+    """The publisher's will: offline, with no time (it is fixed when the link is made, so a
+    time in it would be the connect time; the dashboard takes the time it receives it)."""
+    return json.dumps({"online": False})
 
 
 def add_arguments(p):
@@ -208,9 +257,25 @@ def say(msg):
     print("fleetref publish: " + msg, file=sys.stderr, flush=True)
 
 
+def first_sync(m):
+    """The handshake with the board on Mirror ``m``'s open link, before the table goes online:
+    raises MirrorError when the board never answers (not a board running fleetref), speaks
+    another protocol or disagrees with this host's rules; a link lost meanwhile is left to
+    Mirror.follow, which opens it again."""
+    import serial
+    from host_tools.mirror import Disagreement, Incompatible, MirrorError, NoAnswer
+    try:
+        m.sync()
+    except (NoAnswer, Incompatible, Disagreement):
+        raise
+    except (serial.SerialException, OSError, MirrorError):
+        m.close()                # (said by follow if opening it again fails too)
+
+
 def main(args):
     from host_tools.mirror import Disagreement, Mirror, MirrorError, find_port
-    m = None
+    m = client = None
+    started = False
     try:
         mqttlink.parse_broker(args.broker)
         mqttlink.check_name("event", args.event)
@@ -221,20 +286,24 @@ def main(args):
         port = find_port(say) if args.port == "auto" else args.port
         st = mqttlink.topic(args.event, args.table, "status")
         client = mqttlink.Client(args.broker, "fleetref-pub-%s-%s" % (args.event, args.table),
-                                 args.user, pw, will=(st, status_payload(False), 1, True),
+                                 args.user, pw, will=(st, will_payload(), 1, True),
                                  warn=say, ca_file=args.ca_file)
-        client.start()
+        client.start()           # (it stops itself when the broker refuses)
+        started = True
         m = Mirror(port, baud=args.baud, auto=args.port == "auto", warn=say)
-        m.open()                 # a board that cannot be had is said now, in one line
+        m.open()                 # a board that cannot be had is said now, in one line,
+        first_sync(m)            # and one that does not answer (no fleetref on it)
+        resume = announce(client, args.event, args.table, args.user)   # then "online"
     except (mqttlink.MqttError, MirrorError) as e:
         say(str(e))
-        if m is not None:        # (the broker was reached)
+        if m is not None:
             m.close()
+        if started:              # (the broker was reached)
             client.stop()
         return 2
-    client.publish(st, status_payload(True), retain=True)
-    resume = read_resume(client, args.event, args.table)
     pub = Publisher(m, client, args.event, args.table, resume)
+    if m.rep.game is not None:     # the game the handshake loaded: what the broker lacks
+        pub.changed("game", m.rep.game.seq)
 
     def reconnected(session_present):
         # online again: the events after the state the broker kept, then the state (a broker

@@ -30,6 +30,15 @@ def strength(snap, side):
     return left, total, alive, n
 
 
+def reason(e):
+    """Why a message was malformed, in a few words."""
+    if isinstance(e, (json.JSONDecodeError, UnicodeDecodeError)):
+        return "not JSON"
+    if isinstance(e, KeyError):
+        return "no field %s" % e
+    return str(e)
+
+
 class Table:
     def __init__(self, name):
         self.name = name
@@ -41,8 +50,10 @@ class Table:
         self.hash_of = {}        # seq -> state hash the publisher computed
         self.problems = []       # hash disagreements found (sentences)
         self.online = None
+        self.offline_since = None  # unix seconds the publisher went offline, None: unknown
         self.last = 0.0          # unix seconds of the newest event or state
         self.bad = 0             # malformed messages ignored
+        self.bad_why = None      # the newest one's kind and reason
 
 
 class Tables:
@@ -64,10 +75,11 @@ class Tables:
             t = self.tables[name] = Table(name)
         return t
 
-    def take(self, topic, payload):
+    def take(self, topic, payload, retained=False):
         """Take one message; returns what it was ("event", "dup", "state", "status") or None
         for a message that is not a fleetref one of this event or is malformed (warned once
-        per message, never raised)."""
+        per message, counted on the table's card, never raised). ``retained``: a message the
+        broker had stored (sent on subscribing), so not news of this moment."""
         parts = mqttlink.split_topic(topic)
         if parts is None or parts[0] != self.event:
             return None
@@ -77,13 +89,20 @@ class Tables:
             if not isinstance(d, dict):
                 raise ValueError("not an object")
             with self.lock:
-                r = getattr(self, "_" + kind)(self._table(name), d)
+                if kind == "status":
+                    r = self._status(self._table(name), d, retained)
+                else:
+                    r = getattr(self, "_" + kind)(self._table(name), d)
                 self.version += 1
             return r
         except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+            why = reason(e)
             with self.lock:
-                self._table(name).bad += 1
-            self.warn("table %s: malformed %s message ignored (%s)" % (name, kind, e))
+                t = self._table(name)
+                t.bad += 1
+                t.bad_why = ("%s message: %s" % (kind, why))[:120]
+                self.version += 1
+            self.warn("table %s: malformed %s message ignored (%s)" % (name, kind, why))
             return None
 
     def _new_game(self, t, gid):
@@ -128,8 +147,26 @@ class Tables:
         t.last = max(t.last, float(d.get("t") or 0))
         return "state"
 
-    def _status(self, t, d):
-        t.online = bool(d["online"])
+    def _status(self, t, d, retained=False):
+        """The publisher's status. Its own messages carry ``t`` (when it said so); its will
+        carries none (fixed at connect time), so the time it went offline is when the will
+        reached the dashboard, or unknown when the broker sent it stored, from before this
+        dashboard subscribed."""
+        online = d["online"]
+        if not isinstance(online, bool):
+            raise TypeError("online must be true or false")
+        stamp = d.get("t")
+        if stamp is not None:
+            stamp = float(stamp)
+        if online:
+            t.offline_since = None
+        elif stamp is not None:
+            t.offline_since = stamp
+        elif not retained:
+            t.offline_since = self.clock()
+        elif t.online is not False:
+            t.offline_since = None          # stored earlier: when is unknown
+        t.online = online
         return "status"
 
     # ---- readers ---------------------------------------------------------------------------
@@ -142,19 +179,26 @@ class Tables:
         if s and s.get("winner") is None and silent is not None and silent > self.silent_after:
             warnings.append("silent for %d s" % silent)
         if t.online is False and s.get("winner") is None:
-            warnings.append("publisher offline")
+            warnings.append("publisher offline for %d s" % max(0, now - t.offline_since)
+                            if t.offline_since is not None else
+                            "publisher offline (since before this dashboard subscribed)")
+        if t.bad:
+            warnings.append("%d malformed message%s ignored, the last: %s"
+                            % (t.bad, "" if t.bad == 1 else "s", t.bad_why))
         clock = s.get("clock") or None
         return {"table": t.name, "gid": t.gid, "scenario": s.get("scenario"),
                 "ruleset": s.get("ruleset"), "round": s.get("round"), "phase": s.get("phase"),
                 "initiative": s.get("initiative"), "sides": sides,
                 "strength": [strength(s, 0), strength(s, 1)] if s else None,
                 "clock": {"left": clock["left"], "expired": clock.get("expired"),
-                          "running": clock.get("running")} if clock else None,
+                          "running": clock.get("running"),
+                          "paused": bool(clock.get("paused"))} if clock else None,
                 "winner": s.get("winner"), "seq": s.get("seq"), "state_hash": s.get("state_hash"),
                 "events_seen": len(t.seqs), "dups_dropped": t.dups,
                 "recent": [r[1] for r in t.recent], "last": t.last or None,
                 "idle_s": round(silent, 1) if silent is not None else None,
-                "online": t.online, "warnings": warnings, "malformed": t.bad}
+                "online": t.online, "offline_since": t.offline_since, "warnings": warnings,
+                "malformed": t.bad, "malformed_last": t.bad_why}
 
     def view(self):
         """``{"event", "silent_after", "tables": [card, ...]}`` sorted by table name."""

@@ -5,9 +5,11 @@ FLEETREF_REQUIRE_MQTT=1 (set by .ci/run) makes that a failure."""
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -32,12 +34,25 @@ def wait_until(pred, timeout, step=0.05):
         time.sleep(step)
 
 
+def reachable_folder(folder):
+    """``folder``, or when Mosquitto started as root could not enter it (its user
+    ``mosquitto`` may not pass pytest's private temporary folders) a new folder of its own
+    under the system's temporary folder, mode 711; (path, made: remove it afterwards)."""
+    if not tournament.blocked_folder(str(folder)):
+        return str(folder), False
+    d = tempfile.mkdtemp(prefix="fleetref-broker-")
+    os.chmod(d, 0o711)
+    return os.path.join(d, "broker"), True
+
+
 class Broker:
-    """Mosquitto with `tournament init`'s files for ``tables`` tables in ``folder``;
-    .url, .password(user) (the password file's path), .kill(sig), .start()."""
+    """Mosquitto with `tournament init`'s files for ``tables`` tables, started as docs/mqtt.md
+    says (as root it switches to the user ``mosquitto``), in ``folder`` or, where that user
+    may not enter it, a folder of its own removed by stop(); .url, .password(user) (the
+    password file's path), .kill(sig), .start()."""
 
     def __init__(self, folder, tables=3, event=EVENT):
-        self.dir = str(folder)
+        self.dir, self.made = reachable_folder(folder)
         self.port = webshots.free_port()
         self.files = tournament.init(self.dir, tables, event, self.port)
         self.url = "mqtt://127.0.0.1:%d" % self.port
@@ -59,6 +74,8 @@ class Broker:
     def stop(self):
         if self.proc is not None:
             stop_process(self.proc)
+        if self.made:
+            shutil.rmtree(os.path.dirname(self.dir), ignore_errors=True)
 
 
 class Recorder:
@@ -75,7 +92,7 @@ class Recorder:
         self.c.start()
         self.c.subscribe(pattern)
 
-    def _take(self, topic, payload):
+    def _take(self, topic, payload, retained=False):
         try:
             d = json.loads(payload)
         except ValueError:

@@ -1,8 +1,10 @@
 """Issue 15 parts 1, 3 and 4 against a real Mosquitto (tests/mqtt_support.py): a table's
-credentials cannot write another table's topics nor the dashboard's write anything; bad
-input gives one line and exit 2; the broker is stopped and restarted mid-game and every event
-reaches a subscriber with a persistent session, each seq once after dropping repeats, with the
-board's hashes."""
+credentials cannot write another table's topics nor the dashboard's write anything, and a
+publisher whose topics the ACL denies says so in one line within seconds; bad input gives one
+line and exit 2; the configuration `tournament init` writes starts Mosquitto as docs/mqtt.md
+says, as root (it switches to the user mosquitto) and as an ordinary user; the broker is
+stopped and restarted mid-game and every event reaches a subscriber with a persistent session,
+each seq once after dropping repeats, with the board's hashes."""
 
 import json
 import os
@@ -173,3 +175,160 @@ def test_a_broker_killed_before_it_saved_gets_the_state_again(broker, procs):
     procs.append(late)
     wait_until(lambda: late.of("/state") and late.of("/state")[-1]["seq"] == final["seq"], 20)
     assert late.of("/state")[-1]["state_hash"] == final["state_hash"]
+
+
+class Stopper:
+    """A Popen for the ``procs`` fixture."""
+
+    def __init__(self, proc):
+        self.proc = proc
+
+    def stop(self):
+        from conftest import stop_process
+        stop_process(self.proc)
+
+
+def _as(user):
+    """subprocess keywords to run a program as ``user`` (None: as this process)."""
+    if user is None:
+        return {}
+    import pwd
+    pw = pwd.getpwnam(user)
+    return {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": []}
+
+
+@pytest.mark.parametrize("who", [None, "nobody"], ids=["as-this-user", "as-an-ordinary-user"])
+def test_the_configuration_starts_mosquitto_as_the_docs_say(procs, who):
+    """docs/mqtt.md section 3: `fleetref tournament init`, then `mosquitto -c
+    DIR/mosquitto.conf` as it stands. Run as root (the tests' machine), Mosquitto switches to
+    the user mosquitto before it reads the password file and the ACL and writes its store;
+    run as an ordinary user who ran init, it reads them as that user. Either way a table's
+    credentials publish under its own topic, the dashboard's read it, and a clean stop saves
+    the store."""
+    import pwd
+    import shutil
+    import tempfile
+    need_mqtt()
+    if who and os.geteuid() != 0:
+        pytest.skip("switching to an ordinary user needs root (this run is one already)")
+    base = tempfile.mkdtemp(prefix="fleetref-conf-")
+    try:
+        os.chmod(base, 0o711)
+        d = os.path.join(base, "cup")
+        if who:
+            os.mkdir(d)
+            os.chown(d, pwd.getpwnam(who).pw_uid, -1)
+        port, broker, text = _init_and_start(base, d, who, procs)
+        uid = int([l for l in open("/proc/%d/status" % broker.pid)
+                   if l.startswith("Uid:")][0].split()[2])
+        runs_as = who or ("mosquitto" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid())[0])
+        assert uid == pwd.getpwnam(runs_as).pw_uid, (uid, runs_as)
+        files = os.path.join(d, "passwords")
+        b = type("B", (), {"url": "mqtt://127.0.0.1:%d" % port,
+                           "password": lambda self, u: os.path.join(files, u)})()
+        rec = Recorder(b, "fleetref/%s/#" % EVENT, client_id="conf-reader")
+        procs.append(rec)
+        table = mqttlink.Client(b.url, "conf-t1", "table-01",
+                                mqttlink.read_password(b.password("table-01")))
+        table.start()
+        table.publish(state_topic("table-01"), json.dumps({"seq": 1, "by": "table-01"}),
+                      retain=True)
+        mine = {"seq": 1, "by": "table-01"}        # (again when it subscribed twice: retained)
+        try:
+            wait_until(lambda: rec.of("/table-01/state")
+                       and all(m == mine for m in rec.of("/table-01/state")), 10)
+        except AssertionError:
+            raise AssertionError("the dashboard did not read table-01's state: %r\n%s"
+                                 % (rec.msgs, text()))
+        table.stop()
+        broker.terminate()
+        assert broker.wait(10) == 0, text()
+        assert os.path.getsize(os.path.join(d, "data", "mosquitto.db")) > 0, text()
+        assert not [l for l in text().splitlines() if "Error" in l or "Warning" in l], text()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _init_and_start(base, d, who, procs):
+    """`fleetref tournament init` into ``d``, then `mosquitto -c d/mosquitto.conf`, both as
+    ``who`` (None: this user); again on another port should another program have taken the
+    free port meanwhile. Returns (port, the broker's Popen, a reader of its log)."""
+    import subprocess
+    from host_tools import tournament, webshots
+    path = os.path.join(base, "mosquitto.log")
+    text = lambda: open(path).read()
+    for _attempt in range(3):
+        port = webshots.free_port()
+        init = ["tournament", "init", "--tables", "2", "--event", EVENT, "--dir", d,
+                "--listen-port", str(port)]
+        if who is None:
+            r = fleetref(*init)
+            assert r.returncode == 0 and r.stderr == "", r.stderr
+            assert "mosquitto -c %s/mosquitto.conf" % d in r.stdout
+        else:
+            assert _cli_as(who, init) == 0
+        with open(path, "w") as log:
+            broker = subprocess.Popen([tournament.mosquitto_path(), "-c",
+                                       os.path.join(d, "mosquitto.conf")],
+                                      stdout=log, stderr=subprocess.STDOUT, **_as(who))
+        procs.append(Stopper(broker))
+        wait_until(lambda: broker.poll() is not None or _listening(port), 10)
+        time.sleep(0.3)                    # (a broker that exits does so at once)
+        if broker.poll() is None or "Address already in use" not in text():
+            break
+    assert broker.poll() is None, text()
+    return port, broker, text
+
+
+def _cli_as(user, argv):
+    """`fleetref ARGV` run by ``user`` in a forked child of this interpreter (whose program
+    and library may sit in root's private home, so the child imports nothing new: the
+    arguments are parsed here); its exit code."""
+    import pwd
+    from host_tools import cli
+    pw = pwd.getpwnam(user)
+    args = cli.parser().parse_args(argv)
+    pid = os.fork()
+    if pid == 0:                                     # the child: never back into pytest
+        rc = 1
+        try:
+            os.setgroups([])
+            os.setgid(pw.pw_gid)
+            os.setuid(pw.pw_uid)
+            rc = args.run(args)
+        finally:
+            os._exit(rc)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def _listening(port):
+    import socket
+    try:
+        socket.create_connection(("127.0.0.1", port), 0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("user,table", [("table-01", "table-02"), ("dashboard", "table-01")],
+                         ids=["table-name-typo", "read-only-credentials"])
+def test_a_publisher_the_access_list_denies_says_so_in_one_line(broker, procs, user, table):
+    """A broker acknowledges a publish its ACL denies (MQTT 3.1.1) and drops it: the
+    publisher must not publish into the void but say within seconds, in one line, that the
+    table name or the credentials do not match the broker's access list, and stop."""
+    sim = SimProcess("--headless", "--scenario", "hoth", "--seed", "1")
+    procs.append(sim)
+    t0 = time.monotonic()
+    r = fleetref("publish", "--port", sim.port, "--broker", broker.url, "--event", EVENT,
+                 "--table", table, "--user", user, "--password-file", broker.password(user))
+    took = time.monotonic() - t0
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1, r.stderr
+    assert "--table %s" % table in lines[0] and "--user %s" % user in lines[0], lines[0]
+    assert "access list" in lines[0] and "Traceback" not in r.stderr
+    assert took < 15, took
+    # and nothing of it reached the broker: no status for that table
+    rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id="denied-reader")
+    procs.append(rec)
+    time.sleep(1.0)
+    assert rec.of("/%s/status" % table) == []

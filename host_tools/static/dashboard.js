@@ -1,5 +1,7 @@
 /* fleetref organiser's dashboard: one card per table from /api/tables, polled every second;
-   el(), sideName() and clockText() are the spectator page's (common.js). */
+   el(), sideName() and clockText() are the spectator page's (common.js). The warnings are
+   the server's sentences (host_tools/tables.py): disagreeing hashes, silence, a publisher
+   offline and since when, malformed messages ignored with the count and the last reason. */
 "use strict";
 
 function strengthText(c, side) {
@@ -20,9 +22,11 @@ function drawCard(c) {
   card.dataset.seq = c.seq === null ? "" : c.seq;
   if (c.warnings.length) card.classList.add("warn");
   if (c.winner !== null && c.winner !== undefined) card.classList.add("done");
+  card.dataset.malformed = c.malformed || 0;
   card.appendChild(el("h2", "", c.table));
   if (!c.strength) {
     card.appendChild(el("div", "row", "waiting for this table's state"));
+    for (const w of c.warnings) card.appendChild(el("div", "row warning", w));
     return card;
   }
   card.appendChild(el("div", "scn", c.scenario + " (" + c.ruleset + ")"));
