@@ -21,6 +21,43 @@ class PortBusy(MirrorError):
     help until it is closed."""
 
 
+class Incompatible(MirrorError):
+    """The board speaks another protocol version: following stops (one side needs updating;
+    retrying would not help)."""
+
+
+class NoReply(MirrorError):
+    """The board sent no reply of the type asked for within the time allowed."""
+
+
+class NoAnswer(NoReply):
+    """No ``hello`` reply from a board that has never answered since the tool started: it is
+    not running fleetref (a plain MicroPython, another program's device, a hung simulator).
+    Following stops (a board that answered once and went silent is waited for instead)."""
+
+
+class Disagreement(MirrorError):
+    """The host's rules and the board's give different states for the same events, even after
+    a replay from the game's start and after taking the board's state: the host tools and the
+    firmware differ. Following stops (retrying would only disagree again)."""
+
+
+def firmware_note(hello):
+    """One line when the board's firmware was built from other sources than this checkout's
+    (``hello``'s ``src``), or runs its code from the filesystem; None when it matches."""
+    from host_tools.firmware_build import source_hash
+    src = hello.get("src")
+    mine = source_hash()
+    where = "MicroPython %s, code %s" % (hello.get("micropython") or "?", hello.get("code") or "?")
+    if src and src != mine:
+        return ("the board's firmware (%s, sources %s) differs from this checkout's (sources "
+                "%s): update it with fleetref flash" % (where, src, mine))
+    if hello.get("code") == "filesystem":
+        return ("the board runs fleetref from /lib .mpy files (%s): its bytecode takes heap; "
+                "fleetref's image keeps it in flash (docs/build.md)" % where)
+    return None
+
+
 def pico_port():
     """The serial device of a Pico running MicroPython (USB VID:PID 2E8A:0005), or None."""
     from host_tools import ports

@@ -4,8 +4,10 @@ Play on the simulated board, follow a board live, flash a Pico, check and push c
 fleets, print a legend for the panel."""
 
 import argparse
+import os
 import re
 import sys
+import textwrap
 
 EPILOG = """first steps:
   fleetref sim --scenario hoth       play Escape from Hoth on the simulated board
@@ -76,20 +78,43 @@ def version_text():
     return "fleetref %s (firmware %s, serial protocol %d)" % (v, FW_VERSION, PROTO_VERSION)
 
 
+def _complete(cmd, parser):
+    """Give ``parser`` (command ``cmd``'s, or one of its own sub-commands) the help its
+    arguments were declared without (helptexts.ARG_HELP), and each sub-command of it its
+    one-line help as description when it has none."""
+    from host_tools.helptexts import ARG_HELP
+    for a in parser._actions:
+        if a.help is None and (cmd, a.dest) in ARG_HELP:
+            a.help = ARG_HELP[(cmd, a.dest)]
+        if isinstance(a, argparse._SubParsersAction):
+            said = {c.dest: c.help for c in a._choices_actions}
+            for name, sp in a.choices.items():
+                if not sp.description:
+                    sp.description = said.get(name)
+                _complete(cmd, sp)
+
+
 def parser():
+    """The command line: each command with its own description (helptexts.py)."""
+    from host_tools.helptexts import DESCRIPTIONS
     p = argparse.ArgumentParser(prog="fleetref", description=plain(__doc__), epilog=EPILOG,
                                 formatter_class=Formatter)
     p.add_argument("--version", action="version", version=version_text())
-    sub = p.add_subparsers(dest="cmd", title="commands", metavar="COMMAND")
+    sub = p.add_subparsers(dest="cmd", title="commands", metavar="COMMAND",
+                           help="the command to run (fleetref COMMAND --help tells more)")
     for name, helptext, mod, add, run in commands():
-        sp = sub.add_parser(name, help=helptext, description=plain(mod.__doc__),
-                            formatter_class=Formatter)
+        said = DESCRIPTIONS.get(name)
+        sp = sub.add_parser(name, help=helptext, formatter_class=Formatter,
+                            description=textwrap.fill(" ".join(said.split()), 88) if said
+                            else plain(mod.__doc__))
         add(sp)
+        _complete(name, sp)
         sp.set_defaults(run=run)
     return p
 
 
-def main(argv=None):
+def dispatch(argv=None):
+    """Parse ``argv`` and run the command it names; its exit status."""
     p = parser()
     args = p.parse_args(argv)
     if getattr(args, "run", None) is None:
@@ -102,6 +127,41 @@ def main(argv=None):
             print(e.code, file=sys.stderr)    # every other refusal of the CLI
             return 2
         raise
+
+
+def stdout_closed():
+    """True when nothing reads this process's standard output any more (``| head`` has
+    ended: the pipe's reading end is closed)."""
+    import select
+    try:
+        poll = select.poll()
+        poll.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(ev & (select.POLLERR | select.POLLHUP) for _fd, ev in poll.poll(0))
+    except (AttributeError, ValueError, OSError):
+        return True
+
+
+def main(argv=None):
+    """The command line; a reader of the output that stops early (``fleetref ... | head``)
+    ends the command quietly: no traceback, exit status 1."""
+    try:
+        try:
+            return dispatch(argv)
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()      # a closed pipe shows here, not at the interpreter's exit
+    except BrokenPipeError as e:
+        if not stdout_closed():         # another pipe (not the output's): say it in one line
+            print("fleetref: %s" % (e.strerror or e), file=sys.stderr)
+            return 2
+        # the output's reader has gone: what is still buffered goes nowhere, without a word
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (AttributeError, ValueError, OSError):
+            pass
+        return 1
 
 
 if __name__ == "__main__":

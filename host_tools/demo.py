@@ -33,6 +33,22 @@ def add_arguments(p):
                         "the output is not a terminal")
 
 
+def wrapped(style, text, width=None):
+    """A told line as printed for a terminal ``width`` columns wide (by default the terminal's
+    own; output that is no terminal is not broken): broken at the ends of words only (a
+    terminal breaks a long line anywhere), events and refusals indented, continuations
+    indented further."""
+    import shutil
+    import textwrap
+    ind = "  " if style in ("event", "refused") else ""
+    width = width or (shutil.get_terminal_size().columns if sys.stdout.isatty() else 0)
+    if not width:
+        return ind + text
+    return textwrap.fill(text, width=max(width, 20), initial_indent=ind,
+                         subsequent_indent=ind + "  ", break_long_words=False,
+                         break_on_hyphens=False)
+
+
 def next_steps():
     out = ["", "Three commands to try next:"]
     for why, cmd in NEXT:
@@ -70,8 +86,24 @@ def start_sim(seed):
     return proc, first[len("serial: "):]
 
 
+def demo_mirror(port):
+    """A mirror of the demo's simulator on ``port`` that keeps every refusal reason in
+    ``err_log`` (the mirror's own list holds the newest few) and says no warnings."""
+    from host_tools.mirror import Mirror
+
+    class DemoMirror(Mirror):
+        def handle(self, msg):
+            if msg.get("t") == "err" and msg.get("code") != "gone":
+                self.err_log.append(msg.get("msg", ""))
+            Mirror.handle(self, msg)
+
+    m = DemoMirror(port, warn=lambda msg: None)
+    m.err_log = []
+    return m
+
+
 def main(args):
-    from host_tools.mirror import Mirror, MirrorError, pico_port
+    from host_tools.mirror import MirrorError, pico_port
     from host_tools import narrate
     from host_tools.script import ScriptError
     from referee.keymap import KeyMap
@@ -90,16 +122,7 @@ def main(args):
         print("fleetref demo: %s" % e, file=sys.stderr)
         return 2
 
-    class DemoMirror(Mirror):
-        """Keeps every refusal reason (the mirror's own list holds the newest few)."""
-        err_log = []
-
-        def handle(self, msg):
-            if msg.get("t") == "err" and msg.get("code") != "gone":
-                self.err_log.append(msg.get("msg", ""))
-            Mirror.handle(self, msg)
-
-    m = DemoMirror(port, warn=lambda msg: None)
+    m = demo_mirror(port)
     plain = args.plain or not sys.stdout.isatty()
     keymap = KeyMap(paths.board_profile(), ACTIONS)
     try:
@@ -107,8 +130,9 @@ def main(args):
         m.sync()
         if plain:
             def say(style, text):
-                print(("  " if style in ("event", "refused") else "") + text, flush=True)
-            print("Escape from Hoth (seed 004, Scenario 1) on the simulated board (%s)" % port)
+                print(wrapped(style, text), flush=True)
+            print(wrapped("heading", "Escape from Hoth (seed 004, Scenario 1) on the "
+                                     "simulated board (%s)" % port))
             run_plain(m, narrate.Narrator(m, keymap, say), script, args)
         else:
             run_live(m, narrate.Narrator(m, keymap), script, args)
@@ -131,18 +155,26 @@ def run_plain(m, nar, script, args):
             m.pump(args.pace / 1000.0)
 
 
-def run_live(m, nar, script, args):
-    from rich.live import Live
+def demo_screen(m, nar, console=None):
+    """The live view: the mirror's (the board's grid, the game, every ship) with the story
+    told so far above it, its newest lines kept (mirrorview.MirrorScreen fits it all to the
+    terminal, the ship list before the story's older lines)."""
     from rich.text import Text
     from host_tools.mirrorview import MirrorScreen
     from host_tools.screen import Section
-    screen = MirrorScreen(m)
+    screen = MirrorScreen(m, console)
 
     def story():
         rows = [Text(t, style=STYLE.get(s, "")) for s, t in nar.told]
         return Section(rows, priority=11, keep=3, tail=True, what="earlier lines")
 
     screen.extra = story
+    return screen
+
+
+def run_live(m, nar, script, args):
+    from rich.live import Live
+    screen = demo_screen(m, nar)
     with Live(screen.build(), console=screen.console, refresh_per_second=10,
               vertical_overflow="crop") as live:
         for line in script:
@@ -158,17 +190,20 @@ def run_live(m, nar, script, args):
             m.pump(0.1)
             live.update(screen.build())
     for s, t in nar.told[-6:]:
-        print(("  " if s in ("event", "refused") else "") + t)
+        print(wrapped(s, t))
 
 
 def summary(m):
+    from referee.texts import plural, win_text
     g = m.rep.game
     if g is None:
         return 2
     ok = not m.rep.mismatches
     w = g.winner()
-    print("\nDemo finished: round %d, %d events; %s. Board and mirror state hashes %s (%s)."
-          % (g.round, g.seq, "%s wins" % g.side_names[w] if w is not None else "no winner yet",
-             "agree" if ok else "DIFFER", g.state_hash()))
+    print("\n" + wrapped("heading", "Demo finished: round %d, %s; %s. Board and mirror "
+                                   "state hashes %s (%s)." % (
+                                       g.round, plural(g.seq, "event"), win_text(g, w)
+                                       if w is not None else "no winner yet",
+                                       "agree" if ok else "DIFFER", g.state_hash())))
     print("\n".join(next_steps()))
     return 0 if ok else 3

@@ -28,6 +28,7 @@ import sys
 from referee import rules as profiles, scenarios
 from referee.events import EV_INIT, EV_UNDO
 from referee.game import Game
+from referee.texts import plural
 
 SOURCES = ("board", "physical", "unchecked")
 LABELS = {"board": "board", "physical": "physical", "unchecked": "CANNOT BE CHECKED"}
@@ -179,7 +180,8 @@ def summary(rs):
     """One line counting the rolls of :func:`rolls` ``rs`` per source, naming the events of
     those that cannot be checked."""
     n = {s: [r["seq"] for r in rs if r["source"] == s] for s in SOURCES}
-    out = "%d board rolls, %d physical rolls" % (len(n["board"]), len(n["physical"]))
+    out = "%s, %s" % (plural(len(n["board"]), "board roll"), plural(len(n["physical"]),
+                                                                   "physical roll"))
     if n["unchecked"]:
         out += ", %d CANNOT BE CHECKED (no roll record, or its secret lost in a restart): " \
                "events %s" % (len(n["unchecked"]), ", ".join(str(s) for s in n["unchecked"]))
@@ -190,9 +192,9 @@ def lines(st):
     """The statistics as text lines (a summary of the rolls first when ``st`` has them)."""
     out = [summary(st["rolls"])] if st.get("rolls") else []
     for gr in st["groups"]:
-        out.append("%s, %s d%d: %d rolls, mean %.2f (fair %.1f), chi-square %.2f on %d df, "
+        out.append("%s, %s d%d: %s, mean %.2f (fair %.1f), chi-square %.2f on %d df, "
                    "p = %.3f%s" % (st["sides"][gr["side"]], LABELS[gr["source"]], gr["faces"],
-                                   gr["n"], gr["mean"], gr["expected_mean"], gr["chi2"],
+                                   plural(gr["n"], "roll"), gr["mean"], gr["expected_mean"], gr["chi2"],
                                    gr["df"], gr["p"], "" if gr["reliable"] else
                                    " (too few rolls for the test)"))
         out.append("    faces 1..%d: %s" % (gr["faces"], " ".join(str(c) for c in gr["counts"])))

@@ -12,11 +12,14 @@ import serial
 
 from referee import PROTO_VERSION
 
-from host_tools.boardlink import (BoardLink, MirrorError, PortBusy, find_port,  # noqa: F401
-                                  pico_port)
+from host_tools.boardlink import (BoardLink, Disagreement, Incompatible,  # noqa: F401
+                                  MirrorError, NoAnswer, NoReply, PortBusy, find_port,
+                                  firmware_note, pico_port)
 from referee.app import event_text
 from referee.texts import add_states
 from host_tools.replica import Replica  # noqa: F401  (the host's copy of the game)
+from host_tools import linknote
+from host_tools import clockview
 
 # Seconds to wait for a board's reply. A Pico answers in milliseconds; a slow link (or the
 # emulated Pico of the tests, several times slower than a real one) may set
@@ -31,33 +34,6 @@ REDRAW_S = 0.2
 # Commands whose answers reach every tool sharing the board (host_tools/sharedport.py): a
 # mirror takes such an answer only when it asked for one (Mirror.send counts what it asked).
 ASKED = ("game", "state", "events")
-
-
-class Incompatible(MirrorError):
-    """The board speaks another protocol version: following stops (one side needs updating;
-    retrying would not help)."""
-
-
-class Disagreement(MirrorError):
-    """The host's rules and the board's give different states for the same events, even after
-    a replay from the game's start and after taking the board's state: the host tools and the
-    firmware differ. Following stops (retrying would only disagree again)."""
-
-
-def firmware_note(hello):
-    """One line when the board's firmware was built from other sources than this checkout's
-    (``hello``'s ``src``), or runs its code from the filesystem; None when it matches."""
-    from host_tools.firmware_build import source_hash
-    src = hello.get("src")
-    mine = source_hash()
-    where = "MicroPython %s, code %s" % (hello.get("micropython") or "?", hello.get("code") or "?")
-    if src and src != mine:
-        return ("the board's firmware (%s, sources %s) differs from this checkout's (sources "
-                "%s): update it with fleetref flash" % (where, src, mine))
-    if hello.get("code") == "filesystem":
-        return ("the board runs fleetref from /lib .mpy files (%s): its bytecode takes heap; "
-                "fleetref's image keeps it in flash (docs/build.md)" % where)
-    return None
 
 
 class Mirror(BoardLink):
@@ -82,6 +58,8 @@ class Mirror(BoardLink):
         self.asked = dict.fromkeys(ASKED, 0)   # answers still due to this mirror, by command
         self.synced = False       # the handshake done on the link open now
         self.opened = False       # the link was open once: later losses are retried
+        self.link_note = ""       # the link's news for the views (linknote.py)
+        self.lost_from = None     # (port, board boot, gid) when the link was lost
 
     def open(self):
         BoardLink.open(self)
@@ -118,7 +96,7 @@ class Mirror(BoardLink):
             self.handle(msg)
             if msg.get("t") == t:
                 return msg
-        raise MirrorError("no %r reply from the board within %.0f s" % (t, timeout))
+        raise NoReply("no %r reply from the board within %.0f s" % (t, timeout))
 
     # ---- sync --------------------------------------------------------------------------
     def sync(self):
@@ -129,6 +107,12 @@ class Mirror(BoardLink):
         self.syncing = True
         try:
             self.hello = self.wait_for("hello")
+        except NoReply:
+            if self.hello is not None:
+                raise                       # it answered before: a reset, a pulled cable
+            raise NoAnswer("no 'hello' reply from %s within %.0f s: is fleetref's firmware "
+                           "running on it? (fleetref flash puts it there)"
+                           % (self.port, REPLY_TIMEOUT)) from None
         finally:
             self.syncing = False
         if self.hello.get("proto") != PROTO_VERSION:
@@ -147,6 +131,7 @@ class Mirror(BoardLink):
         self.rep.text_from = max(self.rep.text_from, (self.hello.get("seq") or 0) - 12)
         self.catch_up()
         self.synced = True
+        linknote.back(self)         # back after a loss: the stale line goes, a restore is said
 
     def catch_up(self):
         """Ask for the events after the newest one held; if the board no longer holds them,
@@ -191,6 +176,7 @@ class Mirror(BoardLink):
         t = msg.get("t")
         if self._not_mine(t, msg):
             return
+        clockview.note(self, msg)       # the clocks paused or resumed (docs/clock.md)
         if t == "game":
             self.resyncing = False
             old = self.rep.gid
@@ -218,10 +204,10 @@ class Mirror(BoardLink):
             elif r == "mismatch":
                 self._mismatch()
             elif r == "other-game":
-                self.send({"c": "game"})
+                self._ask_game()
         elif t == "hello":
             if msg.get("gid") != self.rep.gid and not self.syncing:
-                self.send({"c": "game"})      # (sync asks for it itself)
+                self._ask_game()              # (sync asks for it itself)
             self._dice(msg)                   # a board that restarted: its new commitment
         elif t == "events-end":
             g = self.rep.game
@@ -244,13 +230,22 @@ class Mirror(BoardLink):
             self.rep.errors.append(msg.get("msg", ""))
             del self.rep.errors[:-5]
 
+    def _ask_game(self):
+        """Ask for the board's game unless this mirror's request is still unanswered (a
+        ``hello`` or event lines of a game not held, coming while it waits, ask once)."""
+        if not self.asked["game"]:
+            self.send({"c": "game"})
+
     def _not_mine(self, t, msg):
-        """True for an answer this mirror did not ask for (another tool's, on a shared board):
-        a ``game`` line of the game it follows, a ``state``, an ``events`` request's ``gone``.
+        """True for a line this mirror leaves alone: a ``game`` line of the game it follows
+        (another tool's answer on a shared board, or a second answer to its own request: the
+        events held stay), a ``state`` or an ``events`` request's ``gone`` it did not ask for.
         Counts the answers it did ask for; asks for the state after its own ``gone``."""
         if t == "game":
-            return not self._answer("game") and self.rep.game is not None and \
-                msg.get("gid") == self.rep.gid
+            self._answer("game")
+            # the game followed: never restarted from event 0, whoever asked (another tool;
+            # or this mirror twice, its second answer coming after events it applied)
+            return self.rep.game is not None and msg.get("gid") == self.rep.gid
         if t == "state":
             return not self._answer("state")
         if t == "events-end":
@@ -348,13 +343,17 @@ class Mirror(BoardLink):
         snap["initiative_history"] = [list(h) for h in self.rep.history]
         snap["dice"] = self.rep.dicelog.view()          # docs/dice.md
         snap["decided"] = self.rep.decided              # texts.consequences: who won, when
+        if snap.get("clock") is not None:               # the board's clocks: paused, live
+            snap["clock"] = clockview.view(self)
         return add_states(snap, self.rep.game)          # ship states in words (texts.py)
 
     def follow(self, on_update=None, stop=None):
         """Follow the board until ``stop()`` is true, reconnecting after a pulled cable or a
-        board reset and catching up from the last sequence number held. Raises MirrorError
-        when the port cannot be opened the first time, is held by another program or the board
-        speaks another protocol (trying again would not help), and Disagreement."""
+        board reset and catching up from the last sequence number held (a lost link is said
+        once, through ``warn``). Raises MirrorError when the port cannot be opened the first
+        time, is held by another program, the board speaks another protocol or has never
+        answered a ``hello`` since the tool started (NoAnswer: no fleetref on it; trying again
+        would not help), and Disagreement."""
         drawn = -1
         last = 0.0
         while not (stop and stop()):
@@ -375,14 +374,16 @@ class Mirror(BoardLink):
                     drawn = self.version
                     last = now
                     on_update(self)
-            except (Disagreement, Incompatible, PortBusy):
+            except (Disagreement, Incompatible, PortBusy, NoAnswer):
                 self.close()
                 raise
             except (serial.SerialException, OSError, MirrorError) as e:
                 self.close()
                 if not self.opened:
                     raise MirrorError(str(e)) from None     # never had the board
-                self.warn("link lost (%s); retrying" % e)
+                if stop and stop():
+                    return                  # the tool is ending (its link closed under it)
+                linknote.lost(self, e)
                 self.version += 1
                 if on_update:
                     drawn = self.version

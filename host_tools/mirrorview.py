@@ -15,15 +15,17 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from host_tools import paths, view
+from host_tools import clockview, paths, view
 from host_tools.mirror import Disagreement, Mirror, MirrorError, find_port
 from host_tools.screen import Section, compose
-from referee.texts import ship_state
+from referee.texts import plural, ship_state, shows
 
 
 def ship_lines(g):
-    """One line per ship of game ``g``: side, name, damage, counters, state."""
+    """One line per ship of game ``g``: side, name, damage of its hit points, counters (where
+    the ruleset has them: texts.shows), state."""
     out = []
+    cc = shows(g)["counters"]
     for i in range(g.n):
         d = g.ship_dict(i)
         tot = sum(d["hp"])
@@ -31,9 +33,10 @@ def ship_lines(g):
         if g.active == i:
             extra += " firing"
         style = "dim" if d["status"] == "destroyed" else ""
-        out.append(Text("%s %s: %d/%d dmg%s, cc %d, %s%s"
+        out.append(Text("%s %s: %d/%d dmg%s, %s%s%s"
                         % ("<" if g.side[i] == 0 else ">", d["name"], d["damage"], tot,
-                           (" +%d" % d["pending"]) if d["pending"] else "", d["counters"],
+                           (" +%d" % d["pending"]) if d["pending"] else "",
+                           "cc %d, " % d["counters"] if cc else "",
                            ship_state(g, i), extra), style=style))
     return out
 
@@ -53,6 +56,32 @@ class MirrorScreen:
         self.game_notes = []       # "new game ..." lines
         self.gid = None
         self.extra = None          # optional callable -> Section shown first (the demo's story)
+        self.warnings = []         # the mirror's newest warnings (live_view sends them here)
+        self._note_seq = None      # (link note, the seq when it came)
+
+    def warn(self, text):
+        """A warning of the mirror, shown in the view (the newest three) rather than printed
+        above it, where it would stay; the link's own lines (lost, the board found on another
+        port) show as ``link_note`` instead and go once the link is back; a new game is said
+        by the view itself."""
+        if text == self.m.link_note or text.startswith("NEW GAME") or \
+                "is gone; now following" in text:
+            return
+        self.warnings.append(text)
+        del self.warnings[:-3]
+
+    def _link_note(self, g):
+        """The link's line: while it is lost, and what came back until play goes on."""
+        m = self.m
+        if not m.link_note:
+            return []
+        if not m.connected:
+            return [Text(m.link_note, style="yellow")]
+        if self._note_seq is None or self._note_seq[0] != m.link_note:
+            self._note_seq = (m.link_note, g.seq)
+        if g.seq > self._note_seq[1]:
+            return []
+        return [Text(m.link_note, style="bold cyan")]
 
     def _refusals(self, g):
         errs = self.m.rep.errors
@@ -82,28 +111,25 @@ class MirrorScreen:
         link = "connected" if m.connected else "DISCONNECTED (retrying)"
         hs = Text("%s %s, game %s, seq %d, " % (link, m.port, rep.gid, g.seq))
         if rep.mismatches:
-            hs.append("%d HASH MISMATCHES" % len(rep.mismatches), style="bold red")
+            hs.append(plural(len(rep.mismatches), "HASH MISMATCH", "HASH MISMATCHES"),
+                      style="bold red")
         else:
             hs.append("hashes agree (%d checked)" % rep.checked, style="green")
         dv = rep.dicelog.view()                     # committed dice (docs/dice.md)
         if dv["commit"]:
             hs.append(", dice commit %s.. (epoch %d)" % (dv["commit"][:12], dv["epoch"]))
             if dv["bad"]:
-                hs.append(" %d DICE MISMATCHES" % len(dv["bad"]), style="bold red")
+                hs.append(" " + plural(len(dv["bad"]), "DICE MISMATCH", "DICE MISMATCHES"),
+                          style="bold red")
             elif dv["verified"] is not None:
-                hs.append(" %d rolls verified" % dv["verified"], style="green")
+                hs.append(" %s verified" % plural(dv["verified"], "roll"), style="green")
             if dv["unchecked"]:             # a restart lost their secret or their record
                 hs.append(" %d CANNOT BE CHECKED" % dv["unchecked"], style="bold yellow")
-        ck = g.snapshot()["clock"] if g.clk else None      # time banks (docs/clock.md)
+        ck = clockview.view(m)                  # time banks (docs/clock.md)
         if ck:
-            for s in range(2):
-                hs.append(", %s %d:%02d%s%s" % (
-                    g.side_names[s], ck["left"][s] // 60, ck["left"][s] % 60,
-                    " running" if ck["running"] == s else "",
-                    " OUT OF TIME" if ck["expired"][s] else ""),
-                    style="bold red" if ck["expired"][s] else
-                    "yellow" if ck["left"][s] <= ck["warn_s"] else "")
-        notes = [Text(n, style="bold yellow") for n in self.game_notes]
+            clockview.append(hs, ck, g.side_names)
+        notes = [Text(n, style="bold yellow") for n in self.game_notes + self.warnings]
+        notes += self._link_note(g)     # "link lost ...", or the restore (mirror.py)
         if rep.decided is not None and g.winner() is not None:     # the deciding moment
             notes.append(Text("GAME OVER in round %d: %s" % (rep.decided["round"],
                                                              rep.decided["text"]),
@@ -115,10 +141,15 @@ class MirrorScreen:
         chart = [x for x in view.chart_text(g).split() if x.plain]
         recent = [Text("%d %s" % r) for r in rep.recent_texts()]
         extra = [self.extra()] if self.extra is not None else []
+        # beside a story that tells the events (the demo's), the ships outrank it and the
+        # event list may go: the story gives up its older lines first
+        told = bool(extra)
         return extra + [Section(head, priority=9, keep=2),
                 Section(notes + self._refusals(g), priority=10, keep=len(notes) + 1),
-                Section(self.ship_lines(g), priority=6, keep=2, what="ships"),
-                Section(recent, priority=7, keep=2, tail=True, what="earlier events"),
+                Section(self.ship_lines(g), priority=12 if told else 6, keep=2,
+                        what="ships"),
+                Section(recent, priority=1 if told else 7, keep=0 if told else 2, tail=True,
+                        what="earlier events"),
                 Section(chart, priority=3, keep=0, what="chart lines"),
                 Section(hist, priority=2, keep=0),
                 Section([hs], priority=8, keep=1)]
@@ -129,8 +160,12 @@ class MirrorScreen:
         size = self.console.size
         width = width or size.width
         height = height or size.height
-        if g is None:
-            return Text("waiting for %s ..." % m.port)
+        if g is None:                       # no game yet: what the link is doing
+            t = Text("waiting for %s ..." % m.port)
+            if m.link_note:
+                t.append("\n" + m.link_note, style="yellow")
+            return t
+        clockview.host_clock(m)             # the grid's clocks: as the board has them
         fb = self.renderer.render(m.rep.ref)
         return compose(fb, self.w, self.h, "board grid (mirrored)", self.sections(),
                        width, height)
@@ -140,11 +175,12 @@ def live_view(m, stop):
     """Draws ``m`` until ``stop()``: only when the mirror says something changed (no refresh
     thread, no period), so an idle mirror costs no CPU."""
     screen = MirrorScreen(m)
+    m.warn = screen.warn
     with Live(screen.build(), console=screen.console, auto_refresh=False,
               vertical_overflow="crop") as live:
         def upd(_m):
             live.update(screen.build(), refresh=True)
-        m.follow(upd, stop)
+        m.follow(upd, clockview.ticking(m, stop))     # (a running clock: once a second)
         live.update(screen.build(), refresh=True)
 
 

@@ -15,6 +15,7 @@ import sys
 
 from host_tools import gamefile, savefile
 from referee.events import EV_INIT
+from referee.texts import add_states, plural
 
 
 class Replay:
@@ -164,7 +165,7 @@ class Replay:
     def snapshot(self):
         """The web view's state at the current position: the Game's snapshot, with the file's
         hash there as ``board_hash`` (``hash_match`` True: it was checked)."""
-        snap = self.game.snapshot()
+        snap = add_states(self.game.snapshot(), self.game)      # + states in words, as every view
         snap["board_hash"] = self.records[self.pos - 1]["hash"] if self.pos else \
             snap["state_hash"]
         snap["hash_match"] = snap["board_hash"] == snap["state_hash"]
@@ -184,8 +185,8 @@ class Replay:
                 "final state hash %s at round %d, %s phase; %s" % (
                     g.state_hash(), g.round, g.phase_name(),
                     "winner: %s" % g.side_names[w] if w is not None else "no winner yet"),
-                "bookmarks: %d rounds, %d phase starts" % (len(self.rounds()),
-                                                           len(self._marks))]
+                "bookmarks: %s, %s" % (plural(len(self.rounds()), "round"),
+                                       plural(len(self._marks), "phase start"))]
 
 
 def add_arguments(p):

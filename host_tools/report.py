@@ -19,7 +19,7 @@ import sys
 
 from host_tools import dicestats, gamefile, reportplot, savefile
 from referee.events import EV_INIT, EV_PHASE
-from referee.texts import ship_state
+from referee.texts import hit_points, plural, ship_state, shows
 
 CSV_FIELDS = ("seq", "round", "phase", "text", "hash")
 SHIP_KEYS = ("name", "side", "class", "hp", "damage", "pending", "status")
@@ -31,7 +31,8 @@ def analyse(data):
 
         {"scenario", "ruleset", "gid", "source", "base_seq", "sides": [name, name],
          "ships": [{"name", "side", "class", "hp": [x, y], "damage", "pending", "status",
-                    "state" (texts.ship_state)}],
+                    "state" (texts.ship_state), "hit_points" (texts.hit_points)}],
+         "shows": texts.shows (class, counters, split hit points: what the ruleset uses),
          "decided": {"seq", "round", "text"} (the event that made the winner) or None,
          "records": [gamefile.Walk records], "start_round", "start_phase", "start_damage",
          "hp_rounds": {"labels": [...], "values": [[side 0 ...], [side 1 ...]]},
@@ -79,11 +80,12 @@ def analyse(data):
     ships = []
     for i in range(n):
         d = g.ship_dict(i)          # + its state in words, as every view (texts.ship_state)
-        ships.append(dict([(k, d[k]) for k in SHIP_KEYS], state=ship_state(g, i)))
+        ships.append(dict([(k, d[k]) for k in SHIP_KEYS], state=ship_state(g, i),
+                          hit_points=hit_points(g, i)))
     return {"scenario": g.roster_name or data["game"].get("scenario") or "",
             "ruleset": g.profile.name, "gid": data["game"].get("gid") or "",
             "source": data.get("source") or "save file", "base_seq": data["base_seq"],
-            "sides": list(g.side_names), "ships": ships, "records": records,
+            "sides": list(g.side_names), "ships": ships, "records": records, "shows": shows(g),
             "start_round": start_round, "start_phase": start_phase,
             "start_damage": start_damage, "hp_rounds": {"labels": labels, "values": values},
             "initiative": init, "rolls": rolls, "stats": stats, "verified": verified,
@@ -146,15 +148,20 @@ def _result(m):
 
 
 def _fleets(m):
+    """Each side's ships: the class only where the ruleset reads it (texts.shows), the hit
+    points as the card gives them ("6/4", or "3")."""
     out = []
+    cls = m.get("shows", {}).get("class", True)
     for s in range(2):
         rows = [("dim" if sh["status"] == "destroyed" else "",
-                 [esc(sh["name"]), sh["class"], "%d/%d" % tuple(sh["hp"]),
+                 [esc(sh["name"])] + ([sh["class"]] if cls else []) +
+                 [sh.get("hit_points") or "%d/%d" % tuple(sh["hp"]),
                   "%d%s" % (sh["damage"], " (+%d pending)" % sh["pending"] if sh["pending"]
                             else ""), esc(sh.get("state", sh["status"]))])
                 for sh in m["ships"] if sh["side"] == s]
         out.append("<h3>%s</h3>" % _side(m, s))
-        out.append(_table(("ship", "class", "hit points", "damage at the end", "state"), rows))
+        out.append(_table(("ship",) + (("class",) if cls else ()) +
+                          ("hit points", "damage at the end", "state"), rows))
     return "\n".join(out)
 
 
@@ -168,7 +175,7 @@ def _initiative(m):
                                                               _side(m, 1), r["rolls"][1]),
                       r["source"], _side(m, r["holder"]) if r["holder"] is not None else "-",
                       "taken back by an undo" if r["undone"] else ""]))
-    return _table(("round", "event", "rolls", "dice", "holds initiative", "note"), rows)
+    return _table(("round", "event", "rolls", "dice", "initiative holder", "note"), rows)
 
 
 def _account(m):
@@ -253,9 +260,9 @@ def _stats(m, png):
         bad = v["bad"] + v["problems"]
         out.append("<p>Board rolls checked against the revealed secrets (fleetref verify): "
                    "%d verified, %d physical, %d not revealed yet, %d cannot be checked (no "
-                   "roll record, or its secret lost in a restart), %d problems.</p>%s"
+                   "roll record, or its secret lost in a restart), %s.</p>%s"
                    % (len(v["ok"]), len(v["physical"]), len(v["unrevealed"]),
-                      len(v["unrecorded"]) + len(v["lost"]), len(bad),
+                      len(v["unrecorded"]) + len(v["lost"]), plural(len(bad), "problem"),
                       "".join("<p class=\"s1\">%s</p>" % esc(b) for b in bad)))
     return "\n".join(out)
 
@@ -266,8 +273,9 @@ def html_page(m, plot_png, dice_png=None):
     parts = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
              "<title>%s</title><style>%s</style></head><body>" % (esc(title), CSS),
              "<h1>%s</h1>" % esc(title),
-             "<p class=\"meta\">Ruleset %s, game %s, %d events (%s), %s against %s; final "
-             "state hash %s.</p>" % (esc(m["ruleset"]), esc(m["gid"]), len(m["records"]),
+             "<p class=\"meta\">Ruleset %s, game %s, %s (%s), %s against %s; final "
+             "state hash %s.</p>" % (esc(m["ruleset"]), esc(m["gid"]),
+                                     plural(len(m["records"]), "event"),
                                      esc(m["source"]), _side(m, 0), _side(m, 1),
                                      esc(m["state_hash"])),
              "<h2>Result</h2>", _result(m),
@@ -322,7 +330,7 @@ def main(args):
             print("wrote the plot to %s" % args.png)
         if args.csv:
             write_csv(m, args.csv)
-            print("wrote %d events to %s" % (len(m["records"]), args.csv))
+            print("wrote %s to %s" % (plural(len(m["records"]), "event"), args.csv))
         if out:
             _write(out, html_page(m, plot, reportplot.dice_png(m)).encode("utf-8"))
             print("wrote the report to %s" % out)

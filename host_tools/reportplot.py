@@ -15,6 +15,8 @@ matplotlib's own errors.
 
 import io
 
+from referee.texts import plural
+
 SIDE_COLOURS = ("#1f5fbf", "#bf3f1f")
 
 
@@ -96,8 +98,9 @@ def dice_png(model):
         ax.bar(faces, gr["counts"], color=SIDE_COLOURS[gr["side"]], alpha=0.8)
         ax.axhline(gr["n"] / gr["faces"], color="black", linestyle=":", linewidth=1,
                    label="fair: %.2f a face" % (gr["n"] / gr["faces"]))
-        ax.set_title("%s, %s d%d (%d rolls, p = %.3f)" % (
-            model["sides"][gr["side"]], gr["source"], gr["faces"], gr["n"], gr["p"]),
+        ax.set_title("%s, %s d%d (%s, p = %.3f)" % (
+            model["sides"][gr["side"]], gr["source"], gr["faces"], plural(gr["n"], "roll"),
+            gr["p"]),
             fontsize=9)
         ax.set_xticks(faces)
         ax.tick_params(labelsize=7)

@@ -42,6 +42,7 @@ def load(path, ruleset=None):
 def describe(norm):
     """The fleets as the referee sees them: lines of text (list of str)."""
     from referee import rules
+    from referee.texts import plural
     rs = rules.get(norm["ruleset"])
     out = ["%s (ruleset %s)%s" % (norm["name"], norm["ruleset"],
                                   ("; source: " + norm["source"]) if norm["source"] else "")]
@@ -50,12 +51,15 @@ def describe(norm):
     idx = 0
     all_ships = norm["sides"][0]["ships"] + norm["sides"][1]["ships"]
     for si, side in enumerate(norm["sides"]):
-        out.append("side %d: %s, %d ships (%s the grid)" % (si, side["name"], len(side["ships"]),
-                                                            "left of" if si == 0 else "right of"))
+        out.append("side %d: %s, %s (%s the grid)" % (si, side["name"],
+                                                      plural(len(side["ships"]), "ship"),
+                                                      "left of" if si == 0 else "right of"))
         for s in side["ships"]:
             x, y = s["hp"]
             hp = "%d" % x if not y else "%d/%d" % (x, y)
-            bits = ["class %d" % s["class"], "hit points %s" % hp, "%d counters" % s["cc"]]
+            bits = ["class %d" % s["class"], "hit points %s" % hp]
+            if rs.options:                  # fleet command counters (only with a chart)
+                bits.append(plural(s["cc"], "counter"))
             if not s["launched"]:
                 bits.append("aboard")
             if s["carrier"] >= 0:

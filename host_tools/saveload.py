@@ -187,7 +187,8 @@ def main_save(args):
     held = ("it no longer holds the events before in a form that replays; a mirror connected "
             "since the start keeps them all")
     if not base:
-        print("saved %d events to %s" % (n, args.file))
+        from referee.texts import plural
+        print("saved %s to %s" % (plural(n, "event"), args.file))
     elif n:
         print("saved %d events to %s (events %d..%d, from the board's state after event %d: %s)"
               % (n, args.file, base + 1, base + n, base, held))

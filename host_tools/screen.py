@@ -15,7 +15,7 @@ class Section:
     """Lines of a view. ``lines``: list of rich Text (or str). ``priority``: higher stays
     longer. ``keep``: how many lines it may shrink to (0: it may go). ``tail``: when
     collapsed keep the newest (last) lines instead of the first. ``what``: the noun of the
-    "… N more <what>" line."""
+    "… N more <what>" line, in the plural ("ships": "… 1 more ship" for one)."""
 
     def __init__(self, lines, priority=5, keep=1, tail=False, what="lines"):
         self.lines = [x if isinstance(x, Text) else Text(x) for x in lines]
@@ -53,7 +53,8 @@ def _collapse(sec, rows, width):
         kept.append(item)
         used += len(item)
     hidden = len(sec.lines) - len(kept)
-    more = Text("… %d more %s" % (hidden, sec.what), style="dim")
+    what = sec.what[:-1] if hidden == 1 and sec.what.endswith("s") else sec.what
+    more = Text("… %d more %s" % (hidden, what), style="dim")   # "1 more ship", "2 more ships"
     if sec.tail:
         kept.reverse()
         rows_out = [more]
@@ -105,6 +106,15 @@ def fit(sections, width, height):
     return rows[:height]
 
 
+def fit_words(text, width):
+    """``text`` cut to at most ``width`` cells at a word's end (a single word longer than
+    that is cut)."""
+    if len(text) <= width:
+        return text
+    cut = text[:width + 1].rsplit(" ", 1)[0]
+    return cut if len(cut) <= width and cut else text[:width]
+
+
 def grid_lines(fb, w, h, cell=2):
     """The RGB frame buffer ``fb`` (w*h*3 bytes) as h rows of Text, ``cell`` columns per
     pixel (2 looks square, 1 for narrow terminals)."""
@@ -133,7 +143,7 @@ def compose(fb, w, h, title, sections, width, height):
     a grid beside the text, the grid uses one column per pixel; below 24 rows or when even
     that leaves under 30 columns the text goes under the grid."""
     cell = 2 if width - 2 * w - 1 >= 40 else 1
-    left = [Text(title[:w * cell], style="bold")] + grid_lines(fb, w, h, cell)
+    left = [Text(fit_words(title, w * cell), style="bold")] + grid_lines(fb, w, h, cell)
     lw = w * cell
     rw = width - lw - 1
     out = Text()

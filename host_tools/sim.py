@@ -19,7 +19,7 @@ from referee.loop import Runner, sleep_ms
 from referee.ticks import ticks_diff, ticks_ms
 from referee.render import Renderer
 
-from host_tools import paths, script as scriptmod, simflash
+from host_tools import gamesettings, paths, script as scriptmod, simflash
 from host_tools.virtual import PtySerial, QueueKeys, FrameCapture
 
 # terminal keys for the 4x4 pad, row-major; shifted = long press (read by termkeys.py)
@@ -95,6 +95,7 @@ def make_board(args):
         os.makedirs(args.flash, exist_ok=True)
         app.set_journal(Journal(OSFS(os.path.abspath(args.flash)), "/game",
                                 history_budget=args.history_kb * 1024))
+    settings = gamesettings.parse(args)       # --setting, --clock (ValueError: one line)
     wanted = None
     if args.roster:
         wanted = os.path.splitext(os.path.basename(args.roster))[0]
@@ -113,17 +114,17 @@ def make_board(args):
             where = j.set_aside()
             app.boot_note = ("journal damaged: its set-up is unreadable; damaged files kept in "
                              "%s; a new game is started" % where)
-        elif wanted is not None and held != wanted:
-            raise ValueError("%s holds a game of %s in play: leave out --scenario/--roster/"
-                             "--ruleset to resume it, or add --new to start %s over it"
-                             % (args.flash, held, wanted))
+        elif (wanted is not None and held != wanted) or settings:
+            raise ValueError("%s holds a game of %s in play (with its own settings): leave out "
+                             "--scenario/--roster/--ruleset/--setting/--clock to resume it, or "
+                             "add --new to start %s over it" % (args.flash, held, wanted or held))
         else:
             app.boot(held)
     if app.game is None:
         if args.roster:
-            app.load_text(paths.load_roster_file(args.roster), args.ruleset, wanted)
+            app.load_text(paths.load_roster_file(args.roster), args.ruleset, wanted, settings)
         else:
-            app.load_scenario(wanted or "hoth", args.ruleset)
+            app.load_scenario(wanted or "hoth", args.ruleset, settings)
     if app.boot_note:
         print("fleetref sim: " + app.boot_note, file=sys.stderr, flush=True)
     app.on_event = EventRecord(app)
@@ -219,6 +220,9 @@ class IdleLoop:
 
 def final_snapshot(app, ser, rejected):
     snap = app.game.snapshot()
+    if app.game.clk:                  # the board's clocks now: paused, live (docs/clock.md)
+        from referee.clock import live_view
+        snap["clock"] = live_view(app)
     snap["gid"] = app.gid
     snap["events"] = app.on_event.events()
     snap["rejected"] = rejected
@@ -350,6 +354,7 @@ def add_arguments(p):
     p.add_argument("--script", help="key-press script to play (docs/script.md)")
     p.add_argument("--headless", action="store_true",
                    help="no drawing; with --script print the final snapshot as JSON and exit")
+    gamesettings.add_arguments(p)         # --setting NAME=VALUE, --clock MINUTES
     p.add_argument("--board", default=paths.DEFAULT_BOARD, help="board profile in boards/")
     p.add_argument("--pace", type=int, default=None, help="ms between scripted key presses")
     p.add_argument("--wait-for-host", action="store_true",

@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from host_tools import view
+from host_tools import clockview, view
+from referee.texts import hit_points, plural, possessive, ship_state, shows
 from host_tools.screen import Section, compose
 from host_tools.termkeys import KeyReader, PAD_KEYS, PAD_SHIFT
 
@@ -41,9 +42,35 @@ class Refusals:
         return self.text
 
 
+def selected_line(g, i):
+    """The selected ship in words: name, side, class and counters where the ruleset uses them
+    (texts.shows), damage of its hit points ("6/4" only for a card with a damaged side), and
+    its state in the words every view uses (texts.ship_state: "ok, ionized", "exited",
+    "aboard", "in the fighter pool", "destroyed")."""
+    d = g.ship_dict(i)
+    sh = shows(g)
+    who = g.side_names[d["side"]] + (", class %d" % d["class"] if sh["class"] else "")
+    t = "selected: %s (%s): damage %d of %s hit points, pending %d" % (
+        d["name"], who, d["damage"], hit_points(g, i), d["pending"])
+    if sh["counters"]:
+        t += ", " + plural(d["counters"], "counter")
+    return t + ", " + ship_state(g, i)
+
+
+def boot_line(app):
+    """"Restored the game in play: N events, round R" when the board started with the game
+    its flash journal kept (a power cut, a restart), else ""."""
+    g = app.game
+    if app.journal is None or g is None or not g.seq:    # a new game starts at event 0
+        return ""
+    return "Restored the game in play: %s, round %d" % (plural(g.seq, "event"), g.round)
+
+
 class SimView:
     def __init__(self, app, runner, display, keys, ser, stop, changed=None, console=None):
         self.app = app
+        self.boot_line = boot_line(app)     # said until the next event is played
+        self.boot_seq = app.game.seq if app.game is not None else 0
         self.runner = runner
         self.display = display
         self.keys = keys
@@ -79,15 +106,18 @@ class SimView:
         app = self.app
         g = app.game
         head = view.header_text(g, app.scenario).split()
-        sel = []
-        i = app.cursor
-        d = g.ship_dict(i)
-        sel.append(Text("selected: %s (%s, class %d): damage %d of %d, pending %d, "
-                        "%d counters, %s" % (d["name"], g.side_names[d["side"]], d["class"],
-                                             d["damage"], sum(d["hp"]), d["pending"],
-                                             d["counters"], d["status"]), style="bold"))
+        if self.boot_line and g.seq != self.boot_seq:
+            self.boot_line = ""
+        sel = [Text(self.boot_line, style="bold cyan")] if self.boot_line else []
+        sel.append(Text(selected_line(g, app.cursor), style="bold"))
         if app.mark != 255:
             sel.append(Text("marked: %s" % g.names[app.mark], style="magenta"))
+        pick = getattr(app, "aim_pick", None)
+        if pick is not None and pick[0] == app.mark:     # the pad's aim, not logged yet
+            sel.append(Text("aiming: %s %s (logged when it acts)" % (
+                possessive(g.names[pick[0]]), g.profile.aim_text(g, pick[1], pick[2])),
+                style="magenta"))
+        sel += clockview.sim_lines(app)     # time banks (docs/clock.md): paused, time left
         if app.menu is not None:
             sel.append(Text("menu: %s (sel+/sel- choose, enter loads, hold enter leaves)"
                             % app.menu[app.menu_i], style="bold cyan"))
@@ -95,8 +125,8 @@ class SimView:
             sel.append(Text("counted on the pad for the next action: %d, %d"
                             % (app.count, app.count2)))
         if app.entry:
-            sel.append(Text("entering the d20 of %s: %d" % (g.side_names[app.entry - 1],
-                                                            app.entry_value), style="bold"))
+            sel.append(Text("entering the %s d20: %d" % (possessive(g.side_names[app.entry - 1]),
+                                                         app.entry_value), style="bold"))
         refusal = self.refusals.current()
         if refusal:
             sel.append(Text("refused: %s" % refusal, style="bold red"))

@@ -186,8 +186,10 @@ def _events(seqs):
 
 def report(res):
     """Lines saying what :func:`verify_game` found."""
-    out = ["%d board rolls verified, %d physical rolls, %d not yet revealed"
-           % (len(res["ok"]), len(res["physical"]), len(res["unrevealed"]))]
+    from referee.texts import plural
+    out = ["%s verified, %s, %d not yet revealed"
+           % (plural(len(res["ok"]), "board roll"), plural(len(res["physical"]), "physical roll"),
+              len(res["unrevealed"]))]
     for p in res["problems"]:
         out.append("COMMITMENT: " + p)
     for b in res["bad"]:

@@ -4,7 +4,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.game import STATUS_NAMES
-from referee.texts import ship_state
+from referee.texts import possessive, ship_state, shows
 
 
 def _boost(v):
@@ -51,9 +51,13 @@ def pad_label(game, action):
 
 
 def ships_table(game, cursor=None):
+    """The ships as a table; the class and counter columns only where the ruleset uses them
+    (texts.shows)."""
+    sh = shows(game)
     tab = Table(expand=False, padding=(0, 1), show_edge=False)
     for col in ("#", "ship", "side", "cl", "hit points", "cc", "state"):
-        tab.add_column(col)
+        if (col != "cl" or sh["class"]) and (col != "cc" or sh["counters"]):
+            tab.add_column(col)
     for i in range(game.n):
         st = STATUS_NAMES[game.status(i)]
         extra = [ship_state(game, i)]       # in words, as every view (referee/texts.py)
@@ -62,8 +66,11 @@ def ships_table(game, cursor=None):
         if game.active == i:
             extra.append("firing")
         style = "bold" if i == cursor else ("dim" if st == "destroyed" else "")
-        tab.add_row(str(i), game.names[i], game.side_names[game.side[i]][:10], str(game.cls[i]),
-                    bar(game, i), str(game.cc[i]), ", ".join(extra), style=style)
+        cells = [str(i), game.names[i], game.side_names[game.side[i]][:10]]
+        cells += [str(game.cls[i])] if sh["class"] else []
+        cells.append(bar(game, i))
+        cells += [str(game.cc[i])] if sh["counters"] else []
+        tab.add_row(*cells, ", ".join(extra), style=style)
     return tab
 
 
@@ -72,7 +79,7 @@ def chart_text(game):
     if not game.nopt:
         return t
     for s in range(2):
-        t.append("%s chart: " % game.side_names[s], style="bold")
+        t.append("%s chart: " % possessive(game.side_names[s]), style="bold")
         for k in range(game.nopt):
             v = game.chart[s * game.nopt + k]
             name = game.profile.options[k].name

@@ -141,7 +141,8 @@ def check_free(host, port):
         with socket.create_server((host, port)):
             pass
     except OSError as e:
-        raise OSError("cannot serve on %s:%d: %s" % (host, port, e.strerror or e))
+        why = os.strerror(e.errno) if e.errno else str(e)
+        raise OSError("cannot serve on %s:%d: %s" % (host, port, why)) from None
 
 
 def serve(feed, host, port, title="fleetref", started=None, say=print, app=None,
@@ -157,12 +158,12 @@ def serve(feed, host, port, title="fleetref", started=None, say=print, app=None,
     server = uvicorn.Server(config)
     if on_server is not None:
         on_server(server)
+    check_free(host, port)            # a port in use is said instead of the serving line
     if is_local(host):
         say((what + "; on localhost only (--http 0.0.0.0:%d serves the network)")
             % (host, port, port))
     else:
         say((what + "; WARNING: reachable from other machines on the network") % (host, port))
-    check_free(host, port)
     if started is not None:
         orig = server.startup
 
@@ -227,7 +228,8 @@ def add_arguments(p):
 def main(args):
     try:
         host, port = parse_http(args.http)
-    except ValueError as e:
+        check_free(host, port)      # before the board: a port in use is the one line said
+    except (ValueError, OSError) as e:
         print("fleetref web: %s" % e, file=sys.stderr)
         return 2
     from host_tools.mirror import MirrorError

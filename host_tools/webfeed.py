@@ -11,6 +11,7 @@ hash the host computed after it, ``board_hash`` the board's (None when it sent n
 
 import threading
 
+from host_tools import clockview
 from referee.events import EV_UNDO
 from referee.texts import event_text, undone_seq
 
@@ -121,7 +122,7 @@ class Feed:
             snap["gid"] = self.gid
             snap["link"] = dict(self.link)
             snap["first_seq"] = self.records[0]["seq"] if self.records else None
-            return snap
+            return clockview.aged(snap)         # the clocks' seconds left as of now
 
     def events_since(self, since):
         """``(gid, newest seq, records with seq > since)``."""
@@ -141,7 +142,7 @@ class MirrorFeed:
         mirror.rep.on_change = self.changed
 
     def _snap(self):
-        return self.m.snapshot()
+        return clockview.stamped(self.m)      # (the clocks: when their seconds were taken)
 
     def changed(self, kind, seq):
         rep = self.m.rep
@@ -153,7 +154,7 @@ class MirrorFeed:
         # a new game, or the board's state window: the records of the events held, with the
         # texts of the game as it is now (names, phases; the window is all the board keeps)
         recs = [{"seq": s, "ev": list(ev), "hash": h, "board_hash": None,
-                 "text": sentence(event_text(g, ev)), "round": None, "phase": None,
+                 "text": event_sentence(g, ev, s), "round": None, "phase": None,
                  "undone": undone_seq(g, s) if ev[0] == EV_UNDO else None}
                 for s, ev, h in rep.rows]
         self.feed.reset(rep.gid, self._snap(), recs)
@@ -164,6 +165,7 @@ class MirrorFeed:
         else:
             self.feed.set_link(False, "link to %s lost: reconnecting" % m.port)
         snap = self.feed.snap
-        if snap is not None and m.rep.game is not None and \
-                snap.get("dice") != m.rep.dicelog.view():    # a reveal, a restart: no event
+        if snap is not None and m.rep.game is not None and (
+                snap.get("dice") != m.rep.dicelog.view()     # a reveal, a restart: no event
+                or clockview.stale(snap, m)):               # the clocks paused or resumed
             self.feed.set_snap(self._snap())

@@ -1,4 +1,4 @@
-"""Time banks (issue 14 part 3) on the referee driven through its serial commands and keys,
+"""Time banks (docs/clock.md) on the referee driven through its serial commands and keys,
 with the board's millisecond clock replaced by the test's: which side's clock runs comes from
 the seed texts, the charges, the pause while physical dice are entered, the increment per
 round, the expiry (warn or the opponent wins), and the mirror replaying the log to the same
@@ -200,7 +200,7 @@ def test_a_game_without_clocks_keeps_its_state_bytes():
     assert a.check((EV_CLOCK, 0, 1, 0)) and b.check((EV_CLOCK, 0, 1, 0)) is None
 
 
-def test_grid_shows_minutes_left_and_warns_in_the_last_two_minutes():
+def test_grid_shows_minutes_left_and_warns_in_the_last_minutes():
     from referee.render import Renderer, SIDE_RGB
     from referee import glyphs
     t = Table("swsb-example", clock_s=45 * 60, clock_zero=0)
@@ -221,7 +221,7 @@ def test_grid_shows_minutes_left_and_warns_in_the_last_two_minutes():
     r.render(t.app)
     assert digits(1, 45, SIDE_RGB[1])
     v = t.app.version
-    t.wait(60 * 43 + 1)                             # 1 min 59 s left: amber, redrawn
+    t.wait(60 * 43 + 1)                             # 1 min 59 s left: amber (under 5 min)
     assert t.app.version > v
     r.render(t.app)
     assert digits(1, 2, (255, 110, 0))

@@ -11,6 +11,7 @@ import json
 import re
 
 from conftest import ROOT  # noqa: F401  (sys.path for the firmware)
+from referee.texts import plural
 from host_tools.mirror import Mirror
 from host_tools.mirrorview import MirrorScreen
 from reportgames import cli
@@ -98,7 +99,7 @@ def test_mirror_follows_the_board_through_a_power_cut(sim_factory, tmp_path):
     assert dice.count("roll") >= len(old) + len(new) and "reveal" in dice and "hello" in dice
     out = cli("verify", str(log))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert ("%d board rolls verified" % len(new)) in out.stdout
+    assert (plural(len(new), "board roll") + " verified") in out.stdout
     lost = [x for x in out.stdout.splitlines() if x.startswith("CANNOT BE CHECKED")]
     assert len(lost) == 1 and "restarted" in lost[0] and \
         lost[0].endswith("events %s" % ", ".join(str(s) for s in old)), out.stdout
@@ -147,8 +148,8 @@ def test_a_mirror_log_keeps_the_dice_and_verifies(sim_factory, tmp_path):
     m.log.close()
     out = cli("verify", str(log))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert out.stdout.startswith("%d board rolls verified, 1 physical rolls, 0 not yet revealed"
-                                 % len(rolls)), out.stdout
+    assert out.stdout.startswith("%s verified, 1 physical roll, 0 not yet revealed"
+                                 % plural(len(rolls), "board roll")), out.stdout
     assert out.stdout.rstrip().endswith("all board rolls match")
     from host_tools.replica import Replica
     rep = Replica()

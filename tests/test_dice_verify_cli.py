@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from conftest import ROOT
+from referee.texts import plural
 from test_link import drive
 from host_tools import savefile
 
@@ -66,7 +67,7 @@ def test_saved_sim_game_verifies_and_forgeries_are_named(sim_factory, tmp_path):
     assert len(board) >= 3 and len(inits) >= 3
     out = cli("verify", str(path))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert ("%d board rolls verified" % len(board)) in out.stdout
+    assert (plural(len(board), "board roll") + " verified") in out.stdout
 
     # the statistics read the same file: every initiative d20 is the board's, per player
     st = cli("dicestats", str(path), "--json")
@@ -117,4 +118,4 @@ def test_saved_games_of_every_ruleset_verify(sim_factory, tmp_path, scenario):
         assert board                          # initiative (seeds 001, 004), overlap dice (003)
     out = cli("verify", str(path))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert ("%d board rolls verified" % len(board)) in out.stdout
+    assert (plural(len(board), "board roll") + " verified") in out.stdout

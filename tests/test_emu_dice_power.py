@@ -74,7 +74,7 @@ def test_power_cut_with_the_mirror_attached(tmp_path, uf2_dir, monkeypatch):  # 
             m.log.close()
     out = cli("verify", str(log))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert ("%d board rolls verified" % len(new)) in out.stdout
+    assert ("%d board roll%s verified" % (len(new), "s" if len(new) != 1 else "")) in out.stdout
     assert any(x.startswith("CANNOT BE CHECKED") and x.endswith(
         "events %s" % ", ".join(str(s) for s in old)) for x in out.stdout.splitlines())
 

@@ -38,7 +38,7 @@ def test_undo_says_what_it_undid_and_texts_are_sentences():
     app, out = make_referee("hoth")
     g = app.game
     t = step(app, {"c": "roll", "values": [5, 9]})
-    assert t == "Initiative roll (physical dice): Empire 5, Rebels 9; Rebels holds initiative."
+    assert t == "Initiative roll (physical dice): Empire 5, Rebels 9; Rebels hold initiative."
     t = step(app, {"c": "phase"})
     assert t == "Next phase: round 1, movement."
     t = step(app, {"c": "undo"})
@@ -80,7 +80,7 @@ def test_log_lines_hold_the_event_and_its_text():
     rows = [json.loads(x) for x in m.log.getvalue().splitlines()]
     assert rows[-1]["ev"] == [1, 5, 9, 1]
     assert rows[-1]["text"] == ("Initiative roll (physical dice): Empire 5, Rebels 9; Rebels "
-                                "holds initiative.")
+                                "hold initiative.")
 
 
 def board_lines(app, out, cmds):

@@ -33,7 +33,7 @@ def texts_applied(events):
 
 def test_pending_lethal_damage_destroys_and_the_empire_wins():
     g, t = texts_applied(HOTH)
-    assert t[36] == ("Troop Transport is hit from Star Destroyer: 1 damage point marked "
+    assert t[36] == ("Troop Transport is hit by Star Destroyer: 1 damage point marked "
                      "pending (now 2 of 2); lethal damage pending.")
     assert t[37] == ("Next phase: round 4, initiative. Troop Transport is destroyed: "
                      "the Empire wins.")
@@ -43,7 +43,7 @@ def test_pending_lethal_damage_destroys_and_the_empire_wins():
 
 def test_plain_pending_hit_names_pending():
     _, t = texts_applied(HOTH[:24])
-    assert t[23] == ("Troop Transport is hit from Star Destroyer: 1 damage point marked "
+    assert t[23] == ("Troop Transport is hit by Star Destroyer: 1 damage point marked "
                      "pending (now 1 of 2).")
 
 
@@ -221,3 +221,84 @@ def test_simulator_table_says_the_states_in_words():
     out = c.export_text()
     line = [x for x in out.splitlines() if "TIE Fighter 3" in x][0]
     assert line.rstrip().endswith("aboard") and "ok" not in line.split("│")[-1]
+
+
+def said(scenario, events):
+    """The sentence of each event as the host views make it, applied in order to a fresh
+    ``scenario`` game."""
+    app, _ = make_referee(scenario)
+    g = app.game
+    out = []
+    for ev in events:
+        before = outcome(g)
+        assert g.submit(tuple(ev)) is None, (ev, g.check(tuple(ev)))
+        out.append(with_consequences(event_text(g, tuple(ev), g.seq), before, g, tuple(ev)))
+    return g, out
+
+
+def test_attack_sentences_say_when_the_damage_is_pending():
+    """Damage marked in a pending phase waits, damage marked elsewhere lands at once, and the
+    attack's sentence says which, as the plain hit's does. Seed 004, Capital Weapons: "all
+    fire is considered simultaneous (unlike the movement phase)" (the phase's hits land at its
+    end; a rapid-fire response in the movement phase lands at once); seed 000 errata,
+    Emperor's Will: normal damage is resolved "during the damage phase" (digest 1.2); seed
+    001, Alternating Activation: "Damage is assessed as soon as a ship has finished firing"
+    (pending until its `done`).
+
+    smb (hoth: Star Destroyer 0, Troop Transport 4, Main Guns capital +5, Turbolasers rapid
+    +1, the Transport's front defence 14): the Turbolasers' response 20 + 1 = 21 in the
+    movement phase, at once (damage 1, pending 0); the Main Guns 20 + 5 = 25 in the capital
+    weapons phase, pending. swsb (Mon Calamari Cruiser attack 6 at the Imperial Star Destroyer,
+    Defense 14): 26 in the attack step, pending. swsb-addon (at 4", a 20 always hits): pending
+    until the Cruiser is done."""
+    g, t = said("hoth", [(1, 2, 9, 0), (4, 0, 0, 0), (11, 4, 1, 0), (12, 0, 2, 4),
+                         (8, 0, 6, 0), (9, 0, 20, 4)])
+    assert t[-1] == ("Star Destroyer attacks Troop Transport: d20 20, total 21: hit, 1 damage "
+                     "marked on Troop Transport.")
+    assert (g.dmg[4], g.pend[4]) == (1, 0)
+    g, t = said("hoth", [(1, 15, 8, 0), (4, 0, 0, 0)] +
+                [(11, i, 1, 0) for i in (0, 4, 5, 6)] +
+                [(4, 0, 0, 0), (8, 0, 4, 0), (9, 0, 20, 4)])
+    assert t[-1] == ("Star Destroyer attacks Troop Transport: d20 20, total 25: hit, 1 damage "
+                     "marked pending on Troop Transport.")
+    assert (g.dmg[4], g.pend[4]) == (0, 1)
+    g, t = said("swsb-example", [(1, 12, 8, 0), (4, 0, 0, 0), (4, 0, 0, 0), (4, 0, 0, 0),
+                                 (9, 0, 20, 5)])
+    assert g.names[5] == "Imperial Star Destroyer" and g.phase_name() == "attack"
+    assert t[-1] == ("Mon Calamari Cruiser attacks Imperial Star Destroyer: d20 20, total 26: "
+                     "hit, 1 damage marked pending on Imperial Star Destroyer.")
+    g, t = said("swsb-addon-example", [(1, 12, 3, 0), (4, 0, 0, 0), (14, 0, 0, 0),
+                                       (4, 0, 0, 0), (8, 0, 0, 4), (9, 0, 20, 4)])
+    assert g.names[4] == "Invisible Hand" and g.pend[4] == 1
+    assert t[-1].endswith(": hit, 1 damage marked pending on Invisible Hand."), t[-1]
+
+
+def test_plain_hit_at_once_does_not_say_pending():
+    """Seed 004, Capital Weapons: fire in the movement phase is not simultaneous, so a hit
+    there (a rapid-fire response entered with `hit` and `by`) lands at once: X-Wing 1 (1 hit)
+    is destroyed by it, and its sentence does not call the damage pending."""
+    g, t = said("hoth", [(1, 2, 9, 0), (4, 0, 0, 0), (11, 5, 1, 0), (12, 0, 2, 5),
+                         (2, 5, 1, 0)])
+    assert t[-1] == ("X-Wing 1 is hit by Star Destroyer: 1 damage point marked (now 1 of 1); "
+                     "X-Wing 1 is destroyed.")
+
+
+def test_the_simulator_view_says_the_ship_states_of_every_view():
+    """The simulator's selected-ship line says a ship's state in the words the mirror, the web
+    page and the report use (texts.ship_state). Seed 004, Escape from Hoth: the Ion Cannon
+    "fires at +16 (as a capital weapon) ... if it hits a Star Destroyer the vessel cannot move
+    or fire in the next round" (d20 10 + 16 = 26 against the front's 12: ionized in round 2);
+    "The fighters being on board the Star Destroyer" (TIE Fighter 1 aboard); "The Rebel player
+    wins if they exit the Transport from the opposite table edge" (exited)."""
+    from host_tools.simview import selected_line
+    from referee.texts import ship_state
+    g = play([(1, 15, 8, 0), (4, 0, 0, 0)] + [(11, i, 1, 0) for i in (0, 4, 5, 6)] +
+             [(4, 0, 0, 0), (17, 0, 10, 0), (4, 0, 0, 0), (1, 15, 8, 0), (4, 0, 0, 0),
+              (16, 4, 1, 0)])
+    sd, tie, tt = g.index("Star Destroyer"), g.index("TIE Fighter 1"), \
+        g.index("Troop Transport")
+    assert selected_line(g, sd).endswith("pending 0, ok, ionized"), selected_line(g, sd)
+    assert selected_line(g, tie).endswith(", aboard"), selected_line(g, tie)
+    assert selected_line(g, tt).endswith(", exited"), selected_line(g, tt)
+    for i in range(g.n):
+        assert selected_line(g, i).endswith(", " + ship_state(g, i))

@@ -1,7 +1,8 @@
 """Every event kind the serial protocol accepts in a ruleset can also be made on the pad, or
 the table below says why not (docs/protocol.md "Events", docs/script.md). Each pad entry is a
 list of pad actions pressed on the ruleset's example game (``Ruleset.example``) after a few
-serial lines that bring it to where the action makes sense; the test holds that the pad
+serial lines that bring it to where the action makes sense (the weapon the pad's ``aim``
+chose is logged when the marked ship acts: ``alt1``, attack); the test holds that the pad
 submits an event of that kind (whether the rules then accept it depends on the table, as for
 the same serial command)."""
 
@@ -27,13 +28,13 @@ TABLE = {
     "swsb": {
         EV_INIT: ([], ["roll"]), EV_HIT: ([], ["dmg+"]), EV_COUNTER: (MOVING, ["opt2"]),
         EV_PHASE: ([], ["phase"]), EV_UNDO: (ROLL, ["undo"]), EV_LAUNCH: ([], ["launch"]),
-        8: ([], ["mark", "side", "alt2"]), 9: ([], ["mark", "side", "alt1"]),
+        8: ([], ["mark", "side", "alt2", "alt1"]), 9: ([], ["mark", "side", "alt1"]),
         10: ([], ["mark", "sel+", "alt3"]), 15: ([], ["alt4"]), EV_CLOCK: CLOCK,
     },
     "swsb-addon": {
         EV_INIT: ([], ["roll"]), EV_HIT: ([], ["dmg+"]), EV_COUNTER: (MOVING, ["opt2"]),
         EV_PHASE: ([], ["phase"]), EV_UNDO: (ROLL, ["undo"]), EV_LAUNCH: ([], ["launch"]),
-        8: ([], ["mark", "side", "alt2"]), 9: ([], ["mark", "side", "alt1"]),
+        8: ([], ["mark", "side", "alt2", "alt1"]), 9: ([], ["mark", "side", "alt1"]),
         10: "Emperor's Will (swsb's `transfer`) has no key here: alt1-alt4 are attack, aim, "
             "done and choose / Proximity Override, and no example ship has emperors_will",
         11: (MOVING, ["power"]), 14: (MOVING, ["alt4"]), 15: ([], ["alt3"]),
@@ -54,7 +55,7 @@ TABLE = {
     "smb": {
         EV_INIT: ([], ["roll"]), EV_HIT: ([], ["dmg+"]), EV_COUNTER: NO_CHART,
         EV_PHASE: ([], ["phase"]), EV_UNDO: (ROLL, ["undo"]), EV_LAUNCH: ([], ["launch"]),
-        6: ([], ["power"]), 8: ([], ["mark", "side", "alt2"]),
+        6: ([], ["power"]), 8: ([], ["mark", "side", "alt2", "alt1"]),
         9: ([], ["mark", "side", "alt1"]), 11: ([], ["opt1"]),
         12: ([], ["mark", "side", "opt2"]), 16: ([], ["opt4"]), 17: ([], ["alt3"]),
         EV_CLOCK: CLOCK,

@@ -61,10 +61,11 @@ def test_fighter_attack_move_and_torpedoes_from_the_pad():
     assert a.game.log[-1] == (11, DS_YW1, 3, 0), "move on the marked ship: the Fighter Attack"
     select(a, DS_TIE1)
     press(a, "alt2")
-    assert a.game.sx[4 * DS_YW1] == 5, "aim: heavy weapons (5) at the front facing"
+    assert a.aim_pick == (DS_YW1, 5, 0), "aim: heavy weapons (5) at the front facing"
     enter_d20(a, 16)
     press(a, "alt1")
-    assert a.game.log[-1] == (9, DS_YW1, 16, DS_TIE1)
+    assert a.game.log[-2:] == [(8, DS_YW1, 5, 0), (9, DS_YW1, 16, DS_TIE1)]   # logged as it fires
+    assert a.game.sx[4 * DS_YW1] == 5
     assert a.game.destroyed(DS_TIE1), "seed: 16 + 3 = 19 against 18: a hit, 1 hit destroys"
 
 
@@ -241,6 +242,60 @@ def test_proximity_override_is_a_counter_on_the_pad_and_over_serial():
     assert a.game.log[-1] == (3, 5, 4, 5)
 
 
+
+def addon_with_red_leader():
+    """The swsb-addon example fleets with a class 4 Light Side fighter holding one Command
+    counter (Red Leader, before the two X-wings), so a class 4 counter exists."""
+    with open(os.path.join(ROOT, "firmware", "rosters", "swsb-addon-example.json")) as f:
+        r = json.load(f)
+    ships = r["sides"][0]["ships"]
+    red = dict(ships[2], name="Red Leader", cc=1)
+    red.pop("count", None)
+    ships.insert(2, red)
+    return r
+
+
+def test_proximity_override_takes_a_counter_of_the_ships_own_class():
+    """Seed 001, Proximity targeting: "A player can always use a Command token of the
+    appropriate Class to allow the ship to ignore this rule and fire at any target." Seed 000,
+    Fleet Command Options: "Start with the Command counters on the ship card. Play a counter by
+    removing it from the ship": a counter is of the class of the ship it comes off, so the
+    appropriate one for a ship is a counter of that ship's class.
+
+    Light Side: Mon Calamari Cruiser class 2 (3 counters), Red Leader class 4 (1 counter),
+    X-wing 1 class 4 (none). The Mon Calamari Cruiser's counter for X-wing 1 is refused, over
+    serial and on the pad with the cruiser marked (one line naming both classes; the chart and
+    the counters stay). Red Leader's counter for X-wing 1 is accepted over serial; undone, the
+    pad with nothing marked takes it from Red Leader too (the class 4 ship with a counter)."""
+    a, out = make_referee("swsb-addon-example")
+    ok(a, out, c="load", roster=addon_with_red_leader())
+    g = a.game
+    mc, red, xw1 = g.index("Mon Calamari Cruiser"), g.index("Red Leader"), g.index("X-wing 1")
+    assert (g.cls[mc], g.cls[red], g.cls[xw1]) == (2, 4, 4)
+    ok(a, out, c="roll", values=[12, 3])
+    ok(a, out, c="phase")
+    ok(a, out, c="choose", side=0)
+    seq, cc, chart = g.seq, list(g.cc), bytes(g.chart)
+    r = line(a, out, {"c": "counter", "ship": mc, "option": "Proximity Override",
+                      "for": xw1})
+    assert r["t"] == "err" and "class" in r["msg"] and "\n" not in r["msg"], r
+    assert "4" in r["msg"] and "2" in r["msg"], r
+    assert (g.seq, list(g.cc), bytes(g.chart)) == (seq, cc, chart)
+    select(a, mc)
+    press(a, "mark")
+    select(a, xw1)
+    assert a.key("alt4") is not None                        # refused on the pad
+    assert "class" in a.error_text, a.error_text
+    assert (g.seq, list(g.cc), bytes(g.chart)) == (seq, cc, chart)
+    ok(a, out, c="counter", ship=red, option="Proximity Override", **{"for": xw1})
+    assert g.log[-1] == (3, red, 4, xw1) and g.cc[red] == 0
+    ok(a, out, c="undo")
+    press(a, "unmark")
+    select(a, xw1)
+    press(a, "alt4")
+    assert g.log[-1] == (3, red, 4, xw1), g.log[-1]
+
+
 # ---- roster ability texts nothing enforces ---------------------------------------------------
 
 def unwieldy_hoth():
@@ -271,3 +326,31 @@ def test_ability_text_without_its_stat_warns_on_load_and_in_roster_check(tmp_pat
                        capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "warning: Troop Transport" in r.stdout and "max_turns" in r.stdout, r.stdout
+
+
+def test_a_physical_die_entered_on_the_pad_is_recorded_as_physical():
+    """docs/dice.md: a physical die is marked physical in its roll record, whether it came
+    over serial or from the pad. The Ion Cannon fired from the pad with a physical d20 10
+    (seed 004, The Ion Cannon) sends a ``roll`` line with ``phys`` 1 and the die 10 for its
+    event; the board's own dice are not drawn for it."""
+    from referee.app import Referee
+    from referee.dice import Dice, Fair
+    from conftest import default_board
+    out = []
+    a = Referee(default_board(), os.path.join(ROOT, "firmware", "rosters"), out.append,
+                Dice(Fair()), 12)
+    a.load_scenario("hoth")
+    ok(a, out, c="roll", values=[15, 8])
+    ok(a, out, c="phase")
+    for s in (HOTH_SD, HOTH_TRANSPORT, HOTH_XW1, HOTH_XW1 + 1):
+        ok(a, out, c="move", ship=s, mode=1)
+    ok(a, out, c="phase")
+    select(a, HOTH_SD)
+    n = len(out)
+    enter_d20(a, 10)
+    press(a, "alt3")
+    a.commit()
+    seq = a.game.seq
+    assert a.game.log[-1] == (17, HOTH_SD, 10, 0)
+    rolls = [json.loads(x) for x in out[n:] if '"t":"roll"' in x.replace(" ", "")]
+    assert [(r["seq"], r.get("phys"), r["d"]) for r in rolls] == [(seq, 1, [10])], out[n:]

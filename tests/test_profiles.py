@@ -361,7 +361,7 @@ def test_smb_responses():
     sd, t1 = idx(g, "Star Destroyer"), idx(g, "TIE Fighter 1")
     tt, x1, x2 = idx(g, "Troop Transport"), idx(g, "X-Wing 1"), idx(g, "X-Wing 2")
     hoth_movement(g, empire_first=False)        # the Rebels move first
-    refused(g, (EV_MOVE, sd, 1, 0), "Rebels moves first")
+    refused(g, (EV_MOVE, sd, 1, 0), "Rebels move first")
     ok(g, (EV_MOVE, x1, 1, 0))
     # "Star destroyer D cannot counter move because it is slower (speed 2) than the X-Wing"
     refused(g, (EV_RESPONSE, sd, 1, x1), "same or higher speed")

@@ -227,6 +227,29 @@ def test_addon_cloak_extreme_range_setting():
         assert (r is None) == at28, r
 
 
+
+def test_addon_cloak_extreme_range_holds_for_a_hit_with_by_too():
+    """Seed 001, Cloak: "Ships with Cloak cannot be targeted at Extreme Range" (fire is moved
+    one band out, setting cloak_extreme 1); docs/protocol.md: a `hit` with `by` is checked as
+    `attack` with the aimed weapon would be. The Cruiser aimed at 28" (Long, moved to Extreme):
+    `attack` and `hit` with `by` refused alike; aimed at 20" (Medium, moved to Long) the hit is
+    accepted and pending (the attack phase until the ship has fired)."""
+    light = [ship("Cruiser", 2, [4, 2], defense=12, attack=5)]
+    dark = [ship("Raider", 3, [3, 2], defense=30, attack=4, cloak=True)]
+    b = Board(roster=addon_roster(light, dark))
+    b.ok("roll", values=[12, 3])
+    b.ok("phase")
+    b.ok("choose", side=0)
+    b.ok("phase")
+    b.ok("aim", ship="Cruiser", weapon=0, arg=28)
+    ra = b.refused("Extreme", "attack", ship="Cruiser", target="Raider", roll=20)
+    rh = b.refused("Extreme", "hit", ship="Raider", by="Cruiser")
+    assert ra == rh
+    b.ok("aim", ship="Cruiser", weapon=0, arg=20)
+    b.ok("hit", ship="Raider", by="Cruiser")
+    assert b.ship("Raider")["pending"] == 1
+
+
 # ---- squadrons-d6, seed 002 -------------------------------------------------------------------
 def test_d6_turns_need_the_turn_distance_before_each():
     # seed 002 "Turn Distance": "how many hexes must be crossed, in a straight line, before a
@@ -278,7 +301,7 @@ def test_d6_players_alternate_units():
     b.refused("players alternate units: Empire moves next", "move", ship="Corellian Corvette",
               mode=1, hexes=3)
     b.ok("move", ship="Star Destroyer", mode=1, hexes=3)
-    b.refused("players alternate units: Rebels moves next", "move", ship="Black 1", mode=1,
+    b.refused("players alternate units: Rebels move next", "move", ship="Black 1", mode=1,
               hexes=3)
     b.ok("move", ship="Corellian Corvette", mode=1, hexes=3)
     b.ok("move", ship="Black 1", mode=1, hexes=3)   # the Rebels have no unit left
@@ -338,7 +361,8 @@ def test_smb_one_response_is_one_shot():
     b.ok("move", ship="Troop Transport")
     b.ok("respond", ship="Star Destroyer", mover="Troop Transport", kind=2)
     b.ok("hit", ship="Troop Transport", by="Star Destroyer")
-    b.refused("only as a response", "hit", ship="Troop Transport", by="Star Destroyer")
+    b.refused("the one response to Troop Transport's move is used", "hit",
+              ship="Troop Transport", by="Star Destroyer")
     t = b.ship("Troop Transport")
     assert t["damage"] == 1 and t["status"] == "ok" and b.snap()["winner"] is None
     # through the attack helper: one shot too
@@ -346,8 +370,53 @@ def test_smb_one_response_is_one_shot():
     b.ok("respond", ship="Star Destroyer", mover="X-Wing 1", kind=2)
     b.ok("aim", ship="Star Destroyer", weapon=6, arg=0)
     b.ok("attack", ship="Star Destroyer", target="X-Wing 1", roll=1)    # a miss
-    b.refused("only as a response", "attack", ship="Star Destroyer", target="X-Wing 1",
-              roll=20)
+    b.refused("the one response to X-Wing 1's move is used", "attack", ship="Star Destroyer",
+              target="X-Wing 1", roll=20)
+
+
+def test_smb_a_hit_with_by_is_checked_as_the_attack_with_the_aimed_weapon():
+    """Seed 004, Shoot Rapid Weapons: "Any ship may fire rapid class weapons (but not heavy or
+    capital class) if an enemy ship finishes its movement in its threat zone. Remember, you can
+    only make 1 response action, so ... it can only be shot at once." Capital Weapons: "In this
+    phase both players fire the Capital weapons". docs/protocol.md: a `hit` with `by` is
+    checked as `attack` with the attacker's aimed weapon would be.
+
+    Hoth, the Rebels move first (2 / 9). The Troop Transport moves; the Star Destroyer answers
+    with rapid fire but aims its Main Guns (capital): `attack` and `hit` with `by` are both
+    refused with the same reason. Aimed at its Turbolasers (rapid) the hit lands at once (the
+    movement phase's fire is not simultaneous: 1 of 2); a second shot, either way, is refused
+    because the one response is used. In the capital weapons phase, still aimed at rapid
+    weapons, both are refused again with the same reason; aimed at the Main Guns the hit is
+    accepted and waits for the phase's end (pending 1)."""
+    b = Board("hoth")
+    b.ok("roll", values=[2, 9])
+    b.ok("phase")
+    b.ok("move", ship="Troop Transport")
+    b.ok("respond", ship="Star Destroyer", mover="Troop Transport", kind=2)
+    b.ok("aim", ship="Star Destroyer", weapon=4, arg=0)       # Main Guns (capital)
+    ra = b.refused("capital weapons phase", "attack", ship="Star Destroyer",
+                   target="Troop Transport", roll=20)
+    rh = b.refused("capital weapons phase", "hit", ship="Troop Transport", by="Star Destroyer")
+    assert ra == rh
+    b.ok("aim", ship="Star Destroyer", weapon=6, arg=0)       # Turbolasers (rapid)
+    b.ok("hit", ship="Troop Transport", by="Star Destroyer")
+    t = b.ship("Troop Transport")
+    assert (t["damage"], t["pending"]) == (1, 0)
+    ra = b.refused("response to Troop Transport's move is used", "attack", ship="Star Destroyer",
+                   target="Troop Transport", roll=20)
+    rh = b.refused("response to Troop Transport's move is used", "hit", ship="Troop Transport",
+                   by="Star Destroyer")
+    assert ra == rh
+    b.move_all()
+    b.ok("phase")                                             # capital weapons
+    ra = b.refused("only capital weapons", "attack", ship="Star Destroyer",
+                   target="Troop Transport", roll=20)
+    rh = b.refused("only capital weapons", "hit", ship="Troop Transport", by="Star Destroyer")
+    assert ra == rh
+    b.ok("aim", ship="Star Destroyer", weapon=4, arg=0)
+    b.ok("hit", ship="Troop Transport", by="Star Destroyer")
+    t = b.ship("Troop Transport")
+    assert (t["damage"], t["pending"]) == (1, 1)
 
 
 def test_smb_a_response_fires_rapid_weapons_only():

@@ -81,14 +81,14 @@ class Referee(PadUI, SerialLink):
         self.held_last = 0
 
     # ---- set-up ------------------------------------------------------------------------
-    def load_text(self, text, ruleset=None, scenario=""):
-        """Start a new game from roster JSON ``text``. Raises ValueError (RosterError) when bad,
-        leaving the current game as it was."""
-        return self._start(*scenarios.load_text(text, ruleset), scenario=scenario)
+    def load_text(self, text, ruleset=None, scenario="", settings=None):
+        """Start a new game from roster JSON ``text`` (``settings``: a dict over its own).
+        Raises ValueError (RosterError) when bad, leaving the current game as it was."""
+        return self._start(*scenarios.load_text(text, ruleset, settings), scenario=scenario)
 
-    def load_raw(self, raw, ruleset=None, scenario=""):
+    def load_raw(self, raw, ruleset=None, scenario="", settings=None):
         """As :meth:`load_text` for a roster already parsed (a dict from a ``load`` command)."""
-        return self._start(*scenarios.load_raw(raw, ruleset), scenario=scenario)
+        return self._start(*scenarios.load_raw(raw, ruleset, settings), scenario=scenario)
 
     def _start(self, norm, raw, scenario=""):
         self.commit()           # the game in play's held events: on flash and announced first
@@ -187,9 +187,9 @@ class Referee(PadUI, SerialLink):
         return protocol.encode({"t": "err", "src": "boot", "code": "journal",
                                 "msg": self.boot_note})
 
-    def load_scenario(self, name, ruleset=None):
+    def load_scenario(self, name, ruleset=None, settings=None):
         """Load scenario file ``name`` (e.g. "hoth"). Raises OSError / ValueError."""
-        return self.load_text(scenarios.read(name, self.scenario_dir), ruleset, name)
+        return self.load_text(scenarios.read(name, self.scenario_dir), ruleset, name, settings)
 
     def set_journal(self, journal):
         """Send every event to ``journal`` (a journal.Journal) from now on."""
@@ -217,6 +217,9 @@ class Referee(PadUI, SerialLink):
                "gid": self.gid, "seq": g.seq if g else 0}
         from referee.dice import hello_fields
         hello_fields(self, msg)         # the dice commitment and boot (docs/dice.md)
+        if g is not None and g.clk:     # the clocks paused or running (docs/clock.md)
+            from referee.clock import hello_fields as clock_fields
+            clock_fields(self, msg)
         self._out(msg)
         if self.boot_note:
             self.send(self.journal_line())

@@ -45,13 +45,13 @@ class AppBase:
     def send_game(self):
         raise NotImplementedError
 
-    def load_text(self, text, ruleset=None, scenario=""):
+    def load_text(self, text, ruleset=None, scenario="", settings=None):
         raise NotImplementedError
 
-    def load_raw(self, raw, ruleset=None, scenario=""):
+    def load_raw(self, raw, ruleset=None, scenario="", settings=None):
         raise NotImplementedError
 
-    def load_scenario(self, name, ruleset=None):
+    def load_scenario(self, name, ruleset=None, settings=None):
         raise NotImplementedError
 
     def roll_initiative(self, origin="key", cmd=None):

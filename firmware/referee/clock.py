@@ -1,4 +1,4 @@
-"""Per-player time banks (issue 14 part 3): an optional clock per side, in the game's state.
+"""Per-player time banks: an optional clock per side, in the game's state.
 
 Settings (roster ``settings`` or the ``load`` command; every ruleset accepts them, none
 needs them): ``clock_s`` seconds each side starts with (0: no clocks, the default; 2700 for
@@ -16,9 +16,11 @@ Which side's clock runs is the ruleset's ``acting_side`` (who moves, fires or re
 seed 000 initiative order, seed 001 alternating activation, seed 002 squadron turns, seed 004
 movement then capital weapons); none runs when the ruleset names no side (before initiative,
 X-Wing overlaps), once a side has won, while physical dice are entered on the pad, and while
-the clock is paused (``clock`` command). The board (:class:`Clock`) charges the time a side
-used when the turn passes to the other side or the clock is paused, and logs the expiry when
-the time left reaches zero.
+the clocks are paused (``clock`` command, or the pad's ``clock`` action: a long press of
+``side``). The board (:class:`Clock`) charges the time a side used when the turn passes to the
+other side or the clocks are paused, and logs the expiry when the time left reaches zero.
+Pausing is the board's alone (not in the hashed state): it says so to every host with a
+``clock`` line, and in ``hello`` (docs/protocol.md).
 """
 
 from referee.events import NONE, EV_UNDO
@@ -27,7 +29,8 @@ from referee.ticks import ticks_ms, ticks_diff
 EV_CLOCK = 40
 SETTINGS = {"clock_s": (0, 0, 360000), "clock_inc_s": (0, 0, 3600), "clock_zero": (0, 0, 1)}
 BYTES = 7
-WARN_S = 120          # the last two minutes show in the warning colour
+WARN_S = 300          # under five minutes left: the warning colour (amber) in every view
+LAST_S = 60           # under a minute left: red in the host views (the grid keeps amber)
 
 
 def state_size(settings):
@@ -96,24 +99,42 @@ def winner(g):
 
 
 def text(g, ev):
+    """The sentence of a clock event: "Rebels' clock: 75 s used; time ran out, Empire wins."
+    (a plural side's name takes its possessive and verb: "Empire's clock", "Rebels win")."""
+    from referee.texts import possessive, says     # (texts: only when a host asks)
     k, a, b, c = ev
     name = g.side_names[a & 1]
-    t = "%s's clock: %d s used" % (name, b | (c << 8))
+    t = "%s clock: %d s used" % (possessive(name), b | (c << 8))
     if a & 2:
-        t += "; time ran out" + (", %s wins" % g.side_names[1 - (a & 1)]
+        t += "; time ran out" + (", %s" % says(g.side_names[1 - (a & 1)], "wins")
                                  if g.settings.get("clock_zero", 0) else "")
     return t + "."
 
 
-def view(g, run=None):
+def view(g, run=None, paused=False):
     """The clocks for the snapshot: ``left`` [s, s], ``expired`` [bool, bool], ``running``
-    (the side whose clock runs by the rules now, or None), ``zero`` (the setting)."""
+    (the side whose clock runs now, by the rules unless ``run`` says; None when none runs or
+    the clocks are ``paused``), ``paused``, ``zero`` (the setting), ``warn_s`` and ``last_s``
+    (under that many seconds left a clock shows amber, then red)."""
     if not g.clk:
         return None
     r = running_side(g) if run is None else run
     return {"left": [left(g, 0), left(g, 1)], "expired": [expired(g, 0), expired(g, 1)],
-            "running": None if r == NONE else r, "zero": g.settings.get("clock_zero", 0),
-            "warn_s": WARN_S}
+            "running": None if r == NONE or paused else r, "paused": bool(paused),
+            "zero": g.settings.get("clock_zero", 0), "warn_s": WARN_S, "last_s": LAST_S}
+
+
+def live_view(app):
+    """:func:`view` as the board's clock has it now: its ``paused``, and ``live`` [s, s],
+    the seconds left now (the running side's less the time it used since its last charge)."""
+    g = app.game
+    if g is None or not g.clk:
+        return None
+    ck = clock_of(app)
+    v = view(g, ck.side, ck.paused)
+    if v is not None:
+        v["live"] = [ck.live_left(app, 0), ck.live_left(app, 1)]
+    return v
 
 
 def running_side(g):
@@ -137,6 +158,7 @@ class Clock:
         self.busy = False
         self.gid = None
         self.shown = -1
+        self.pin = None         # a host's: (seq, t0) the board said (host_tools/clockview.py)
 
     def used_ms(self):
         if self.side == NONE:
@@ -185,19 +207,38 @@ class Clock:
             self.side = s
             self.t0 = self.now()
 
-    def pause(self, app):
-        """Pause (charging the running side first) or resume the clock."""
+    def pause(self, app, want=None):
+        """Pause the clocks (``want`` True; the running side is charged the whole seconds it
+        used first) or resume them (False); None toggles. Possible whether or not a side's
+        clock runs now (a pause before the initiative roll holds the first mover's clock).
+        Every host is told with a ``clock`` line (:meth:`line`)."""
         g = app.game
-        if not self.paused and self.side != NONE and g is not None and g.clk:
+        if want is None:
+            want = not self.paused
+        if want and not self.paused and self.side != NONE and g is not None and g.clk:
             secs = min(self.used_ms() // 1000, left(g, self.side))
             side = self.side
             self.paused = True
             if secs:
                 self._charge(app, side, secs, False)
-        else:
-            self.paused = False
+        self.paused = bool(want)
         self.t0 = self.now()
         app.version += 1
+        from referee import protocol
+        app.send(protocol.encode(self.line(app)))
+
+    def state(self):
+        """(paused, the side whose clock runs now or None, ms it used since its last charge)."""
+        if self.paused or self.side == NONE:
+            return self.paused, None, 0
+        return False, self.side, min(self.used_ms(), 0x3FFFFFFF)
+
+    def line(self, app):
+        """The ``clock`` message: the clocks paused or resumed (docs/protocol.md)."""
+        g = app.game
+        p, run, used = self.state()
+        return {"t": "clock", "gid": app.gid, "seq": g.seq, "paused": p, "running": run,
+                "used_ms": used, "left": [left(g, 0), left(g, 1)]}
 
     def poll(self, app):
         """Every few hundred ms: hold the clock while physical dice are entered or it is
@@ -216,7 +257,7 @@ class Clock:
             app.version += 1
             return
         sec = self.live_left(app, self.side)
-        m = (sec + 59) // 60 + (1000 if sec <= WARN_S else 0)
+        m = (sec + 59) // 60 + (1000 if sec < WARN_S else 0)
         if m != self.shown:             # the grid's minutes (or colour) change: redraw
             self.shown = m
             app.version += 1
@@ -244,18 +285,39 @@ def clock_of(app):
         c.gid = app.gid
         c.side = NONE
         c.paused = False
+        c.pin = None
+        if app.game is not None and app.game.clk:
+            c.after(app)        # a game loaded or restored: its acting side's clock runs
     return c
+
+
+def pad_key(app):
+    """The pad's ``clock`` action (a long press of ``side``): pause or resume the clocks."""
+    if not app.game.clk:
+        return app.error("this game has no clocks (setting clock_s)", "key")
+    clock_of(app).pause(app)
+    return None
+
+
+def hello_fields(app, msg):
+    """``clock`` in the ``hello`` message ``msg`` (a game with clocks): ``paused``,
+    ``running``, ``used_ms`` as in the ``clock`` line, for a host that (re)connects."""
+    p, run, used = clock_of(app).state()
+    msg["clock"] = {"paused": p, "running": run, "used_ms": used}
 
 
 AMBER = (255, 110, 0)
 RED = (255, 0, 0)
+WHITE = (255, 255, 255)
 
 
 def draw(r, app):
     """The clocks on the grid (render.py calls this before the overlay): each side's minutes
     left (rounded up; 3x5 digits, glyphs.py) in its half below the fleets when five rows are
-    free there, the running side's in its colour, the other's dim; amber in the last WARN_S
-    seconds, red once it ran out. Nothing while dice show (initiative phase, dice entry)."""
+    free there, the running side's in its colour, the other's dim; amber under WARN_S
+    seconds left, red once it ran out. While paused both are dim and the gap between the
+    fleets beside them is a white bar (the pause sign). Nothing while dice show (initiative
+    phase, dice entry)."""
     g = app.game
     if not g.clk or app.entry or g.profile.phases[g.phase] == "initiative":
         return
@@ -276,9 +338,12 @@ def draw(r, app):
         m = min((sec + 59) // 60, 99)
         if expired(g, s):
             c = RED
-        elif sec <= WARN_S:
+        elif sec < WARN_S:
             c = AMBER
         else:
-            c = SIDE_RGB[s] if s == ck.side else SIDE_DIM[s]
+            c = SIDE_RGB[s] if s == ck.side and not ck.paused else SIDE_DIM[s]
         wid = glyphs.W if m < 10 else 2 * glyphs.W + 1
         glyphs.draw_number(r, s * r.half + (r.half - wid) // 2, y, m, c)
+    if ck.paused:
+        for yy in range(y, y + glyphs.H):
+            r.px(r.half - 1, yy, WHITE)

@@ -55,7 +55,9 @@ class CoreRules(Fleet):
         p = self.profile
         win = self.winner()          # the ruleset's, or a clock that ran out (clock.py)
         if win is not None:
-            return "%s has won: play has stopped (undo to go back)" % self.side_names[win]
+            from referee.texts import says     # (a refusal: the texts load only now)
+            return "%s: play has stopped (undo to go back)" % says(self.side_names[win],
+                                                                   "has won")
         ph = p.phases[self.phase]
         if kind == EV_CLOCK:                    # time banks (referee/clock.py)
             if not self.clk:
@@ -170,7 +172,7 @@ class CoreRules(Fleet):
                 opt.name, "/".join([str(x) for x in opt.classes]))
         if opt.effect == EFFECT_AVOID and self.pend[c] == 0:
             return "%s: no hit on %s to avoid" % (opt.name, self.names[c])
-        return None
+        return p.check_counter(self, a, b, c)
 
     def _apply(self, ev):
         kind, a, b, c = ev

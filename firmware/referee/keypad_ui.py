@@ -18,7 +18,8 @@ that side, in white.
 Actions mode: 0 dmg+, 1 dmg-, 2 full power, 3 launch, 4-7 fleet command options 1-4 (lit
 while that option is free this round for the selected ship's side; long: the profile's own
 actions alt1-4), 8 roll, 9 enter physical
-dice (long: cancel), 10 other side, 11 mark; 12 back to ships, 13 phase, 14 undo, 15 next ship.
+dice (long: cancel), 10 other side (long: pause or resume the clocks), 11 mark; 12 back to
+ships, 13 phase, 14 undo, 15 next ship.
 
 The object is both the key map (``action``) and the renderer (``render``, ``fb``) that
 referee.loop.Runner takes.
@@ -88,6 +89,8 @@ class KeypadUI:
             return "sel+"
         if k == 9 and is_long:
             return "cancel"
+        if k == 10 and is_long:
+            return "clock"
         if 4 <= k <= 7 and is_long:
             return "alt%d" % (k - 3)
         return ACTION_KEYS[k]

@@ -8,6 +8,7 @@ from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LA
 from referee.dice import fair_of, stir
 
 BATCH = 16      # events of one ``append`` line written in one journal commit, at most
+LOAD_FIELDS = ("c", "scenario", "roster", "ruleset", "settings")
 
 
 def _hex(data):
@@ -143,6 +144,9 @@ class SerialLink(AppBase):
             snap = g.snapshot()
             snap["t"] = "snap"
             snap["gid"] = self.gid
+            if g.clk:                       # the board's clocks now: paused, live (clock.py)
+                from referee.clock import live_view
+                snap["clock"] = live_view(self)
             return self._out(snap)
         if c == "events":
             return self._events(g, self.int_arg(msg, "since", 0, 0, 1 << 30))
@@ -205,9 +209,12 @@ class SerialLink(AppBase):
         if c == "clock":                            # pause / resume (referee/clock.py)
             if not g.clk:
                 raise ValueError("this game has no clocks (setting clock_s)")
+            want = msg.get("paused")
+            if want is not None and not isinstance(want, bool):
+                raise ValueError("paused must be true (pause) or false (resume)")
             from referee.clock import clock_of
             ck = clock_of(self)
-            ck.pause(self)
+            ck.pause(self, want)
             return self._out({"t": "ok", "c": c, "paused": ck.paused, "seq": g.seq})
         if c == "reveal" or c == "dice":            # verifiable rolls (dice.py, docs/dice.md)
             f = fair_of(self)
@@ -263,20 +270,30 @@ class SerialLink(AppBase):
             self._load_once(msg, rs)
 
     def _load_once(self, msg, rs):
+        for k in msg:                   # a misspelt field is said, never ignored
+            if k not in LOAD_FIELDS:
+                raise ValueError("load takes scenario, roster, ruleset and settings, not %r"
+                                 % k)
+        st = msg.get("settings")        # over the roster's own (scenarios.with_settings)
         if "roster" in msg:
             r = msg["roster"]
             if not isinstance(r, dict):
                 raise ValueError("roster must be an object")
-            self.load_raw(r, rs, msg.get("scenario") or "")
+            self.load_raw(r, rs, msg.get("scenario") or "", st)
         elif "scenario" in msg:
             name = msg["scenario"]
             if not isinstance(name, str):
                 raise ValueError("scenario must be a name")
-            self.load_scenario(name, rs)
+            self._load_named(name, rs, st)
         elif rs is not None:
-            self.load_scenario(rules.get(rs).example)
+            self._load_named(rules.get(rs).example, None, st)
         else:
             raise ValueError("load needs scenario, roster or ruleset")
+
+    def _load_named(self, name, rs, st):
+        if st is None:
+            return self.load_scenario(name, rs)
+        return self.load_scenario(name, rs, st)
 
     def _events(self, g, since):
         """``ev`` lines for the events after ``since``, at most protocol.EVENTS_BATCH of them

@@ -10,7 +10,7 @@ from referee.dice import fair_of, stir
 # Actions a key can trigger (board profiles map key positions to these names).
 ACTIONS = ("sel-", "sel+", "page-", "page+", "side", "mark", "unmark", "dmg+", "dmg-", "power",
            "launch", "opt1", "opt2", "opt3", "opt4", "alt1", "alt2", "alt3", "alt4", "roll",
-           "enter", "cancel", "phase", "undo", "menu", "reveal")
+           "enter", "cancel", "phase", "undo", "menu", "reveal", "clock")
 
 
 class PadUI(AppBase):
@@ -19,7 +19,8 @@ class PadUI(AppBase):
     roll), ``entry_value``, ``menu`` (scenario names while the menu is open), ``count`` and
     ``count2`` (numbers counted on the pad for a ruleset's next action), ``die`` (a physical
     d20 entered with ``enter`` outside the initiative roll, held for the ruleset's next pad
-    action that rolls one: :meth:`pad_d20`; 0 = none)."""
+    action that rolls one: :meth:`pad_d20`; 0 = none), ``aim_pick`` (the weapon the ``aim``
+    key chose for the marked ship, not logged yet: (ship, weapon, arg) or None)."""
 
     def _pad_init(self):
         self.cursor = 0
@@ -39,6 +40,7 @@ class PadUI(AppBase):
         self.die = 0
         self.die_used = False
         self.entry_die = False
+        self.aim_pick = None
 
     def _ui_reset(self, n0):
         g = self._g()
@@ -52,6 +54,7 @@ class PadUI(AppBase):
         self.count2 = 0
         self.die = 0
         self.entry_die = False
+        self.aim_pick = None
         self.version += 1
 
     # ---- pages and cursor --------------------------------------------------------------
@@ -103,13 +106,16 @@ class PadUI(AppBase):
             self._set_cursor(min(i, self.side_start[s] + self.side_count[s] - 1))
         elif action == "mark":
             self.mark = NONE if self.mark == self.cursor else self.cursor
+            self.aim_pick = None            # an aim chosen on the pad goes with its mark
         elif action == "unmark":
             self.mark = NONE
+            self.aim_pick = None
         elif action == "dmg+" or action == "dmg-":
             dph = g.settings["damage_per_hit"]
             by = self.mark if (self.mark != NONE and g.side[self.mark] != g.side[self.cursor]) \
                 else NONE
-            return self.submit((EV_HIT, self.cursor, dph if action == "dmg+" else -dph, by))
+            r = self._log_aim() if by != NONE else None     # a hit by the marked ship
+            return r or self.submit((EV_HIT, self.cursor, dph if action == "dmg+" else -dph, by))
         elif action == "power":
             return self.special(g.profile.power[1])
         elif action == "launch":
@@ -135,9 +141,14 @@ class PadUI(AppBase):
             if action[0] == "m":
                 self.mark = NONE if self.mark == i else i
         elif action == "phase":
+            self.aim_pick = None
             return self.submit((EV_PHASE, 0, 0, 0))
         elif action == "undo":
+            self.aim_pick = None
             return self.submit((EV_UNDO, 0, 0, 0)) if g.seq else self._undo_loaded()
+        elif action == "clock":             # pause / resume the time banks (clock.py)
+            from referee.clock import pad_key
+            return pad_key(self)
         elif action == "reveal":
             f = fair_of(self)
             if f is None:
@@ -167,6 +178,12 @@ class PadUI(AppBase):
             return self.error("that key does nothing in %s" % rules.name, "key")
         if what in rules.PAD_MARKED and self.mark == NONE:
             return self.error("mark the acting ship first (mark), then select the target", "key")
+        if what == "aim" and self.mark != NONE and hasattr(rules, "next_aim"):
+            return self._pick_aim(g, rules)
+        if what in rules.PAD_MARKED:        # the marked ship acts: its chosen aim first
+            r = self._log_aim()             # (before its die is drawn: dice.py ties a board
+            if r:                           # roll to the next event's number)
+                return r
         self.die_used = False
         ev = rules.pad_event(self, what, self.cursor, self.mark)
         if ev is None:
@@ -178,11 +195,44 @@ class PadUI(AppBase):
             self.die = 0                # the physical die is used once, when accepted
         return r
 
+    def _pick_aim(self, g, rules):
+        """The ``aim`` key: the marked ship's next weapon (and facing or range) in the
+        ruleset's cycle, chosen on the pad; logged as one ``aim`` event when that ship next
+        acts (:meth:`_log_aim`), however many presses it took to reach it."""
+        m = self.mark
+        p = self.aim_pick
+        cur = rules.aim_value(g, p[1], p[2]) if p is not None and p[0] == m else None
+        w, arg = rules.next_aim(g, m, cur)
+        from referee.rules.d20 import EV_AIM
+        r = g.check((EV_AIM, m, w, arg))    # a destroyed ship, a game won: said now
+        if r:
+            return self.error(r, "key")
+        self.aim_pick = (m, w, arg)
+        return None
+
+    def _log_aim(self):
+        """Log the aim the pad chose for the marked ship (one ``aim`` event) as it acts;
+        nothing when none is chosen, another ship is marked now or it is the ship's aim
+        already. Returns None or the reason it was refused."""
+        p = self.aim_pick
+        self.aim_pick = None
+        if p is None or p[0] != self.mark:
+            return None
+        g = self._g()
+        rules = g.profile
+        if rules.aim(g, p[0]) == rules.aim_value(g, p[1], p[2]):
+            return None
+        from referee.rules.d20 import EV_AIM
+        return self.submit((EV_AIM, p[0], p[1], p[2]))
+
     def pad_d20(self):
         """The d20 of a ruleset's pad action: the physical die entered with ``enter`` (kept
         until an action with it is accepted), else the board's."""
         if self.die:
             self.die_used = True
+            f = fair_of(self)
+            if f is not None:           # marked physical in its roll record (docs/dice.md)
+                f.physical(20, self.die)
             return self.die
         return self.dice.d20()
 

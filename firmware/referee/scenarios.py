@@ -6,25 +6,45 @@ import json
 from referee import roster, rules
 
 
-def load_text(text, ruleset=None):
+def load_text(text, ruleset=None, settings=None):
     """Parse and validate roster JSON ``text`` (str). Returns ``(normalised, raw_dict)``.
 
-    ``ruleset`` (str) overrides the roster's own. Raises roster.RosterError (a ValueError)
-    with a clear message on bad JSON or bad fields.
+    ``ruleset`` (str) overrides the roster's own, ``settings`` (dict) its settings
+    (:func:`with_settings`). Raises roster.RosterError (a ValueError) with a clear message on
+    bad JSON or bad fields, ValueError naming a setting the ruleset does not take.
     """
     try:
         raw = json.loads(text)
     except Exception as e:
         raise roster.RosterError("roster is not valid JSON: %s" % e)
-    return load_raw(raw, ruleset)
+    return load_raw(raw, ruleset, settings)
 
 
-def load_raw(raw, ruleset=None):
+def with_settings(raw, settings):
+    """Roster ``raw`` with ``settings`` (dict: setting name -> integer) over its own settings,
+    so any scenario can be played with, say, time banks (``clock_s``); the ruleset then checks
+    every name and value as it does the roster's own. Returns ``raw`` (changed in place: the
+    game line and the journal carry the settings played with)."""
+    if settings is None or not isinstance(raw, dict):
+        return raw
+    if not isinstance(settings, dict):
+        raise roster.RosterError("settings must be an object of setting names and integers")
+    own = raw.get("settings", {})
+    if isinstance(own, dict):           # (else roster.validate says what is wrong)
+        own = dict(own)
+        own.update(settings)
+        raw["settings"] = own
+    return raw
+
+
+def load_raw(raw, ruleset=None, settings=None):
     """As :func:`load_text` for a roster already parsed (``raw``: the JSON value; its
-    "ruleset" is set to ``ruleset`` when given). Saves the board a second copy of the roster
-    in RAM when it arrives inside a command. Raises roster.RosterError."""
+    "ruleset" is set to ``ruleset`` when given, its settings updated with ``settings``).
+    Saves the board a second copy of the roster in RAM when it arrives inside a command.
+    Raises roster.RosterError."""
     if ruleset is not None and isinstance(raw, dict):
         raw["ruleset"] = ruleset
+    with_settings(raw, settings)
     norm = roster.validate(raw, rules.RULESETS)
     rs = rules.get(norm["ruleset"])
     rs.settings(norm["settings"])  # raises on bad settings

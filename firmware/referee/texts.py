@@ -15,8 +15,59 @@ def possessive(name):
     return name + ("'" if name[-1:] in ("s", "S") else "'s")
 
 
-def _plural(n, one, many=None):
+def plural(n, one, many=None):
+    """``n`` and a noun that agrees with it: "1 counter", "2 counters", "0 turns";
+    ``many``: the plural when it is not ``one`` + s."""
     return "%d %s" % (n, one if n == 1 else (many or one + "s"))
+
+
+def is_plural(name):
+    """True when a side's name is a plural ("Rebels", "Imperials", "Imperial Forces"), so its
+    verbs take the plural ("the Rebels win"); False for "Empire", "Rebel Alliance", "Light
+    Side". Every text that puts a verb after a side's name decides it here, from the name's
+    last word: a plural ends in s, not in ss, us or is ("Boss", "Nexus", "Axis" are one)."""
+    w = name.rstrip().lower()
+    return w[-1:] == "s" and w[-2:] not in ("ss", "us", "is")
+
+
+_MANY = {"has": "have", "is": "are", "was": "were", "it": "they", "its": "their",
+         "does": "do"}
+
+
+def _many(word):
+    if word in _MANY:
+        return _MANY[word]
+    for end in ("sses", "ches", "shes", "xes", "zes"):
+        if word.endswith(end):
+            return word[:-2]
+    return word[:-1] if word.endswith("s") else word
+
+
+def agree(name, phrase):
+    """``phrase`` (said of one: "holds", "has won", "it holds the initiative") agreeing with
+    the side named ``name``: its first word, and after "it" the verb too, take the plural
+    when the name is one (:func:`is_plural`): "hold", "have won", "they hold the
+    initiative"."""
+    if not is_plural(name):
+        return phrase
+    words = phrase.split(" ")
+    words[0] = _many(words[0])
+    if words[0] == "they" and len(words) > 1:
+        words[1] = _many(words[1])
+    return " ".join(words)
+
+
+def says(name, phrase):
+    """The side named ``name`` and ``phrase`` agreeing with it: "Rebels hold", "Empire
+    holds" (:func:`agree`)."""
+    return "%s %s" % (name, agree(name, phrase))
+
+
+def pending(g):
+    """True when damage marked now waits (the ruleset's pending phases: swsb's attack steps
+    until the damage phase, digest 1.2; smb's capital weapons phase, seed 004; swsb-addon's
+    attack phase until the ship has fired, seed 001), False when it is applied at once."""
+    return g.phase in g.profile.pending_phases
 
 
 def undone_seq(g, seq):
@@ -49,23 +100,23 @@ def event_text(g, ev, seq=None, live=True):
         t = "Initiative roll%s: %s %d, %s %d" % (" (physical dice)" if c else "", sides[0], a,
                                                  sides[1], b)
         if live and g.init != NONE and seq == g.seq:
-            t += "; %s initiative" % (("a tie, settled by the ruleset: %s holds" if a == b
-                                       else "%s holds") % sides[g.init])
+            t += "; %s initiative" % (("a tie, settled by the ruleset: %s" if a == b
+                                       else "%s") % says(sides[g.init], "holds"))
         return t + "."
     if k == EV_HIT:
-        by = (" from %s" % nm[c]) if c != NONE else ""
+        by = (" by %s" % nm[c]) if c != NONE else ""
         if b >= 0:
             if not live:
-                return "%s is hit%s: %s marked" % (nm[a], by, _plural(b, "damage point"))
+                return "%s is hit%s: %s marked" % (nm[a], by, plural(b, "damage point"))
             t = "%s is hit%s: %s marked%s (now %d of %d)" % (
-                nm[a], by, _plural(b, "damage point"), " pending" if g.pend[a] else "",
+                nm[a], by, plural(b, "damage point"), " pending" if pending(g) else "",
                 g.dmg[a] + g.pend[a], g.hp1[a] + g.hp2[a])
             if g.destroyed(a):
                 t += "; %s is destroyed" % nm[a]
             elif g.pend[a] and g.dmg[a] + g.pend[a] >= g.hp1[a] + g.hp2[a]:
                 t += "; lethal damage pending"
             return t + "."
-        return "%s pending on %s removed." % (_plural(-b, "damage point"), nm[a])
+        return "%s pending on %s removed." % (plural(-b, "damage point"), nm[a])
     if k == EV_COUNTER:
         return "%s plays a fleet command counter (%s) for %s." % (
             nm[a], g.profile.options[b].name, nm[c])
@@ -73,8 +124,8 @@ def event_text(g, ev, seq=None, live=True):
         if not live:
             return "next phase"
         return "Next phase: round %d, %s." % (g.round, g.phase_name())
-    if k == EV_UNDO:
-        s = undone_seq(g, seq) if seq is not None and live else None
+    if k == EV_UNDO:                    # the event it took back, wherever the text is
+        s = undone_seq(g, seq) if seq is not None else None     # made (live or caught up)
         if s is None:
             return "Undo: the newest change was taken back."
         return "Undo: took back event %d (%s)." % (s, event_text(g, g.event(s), s, False)
@@ -118,8 +169,7 @@ def outcome(g):
 
 def win_text(g, side):
     """"the Rebels win", "the Empire wins": the verb agrees with the side's name."""
-    name = g.side_names[side]
-    return "the %s %s" % (name, "win" if name[-1:] in ("s", "S") else "wins")
+    return "the " + says(g.side_names[side], "wins")
 
 
 def consequences(before, g, ev=None):
@@ -188,9 +238,31 @@ def ship_state(g, i):
     return t
 
 
+def shows(g):
+    """What the host views show of a ship in game ``g``'s ruleset, so none shows a figure the
+    ruleset does not use: ``class`` when the ruleset reads a ship's class (its
+    ``USES_CLASS``: seed 000's Fly Casual and Power to Engines name classes; in smb the class
+    is the miniature's, display only); ``counters`` when it has a fleet command chart (its
+    ``options``: seed 000 "Fleet Command"). Hit points are said per ship (:func:`hit_points`).
+    """
+    p = g.profile
+    return {"class": bool(p.USES_CLASS), "counters": bool(p.options)}
+
+
+def hit_points(g, i):
+    """Ship ``i``'s hit points as its card gives them: "6/4" (undamaged/damaged, digest 2.2)
+    or "3" for a ship with one number (every ship of smb, squadrons-d6 and xwing-overlap,
+    most fighters)."""
+    return "%d/%d" % (g.hp1[i], g.hp2[i]) if g.hp2[i] else "%d" % g.hp1[i]
+
+
 def add_states(snap, g):
     """Put each ship's :func:`ship_state` into snapshot ``snap`` (a dict of views.snapshot) as
-    ``state``; returns ``snap``."""
+    ``state``, what the views show (:func:`shows`) as ``shows`` and whether each side's name
+    is a plural (:func:`is_plural`, for the web page's verbs) as ``side_plural``; returns
+    ``snap``."""
     for d in snap["ships"]:
         d["state"] = ship_state(g, d["i"])
+    snap["shows"] = shows(g)
+    snap["side_plural"] = [is_plural(n) for n in g.side_names]
     return snap

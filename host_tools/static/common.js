@@ -40,6 +40,7 @@ FleetLive.prototype.catchUp = async function () {
       this.merge(body.gid, body.events.filter(e => e.seq > this.lastSeq));
     }
     this.state = await (await fetch("/api/state", {cache: "no-store"})).json();
+    this.received = Date.now();           /* the clocks count down from here (clockSides) */
     this.onChange(this);
   } catch (e) { /* the server is away: the stream's retry brings us back */ }
 };
@@ -55,6 +56,7 @@ FleetLive.prototype.connect = function () {
     const gap = d.gid === this.gid && d.events.length && d.events[0].seq > this.lastSeq + 1;
     this.merge(d.gid, d.events);
     this.state = d.state;
+    this.received = Date.now();
     this.onChange(this);
     if (gap) this.catchUp();
   });
@@ -91,7 +93,41 @@ function clockText(st) {
   const ck = st.clock;
   if (!ck) return "";
   return [0, 1].map((s) =>
-    st.sides[s] + " " + Math.floor(ck.left[s] / 60) + ":" + String(ck.left[s] % 60)
-      .padStart(2, "0") + (ck.expired[s] ? " OUT OF TIME" : ck.running === s ? " (running)" :
-      "")).join(", ");
+    st.sides[s] + " " + mmss(ck.left[s]) + (ck.expired[s] ? " OUT OF TIME" :
+      ck.running === s ? " (running)" : "")).join(", ") + (ck.paused ? " (paused)" : "");
+}
+
+function mmss(sec) {
+  return Math.floor(sec / 60) + ":" + String(sec % 60).padStart(2, "0");
+}
+
+/* the time banks of snapshot st as they are now: per side {sec, level, note, runs}, or null
+   for a game without them. The running side's seconds count down from the snapshot's `live`
+   (the seconds left when the host sent it; `received`: Date.now() then). level: "warn"
+   under warn_s seconds (5 minutes), "last" under last_s (1 minute), "out" once it ran out. */
+function clockSides(st, received) {
+  const ck = st && st.clock;
+  if (!ck) return null;
+  const base = ck.live || ck.left;
+  const warn = ck.warn_s || 300, last = ck.last_s || 60;
+  const gone = received ? Math.floor((Date.now() - received) / 1000) : 0;
+  return [0, 1].map((s) => {
+    const runs = ck.running === s && !ck.paused && !ck.expired[s];
+    const sec = Math.max(0, base[s] - (runs ? gone : 0));
+    let level = "", note = "";
+    if (ck.expired[s]) { level = "out"; note = "out of time"; }
+    else if (sec < last) { level = "last"; note = "last minute"; }
+    else if (sec < warn) { level = "warn"; note = "under " + Math.round(warn / 60) + " minutes"; }
+    return {sec: sec, level: level, note: note, runs: runs};
+  });
+}
+
+/* a clock's element e for side s: "<side> m:ss <note>", classes clock, its level, running,
+   paused */
+function drawClock(e, st, c, s) {
+  e.className = "clock" + (c.level ? " " + c.level : "") + (c.runs ? " running" : "") +
+      (st.clock.paused ? " paused" : "");
+  e.dataset.level = c.level || "ok";
+  e.replaceChildren(el("span", "who", st.sides[s]), el("b", "time", mmss(c.sec)));
+  if (c.note) e.appendChild(el("span", "note", c.note));
 }

@@ -18,6 +18,11 @@ function drawOSide(st, side) {
   const box = document.getElementById("o-side-" + side);
   box.replaceChildren();
   const h = el("div", "oname", st.sides[side] + (st.initiative === side ? " \u2605" : ""));
+  if (st.clock) {                       /* its time bank (docs/clock.md): drawOClocks */
+    const c = el("span", "clock");
+    c.id = "o-clock-" + side;
+    h.appendChild(c);
+  }
   box.appendChild(h);
   for (const s of st.ships) {
     if (s.side !== side) continue;
@@ -25,7 +30,8 @@ function drawOSide(st, side) {
     row.dataset.i = s.i;
     row.appendChild(el("span", "n", s.name));
     row.appendChild(hpBar(s));
-    if (s.counters) row.appendChild(el("span", "cc", "\u25cf".repeat(s.counters)));
+    if (s.counters && (!st.shows || st.shows.counters))
+      row.appendChild(el("span", "cc", "\u25cf".repeat(s.counters)));
     box.appendChild(row);
   }
 }
@@ -40,10 +46,27 @@ function drawOverlay(live) {
       "initiative " + sideName(st, st.initiative);
   const w = document.getElementById("o-winner");
   w.hidden = st.winner === null || st.winner === undefined;
-  w.textContent = w.hidden ? "" : st.sides[st.winner] + " wins";
+  /* the verb agrees with the side's name, decided by the host (referee/texts.py) */
+  w.textContent = w.hidden ? "" : st.sides[st.winner] +
+      (st.side_plural && st.side_plural[st.winner] ? " win" : " wins");
   document.getElementById("o-hash").textContent = st.state_hash;
   drawOSide(st, 0);
   drawOSide(st, 1);
+  drawOClocks(live);
+}
+
+/* each side's clock beside its name, counting down between updates (amber under 5 minutes,
+   red under 1 and once run out, with the words), and "clocks paused" in the middle */
+function drawOClocks(live) {
+  const st = live.state;
+  const sides = st && st.ships ? clockSides(st, live.received) : null;
+  document.getElementById("o-paused").hidden = !(sides && st.clock.paused);
+  if (!sides) return;
+  for (const s of [0, 1]) {
+    const e = document.getElementById("o-clock-" + s);
+    if (e) drawClock(e, st, sides[s], s);
+  }
 }
 
 window.fleetLive = new FleetLive(drawOverlay);
+setInterval(() => drawOClocks(window.fleetLive), 1000);

@@ -15,12 +15,14 @@ function drawSide(st, side) {
     tr.dataset.i = s.i;
     tr.dataset.status = s.status;
     tr.appendChild(el("td", "name", s.name));
-    tr.appendChild(el("td", "cls", "class " + s["class"]));
+    /* class and counters only where the ruleset uses them (referee/texts.py shows) */
+    if (!st.shows || st.shows["class"]) tr.appendChild(el("td", "cls", "class " + s["class"]));
     const td = el("td", "hp");
     td.appendChild(hpBar(s));
     td.appendChild(el("span", "hp-num", s.damage + "/" + (s.hp[0] + s.hp[1])));
     tr.appendChild(td);
-    tr.appendChild(el("td", "cc", s.counters ? "\u25cf".repeat(s.counters) : ""));
+    if (!st.shows || st.shows.counters)
+      tr.appendChild(el("td", "cc", s.counters ? "\u25cf".repeat(s.counters) : ""));
     const notes = [s.state || s.status];    /* in words, as every view (referee/texts.py) */
     if (!s.launched && !s.state) notes.push("aboard");
     if (s.full_power) notes.push("full power");
@@ -95,13 +97,13 @@ function draw(live) {
   if (st.board_hash === undefined) agree.textContent = "";
   else if (st.hash_match) { agree.textContent = "board agrees"; agree.className = "ok"; }
   else { agree.textContent = "board hash " + st.board_hash + " differs!"; agree.className = "down"; }
-  const ck = clockText(st);                 // time banks (docs/clock.md)
-  document.getElementById("clocks").textContent = ck ? " · clocks " + ck : "";
+  drawClocks(live);                         // time banks (docs/clock.md)
   const dv = st.dice || {};                 // committed board dice (docs/dice.md)
   document.getElementById("dice").textContent = dv.commit ? " · dice commit " +
     dv.commit.slice(0, 16) + "… (epoch " + dv.epoch + ")" + (dv.bad && dv.bad.length ?
-    ", " + dv.bad.length + " DICE MISMATCHES" : dv.verified !== null ? ", " + dv.verified +
-    " rolls verified" : "") + (dv.unchecked ? ", " + dv.unchecked + " CANNOT BE CHECKED" : "") :
+    ", " + dv.bad.length + (dv.bad.length === 1 ? " DICE MISMATCH" : " DICE MISMATCHES") : dv.verified !== null ? ", " + dv.verified +
+    (dv.verified === 1 ? " roll verified" : " rolls verified") : "") +
+    (dv.unchecked ? ", " + dv.unchecked + " CANNOT BE CHECKED" : "") :
     "";
   const log = document.getElementById("log");
   log.replaceChildren();
@@ -117,4 +119,17 @@ function draw(live) {
   }
 }
 
+/* the time banks (docs/clock.md) under the header, counting down between updates: amber
+   under 5 minutes, red under 1 and once run out, each with its words; "clocks paused" */
+function drawClocks(live) {
+  const st = live.state;
+  const box = document.getElementById("clocks-box");
+  const sides = st && st.ships ? clockSides(st, live.received) : null;
+  box.hidden = !sides;
+  if (!sides) return;
+  for (const s of [0, 1]) drawClock(document.getElementById("clock-" + s), st, sides[s], s);
+  document.getElementById("clock-paused").hidden = !st.clock.paused;
+}
+
 window.fleetLive = new FleetLive(draw);
+setInterval(() => drawClocks(window.fleetLive), 1000);

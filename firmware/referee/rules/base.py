@@ -29,13 +29,17 @@ EFFECT_AVOID = 1   # cancels one pending hit on the ship it is played for (Fly C
 
 class Option:
     """One fleet command option: ``name`` (str), ``classes`` (tuple of ints the option may be
-    played for; empty = any class), ``effect`` (EFFECT_*), ``text`` (what it does, for docs)."""
+    played for; empty = any class), ``effect`` (EFFECT_*), ``text`` (what it does, for docs),
+    ``own_class``: the counter must be of the class of the ship it is played for (seed 001,
+    Proximity targeting: "a Command token of the appropriate Class"; a counter comes off a
+    ship's card, seed 000 "Fleet Command Options", so it is of that ship's class)."""
 
-    def __init__(self, name, classes, effect, text):
+    def __init__(self, name, classes, effect, text, own_class=False):
         self.name = name
         self.classes = classes
         self.effect = effect
         self.text = text
+        self.own_class = own_class
 
 
 def byte(v):
@@ -98,6 +102,8 @@ class Ruleset:
     PAD_MARKED = ()
     ABILITY_STATS = ()   # (keyword, stat): ability texts that mean a stat (roster_hints.py)
     PAD_D20 = False    # its pad actions roll a d20 (a physical one may be entered: pad.py)
+    USES_CLASS = False  # its rules read a ship's class (else the class is display only and
+    #                     the host views leave it out: texts.shows)
     power = ("", "")
     VICTORY = ("destroyed",)
     example = ""
@@ -209,6 +215,17 @@ class Ruleset:
 
     def check_hit(self, g, target, points, attacker):
         """Ruleset rules for marking damage (EV_HIT, and the hits of its own events)."""
+        return None
+
+    def check_counter(self, g, a, b, c):
+        """Ruleset rules for a fleet command counter from ship ``a`` on option ``b`` for ship
+        ``c``, after the core's (chart, counters left, the option's classes); None or the
+        reason. An ``own_class`` option takes a counter of the class of the ship it is for."""
+        opt = self.options[b]
+        if opt.own_class and g.cls[a] != g.cls[c]:
+            from referee.texts import possessive    # (a refusal: the texts load only now)
+            return "%s takes a command counter of %s class (%d): %s counters are class %d" % (
+                opt.name, possessive(g.names[c]), g.cls[c], possessive(g.names[a]), g.cls[a])
         return None
 
     def check_ext(self, g, kind, a, b, c):

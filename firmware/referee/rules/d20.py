@@ -100,9 +100,11 @@ class D20Rules(Ruleset):
     def aim_value(self, g, weapon, arg):
         return weapon | (min(arg, 31) << 3)
 
-    def next_aim(self, g, i):
-        """The (weapon, arg) after ship i's current aim in ``aims`` that it may take."""
-        cur = self.aim(g, i)
+    def next_aim(self, g, i, cur=None):
+        """The (weapon, arg) after ``cur`` (an aim value; default ship i's current aim) in
+        ``aims`` that ship i may take."""
+        if cur is None:
+            cur = self.aim(g, i)
         n = len(self.aims)
         start = 0
         for k in range(n):
@@ -174,9 +176,13 @@ class D20Rules(Ruleset):
         if k == EV_ATTACK:
             t = "%s attacks %s: d20 %d" % (nm[a], nm[c], b)
             if live and g.x[0] and g.x[1] == b:
-                hit = g.x[0] == 1
-                t += ", total %d: %s" % (g.x[2], "hit, %d damage marked on %s" % (
-                    g.settings["damage_per_hit"], nm[c]) if hit else "miss")
+                # a hit in a pending phase waits (swsb damage phase, digest 1.2; smb end of
+                # the capital weapons phase, seed 004; swsb-addon until the ship has fired,
+                # seed 001), as the plain hit's text says
+                t += ", total %d: %s" % (g.x[2], "hit, %d damage marked%s on %s" % (
+                    g.settings["damage_per_hit"],
+                    " pending" if g.phase in self.pending_phases else "", nm[c])
+                    if g.x[0] == 1 else "miss")
             return t + ("." if live else "")
         if k == EV_AIM:
             return "%s aims its %s" % (nm[a], self.aim_text(g, b, c)) + ("." if live else "")

@@ -187,8 +187,9 @@ class Rules(D20Rules):
         if g.init != NONE and g.side[a] != g.init:
             left = self._unmoved(g, g.init)
             if left:
-                return "%s moves first: %s has not moved" % (g.side_names[g.init],
-                                                            g.names[left[0]])
+                from referee.texts import says     # (a refusal: the texts load only now)
+                return "%s first: %s has not moved" % (says(g.side_names[g.init], "moves"),
+                                                      g.names[left[0]])
         return None
 
     def check_phase(self, g):
@@ -203,15 +204,14 @@ class Rules(D20Rules):
 
     # ---- firing ------------------------------------------------------------------------------
     def firing_weapon(self, g, a, c):
-        """The weapon a hit by ship a on ship c is from: capital in the capital weapons
-        phase; in the movement phase rapid for a response, else the aimed heavy or rapid
-        weapon of a fighter attack move."""
-        if g.phase == CAPITAL_PHASE:
-            return W_CAPITAL
-        if g.sx[4 * a + B_RAPID_AT] == c + 1:
-            return W_RAPID
+        """The weapon a shot by ship a on ship c is from: its aimed weapon, the same for the
+        attack helper and a hit with ``by`` (docs/protocol.md); a ship that has not aimed
+        fires its capital weapons in the capital weapons phase and its rapid weapons in the
+        movement phase (a hit needs no facing; the attack helper asks for the aim)."""
         w = self.weapon(g, a)
-        return w if w in (W_HEAVY, W_RAPID) else W_RAPID
+        if w in self.weapons:
+            return w
+        return W_CAPITAL if g.phase == CAPITAL_PHASE else W_RAPID
 
     def check_fire(self, g, a, c, w):
         """Seed 004: who may fire which weapon at whom, now. None or the reason."""
@@ -222,7 +222,8 @@ class Rules(D20Rules):
             return "%s has no %s weapons" % (nm, WEAPON_KINDS[w - W_CAPITAL])
         if w == W_CAPITAL:
             if g.phase != CAPITAL_PHASE:
-                return "capital weapons fire in the capital weapons phase"
+                return "capital weapons fire in the capital weapons phase (%s aims its " \
+                    "capital weapons)" % nm
             if g.fl2[a] & POWER:
                 return "%s made a full-power move and cannot fire capital weapons" % nm
             if self.kind(g, c, K_FIGHTER):
@@ -232,6 +233,9 @@ class Rules(D20Rules):
             if g.settings["capital_rear"] and (self.aim(g, a) >> 3) & 3 == 2:
                 return "capital weapons cannot be fired into the rear facing"
         elif g.phase != MOVING:
+            if g.phase == CAPITAL_PHASE:
+                return "only capital weapons fire in the capital weapons phase (%s aims its " \
+                    "%s weapons)" % (nm, WEAPON_KINDS[w - W_CAPITAL])
             return "heavy and rapid weapons fire in the movement phase"
         elif g.sx[4 * a + B_RAPID_AT] == c + 1:
             if w != W_RAPID:
@@ -244,8 +248,14 @@ class Rules(D20Rules):
             if t and t != c + 1 and g.settings["attack_move_one_target"]:
                 return "the attack move fires at a target: %s's is %s" % (nm, g.names[t - 1])
         else:
-            return "%s fires in the movement phase only as a response to %s's move (rapid " \
-                   "fire) or during its own fighter attack move" % (nm, g.names[c])
+            from referee.texts import possessive    # (a refusal: the texts load only now)
+            if g.fl2[c] & RESPONDED and g.x[X_LAST] == c + 1:
+                # seed 004: "you can only make 1 response action, so ... it can only be shot
+                # at once"
+                return "the one response to %s move is used: a rapid-fire response is one " \
+                    "shot" % possessive(g.names[c])
+            return "%s fires in the movement phase only as a response to %s move (rapid " \
+                   "fire) or during its own fighter attack move" % (nm, possessive(g.names[c]))
         if self.kind(g, a, K_FIGHTER) and self.kind(g, c, K_NO_SNUB):
             return "%s cannot be damaged by snub weapons" % g.names[c]
         if w == W_RAPID and self.kind(g, c, K_NO_RAPID):
@@ -265,13 +275,7 @@ class Rules(D20Rules):
         w = self.weapon(g, a)
         if w not in self.weapons:
             return "aim first: choose the weapon and the target's facing"
-        if g.phase == CAPITAL_PHASE and w != W_CAPITAL:
-            return "only capital weapons fire in the capital weapons phase"
-        if g.phase == MOVING and w == W_CAPITAL:
-            return "capital weapons fire in the capital weapons phase"
-        if g.phase == MOVING and g.sx[4 * a + B_RAPID_AT] == c + 1 and w != W_RAPID:
-            return "a response fires rapid weapons only"
-        r = self.check_fire(g, a, c, w)
+        r = self.check_fire(g, a, c, w)       # the same checks as a hit with by (check_hit)
         if r:
             return r
         need = self.defense(g, c, (self.aim(g, a) >> 3) & 3)

@@ -61,8 +61,9 @@ def check_exit(rules, g, a, b, c):
     if b == 2:
         sides = [v["side"] for v in g.victory if v["when"] == "port"]
         if g.side[a] not in sides:
+            from referee.texts import possessive    # (a refusal: the texts load only now)
             return "the target port is %s aim" % (
-                "no side's" if not sides else "the %s'" % g.side_names[sides[0]])
+                "no side's" if not sides else "the " + possessive(g.side_names[sides[0]]))
     return None
 
 

@@ -163,14 +163,16 @@ class Rules(Ruleset):
         turns = f[2]
         td = f[3]
         if c > turns:
-            return "%s has %d turns a move (unused turns are lost)" % (nm, turns)
+            return "%s has %s a move (unused turns are lost)" % (
+                nm, "no turns" if turns == 0 else "1 turn" if turns == 1 else "%d turns" % turns)
         if c and td > 0:
             # hexes not entered: the most the craft could have moved at that rate
             most = hexes if hexes >= 0 else (0 if mode == 3 else rate)
             if c * td > most:
-                return "%s must cross %d hexes before each turn: %d turns need %d hexes " \
-                       "(%s %d)" % (nm, td, c, c * td, "moved" if hexes >= 0 else
-                                    "%s is at most" % RATES[mode], most)
+                return "%s must cross %d hexes before each turn: %d turn%s %d hexes " \
+                       "(%s %d)" % (nm, td, c, " needs" if c == 1 else "s need", c * td,
+                                    "moved" if hexes >= 0 else "%s is at most" % RATES[mode],
+                                    most)
         sq = g.stat(a, S_SQUAD)
         # "all ships in a Squadron must move at the same rate": a craft that stopped dead
         # moved at no rate, so a hero's stop neither sets its squadron's rate nor breaks it
@@ -190,8 +192,9 @@ class Rules(Ruleset):
         if not cur and nxt and s != nxt - 1:
             left = self._unit_left(g, nxt - 1)
             if left != NONE:
-                return "players alternate units: %s moves next (%s has not moved)" % (
-                    g.side_names[nxt - 1], g.names[left])
+                from referee.texts import says     # (a refusal: the texts load only now)
+                return "players alternate units: %s next (%s has not moved)" % (
+                    says(g.side_names[nxt - 1], "moves"), g.names[left])
         return None
 
     def apply_ext(self, g, kind, a, b, c):

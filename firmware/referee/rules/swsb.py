@@ -77,6 +77,7 @@ class Rules(D20Rules):
     tie = TIE_REROLL
     move_order = MOVE_LOSER_FIRST
     one_ship_at_a_time = ATTACK_STEP
+    USES_CLASS = True       # seed 000: Fly Casual class 3, Power to Engines class 2
     pd_step = PD_STEP
     options = (
         Option("Fly Casual", (3,), EFFECT_AVOID,
@@ -202,13 +203,15 @@ class Rules(D20Rules):
         if left == NONE:
             return None
         order = g.settings["attack_order"]
+        from referee.texts import says, agree   # (a refusal: the texts load only now)
+        side = g.side_names[turn]
         if order == 1:
             return "the sides take turns, %s first: now %s (%s has not fired; done passes)" % (
-                g.side_names[g.init], g.side_names[turn], g.names[left])
+                g.side_names[g.init], side, g.names[left])
         if order == 2:
-            return "%s attacks first: %s has not fired yet (done passes)" % (
-                g.side_names[turn], g.names[left])
-        return "%s attacks first (it holds the initiative)" % g.side_names[turn]
+            return "%s first: %s has not fired yet (done passes)" % (
+                says(side, "attacks"), g.names[left])
+        return "%s first (%s)" % (says(side, "attacks"), agree(side, "it holds the initiative"))
 
     def _turn(self, g):
         """The side that may start the next activation (attack_order), before checking that

@@ -89,8 +89,9 @@ class Rules(swsb.Rules):
                "your fighters attack within 2\" this round (seed 001: game text doubling "
                "fighter weapons' range)"),
         Option("Proximity Override", (), EFFECT_NONE,
-               "the ship may ignore proximity targeting and fire at any target (seed 001, "
-               "Proximity targeting: \"a Command token of the appropriate Class\")"),
+               "the ship may ignore proximity targeting and fire at any target, with a "
+               "counter of its own class (seed 001, Proximity targeting: \"a Command token of "
+               "the appropriate Class\")", own_class=True),
     )
     SETTINGS = {"damage_per_hit": (1, 1, 9), "point_limit": (0, 0, 9999),
                 "tie_hits": (1, 0, 1), "nat1_misses": (0, 0, 1), "size_modifier": (0, 0, 1),
@@ -150,28 +151,38 @@ class Rules(swsb.Rules):
                 return 2
         return 1
 
-    def attack_result(self, g, a, c, roll):
+    def fire_band(self, g, a, c):
+        """The range band of ship a's aimed shot at ship c (seed 001): non-PD fire at fighters
+        counts as the 9-16" band (without the size modifier); Cloak moves fire one band out,
+        fighters attack it with no modifier; or the reason it cannot be fired (Cloak at
+        Extreme range). The attack helper and a hit with ``by`` both ask it."""
         w = self.weapon(g, a)
-        r = self.check_weapon(g, a, w)
-        if r:
-            return r
         band = (self.aim(g, a) >> 3) & 7
-        bonus = self.point_defense(g, a) if w == W_PD else self.attack_bonus(g, a)
-        need = self.defense(g, c, 0)
-        if bonus == 255 or need == 255:
-            return "the roster gives no attack or Defense for these ships: mark hits with dmg+"
         fighter_attacker = g.cls[a] == 4
         if g.cls[c] == 4 and w != W_PD and not g.settings["size_modifier"] and \
                 not fighter_attacker:
             band = 1                                  # fire at fighters: the 9-16" band
         if self.has(g, c, A_CLOAK):
             if fighter_attacker:
-                band = 0                              # fighters attack it with no modifier
-            else:
-                far = band + 1 if g.settings["cloak_extreme"] else band
-                if far >= 4:
-                    return "%s has Cloak: it cannot be targeted at Extreme range" % g.names[c]
-                band = min(band + 1, 4)
+                return 0                              # fighters attack it with no modifier
+            far = band + 1 if g.settings["cloak_extreme"] else band
+            if far >= 4:
+                return "%s has Cloak: it cannot be targeted at Extreme range" % g.names[c]
+            band = min(band + 1, 4)
+        return band
+
+    def attack_result(self, g, a, c, roll):
+        w = self.weapon(g, a)
+        r = self.check_weapon(g, a, w)
+        if r:
+            return r
+        bonus = self.point_defense(g, a) if w == W_PD else self.attack_bonus(g, a)
+        need = self.defense(g, c, 0)
+        if bonus == 255 or need == 255:
+            return "the roster gives no attack or Defense for these ships: mark hits with dmg+"
+        band = self.fire_band(g, a, c)
+        if isinstance(band, str):
+            return band
         mod = -band
         if g.settings["size_modifier"] and w != W_PD:
             mod += g.cls[a] - g.cls[c]
@@ -199,6 +210,9 @@ class Rules(swsb.Rules):
             if r and self.inches(g, attacker) > r:
                 return "fighters attack and are attacked only within %d\" (%s aims at %d\")" \
                     % (r, g.names[attacker], self.inches(g, attacker))
+            band = self.fire_band(g, attacker, target)
+            if isinstance(band, str):
+                return band
         return swsb.Rules.check_hit(self, g, target, points, attacker)
 
     # ---- alternating activation ----------------------------------------------------------------
@@ -246,8 +260,9 @@ class Rules(swsb.Rules):
         if not g.x[X_FIRST]:
             return "the initiative winner first chooses who moves first"
         if g.side[a] != g.x[X_TURN]:
-            return "%s's activation: it is not %s's turn" % (g.side_names[g.x[X_TURN]],
-                                                             g.side_names[g.side[a]])
+            from referee.texts import possessive    # (a refusal: the texts load only now)
+            return "%s activation: it is not %s turn" % (
+                possessive(g.side_names[g.x[X_TURN]]), possessive(g.side_names[g.side[a]]))
         if self._tier(g, moving) == 0 and g.cls[a] == 4:
             return "class 1-3 ships %s before class 4" % ("move" if moving else "fire")
         return None
@@ -286,7 +301,8 @@ class Rules(swsb.Rules):
                 return "swsb-addon moves: mode 1"
             if moving and g.cls[a] < 4 and c > g.cls[a]:
                 # "Units can make one turn per Class number"; fighters turn freely at the end
-                return "a class %d ship makes at most %d turns" % (g.cls[a], g.cls[a])
+                return "a class %d ship makes at most %d turn%s" % (g.cls[a], g.cls[a],
+                                                                   "s" if g.cls[a] > 1 else "")
             if not moving and g.active == a:
                 return None
             return self._check_turn(g, a, moving)
@@ -343,7 +359,8 @@ class Rules(swsb.Rules):
             return "%s moves, making %s." % (g.names[a], "no turns" if c == 0 else
                                              "1 turn" if c == 1 else "%d turns" % c)
         if k == EV_CHOOSE:
-            return "%s chooses to move first." % g.side_names[a]
+            from referee.texts import says
+            return "%s to move first." % says(g.side_names[a], "chooses")
         return swsb.Rules.event_text(self, g, ev, live)
 
     def aim_text(self, g, weapon, arg):
@@ -359,6 +376,21 @@ class Rules(swsb.Rules):
             return (EV_CHOOSE, link.int_arg(msg, "side", None, 0, 1), 0, 0)
         return swsb.Rules.command(self, link, c, msg)
 
+    def override_source(self, app, i):
+        """The ship a Proximity Override counter for ship ``i`` comes from on the pad: the
+        marked ship of its side (as marked, a wrong class is refused), else a ship of its side
+        and class with counters left ("a Command token of the appropriate Class", seed 001),
+        else the pad's usual source."""
+        g = app.game
+        src = app.counter_source()
+        if g.cls[src] == g.cls[i] or (app.mark != NONE and g.side[app.mark] == g.side[i]):
+            return src
+        for k in range(g.n):
+            if g.side[k] == g.side[i] and g.cls[k] == g.cls[i] and g.cc[k] and \
+                    not g.destroyed(k):
+                return k
+        return src
+
     def pad_label(self, g, action):
         if action == "alt4":
             return "choose/override"      # who moves first, then Proximity Override
@@ -369,6 +401,6 @@ class Rules(swsb.Rules):
             return (EV_MOVE, i, 1, 0)
         if what == "choose":        # once chosen: the Proximity Override counter (option 5)
             if app.game.x[X_FIRST]:
-                return (EV_COUNTER, app.counter_source(), len(self.options) - 1, i)
+                return (EV_COUNTER, self.override_source(app, i), len(self.options) - 1, i)
             return (EV_CHOOSE, app.game.side[i], 0, 0)
         return swsb.Rules.pad_event(self, app, what, i, m)
