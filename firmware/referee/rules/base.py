@@ -221,11 +221,12 @@ class Ruleset:
         """Ruleset rules for a fleet command counter from ship ``a`` on option ``b`` for ship
         ``c``, after the core's (chart, counters left, the option's classes); None or the
         reason. An ``own_class`` option takes a counter of the class of the ship it is for."""
-        opt = self.options[b]
-        if opt.own_class and g.cls[a] != g.cls[c]:
+        opt = self.options[b]       # (an Option of the ruleset's own chart)
+        if getattr(opt, "own_class", False) and g.cls[a] != g.cls[c]:
             from referee.texts import possessive    # (a refusal: the texts load only now)
             return "%s takes a command counter of %s class (%d): %s counters are class %d" % (
-                opt.name, possessive(g.names[c]), g.cls[c], possessive(g.names[a]), g.cls[a])
+                getattr(opt, "name", ""), possessive(g.names[c]), g.cls[c],
+                possessive(g.names[a]), g.cls[a])
         return None
 
     def check_ext(self, g, kind, a, b, c):
