@@ -112,3 +112,15 @@ def procs():
     yield ps
     for p in reversed(ps):
         p.stop()
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """A real Mosquitto on a free 127.0.0.1 port with the credentials of three tables
+    (table-01..03) and a dashboard (tests/mqtt_support.py); skips without Mosquitto, fails
+    under FLEETREF_REQUIRE_MQTT."""
+    from mqtt_support import Broker, need_mqtt
+    need_mqtt()
+    b = Broker(tmp_path / "broker", tables=3)
+    yield b
+    b.stop()

@@ -15,18 +15,10 @@ import pytest
 
 from conftest import ROOT, SimProcess
 from host_tools import mqttlink
-from mqtt_support import (EVENT, Broker, Recorder, fleetref, need_mqtt, publisher,
+from mqtt_support import (EVENT, Recorder, fleetref, need_mqtt, publisher,
                           wait_until)
 
 SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
-
-
-@pytest.fixture
-def broker(tmp_path):
-    need_mqtt()
-    b = Broker(tmp_path / "broker", tables=3)
-    yield b
-    b.stop()
 
 
 def state_topic(table):

@@ -22,7 +22,7 @@ from conftest import ROOT, SimProcess, new_game, stop_process
 from gen import play
 from host_tools import webshots
 from host_tools.mirror import Mirror
-from mqtt_support import EVENT, Broker, Recorder, need_mqtt
+from mqtt_support import EVENT, Recorder
 from web_support import WebProcess, wait_until
 
 TABLE = "table-01"
@@ -134,14 +134,6 @@ class Followers:
 
     def outputs(self):
         return [p.text() for p in (self.mirror, self.pub)] + ["".join(self.web.out)]
-
-
-@pytest.fixture
-def broker(tmp_path):
-    need_mqtt()
-    b = Broker(tmp_path / "broker", tables=1)
-    yield b
-    b.stop()
 
 
 def test_mirror_web_publish_save_load_and_roster_push_share_a_simulator(tmp_path, broker,

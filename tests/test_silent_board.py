@@ -20,7 +20,7 @@ import pytest
 
 from conftest import ROOT, SimProcess
 from host_tools.mirror import Mirror
-from mqtt_support import EVENT, Broker, need_mqtt
+from mqtt_support import EVENT
 from web_support import WebProcess, wait_until
 
 REPLY_S = 2          # FLEETREF_REPLY_TIMEOUT for these tests: a board's reply within 2 s
@@ -88,14 +88,6 @@ def test_mirror_and_web_stop_on_a_port_where_nothing_answers():
     check_said_and_stopped("mirror", ports[0][0], results[0])
     check_said_and_stopped("web", ports[1][0], results[1])
     assert took < 6 * REPLY_S + 10          # one hello, not a retry loop
-
-
-@pytest.fixture
-def broker(tmp_path):
-    need_mqtt()
-    b = Broker(tmp_path / "broker", tables=1)
-    yield b
-    b.stop()
 
 
 def test_publish_stops_on_a_port_where_nothing_answers(broker):
