@@ -10,7 +10,7 @@ import os
 
 from emu import pico as emu
 from emu_support import board_profile, build_uf2, need_emu, uf2_dir  # noqa: F401
-from test_shared_board import Followers, broker, cli  # noqa: F401
+from test_shared_board import Followers, cli
 
 NAME = "pico-ws2812-16x16"
 
