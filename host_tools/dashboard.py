@@ -19,6 +19,7 @@ from host_tools import mqttlink, tables, web
 
 PAGES = {"/": "dashboard.html"}
 DEFAULT_HTTP = "127.0.0.1:8766"
+SUBSCRIBE_WITHIN = 5.0   # seconds for the broker to confirm the subscription before serving
 
 
 def make_app(board, link, title="fleetref"):
@@ -50,7 +51,8 @@ def subscribe(client, board):
     pattern = "%s/%s/+/+" % (mqttlink.PREFIX, board.event)
     client.on_message_cb = board.take
     client.on_connect_cb = lambda present: client.subscribe(pattern)
-    client.subscribe(pattern)
+    if not client.subscribe(pattern, wait=SUBSCRIBE_WITHIN):
+        client.warn("the broker has not confirmed the subscription to %s yet" % pattern)
 
 
 def add_arguments(p):

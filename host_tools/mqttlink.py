@@ -129,6 +129,9 @@ class Client:
         c.on_disconnect = self._disconnected
         c.on_message = self._message
         c.on_publish = self._published
+        c.on_subscribe = self._subscribed
+        self.subacks = {}                    # message id -> threading.Event of a SUBSCRIBE
+        self.sub_lock = threading.Lock()     # a SUBACK waits until its SUBSCRIBE is booked
         self.c = c
         self.was_connected = False
 
@@ -159,6 +162,12 @@ class Client:
         if self.on_message_cb:
             self.on_message_cb(msg.topic, msg.payload, bool(msg.retain))
 
+    def _subscribed(self, c, userdata, mid, reasons, props):
+        with self.sub_lock:
+            done = self.subacks.pop(mid, None)
+        if done is not None:
+            done.set()
+
     def _published(self, c, userdata, mid, reason, props):
         if self.on_acked_cb:
             self.on_acked_cb(mid)
@@ -180,8 +189,17 @@ class Client:
             raise MqttError("the broker at %s:%d refused the connection: %s"
                             % (self.host, self.port, why))
 
-    def subscribe(self, pattern):
-        self.c.subscribe(pattern, qos=1)
+    def subscribe(self, pattern, wait=0.0):
+        """Subscribe to ``pattern`` at QoS 1. ``wait`` (seconds): return only once the broker
+        acknowledged it (or that time passed; returns False then), so that a message published
+        after this call reaches us."""
+        done = threading.Event()
+        with self.sub_lock:
+            _rc, mid = self.c.subscribe(pattern, qos=1)
+            if not wait or mid is None:
+                return True
+            self.subacks[mid] = done
+        return done.wait(wait)
 
     def unsubscribe(self, pattern):
         self.c.unsubscribe(pattern)

@@ -90,7 +90,7 @@ class Recorder:
                                  on_message=self._take,
                                  on_connect=lambda present: self.c.subscribe(pattern))
         self.c.start()
-        self.c.subscribe(pattern)
+        assert self.c.subscribe(pattern, wait=10), "the broker never confirmed " + pattern
 
     def _take(self, topic, payload, retained=False):
         try:

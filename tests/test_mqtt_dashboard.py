@@ -43,10 +43,10 @@ def event(tmp_path_factory):
         names = ["table-%02d" % (i + 1) for i in range(N)]
         http = webshots.free_port()
         procs.append(dashboard(broker, http, "dash-1"))
+        base = "http://127.0.0.1:%d" % http
+        webshots.wait_http(base + "/api/tables", 30)    # serving: subscribed, so it gets all
         procs += [publisher(broker, sim.port, name) for sim, name in zip(sims, names)]
         finals = {name: sim.final() for sim, name in zip(sims, names)}
-        base = "http://127.0.0.1:%d" % http
-        webshots.wait_http(base + "/api/tables", 30)
         yield broker, finals, base
     finally:
         for p in reversed(procs):
