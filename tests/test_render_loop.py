@@ -222,6 +222,7 @@ def test_idle_garbage_collection_only_when_the_heap_runs_low_and_no_key_is_down(
     free = [100000]
     collected = []
     monkeypatch.setattr(gc, "mem_free", lambda: free[0], raising=False)
+    monkeypatch.setattr(gc, "mem_alloc", lambda: 200000 - free[0], raising=False)
     monkeypatch.setattr(gc, "collect", lambda: collected.append(1) or 0)
     keys = IdleKeys()
     runner = _runner(FakeDisplay(), keys)
@@ -239,6 +240,41 @@ def test_idle_garbage_collection_only_when_the_heap_runs_low_and_no_key_is_down(
     assert not runner.step_gc() and collected == [1]    # once per change
 
 
+def test_idle_garbage_collection_after_a_span_of_allocations_keeps_the_heap_whole(
+        monkeypatch):
+    """With ``gc_span``, the idle collection also comes once that many bytes were taken
+    since the last one, though plenty is free: the garbage then never spreads over the whole
+    heap, and neither do the states the game keeps meanwhile."""
+    import gc
+    used = [60000]
+    collected = []
+    monkeypatch.setattr(gc, "mem_alloc", lambda: used[0], raising=False)
+    monkeypatch.setattr(gc, "mem_free", lambda: 240000 - used[0], raising=False)
+
+    def collect():
+        collected.append(used[0])
+        used[0] = 60000
+    monkeypatch.setattr(gc, "collect", collect)
+    runner = _runner(FakeDisplay(), IdleKeys())
+    del collected[:]
+    runner.gc_low, runner.gc_span = 16384, 16384
+    runner.app.version += 1
+    assert not runner.step_gc()                     # the first look: where it starts from
+    used[0] = 70000
+    runner.app.version += 1
+    assert not runner.step_gc() and not collected   # 10000 taken since: not yet
+    used[0] = 77000
+    runner.app.version += 1
+    assert runner.step_gc() and collected == [77000]    # 17000 taken: collected
+    used[0] = 70000
+    runner.app.version += 1
+    assert not runner.step_gc() and collected == [77000]    # counted from after it
+    runner.gc_span = 0
+    used[0] = 200000
+    runner.app.version += 1
+    assert not runner.step_gc()                     # no span: only when the heap runs low
+
+
 def test_a_stream_of_serial_lines_collects_between_lines_not_inside_an_event(monkeypatch):
     """Lines of events (a host pushing a game) leave the render task no idle turn, so the
     serial task looks after each line that changed the game, with twice gc_low's margin: the
@@ -248,6 +284,7 @@ def test_a_stream_of_serial_lines_collects_between_lines_not_inside_an_event(mon
     free = [40000]
     collected = []
     monkeypatch.setattr(gc, "mem_free", lambda: free[0], raising=False)
+    monkeypatch.setattr(gc, "mem_alloc", lambda: 200000 - free[0], raising=False)
     runner = _runner(FakeDisplay(), IdleKeys())
     monkeypatch.setattr(gc, "collect", lambda: collected.append(runner.app.game.seq) or 0)
     runner.gc_low = 16384
@@ -262,3 +299,40 @@ def test_a_stream_of_serial_lines_collects_between_lines_not_inside_an_event(mon
     assert runner.step_serial() == 2
     assert runner.app.game.seq == seq + 1
     assert collected == [seq + 1]                   # after the line that changed the game
+
+
+def test_a_serial_line_is_handled_with_a_collection_every_span_of_allocations(monkeypatch):
+    """A serial line (many events, a roster) runs with MicroPython's allocation threshold at
+    ``gc_span``, and the threshold the board had comes back after it, also when the line
+    fails; with no span the threshold is left alone."""
+    import gc
+    setting = [-1]
+    seen = []
+
+    def threshold(*value):
+        if value:
+            setting[0] = value[0]
+        return setting[0]
+    monkeypatch.setattr(gc, "threshold", threshold, raising=False)
+    runner = _runner(FakeDisplay(), IdleKeys())
+    handle = runner.app.handle_line
+
+    def watched(line):
+        seen.append(setting[0])
+        return handle(line)
+    runner.app.handle_line = watched
+    runner.gc_span = 16384
+    runner.serial.lines = ['{"c": "phase"}', '{"c": "snap"}']
+    runner.step_serial()
+    assert seen == [16384] and setting[0] == -1
+    runner.app.handle_line = lambda line: 1 / 0
+    try:
+        runner.handle_line('{"c": "snap"}')
+    except ZeroDivisionError:
+        pass
+    assert setting[0] == -1
+    runner.gc_span = 0
+    runner.app.handle_line = watched
+    runner.serial.lines = ['{"c": "snap"}']
+    runner.step_serial()
+    assert seen == [16384, -1]

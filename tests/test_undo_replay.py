@@ -5,7 +5,7 @@ one before the event it takes back (a game that never folds, replayed from its f
 
 import random
 
-from conftest import new_game
+from conftest import new_game, scenario_text
 from gen import play
 from referee.events import EV_UNDO
 from referee.window import CKPT_EVERY
@@ -285,3 +285,39 @@ def test_an_undo_prepared_while_idle_applies_nothing():
         if g.seq % 40 == 0:
             kept_states_are_right(g)
     assert helped > 0
+
+
+def test_the_window_keeps_its_buffers_through_folds_undos_and_a_taken_back_event():
+    """The window's event and hash buffers and its undo stack are made once at their largest
+    and changed in place (on the Pico they then never move on the heap): the same objects
+    after many folds, a run of undos and an event taken back, and the game still agrees
+    with one that never folds, given the same events."""
+    from referee import profiles, scenarios
+    from referee.game import Game
+    g = new_game("swsb-example")
+    w = g.win
+    held = (w.events, w.hashes, w.eff)
+    log = []
+    submit = g.submit
+
+    def logged(ev, many=False):
+        r = submit(ev, many)
+        if r is None:
+            log.append(tuple(ev))
+        return r
+    g.submit = logged
+    play(g, 4 * w.size, 5)                     # the window folds many times
+    for _ in range(20):
+        assert g.submit(UNDO) is None
+    saved = g.checkpoint()
+    play(g, g.seq + 1, 6)
+    g.back_to(saved)
+    del log[-1]
+    assert all(a is b for a, b in zip((w.events, w.hashes, w.eff), held))
+    assert w.base_seq > 0 and len(w.events) == len(w.hashes) == 4 * w.count()
+    norm, _raw = scenarios.load_text(scenario_text("swsb-example"))
+    whole = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
+    whole.replay(log)
+    assert whole.seq == g.seq and whole.state_hash() == g.state_hash()
+    assert whole.win.events[-4 * w.count():] == w.events
+    assert whole.win.hashes[-4 * w.count():] == w.hashes

@@ -196,7 +196,7 @@ class Game(CoreRules):
         try:
             i = w.append(ev)
             if ev[0] == EV_UNDO:
-                w.eff.pop()
+                w.pop_effect()
                 w.trim()
                 self._replay_to(len(w.eff), True)
             else:
@@ -222,11 +222,12 @@ class Game(CoreRules):
             self._fold()
         eff = w.eff
         ck = w.ckpt
+        state = self.state_bytes()
         if many:
-            return (self.state_bytes(), len(w.events), len(w.hashes), list(eff), w.base_seq,
-                    list(ck), (w.top, w.top2))
-        return (self.state_bytes(), len(w.events), len(w.hashes), len(eff),
-                eff[-1] if eff else -1, w.base_seq, ck[-1] if ck else None, (w.top, w.top2))
+            return (state, len(w.events), len(w.hashes), list(eff), w.base_seq, list(ck),
+                    (w.top, w.top2))
+        return (state, len(w.events), len(w.hashes), len(eff), eff[-1] if eff else -1,
+                w.base_seq, ck[-1] if ck else None, (w.top, w.top2))
 
     def back_to(self, saved):
         """Take back the one event submitted since :meth:`checkpoint` gave ``saved`` (or
@@ -238,9 +239,8 @@ class Game(CoreRules):
             state, ne, nh, eff, base_seq, ck, w_top = saved
             if w.base_seq != base_seq:
                 raise ValueError("the window was folded since the checkpoint")
-            w.events = w.events[:ne]
-            w.hashes = w.hashes[:nh]
-            w.eff = list(eff)
+            w.truncate(ne, nh)
+            w.set_effects(eff)
             w.ckpt = list(ck)
             w.top, w.top2 = w_top
             self.load_state(state)
@@ -248,10 +248,9 @@ class Game(CoreRules):
         state, ne, nh, n_eff, top, base_seq, top_ck, w_top = saved
         if w.base_seq != base_seq:
             raise ValueError("the window was folded since the checkpoint")
-        w.events = w.events[:ne]
-        w.hashes = w.hashes[:nh]
+        w.truncate(ne, nh)
         while len(w.eff) > n_eff:        # the event pushed itself on the undo stack
-            w.eff.pop()
+            w.pop_effect()
         if len(w.eff) < n_eff:           # an undo popped the top
             w.eff.append(top)
         ck = w.ckpt

@@ -54,6 +54,9 @@ class Runner:
         self.save_ms = save_ms
         self.refresh_ms = refresh_ms
         self.gc_low = 0             # > 0: collect while idle once less is free (step_gc)
+        self.gc_span = 0            # > 0: ... or once this many bytes were taken since
+        self.gc_after = -1          # gc.mem_alloc() after the last collection (-1: unknown)
+        self.gc_total = 0           # the heap's size (gc.mem_alloc() + gc.mem_free())
         self.gc_version = -1        # the app version step_gc looked at last
         self.shown_at = ticks_ms()  # when the last frame was sent
         self.crashes = 0
@@ -103,7 +106,7 @@ class Runner:
             if line is None:
                 return n
             v = app.version
-            app.handle_line(line)
+            self.handle_line(line)
             n += 1
             if app.version != v:
                 self.step_gc(2 * self.gc_low)
@@ -111,6 +114,24 @@ class Runner:
         if n and self.render_on_input:
             self.step_render()
         return n
+
+    def handle_line(self, line):
+        """Handle one serial line with MicroPython's collection every ``gc_span`` bytes taken
+        (``gc.threshold``; off again after the line): a line of many events or a roster
+        allocates far more than a key does, and the states the game keeps meanwhile then stay
+        in the low part of the heap, next to what lives on (step_gc explains), instead of
+        being scattered over it. A key's event never gets such a collection inside it."""
+        import gc
+        threshold = getattr(gc, "threshold", None) if self.gc_span else None
+        if threshold is None:
+            self.app.handle_line(line)
+            return
+        before = threshold()
+        threshold(self.gc_span)
+        try:
+            self.app.handle_line(line)
+        finally:
+            threshold(before)
 
     def step_render(self):
         """Draw and show a frame when the game, the UI or the error row changed since the last
@@ -134,24 +155,37 @@ class Runner:
 
     def step_gc(self, low=None):
         """Collect the garbage while no key is down once less than ``low`` bytes of the heap
-        are free (default ``gc_low``; MicroPython's ``gc.mem_free``; 0: never). A collection
-        takes 15-25 ms on a Pico with this heap: done here (the render task's turn, and after
-        each serial line that changed the game, with twice the margin: a line of events
-        allocates more than a turn does) it falls neither between a key's release and its
-        frame nor inside an event, as the one MicroPython starts when an allocation finds no
-        room would. Returns True when it collected."""
+        are free (default ``gc_low``; MicroPython's ``gc.mem_alloc``; 0: never), or once
+        ``gc_span`` bytes were taken since the last collection. A collection takes 15-25 ms
+        on a Pico with this heap: done here (the render task's turn, and after each serial
+        line that changed the game, with twice the margin: a line of events allocates more
+        than a turn does) it falls neither between a key's release and its frame nor inside
+        an event, as the one MicroPython starts when an allocation finds no room would.
+        The span keeps the heap's free memory in one large block: MicroPython allocates from
+        the lowest free block up, so between two collections the garbage and whatever the
+        game keeps (a checkpoint's state, a tuple) sit at most ``gc_span`` above what lives
+        on; without it the garbage fills the whole heap first and the states kept meanwhile
+        end up scattered over it. Returns True when it collected."""
         if low is None:
             low = self.gc_low
         if not low or self.app.version == self.gc_version:
             return False            # nothing happened since the last look: no new garbage
         import gc
-        mem_free = getattr(gc, "mem_free", None)
-        if mem_free is None or not self.idle():
+        mem_alloc = getattr(gc, "mem_alloc", None)
+        if mem_alloc is None or not self.idle():
             return False
         self.gc_version = self.app.version
-        if mem_free() >= low:           # (gc.mem_free walks the heap's table: ~6 ms on a
-            return False                # Pico, so only after a change, never every turn)
+        used = mem_alloc()              # (walks the heap's table: ~6 ms on a Pico, so only
+        if not self.gc_total:           # after a change, never every turn)
+            self.gc_total = used + gc.mem_free()
+        span = self.gc_span
+        if self.gc_total - used >= low and not (span and self.gc_after >= 0
+                                                and used - self.gc_after >= span):
+            if self.gc_after < 0 or used < self.gc_after:
+                self.gc_after = used    # (MicroPython collected on its own meanwhile)
+            return False
         gc.collect()
+        self.gc_after = mem_alloc()
         return True
 
     def step_refresh(self):

@@ -31,6 +31,7 @@ from referee.events import pack_into, unpack
 
 CKPT_EVERY = 16   # events of the undo stack between two checkpoints (state bytes each)
 DENSE = 4 * CKPT_EVERY  # below the newest this many, every second checkpoint is let go
+ROOM_MAX = 1024   # events the buffers are made ready for at once (a host's huge window grows)
 
 
 class EventWindow:
@@ -40,14 +41,41 @@ class EventWindow:
         self.size = max(8, size)
         self.base_seq = 0
         self.base = None          # state bytes at base_seq, or None for the initial state
-        self.events = bytearray()
-        self.hashes = bytearray()
-        self.eff = []
+        # preallocated at their most (the window folds before it holds more than ``size``
+        # events) and changed in place, so the long-lived buffers never move on the heap
+        self.events = self._buffer()
+        self.hashes = self._buffer()
+        self.eff = [0] * min(self.size, ROOM_MAX)
+        self.eff[:] = ()
         self.ckpt = []            # [(depth of the undo stack, state bytes after it)], ascending
         self.top = None           # (depth, state bytes) at any depth, or None: the newest kept
         self.top2 = None          # ... and the one kept before it (another depth)
         self.folded = 0           # undo-stack entries folded into the base (the grid's origin)
         self.nb = None            # (depth, state bytes): the next fold's base, or None
+
+    def _buffer(self):
+        """An empty bytearray with room for ``size`` events (4 bytes each): appends and
+        slice assignments that shrink it keep its block (MicroPython and CPython alike)."""
+        b = bytearray(4 * min(self.size, ROOM_MAX))
+        b[:] = b""
+        return b
+
+    def truncate(self, events_len, hashes_len):
+        """Keep the first ``events_len`` bytes of the events and ``hashes_len`` of the hashes
+        (as ``len`` gave them before an event), in place."""
+        self.events[events_len:] = b""
+        self.hashes[hashes_len:] = b""
+
+    def pop_effect(self):
+        """Take the newest entry off the undo stack, in place; returns it."""
+        eff = self.eff
+        i = eff[-1]
+        eff[len(eff) - 1:] = ()         # (list.pop would shrink the list's block)
+        return i
+
+    def set_effects(self, eff):
+        """Make the undo stack ``eff`` (window indices, ascending), in place."""
+        self.eff[:] = eff
 
     def count(self):
         """Events in the window."""
@@ -100,11 +128,13 @@ class EventWindow:
 
     def drop_oldest(self, k, base):
         """Forget the oldest ``k`` events: ``base`` is the state after them."""
-        keep = []
-        for i in self.eff:
-            if i >= k:
-                keep.append(i - k)
-        m = len(self.eff) - len(keep)      # undo-stack entries folded into the base
+        eff = self.eff
+        m = 0                              # undo-stack entries folded into the base
+        while m < len(eff) and eff[m] < k:
+            m += 1
+        eff[0:m] = ()                      # in place (ascending: the folded ones come first)
+        for j in range(len(eff)):
+            eff[j] -= k
         ck = []
         for d, st in self.ckpt:
             if d > m:
@@ -118,9 +148,8 @@ class EventWindow:
         self.base = base
         self.base_seq += k
         self.folded += m
-        self.events = self.events[4 * k:]
-        self.hashes = self.hashes[4 * k:]
-        self.eff = keep
+        self.events[0:4 * k] = b""
+        self.hashes[0:4 * k] = b""
         self.ckpt = ck
 
     def start(self, depth):
@@ -198,7 +227,8 @@ class EventWindow:
 
     def export(self):
         """``(base_seq, base or None, event bytes, hash bytes, eff list)``: copies."""
-        return (self.base_seq, self.base, bytes(self.events), bytes(self.hashes), list(self.eff))
+        base = None if self.base is None else bytes(self.base)
+        return (self.base_seq, base, bytes(self.events), bytes(self.hashes), list(self.eff))
 
     def set(self, base_seq, base, events, hashes, eff):
         """Take a saved window (as :meth:`export` gives). Raises ValueError when the parts do
@@ -211,9 +241,9 @@ class EventWindow:
                 raise ValueError("undo stack points outside the window")
         self.base = None if base is None else bytes(base)
         self.base_seq = base_seq
-        self.events = bytearray(events)
-        self.hashes = bytearray(hashes)
-        self.eff = list(eff)
+        self.events[:] = events
+        self.hashes[:] = hashes
+        self.eff[:] = eff
         self.ckpt = []
         self.top = self.top2 = self.nb = None
         self.folded = 0
