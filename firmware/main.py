@@ -74,6 +74,7 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
         app.boot(board.get("scenario", "hoth"))   # the game in play before a reset or power cut
     else:
         app.load_scenario(board.get("scenario", "hoth"))
+    app.release_rulesets = True     # a new game's load gives back the old ruleset's RAM
     runner = Runner(app, keymap, keys, display, serial, renderer)
     if app.journal is not None:
         app.journal.defer = True    # snapshots off the event path: the loop writes them idle

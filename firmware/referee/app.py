@@ -54,6 +54,7 @@ class Referee(PadUI, SerialLink):
         self.rows_per_page = rows_per_page
         self.game = None
         self.raw_parts = ()     # the roster as loaded: printable JSON in parts (encode_parts)
+        self.release_rulesets = False   # True: a load lets unused rulesets go (rules.release)
         self.scenario = ""
         self.gid = ""
         self.version = 0
@@ -109,6 +110,8 @@ class Referee(PadUI, SerialLink):
             self.game, self.raw_parts, self.scenario, self.gid = old
             raise
         self._ui_reset(len(norm["sides"][0]["ships"]))
+        if self.release_rulesets:       # (the menu's kept game keeps its ruleset)
+            rules.release([g.profile.name for g in (game, self.kept and self.kept[0]) if g])
         self._send_parts(line)
         from referee.roster_hints import send
         send(self, game.profile, norm)  # ability texts nothing enforces: err lines

@@ -26,3 +26,39 @@ def get(name):
     p = m.Rules()
     _loaded[name] = p
     return p
+
+
+def release(keep):
+    """Let the rulesets not named in ``keep`` (names of rulesets in use) go: their objects,
+    their modules and their helper modules (``module_*``) leave the registry and
+    ``sys.modules``, so once no game refers to them the heap gets back what importing them
+    took (a ruleset's classes and functions live in RAM even with its bytecode in flash: about
+    2 KB each). A later :func:`get` imports it again. Returns the module names let go."""
+    import sys
+    used = [RULESETS[n] for n in keep if n in RULESETS]
+    for name in list(_loaded):
+        if name not in keep:
+            del _loaded[name]
+    pkg = sys.modules.get("referee.rules")
+    gone = []
+    for key in list(sys.modules):
+        if not key.startswith("referee.rules."):
+            continue
+        mod = key[len("referee.rules."):]
+        if mod in used or mod == "base" or _helper_of(mod, used):
+            continue
+        del sys.modules[key]
+        gone.append(mod)
+        if pkg is not None:
+            try:
+                delattr(pkg, mod)
+            except (AttributeError, TypeError):
+                pkg.__dict__.pop(mod, None)
+    return gone
+
+
+def _helper_of(mod, used):
+    for u in used:
+        if mod.startswith(u + "_") and mod not in tuple(RULESETS.values()):
+            return True
+    return False
