@@ -12,6 +12,15 @@ from host_tools.buildguide_power import (WS2812B_DATASHEET, WS2812B_STATIC_MA, p
 from host_tools.buildguide_wiring import GND_PIN, GP_PIN, VBUS_PIN, wiring_svg  # noqa: F401
 
 
+def label_game(rs):
+    """What a ruleset's ``pad_label`` reads of a game, for ruleset ``rs`` (a
+    rules.base.Ruleset) without one: its fleet command options only (pictures of the pad)."""
+    class LabelGame:
+        nopt = len(rs.options)
+        profile = rs
+    return LabelGame
+
+
 def keymap_svg(board, ruleset, mode=None):
     """A key-map picture (SVG text): the 4x4 pad of ``board`` with what each key does in
     ``ruleset`` (short press above, held below). ``mode``: for the keypad base, "ships" or
@@ -20,11 +29,7 @@ def keymap_svg(board, ruleset, mode=None):
     from referee.keymap import KeyMap
     from referee.app import ACTIONS
     rs = rules.get(ruleset)
-
-    class G:                      # pad_label reads the game only for option names
-        nopt = len(rs.options)
-        profile = rs
-
+    G = label_game(rs)
     cw, ch = 150, 62
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'font-family="sans-serif">' % (4 * cw + 20, 4 * ch + 50),

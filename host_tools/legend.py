@@ -126,11 +126,9 @@ def _keys(sheet, board, rs, x0, y, width):
     from referee.keymap import KeyMap
     from referee.app import ACTIONS
     sheet.text(x0, y, "keys (held below)", size=4, bold=True)
+    from host_tools.buildguide import label_game
     km = KeyMap(board, ACTIONS)
-
-    class G:                    # pad_label reads the game only for option names
-        nopt = len(rs.options)
-        profile = rs
+    G = label_game(rs)
     cw = width / km.cols
     for i in range(km.n):
         x, yy = x0 + (i % km.cols) * cw, y + 2 + (i // km.cols) * (KEY_H + KEY_GAP)

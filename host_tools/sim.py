@@ -26,12 +26,6 @@ from host_tools.virtual import PtySerial, QueueKeys, FrameCapture
 from host_tools.termkeys import PAD_KEYS, PAD_SHIFT  # noqa: E402,F401
 
 
-def running_sim_ports():
-    """Pseudo-terminal paths of this checkout's running simulators (newest first)."""
-    from host_tools import ports
-    return [d["path"] for d in ports.simulators(paths.ROOT)]
-
-
 class EventRecord:
     """Every event of the current game, kept by the host (the board's RAM holds a window),
     and the simulator's log: each event's sentence with what it decided (``texts``: a ship

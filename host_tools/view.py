@@ -7,26 +7,6 @@ from referee.game import STATUS_NAMES
 from referee.texts import possessive, ship_state, shows
 
 
-def _boost(v):
-    # LEDs look brighter than a terminal cell: lift dim values so they stay visible
-    return int(255 * (v / 255) ** 0.5) if v else 0
-
-
-def grid_text(fb, w, h):
-    """A rich Text of the RGB frame buffer ``fb`` (w*h*3 bytes), two cells per pixel."""
-    t = Text()
-    for y in range(h):
-        for x in range(w):
-            i = (y * w + x) * 3
-            r, g, b = fb[i], fb[i + 1], fb[i + 2]
-            if r or g or b:
-                t.append("██", style="rgb(%d,%d,%d)" % (_boost(r), _boost(g), _boost(b)))
-            else:
-                t.append("· ", style="grey23")
-        t.append("\n")
-    return t
-
-
 def bar(game, i, width=10):
     total = game.hp1[i] + game.hp2[i]
     d = game.dmg[i]
