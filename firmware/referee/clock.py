@@ -23,10 +23,9 @@ Pausing is the board's alone (not in the hashed state): it says so to every host
 ``clock`` line, and in ``hello`` (docs/protocol.md).
 """
 
-from referee.events import NONE, EV_UNDO
+from referee.events import NONE, EV_UNDO, EV_CLOCK  # (EV_CLOCK re-exported)
 from referee.ticks import ticks_ms, ticks_diff
 
-EV_CLOCK = 40
 SETTINGS = {"clock_s": (0, 0, 360000), "clock_inc_s": (0, 0, 3600), "clock_zero": (0, 0, 1)}
 BYTES = 7
 WARN_S = 300          # under five minutes left: the warning colour (amber) in every view

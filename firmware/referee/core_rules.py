@@ -6,12 +6,10 @@ undo and the RAM window are game.Game's; the state's bytes are fleet.Fleet's.
 """
 
 from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE,
-                            CORE_NAMES, valid)
+                            CORE_NAMES, EV_CLOCK, valid)
 from referee.fleet import Fleet, and_each, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE, ROUND_FLAGS
 from referee.rules.base import TIE_KEEP, EFFECT_AVOID
 from referee.window import EventWindow
-
-EV_CLOCK = 40     # time banks (referee/clock.py, imported only by games with clocks)
 
 
 class CoreRules(Fleet):

@@ -19,7 +19,8 @@ EV_UNDO (5)           0, 0, 0                                     reverts the ne
 EV_LAUNCH (7)         ship, 0, 0                                  fighter launched
 ====================  =========================================  ===========================
 
-Kind 6 (full-power) and kinds 8.. belong to the rulesets that declare them.
+Kind 6 (full-power) and kinds 8.. belong to the rulesets that declare them, except EV_CLOCK
+(40): the time banks' charge (referee/clock.py), in games whose settings switch clocks on.
 """
 
 EV_INIT = 1
@@ -28,6 +29,7 @@ EV_COUNTER = 3
 EV_PHASE = 4
 EV_UNDO = 5
 EV_LAUNCH = 7
+EV_CLOCK = 40      # time banks (referee/clock.py, imported only by games with clocks)
 
 CORE_NAMES = {EV_INIT: "initiative", EV_HIT: "hit", EV_COUNTER: "counter", EV_PHASE: "phase",
               EV_UNDO: "undo", EV_LAUNCH: "launch"}

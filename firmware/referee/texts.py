@@ -7,7 +7,7 @@ which event it took back.
 """
 
 from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE,
-                            CORE_NAMES)
+                            CORE_NAMES, EV_CLOCK)
 
 
 def possessive(name):
@@ -132,7 +132,7 @@ def event_text(g, ev, seq=None, live=True):
                                                    .rstrip("."))
     if k == EV_LAUNCH:
         return "%s is launched." % nm[a]
-    if k == 40:                         # EV_CLOCK (referee/clock.py)
+    if k == EV_CLOCK:                   # (referee/clock.py)
         from referee.clock import text
         return text(g, ev)
     if k in g.profile.EVENTS:
