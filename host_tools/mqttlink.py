@@ -199,7 +199,11 @@ class Client:
             if not wait or mid is None:
                 return True
             self.subacks[mid] = done
-        return done.wait(wait)
+        if done.wait(wait):
+            return True
+        with self.sub_lock:                 # never acknowledged: forget it
+            self.subacks.pop(mid, None)
+        return False
 
     def unsubscribe(self, pattern):
         self.c.unsubscribe(pattern)
