@@ -20,7 +20,11 @@ def test_missing_binaries_skip_with_how_to_get_them_or_fail_in_ci(tmp_path):
     r = run(FLEETREF_PICO_FIRMWARE=str(tmp_path / "none.uf2"))
     assert r.returncode == 0 and "1 skipped" in r.stdout, r.stdout
     assert "micropython.org/download/RPI_PICO" in r.stdout and "FLEETREF_PICO_FIRMWARE" in r.stdout
-    r = run(FLEETREF_PICO_BOOTROM=str(tmp_path / "none.js"))
+    # (an image file that exists, so the missing bootrom is what the line names even where
+    # the image itself is missing too)
+    image = tmp_path / "image.uf2"
+    image.write_bytes(b"UF2\n")
+    r = run(FLEETREF_PICO_BOOTROM=str(tmp_path / "none.js"), FLEETREF_PICO_FIRMWARE=str(image))
     assert "1 skipped" in r.stdout and "rp2040js" in r.stdout and "FLEETREF_PICO_BOOTROM" in r.stdout
     r = run(FLEETREF_PICO_FIRMWARE=str(tmp_path / "none.uf2"), FLEETREF_REQUIRE_EMU="1")
     assert r.returncode != 0 and "1 failed" in r.stdout, r.stdout
