@@ -8,7 +8,7 @@ DEV_STAMP := $(VENV)/.dev-stamp
 
 NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: demo test setup clean bench bench-mqtt browser mqtt-broker screenshots report-picture \
+.PHONY: demo test lint setup clean bench bench-mqtt browser mqtt-broker screenshots report-picture \
 	firmware firmware-toolchain
 
 setup: $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware
@@ -93,8 +93,14 @@ demo: $(STAMP)
 	$(VENV)/bin/fleetref demo
 
 # two workers: the emulated-Pico tests (tests/test_emu_*.py) each keep one core busy
-test: $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware
+test: lint $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware
 	$(PY) -m pytest -q -n 2 tests
+
+# ruff with micropython-lib's rule set (pyproject.toml) and pyright (the one install, from
+# package.json) over the firmware against the rp2 stubs
+lint: $(DEV_STAMP) $(NODE_STAMP)
+	$(VENV)/bin/ruff check .
+	node_modules/.bin/pyright -p firmware/pyrightconfig.json
 
 # benchmarks: writes docs/performance.md and docs/reliability.md (figures are never typed in
 # by hand)

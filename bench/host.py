@@ -32,7 +32,7 @@ PY = sys.executable
 
 def pct(xs, p):
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
 # ---- serial bytes -----------------------------------------------------------------------
@@ -250,7 +250,7 @@ def host_heap(n=1000):
     args = argparse.Namespace(board=paths.DEFAULT_BOARD, seed=1, roster=path, scenario=None,
                               ruleset=None, flash=None, new=False, history_kb=256)
     tracemalloc.start()
-    app, runner, ser, keys, display, keymap = sim.make_board(args)
+    app, runner, ser, _keys, display, _keymap = sim.make_board(args)
     built = tracemalloc.get_traced_memory()[0]
     tracemalloc.reset_peak()
     for e in evs:
@@ -319,11 +319,11 @@ def measure(quick=False):
     secs = 2 if quick else 10
     for what, measure_idle, how in (
             ("Idle simulator: CPU share of a core", idle_sim,
-             "/proc utime+stime of `fleetref sim --headless --hold`; baseline: `--periodic` "
-             "(the firmware's loop: keys every 2 ms)"),
+             ("/proc utime+stime of `fleetref sim --headless --hold`; baseline: `--periodic` "
+             "(the firmware's loop: keys every 2 ms)")),
             ("Idle mirror (live view): CPU share of a core", idle_mirror,
-             "`fleetref mirror` on a pseudo-terminal following an idle simulator; baseline: "
-             "polling every 50 ms and redrawing every 80 ms")):
+             ("`fleetref mirror` on a pseudo-terminal following an idle simulator; baseline: "
+             "polling every 50 ms and redrawing every 80 ms"))):
         share, wk = measure_idle(secs, False)
         bshare, bwk = measure_idle(secs, True)
         rows.append(("%s over %d s (wake-ups/s %.1f; baseline %.0f)" % (what, secs, wk, bwk),
@@ -338,25 +338,25 @@ def measure(quick=False):
 
 
 NOTES = [
-    "- Host rows (bench/host.py): the workload is real games (bench/workload.py): the five "
+    ("- Host rows (bench/host.py): the workload is real games (bench/workload.py): the five "
     "key scripts of docs/scripts/ played by the real simulator, and for long games the "
     "2x24-ship swsb roster with the scripted swsb game's event mix phase by phase. The "
     "catch-up runs `fleetref sim` as a separate process with `--flash` (its journal built "
     "beforehand by the board's own code) and times `Mirror.sync()` over the pseudo-terminal: "
     "every event is applied through the rules and the final state hash checked. Idle CPU is "
-    "utime+stime from /proc of the real processes; wake-ups are context switches.",
+    "utime+stime from /proc of the real processes; wake-ups are context switches."),
 ]
 
 def notes_after():
     return [
-        "- Catch-up: the mirror applies every event with the board's own rules (Game.submit) "
+        ("- Catch-up: the mirror applies every event with the board's own rules (Game.submit) "
         "and compares the hash the board sent; what it spends beyond the rules core is the "
         "link (reading and parsing lines; the simulator streaming its journal in batches of "
         "1000). The rules core hashes the state with CRC-32 (binascii.crc32, in C) and replays "
         "an undo or a fold from the nearest checkpoint (one every 16 events in the window), "
         "so its cost per event is flat. Wall-clock seconds depend on the machine's load; the "
         "rules-core row is "
-        "process time.",
+        "process time."),
     ]
 
 

@@ -47,8 +47,7 @@ def step(i):
     live = gc.mem_alloc()
     if i == 0:
         stats["loaded"] = live
-    if live > stats["live_max"]:
-        stats["live_max"] = live
+    stats["live_max"] = max(stats["live_max"], live)
     o = 4 * i
     b = played[o + 2]
     if played[o] == G.EV_HIT and b >= 128:
@@ -59,8 +58,7 @@ def step(i):
     r.render(app)
     stats["n"] += 1
     used = gc.mem_alloc()
-    if used > stats["peak"]:
-        stats["peak"] = used
+    stats["peak"] = max(stats["peak"], used)
 
 
 def timed_run():

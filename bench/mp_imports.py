@@ -6,7 +6,10 @@ STEPS = 1
 def step(i):
     gc.collect()
     print("BASE", gc.mem_alloc())
-    import referee.app, referee.render, referee.journal, referee.keymap  # noqa: F401
+    import referee.app
+    import referee.render
+    import referee.journal
+    import referee.keymap  # noqa: F401
     import referee.rules.swsb  # noqa: F401  (the ruleset the benchmark game uses)
 
 

@@ -227,13 +227,13 @@ def rows(runs, seconds):
         out.append(("%s   broker CPU per event (with its state), %d vs %d tables (ratio "
                     "%.2f: 1 means the cost grows in proportion to the tables)"
                     % (ROW, a["n"], b["n"], per[1] / per[0] if per[0] else 0),
-                    "%.0f / %.0f us" % tuple(per), "", "/proc utime+stime of mosquitto "
-                    "(10 ms ticks) over each run", "", ""))
+                    "%.0f / %.0f us" % tuple(per), "", ("/proc utime+stime of mosquitto "
+                    "(10 ms ticks) over each run"), "", ""))
     return out
 
 
 NOTES = [
-    "- MQTT rows (bench/mqtt.py): Mosquitto 2 (Debian) on 127.0.0.1 with persistence, as "
+    ("- MQTT rows (bench/mqtt.py): Mosquitto 2 (Debian) on 127.0.0.1 with persistence, as "
     "`fleetref tournament init` configures it but anonymous. Each table sends what "
     "`fleetref publish` sends per event: the event (QoS 1) and the retained snapshot "
     "(QoS 1), the payloads made by host_tools.publish.Publisher from the five scripted games. "
@@ -243,7 +243,7 @@ NOTES = [
     "receiver's on arrival (same machine), the first 1.5 s left out. Sizes double until the "
     "p99 reaches 1 s or an event is missing; on this 2-core machine the sender and the "
     "receiver share the cores with the broker, so the largest size is a lower bound for a "
-    "broker with the cores to itself.",
+    "broker with the cores to itself."),
 ]
 
 

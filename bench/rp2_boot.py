@@ -112,9 +112,9 @@ def load_game(pico, roster, name):
 def answer(pico, mark):
     """The board's ``ok`` or ``err`` line after serial mark ``mark`` (waits for it)."""
     pico.wait_serial(lambda s: ANSWER.search(s) is not None, 300, mark)
-    return [m for m in pico.messages(mark) if m.get("t") in ("ok", "err")][0]
+    return next(m for m in pico.messages(mark) if m.get("t") in ("ok", "err"))
 
 
 def percentile(xs, p):
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100.0 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100.0 * (len(xs) - 1)))]

@@ -50,8 +50,8 @@ def add(rows, page):
         start = [s for s in ROWS if r[0].strip().startswith(s)]
         if start and start[0] in prev:
             value, route, date = prev[start[0]]
-            pending = (LABEL % (date, route), value, "", "bench/rp2.py: read from the page "
-                       "before it was rewritten", "", "")
+            pending = (LABEL % (date, route), value, "", ("bench/rp2.py: read from the page "
+                       "before it was rewritten"), "", "")
     if pending is not None:
         out.append(pending)
     return out

@@ -55,7 +55,7 @@ def vm(script, data):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(data, f)
     out = subprocess.run(["node", RUNNER, TREE[0], script, f.name],
-                         capture_output=True, text=True, cwd=ROOT, timeout=600)
+                         capture_output=True, text=True, cwd=ROOT, timeout=600, check=False)
     os.unlink(f.name)
     if out.returncode:
         raise SystemExit("VM failed: " + out.stderr[-2000:])
@@ -66,17 +66,17 @@ def bench_vm():
     roster, evs = workload.long_game(EVENTS, roster=workload.roster_2x24())
     out = vm(os.path.join(ROOT, "bench", "mp_bench.py"),
              {"roster": roster, "events": [list(e) for e in evs]})
-    b = json.loads([l for l in out.splitlines() if l.startswith("BENCH")][0][6:])
+    b = json.loads(next(l for l in out.splitlines() if l.startswith("BENCH"))[6:])
     out = vm(os.path.join(ROOT, "bench", "mp_imports.py"), {})
     lines = out.splitlines()
-    base = int([l for l in lines if l.startswith("BASE")][0].split()[1])
-    imports = int([l for l in lines if l.startswith("IMPORTS")][0].split()[1])
+    base = int(next(l for l in lines if l.startswith("BASE")).split()[1])
+    imports = int(next(l for l in lines if l.startswith("IMPORTS")).split()[1])
     b["code"] = imports - base
     # the heap over a long game: tests/mpvm/soak.py's 20,000 random events (journal on the
     # VM's filesystem), the live heap after a collection at every 10th event
     out = vm(os.path.join(ROOT, "tests", "mpvm", "soak.py"),
              {"events": SOAK, "per_step": 10, "seed": 9, "window": 256, "ruleset": "swsb"})
-    soak = [l for l in out.splitlines() if l.startswith("SOAK")][0].split()
+    soak = next(l for l in out.splitlines() if l.startswith("SOAK")).split()
     b["soak"] = {"seq": int(soak[2]), "early": int(soak[7]), "late": int(soak[8])}
     return b
 
@@ -217,7 +217,7 @@ RP2_NOTES = ("- rp2 rows", "- Latency:", "- CPU share:")
 
 def rp2_rows(run, old_page):
     if run:
-        import bench.rp2 as rp2
+        from bench import rp2
         # bench/rp2.py's rows, (label, figure, baseline, how, target, verdict), and notes
         return rp2.measure(old_page=old_page)
     rows, notes = [], []
@@ -255,12 +255,12 @@ def board_notes():
         "and its frame allocate. The bytecode figure is the heap taken by importing the "
         "modules alone (bench/mp_imports.py); on a Pico it can be moved out of the heap by "
         "freezing the modules into the firmware image." % "1.27",
-        "- .mpy size: every module compiled by mpy-cross with `-march=armv6m`, as "
-        "`fleetref flash` does.",
-        "- Time: the same events replayed and rendered, each timed on its own with "
+        ("- .mpy size: every module compiled by mpy-cross with `-march=armv6m`, as "
+        "`fleetref flash` does."),
+        ("- Time: the same events replayed and rendered, each timed on its own with "
         "`performance.now()` (the port's `ticks_us` ticks in whole milliseconds). The Pico "
-        "is slower than this VM: compare the reference-loop ratio, not the microseconds.",
-        "- Flash: bytes programmed and blocks erased, counted by the block device under "
+        "is slower than this VM: compare the reference-loop ratio, not the microseconds."),
+        ("- Flash: bytes programmed and blocks erased, counted by the block device under "
         "littlefs-python with the rp2 port's geometry (352 blocks of 4 KB, 256-byte "
         "programs, 32-byte reads, a 1 KB cache, block_cycles 100: "
         "`ports/rp2/modules/_boot.py` mounts `VfsLfs2(bdev, progsize=256)`), over the "
@@ -285,7 +285,7 @@ def board_notes():
         "file, which littlefs writes whole into its metadata at every commit, so a commit "
         "costs the log so far, not the records added. Next step (not tried): each commit's "
         "records as a new small file, merged at the snapshot, so a commit writes only "
-        "its own records."]
+        "its own records.")]
 
 
 def main():
@@ -310,7 +310,7 @@ def main():
     rows += flash_rows()
     more, rp2_notes = rp2_rows(not args.no_rp2, args.out)
     rows += more
-    import bench.mqtt as mqtt
+    from bench import mqtt
     from host_tools.tournament import mosquitto_path
     if args.no_mqtt or args.quick or not mosquitto_path():
         more, mqtt_notes = mqtt.kept(args.out)

@@ -59,7 +59,7 @@ def scripted_games():
             r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
                                 "--scenario", scenario, "--seed", "1", "--script",
                                 os.path.join(ROOT, "docs", "scripts", name + ".txt")],
-                               capture_output=True, text=True, cwd=ROOT, timeout=300)
+                               capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
             if r.returncode:
                 raise SystemExit("sim failed on %s: %s" % (name, r.stderr[-2000:]))
             snap = json.loads(r.stdout.splitlines()[-1])
@@ -138,7 +138,7 @@ def _play(n, seed, roster):
     for ph, mix in swsb_mix().items():
         t = []
         for k, share in mix:
-            t += [k] * max(1, int(round(share * 100)))
+            t += [k] * max(1, round(share * 100))
         tables[ph] = t
     out = []
     while len(out) < n:

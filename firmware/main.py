@@ -11,7 +11,7 @@ import json
 try:
     import asyncio
 except ImportError:
-    import uasyncio as asyncio  # type: ignore
+    import uasyncio as asyncio
 
 from referee.app import Referee, ACTIONS
 from referee.dice import Dice, Fair, XorShift32

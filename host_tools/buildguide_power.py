@@ -72,8 +72,8 @@ def parts_rows(board):
          "level shifter: 3.3 V data in, 5 V data out"),
         ("1", "330 Ω resistor", "in the data line, close to the panel's DIN"),
         ("1", "1000 µF 10 V electrolytic capacitor",
-         "only with a separate 5 V supply for the panel: across it at the panel's input, "
-         "minus to GND; never on the Pico's VBUS (see Inrush)"),
+         ("only with a separate 5 V supply for the panel: across it at the panel's input, "
+         "minus to GND; never on the Pico's VBUS (see Inrush)")),
         ("%d" % keys, "6×6 mm tactile switches",
          "the %d×%d button pad" % (len(inp["rows"]), len(inp["cols"]))),
         ("%d" % keys, "1N4148 diodes", "one per key, so any keys may be held together"),

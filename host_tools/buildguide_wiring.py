@@ -5,6 +5,8 @@ index as the key maps and scripts use it: K<row * columns + column>, K0 top left
 (firmware/drivers/keymatrix.py). Every part is placed on a fixed grid, so no two labels
 overlap (tests/test_maker_docs.py measures them)."""
 
+import itertools
+
 # Raspberry Pi Pico: GPIO number -> physical pin (Pico datasheet, "Pinout")
 GP_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
           12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
@@ -32,7 +34,7 @@ class _Sheet:
         self.elm = elm
 
     def line(self, *pts):
-        for a, b in zip(pts, pts[1:]):
+        for a, b in itertools.pairwise(pts):
             self.d += self.elm.Line().at(a).to(b)
 
     def text(self, xy, s, ha="center", va="center", size=FONT):

@@ -183,8 +183,8 @@ def summary(rs):
     out = "%s, %s" % (plural(len(n["board"]), "board roll"), plural(len(n["physical"]),
                                                                    "physical roll"))
     if n["unchecked"]:
-        out += ", %d CANNOT BE CHECKED (no roll record, or its secret lost in a restart): " \
-               "events %s" % (len(n["unchecked"]), ", ".join(str(s) for s in n["unchecked"]))
+        out += (", %d CANNOT BE CHECKED (no roll record, or its secret lost in a restart): "
+               "events %s" % (len(n["unchecked"]), ", ".join(str(s) for s in n["unchecked"])))
     return out
 
 

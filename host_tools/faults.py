@@ -35,8 +35,8 @@ from referee.dice import Dice, XorShift32
 from referee.journal import Journal
 from referee import game as G
 
-RP2_GEOMETRY = dict(block_size=4096, block_count=352, read_size=32, prog_size=256,
-                    lookahead_size=32, cache_size=1024, block_cycles=100)
+RP2_GEOMETRY = {"block_size": 4096, "block_count": 352, "read_size": 32, "prog_size": 256,
+                    "lookahead_size": 32, "cache_size": 1024, "block_cycles": 100}
 SIZE = RP2_GEOMETRY["block_size"] * RP2_GEOMETRY["block_count"]
 SCENARIO = "swsb-example"
 ROOT = "/game"
@@ -168,7 +168,7 @@ def _listing(image):
     """{name: size} of the journal's files as littlefs shows them in ``image``."""
     try:
         _, fs = mount(image)
-        return dict((n, fs.stat(ROOT + "/" + n).size) for n in fs.listdir(ROOT))
+        return {n: fs.stat(ROOT + "/" + n).size for n in fs.listdir(ROOT)}
     except (littlefs.errors.LittleFSError, OSError):
         return {}
 
@@ -177,7 +177,7 @@ def classify(played, kind, detail, image, reboot=False):
     """The outcome (see the module docstring) of booting on ``image``: (class, seq, text)."""
     c = _classify(played, kind, detail, image, reboot)
     if c[0] in ("prefix-silent", "wrong") and kind == "zeroed block" and \
-            _listing(image) != dict((n, len(d)) for n, d in played.files.items()):
+            _listing(image) != {n: len(d) for n, d in played.files.items()}:
         return ("fs-rollback",) + c[1:]
     return c
 
@@ -227,7 +227,7 @@ def _aside_holds(dev, played):
         names = fs.listdir(ROOT + ".bad")
     except (littlefs.errors.LittleFSError, OSError):
         return False
-    return bool(set(names) & set(played.files) | set(n for n in names if n.endswith(".tmp")))
+    return bool(set(names) & set(played.files) | {n for n in names if n.endswith(".tmp")})
 
 
 def campaign(events, flip_stride=1, cut_stride=1, reboot_every=5):

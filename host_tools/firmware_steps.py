@@ -23,7 +23,7 @@ def _run(cmd, log, step, env=None, cwd=None):
     with open(log, "a") as f:
         f.write("\n$ %s\n" % " ".join(cmd))
         f.flush()
-        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd)
+        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd, check=False)
     if r.returncode != 0:
         raise fb.BuildError("%s failed (exit %d): see %s" % (step, r.returncode, log))
 

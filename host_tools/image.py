@@ -19,8 +19,8 @@ FLASH_BASE = 0x10000000
 FS_OFFSET = 0xA0000
 FS_BLOCK_SIZE = 4096
 FS_BLOCK_COUNT = 352
-LFS_GEOMETRY = dict(block_size=FS_BLOCK_SIZE, block_count=FS_BLOCK_COUNT, read_size=32,
-                    prog_size=32, lookahead_size=32, name_max=255)
+LFS_GEOMETRY = {"block_size": FS_BLOCK_SIZE, "block_count": FS_BLOCK_COUNT, "read_size": 32,
+                    "prog_size": 32, "lookahead_size": 32, "name_max": 255}
 
 UF2_MAGIC0 = 0x0A324655
 UF2_MAGIC1 = 0x9E5D5157

@@ -239,8 +239,8 @@ def write_pdf(sheet, path):
     for it in sheet.items:
         if it[0] == "rect":
             _, x, y, w, h, fill, stroke, lw, dash, rx = it
-            kw = dict(facecolor=_mpl(fill), edgecolor=_mpl(stroke), linewidth=lw * PT_PER_MM,
-                      linestyle=(0, (1, 1)) if dash else "-")
+            kw = {"facecolor": _mpl(fill), "edgecolor": _mpl(stroke), "linewidth": lw * PT_PER_MM,
+                      "linestyle": (0, (1, 1)) if dash else "-"}
             ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0,rounding_size=%g"
                                         % rx, **kw) if rx else Rectangle((x, y), w, h, **kw))
         elif it[0] == "line":
@@ -248,7 +248,7 @@ def write_pdf(sheet, path):
             ax.plot([x1, x2], [y1, y2], color=_mpl(stroke), linewidth=lw * PT_PER_MM,
                     linestyle=(0, (1, 1)) if dash else "-")
         else:
-            _, x, y, s, size, anchor, middle, bold, fill, row, cls = it
+            _, x, y, s, size, anchor, middle, bold, fill, _row, _cls = it
             ax.text(x, y, s, fontsize=size * PT_PER_MM, color=_mpl(fill),
                     ha={"start": "left", "middle": "center", "end": "right"}[anchor],
                     va="center" if middle else "baseline",

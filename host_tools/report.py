@@ -250,9 +250,9 @@ def _stats(m, png):
             "%.3f%s" % (gr["p"], "" if gr["reliable"] else " (too few rolls for the test)")]))
     out = [_table(("player", "source", "die", "rolls", "count per face (1..)",
                    "expected a face", "mean", "chi-square", "p"), rows),
-           "<p class=\"meta\">Pearson's chi-square test against a fair die; a small p (below "
+           ("<p class=\"meta\">Pearson's chi-square test against a fair die; a small p (below "
            "0.01) says the dice behaved unlike fair dice. Board rolls taken back by an undo "
-           "count; a corrected physical entry does not.</p>"]
+           "count; a corrected physical entry does not.</p>")]
     if png:
         out.append(_img(png, "dice per face against a fair die"))
     v = m["verified"]

@@ -23,7 +23,7 @@ def scripted_save(scenario="hoth", script=SCRIPT, seed=1):
     r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
                         "--scenario", scenario, "--seed", str(seed), "--script", script],
                        capture_output=True, text=True, cwd=paths.ROOT, timeout=120,
-                       env=dict(os.environ, FLEETREF_SIM_UNLISTED="1"))
+                       env=dict(os.environ, FLEETREF_SIM_UNLISTED="1"), check=False)
     snaps = [line for line in r.stdout.splitlines() if line.startswith("{")]
     if not snaps:
         raise RuntimeError("the simulator gave no snapshot: %s" % r.stderr.strip())

@@ -21,8 +21,8 @@ SIDE_COLOURS = ("#1f5fbf", "#bf3f1f")
 
 
 def _pyplot():
-    import matplotlib
-    matplotlib.use("Agg")
+    import matplotlib as mpl
+    mpl.use("Agg")
     import matplotlib.pyplot as plt
     return plt
 

@@ -97,7 +97,7 @@ def make_app(feed, title="fleetref"):
                 while True:
                     changed.clear()
                     st = feed.state()
-                    fgid, seq, recs = feed.events_since(cursor if gid in (None, st["gid"])
+                    fgid, _seq, recs = feed.events_since(cursor if gid in (None, st["gid"])
                                                         else 0)
                     gid = fgid
                     if recs:

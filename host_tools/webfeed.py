@@ -148,7 +148,7 @@ class MirrorFeed:
         rep = self.m.rep
         g = rep.game
         if kind == "ev":
-            s, ev, h = rep.rows[-1]
+            s, ev, _h = rep.rows[-1]
             self.feed.add(record(g, s, ev, rep.board_hash, last_text(rep, s)), self._snap())
             return
         # a new game, or the board's state window: the records of the events held, with the

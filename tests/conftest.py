@@ -22,7 +22,7 @@ def scenario_text(name):
 def new_game(name, settings=None):
     from referee import scenarios, profiles
     from referee.game import Game
-    norm, raw = scenarios.load_text(scenario_text(name))
+    norm, _raw = scenarios.load_text(scenario_text(name))
     return Game(profiles.get(norm["ruleset"]), norm, settings)
 
 
@@ -124,3 +124,56 @@ def broker(tmp_path):
     b = Broker(tmp_path / "broker", tables=3)
     yield b
     b.stop()
+
+
+@pytest.fixture
+def env(tmp_path):
+    """The environment for a host-tool subprocess with a private $TMPDIR: `--port auto` finds
+    only this test's simulators."""
+    d = tmp_path / "tmp"
+    d.mkdir()
+    e = dict(os.environ, TMPDIR=str(d))
+    e.pop("FLEETREF_SIM_UNLISTED", None)     # listed, but only in this private registry
+    return e
+
+
+@pytest.fixture(scope="module")
+def chrome():
+    """Headless Chromium at 1280x900 (skips, or fails under FLEETREF_REQUIRE_BROWSER, without
+    it); one per test module."""
+    from host_tools import webshots
+    from web_support import need_browser
+    need_browser()
+    d = webshots.browser()
+    webshots.viewport(d, 1280, 900)
+    yield d
+    d.quit()
+
+
+@pytest.fixture(scope="session")
+def uf2_dir(tmp_path_factory):
+    """A directory for the UF2s the emulated-Pico tests build (emu_support.build_uf2)."""
+    return tmp_path_factory.mktemp("uf2")
+
+
+FAKES = os.path.join(ROOT, "tests", "fakes")
+
+
+@pytest.fixture
+def hw():
+    """Fake machine and rp2 modules (tests/fakes) that record pin writes, I2C, SPI and PIO
+    words; the drivers package imported afresh over them. Yields (machine, rp2)."""
+    sys.path.insert(0, FAKES)
+    for m in ("machine", "rp2"):
+        sys.modules.pop(m, None)
+    import machine
+    import rp2
+    machine.reset()
+    del rp2.LOG[:]
+    for m in list(sys.modules):
+        if m.startswith("drivers"):
+            del sys.modules[m]
+    yield machine, rp2
+    sys.path.remove(FAKES)
+    for m in ["machine", "rp2"] + [m for m in sys.modules if m.startswith("drivers")]:
+        sys.modules.pop(m, None)

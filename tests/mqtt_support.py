@@ -111,7 +111,7 @@ class Recorder:
 def fleetref(*args, **kw):
     """Run `fleetref ARGS` to its end; the CompletedProcess (text)."""
     return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=kw.get("timeout", 60))
+                          text=True, cwd=ROOT, timeout=kw.get("timeout", 60), check=False)
 
 
 class Proc:

@@ -142,7 +142,7 @@ def run_script(text, scenario=None, roster_obj=None, ruleset=None, seed=1):
             args += ["--roster", path]
         if ruleset:
             args += ["--ruleset", ruleset]
-        r = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=60)
+        r = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
         for line in r.stdout.splitlines():
             line = line.strip()
             if line.startswith("{"):

@@ -53,10 +53,10 @@ class Board:
         return r
 
     def snap(self):
-        return [r for r in self.line({"c": "snap"}) if r.get("t") == "snap"][0]
+        return next(r for r in self.line({"c": "snap"}) if r.get("t") == "snap")
 
     def ship(self, name):
-        return [s for s in self.snap()["ships"] if s["name"] == name][0]
+        return next(s for s in self.snap()["ships"] if s["name"] == name)
 
     def move_all(self):
         """smb: every ship still to move makes a standard move, the initiative side first

@@ -25,7 +25,7 @@ def board(tmp_path, scenario="hoth", plays=True):
 
 def flash(tmp_path):
     d = tmp_path / "game"
-    return dict((p.name, p.read_bytes()) for p in sorted(d.iterdir()))
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
 
 
 def state(app):
@@ -80,7 +80,7 @@ BAD_BASES = ["00", "zz", "0", "", "%s", "phase200", "counters200", "chart250", "
 def bad_base(app, what):
     g = app.game
     good = bytearray(g.get_window()[1] or g.state_bytes())
-    n, k = g.n, g.nopt
+    n = g.n
     if what == "phase200":
         good[4] = 200
     elif what == "counters200":

@@ -87,7 +87,7 @@ def test_refusal_kind_colour_code():
     assert overlay.refusal_kind("Empire moves first: Star Destroyer has not moved") == \
         overlay.KIND_ORDER
     assert overlay.refusal_kind("Troop Transport has no capital weapons") == overlay.KIND_RULE
-    assert len(set(c for c in overlay.KIND_RGB if c)) == 4
+    assert len({c for c in overlay.KIND_RGB if c}) == 4
 
 
 def test_distinct_colours_and_the_gap():
@@ -127,11 +127,11 @@ def test_legend_rows_line_up_with_the_grid(tmp_path):
     out = tmp_path / "hoth.svg"
     r = subprocess.run([sys.executable, "-m", "host_tools.cli", "legend", "--scenario", "hoth",
                         "--pitch", "10", "--out", str(out)], capture_output=True, text=True,
-                       cwd=ROOT)
+                       cwd=ROOT, check=False)
     assert r.returncode == 0, r.stderr
     root = ET.parse(out).getroot()
     ns = "{http://www.w3.org/2000/svg}"
-    rect = [e for e in root.iter(ns + "rect") if e.get("stroke-dasharray")][0]
+    rect = next(e for e in root.iter(ns + "rect") if e.get("stroke-dasharray"))
     top, pitch = float(rect.get("y")), float(rect.get("height")) / 16
     assert pitch == 10.0
     rows = {}
@@ -144,10 +144,10 @@ def test_legend_rows_line_up_with_the_grid(tmp_path):
     assert rows[2][0].startswith("Star Destroyer  3 hp")            # side 0, first ship row
     assert rows[2][1].startswith("Troop Transport  2 hp")           # side 1, first ship row
     assert "aboard" in rows[3][0]
-    assert [s["name"] for s in roster["sides"][1]["ships"]][0] == "Troop Transport"
+    assert next(s["name"] for s in roster["sides"][1]["ships"]) == "Troop Transport"
     texts = [t.text for t in root.iter(ns + "text")]
     assert "rapid" in texts and "held: attack" in texts         # smb's key map
     assert any("not in this phase" in (t or "") for t in texts)
     r = subprocess.run([sys.executable, "-m", "host_tools.cli", "legend", "--scenario", "hot"],
-                       capture_output=True, text=True, cwd=ROOT)
+                       capture_output=True, text=True, cwd=ROOT, check=False)
     assert r.returncode == 2 and "did you mean 'hoth'" in r.stderr

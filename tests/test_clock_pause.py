@@ -102,7 +102,7 @@ def test_the_pad_pauses_and_resumes_with_a_long_press_of_side():
 
 def test_the_keypad_base_pauses_with_key_10_held_in_actions_mode():
     from referee.keypad_ui import KeypadUI
-    app, out = make_referee("swsb-example")
+    app, _out = make_referee("swsb-example")
     ui = KeypadUI(app)
     assert ui.action(12, False) is None               # to actions mode
     assert ui.action(10, False) == "side" and ui.action(10, True) == "clock"

@@ -89,7 +89,7 @@ def test_simulator_view_shows_the_clocks_and_the_pause():
     args = argparse.Namespace(board="pico-ws2812-16x16", seed=1, flash=None, roster=None,
                               scenario="swsb-example", ruleset=None, new=False,
                               setting=["clock_s=600"], clock=None)
-    app, runner, ser, keys, display, keymap = sim.make_board(args)
+    app, runner, ser, keys, display, _keymap = sim.make_board(args)
     try:
         v = SimView(app, runner, display, keys, ser, asyncio.Event(),
                     console=Console(file=io.StringIO(), width=100, height=30))

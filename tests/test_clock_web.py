@@ -8,14 +8,13 @@ overlay shows the clocks."""
 import time
 
 from host_tools.termkeys import PAD_SHIFT
-from test_web_page import chrome, env  # noqa: F401 (fixtures)
 from web_support import KeyedSim, WebProcess, page_value, wait_until
 
 AMBER = "rgb(255, 176, 0)"
 RED = "rgb(255, 80, 80)"
 
 
-def start(tmp_path, env, procs, *settings):  # noqa: F811
+def start(tmp_path, env, procs, *settings):
     prefix = tmp_path / "prefix.txt"
     prefix.write_text("roll phase\n")          # a side's clock runs (seed 000: it moves)
     sim = KeyedSim(env, "--scenario", "swsb-example", "--seed", "1", "--script", str(prefix),
@@ -35,7 +34,7 @@ def clock_of(driver, elem_id):
         elem_id)
 
 
-def test_page_warns_under_5_minutes_and_shows_the_pause(tmp_path, env, chrome,  # noqa: F811
+def test_page_warns_under_5_minutes_and_shows_the_pause(tmp_path, env, chrome,
                                                         procs):
     sim, web = start(tmp_path, env, procs, "--setting", "clock_s=290")
     st = web.state()
@@ -73,9 +72,9 @@ def test_page_warns_under_5_minutes_and_shows_the_pause(tmp_path, env, chrome,  
         "return document.getElementById('o-paused').hidden"), 5)
 
 
-def test_page_turns_red_in_the_last_minute_and_counts_down(tmp_path, env,  # noqa: F811
+def test_page_turns_red_in_the_last_minute_and_counts_down(tmp_path, env,
                                                            chrome, procs):
-    sim, web = start(tmp_path, env, procs, "--clock", "0.75")      # 45 s a side
+    _sim, web = start(tmp_path, env, procs, "--clock", "0.75")      # 45 s a side
     run = web.state()["clock"]["running"]
     chrome.get(web.base + "/")
     wait_until(lambda: clock_of(chrome, "clock-%d" % run)[1] == "last", 20)

@@ -20,7 +20,7 @@ def test_micropython_dice_match_cpython(tmp_path):
     secret = list(range(7, 39))
     cases = [[1, 0, 20, 2], [2, 0xFFFFFFFF, 20, 1], [77, 0x12345678, 8, 3], [1000, 5, 6, 4]]
     lines = run_in_micropython({"secret": secret, "cases": cases}, tmp_path, SCRIPT)
-    res = json.loads([x for x in lines if x.startswith("RESULT ")][0][7:])
+    res = json.loads(next(x for x in lines if x.startswith("RESULT "))[7:])
     sb = bytes(secret)
     assert res["commit"] == hashlib.sha256(sb).hexdigest()
     for (seq, ent, faces, n), got in zip(cases, res["rolls"]):

@@ -24,7 +24,7 @@ def test_physical_initiative_rolls_counted_per_player():
         for _ in range(5):
             b.serial({"c": "phase"})
     b.key("roll")                                        # one board roll of both sides
-    seq, ev = b.events[-1]
+    _seq, ev = b.events[-1]
     st = stats(b.game["roster"], b.events, b.log.as_dict())
     by = {(gr["side"], gr["source"]): gr for gr in st["groups"]}
     p0, p1 = by[(0, "physical")], by[(1, "physical")]

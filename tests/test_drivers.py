@@ -10,27 +10,6 @@ import pytest
 
 from conftest import ROOT, default_board
 
-FAKES = os.path.join(ROOT, "tests", "fakes")
-
-
-@pytest.fixture
-def hw(monkeypatch):
-    sys.path.insert(0, FAKES)
-    for m in ("machine", "rp2"):
-        sys.modules.pop(m, None)
-    import machine
-    import rp2
-    machine.reset()
-    del rp2.LOG[:]
-    for m in list(sys.modules):
-        if m.startswith("drivers"):
-            del sys.modules[m]
-    yield machine, rp2
-    sys.path.remove(FAKES)
-    for m in ["machine", "rp2"] + [m for m in sys.modules if m.startswith("drivers")]:
-        sys.modules.pop(m, None)
-
-
 def decode_ws2812(levels):
     """Bits from the pin waveform: a high pulse of 7 cycles is a 1, of 2 cycles a 0."""
     bits, run, prev = [], 0, 0
@@ -50,7 +29,7 @@ def bits_to_bytes(bits):
 
 
 def test_ws2812_pio_waveform_grb_serpentine(hw):
-    machine, rp2 = hw
+    _machine, _rp2 = hw
     ws = importlib.import_module("drivers.ws2812")
     panel = ws.WS2812Panel(28, 4, 2, serpentine=True, budget_ma=100000)
     assert panel.sm.freq == 8_000_000 and panel.sm.active() == 1
@@ -94,7 +73,7 @@ def test_ws2812_brightness_limited_by_current_budget(hw):
 
 
 def test_ws2812_uses_dma_when_available(hw):
-    machine, rp2 = hw
+    _machine, rp2 = hw
     calls = []
 
     class DMA:
@@ -159,7 +138,7 @@ def test_debounce_and_long_press_timing(hw):
 
 
 def test_matrix_scan_order_and_keys(hw):
-    machine, rp2 = hw
+    machine, _rp2 = hw
     km = importlib.import_module("drivers.keymatrix")
     rows, cols = [2, 3, 4, 5], [6, 7, 8, 9]
     held = set()
@@ -192,14 +171,14 @@ def test_matrix_scan_order_and_keys(hw):
 
 
 def test_tca9555_keys_active_low(hw):
-    machine, rp2 = hw
+    machine, _rp2 = hw
     kp = importlib.import_module("drivers.rgbkeypad")
     keys = kp.KeypadKeys(1, 26, 27, 0x20, debounce_ms=5)
     assert ("i2c-init", 1, 27, 26) in machine.LOG            # the bus and pins it was given
     machine.I2C_REGS[(0x20, 0x00)] = bytes([0xFF & ~(1 << 3), 0xFF & ~(1 << 1)])  # keys 3, 9
     assert keys.read() == (1 << 3) | (1 << 9)
     assert machine.LOG[-1] == ("i2c", 0x20, 0x00, 2)
-    for t in range(0, 7):
+    for t in range(7):
         keys.poll(t)
     machine.I2C_REGS[(0x20, 0x00)] = b"\xff\xff"
     got = [keys.poll(t) for t in range(7, 20)]
@@ -207,7 +186,7 @@ def test_tca9555_keys_active_low(hw):
 
 
 def test_apa102_frames_and_chip_select(hw):
-    machine, rp2 = hw
+    machine, _rp2 = hw
     kp = importlib.import_module("drivers.rgbkeypad")
     leds = kp.KeypadLEDs(1, 10, 11, 13, brightness=8)
     assert ("spi-init", 1, 10, 11) in machine.LOG
@@ -283,7 +262,7 @@ def test_usbserial_sends_a_line_given_in_parts_without_joining_it(hw):
     """A roster's ``game`` line (a few KB) goes out in its parts, one after the other: the
     host reads one line; the output queue counts its characters, not its parts."""
     us = importlib.import_module("drivers.usbserial")
-    stdin, w, out = pipe_io()
+    stdin, _w, out = pipe_io()
     s = us.USBSerial(stdin, out)
     s.write_line(('{"t": "game", "roster": ', "x" * 3000, "}"))
     s.write_line("next")
@@ -298,7 +277,7 @@ def test_the_board_sends_and_journals_a_loaded_games_line_in_parts(hw, tmp_path)
     same bytes as the line joined."""
     import json as js
     from referee.journal import Journal, OSFS, crc32
-    runner, w, out = load_main(hw, default_board())
+    runner, _w, out = load_main(hw, default_board())
     app = runner.app
     assert app.send_parts is not None
     app.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
@@ -324,7 +303,7 @@ def load_main(hw, board):
 @pytest.mark.parametrize("board_name", ["pico-ws2812-16x16", "pimoroni-rgb-keypad"])
 def test_main_builds_board_and_loop_runs(hw, board_name):
     import asyncio
-    machine, rp2 = hw
+    machine, _rp2 = hw
     board = json.load(open(os.path.join(ROOT, "boards", board_name + ".json")))
     runner, w, out = load_main(hw, board)
     os.write(w, b'{"c": "roll", "values": [9, 4]}\nnot json\n{"c": "phase"}\n')
@@ -347,7 +326,7 @@ def test_main_builds_board_and_loop_runs(hw, board_name):
 
 def test_keypad_ui_modes(hw):
     board = json.load(open(os.path.join(ROOT, "boards", "pimoroni-rgb-keypad.json")))
-    runner, w, out = load_main(hw, board)
+    runner, _w, _out = load_main(hw, board)
     ui, app = runner.keymap, runner.app
     assert ui.action(4, False) == "sel:4" and ui.action(4, True) == "markship:4"
     app.key(ui.action(4, False))
@@ -364,7 +343,7 @@ def test_ws2812_sends_only_up_to_the_last_changed_led_and_refreshes_whole(hw):
     # a WS2812 keeps its colour when no data reaches it: after the first frame (whole) only
     # the chain's prefix up to the last changed LED goes out; nothing when nothing changed;
     # refresh() sends the last frame whole again
-    machine, rp2 = hw
+    _machine, _rp2 = hw
     ws = importlib.import_module("drivers.ws2812")
     panel = ws.WS2812Panel(28, 4, 2, serpentine=True, budget_ma=100000)
     fb = bytearray(4 * 2 * 3)
@@ -403,7 +382,7 @@ def test_ws2812_refresh_before_any_frame_sends_nothing(hw):
 def test_matrix_scan_skips_only_keys_with_nothing_to_debounce(hw):
     # the scan hands the debouncer only closed or settling keys: a press, its hold to a long
     # press and its release come out exactly as when every key is fed
-    machine, rp2 = hw
+    machine, _rp2 = hw
     km = importlib.import_module("drivers.keymatrix")
     m = km.KeyMatrix([2, 3], [6, 7], debounce_ms=5, long_ms=600)
     calls = []

@@ -17,7 +17,7 @@ import sys
 from conftest import ROOT
 import pytest
 
-from emu_support import ROUTES, board_profile, boot, need_emu, uf2_dir  # noqa: F401
+from emu_support import ROUTES, board_profile, boot, need_emu
 from test_emu_keys import key_for, timed, ws2812_expected
 
 sys.path.insert(0, os.path.join(ROOT, "bench"))
@@ -25,7 +25,7 @@ import workload  # noqa: E402
 
 
 @pytest.mark.parametrize("route", ["image", "stock"])
-def test_a_2x24_ship_game_loads_and_plays_on_the_emulated_pico(route, uf2_dir):  # noqa: F811
+def test_a_2x24_ship_game_loads_and_plays_on_the_emulated_pico(route, uf2_dir):
     need_emu()
     name = "pico-ws2812-16x16"
     roster, events = workload.long_game(60)
@@ -102,7 +102,7 @@ def cpython_frames(name, roster, events, ps):
     from host_tools.sim import make_board
     args = argparse.Namespace(board=name, flash=None, roster=None, scenario="hoth",
                               ruleset=None, seed=1)
-    app, runner, ser, keys, display, keymap = make_board(args)
+    app, runner, ser, keys, display, _keymap = make_board(args)
     out = []
     try:
         app.handle_line(json.dumps({"c": "load", "roster": roster}))

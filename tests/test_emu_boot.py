@@ -9,8 +9,7 @@ import pytest
 from referee import PROTO_VERSION
 from host_tools.firmware_build import source_hash
 
-from emu_support import (ROUTES, board_profile, boot, build_uf2, need_emu,  # noqa: F401
-                         uf2_dir)
+from emu_support import ROUTES, board_profile, boot, build_uf2, need_emu
 
 CASES = [("image", "pico-ws2812-16x16"), ("image", "pimoroni-rgb-keypad"),
          ("stock", "pico-ws2812-16x16")]
@@ -19,7 +18,7 @@ RUNS = {"image": ("1.28.0", "frozen"), "stock": ("1.24.1", "filesystem")}
 
 
 @pytest.mark.parametrize("route,name", CASES)
-def test_single_uf2_boots_to_hello_and_lights(route, name, uf2_dir):  # noqa: F811
+def test_single_uf2_boots_to_hello_and_lights(route, name, uf2_dir):
     need_emu()
     board = board_profile(name)
     with boot(ROUTES[route](name, uf2_dir), board) as pico:
@@ -46,7 +45,7 @@ def test_single_uf2_boots_to_hello_and_lights(route, name, uf2_dir):  # noqa: F8
         assert mem["used"] < 64 * 1024, mem
 
 
-def test_image_takes_less_heap_than_the_stock_route(uf2_dir):  # noqa: F811
+def test_image_takes_less_heap_than_the_stock_route(uf2_dir):
     """The same board and game on both routes: the stock route's `mem` shows the firmware's
     bytecode in the heap, fleetref's image does not (tens of KB apart)."""
     need_emu()
@@ -87,7 +86,7 @@ def test_keypad_drivers_use_the_profiles_pins(tmp_path):
         assert last != first["px"] and last[1][:3] == (255, 255, 255)
 
 
-def test_ctrl_c_gives_the_repl_and_the_ws2812_pack_is_native(uf2_dir):  # noqa: F811
+def test_ctrl_c_gives_the_repl_and_the_ws2812_pack_is_native(uf2_dir):
     """Ctrl-C (as mpremote sends it) stops the loop at the REPL; there, the WS2812 driver's
     pixel packing and the ship row painter are the viper code compiled on the board
     (drivers/ws2812.py, referee/shiprow.py), not the Python fallbacks."""

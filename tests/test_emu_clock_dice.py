@@ -10,7 +10,7 @@ import json
 import os
 
 from conftest import ROOT
-from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
+from emu_support import board_profile, boot, build_uf2, need_emu
 from host_tools.verify import DiceLog, verify_game
 from referee import rules as profiles, scenarios
 from referee.game import Game
@@ -35,7 +35,7 @@ def roster(**settings):
     return r
 
 
-def test_emulated_pico_commits_rolls_and_runs_the_clock(uf2_dir):  # noqa: F811
+def test_emulated_pico_commits_rolls_and_runs_the_clock(uf2_dir):
     need_emu()
     name = "pico-ws2812-16x16"
     board = board_profile(name)
@@ -50,7 +50,7 @@ def test_emulated_pico_commits_rolls_and_runs_the_clock(uf2_dir):  # noqa: F811
         # a board roll from the pad: the roll key (seed 000 "initiative check")
         pico.press([(flat.index("roll"), 80, 150)])
         pico.wait_msg(lambda m: m.get("t") == "roll", 60, start)
-        ev1 = [m for m in pico.messages(start) if m.get("t") == "ev"][0]
+        ev1 = next(m for m in pico.messages(start) if m.get("t") == "ev")
         while ev1["ev"][1] == ev1["ev"][2]:            # a tie is rolled again
             mark = pico.mark()
             pico.press([(flat.index("roll"), 80, 150)])
@@ -64,7 +64,7 @@ def test_emulated_pico_commits_rolls_and_runs_the_clock(uf2_dir):  # noqa: F811
         mark = pico.mark()
         pico.write(b'{"c": "phase"}\n')                  # attack-pd: the holder acts
         pico.wait_msg(lambda m: m.get("t") == "ev" and m["ev"][0] == 4, 60, mark)
-        charge = [m["ev"] for m in pico.messages(mark) if m.get("t") == "ev"][0]
+        charge = next(m["ev"] for m in pico.messages(mark) if m.get("t") == "ev")
         assert charge[0] == EV_CLOCK and charge[1] == first and 2 <= charge[2] <= 4
         # paused: the holder's 8 s do not run out in 10 s (docs/clock.md "clock" command)
         pause = pico.mark()

@@ -10,7 +10,7 @@ import os
 import time
 
 from emu import pico as emu
-from emu_support import board_profile, build_uf2, need_emu, uf2_dir  # noqa: F401
+from emu_support import board_profile, build_uf2, need_emu
 from host_tools import mirror
 from reportgames import cli
 
@@ -39,7 +39,7 @@ def roll_initiative(m):
         assert command(m, {"c": "roll"}), m.rep.errors
 
 
-def test_power_cut_with_the_mirror_attached(tmp_path, uf2_dir, monkeypatch):  # noqa: F811
+def test_power_cut_with_the_mirror_attached(tmp_path, uf2_dir, monkeypatch):
     need_emu()
     monkeypatch.setattr(mirror, "REPLY_TIMEOUT", 120.0)    # the emulator is slower than a Pico
     board = board_profile(NAME)
@@ -79,7 +79,7 @@ def test_power_cut_with_the_mirror_attached(tmp_path, uf2_dir, monkeypatch):  # 
         "events %s" % ", ".join(str(s) for s in old)) for x in out.stdout.splitlines())
 
 
-def test_web_view_follows_the_dice_through_a_power_cut(tmp_path, uf2_dir):  # noqa: F811
+def test_web_view_follows_the_dice_through_a_power_cut(tmp_path, uf2_dir):
     """Keys pressed on the emulated key matrix (roll, undo, the long press of roll that
     reveals), `fleetref web` following the board: its state (and its page, where a browser
     is installed) counts the roll the power cut made uncheckable and no mismatch."""

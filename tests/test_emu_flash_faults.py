@@ -11,14 +11,14 @@ import collections
 import os
 
 from conftest import ROOT
-from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
+from emu_support import board_profile, boot, build_uf2, need_emu
 from host_tools import faults, faults_emu
 from test_emu_keys import presses, timed
 
 NAME = "pico-ws2812-16x16"
 
 
-def run_campaign(uf2_dir, tmp):  # noqa: F811
+def run_campaign(uf2_dir, tmp):
     board = board_profile(NAME)
     path = os.path.join(ROOT, "tests", "scripts", "emu-hoth.txt")
     ps = timed(presses(board, open(path).read()))
@@ -27,7 +27,7 @@ def run_campaign(uf2_dir, tmp):  # noqa: F811
         return faults_emu.campaign(pico, board, ps, 56, str(tmp), other, quick=True)
 
 
-def test_faults_on_the_emulated_picos_flash(uf2_dir, tmp_path):  # noqa: F811
+def test_faults_on_the_emulated_picos_flash(uf2_dir, tmp_path):
     need_emu()
     played, results = run_campaign(uf2_dir, tmp_path)
     n = len(played.evs)
@@ -46,7 +46,7 @@ def test_faults_on_the_emulated_picos_flash(uf2_dir, tmp_path):  # noqa: F811
     assert results[0][2] == "exact"                      # the undamaged flash boots silently
     assert count["prefix-noted"] and count["refused"] and count["exact-noted"]
     assert "(repaired journal boots clean)" in " ".join(r[4] for r in results)
-    kinds = set(r[0] for r in results)
+    kinds = {r[0] for r in results}
     assert {"truncate", "deleted", "bit flip", "raw bit flip", "zeroed block",
             "stale temp"} <= kinds
     assert len(results) == len(faults_emu.SAMPLE)   # one of each kind (the full list: bench)

@@ -10,7 +10,7 @@ cut then boots into that same game), and take events again once the filler is go
 
 import json
 
-from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
+from emu_support import board_profile, boot, build_uf2, need_emu
 from host_tools import faults, faults_emu
 
 NAME = "pico-ws2812-16x16"
@@ -61,7 +61,7 @@ def snap(pico):
     return m["seq"], m["state_hash"]
 
 
-def test_full_littlefs_refuses_events_and_keeps_the_game(uf2_dir, tmp_path):  # noqa: F811
+def test_full_littlefs_refuses_events_and_keeps_the_game(uf2_dir, tmp_path):
     need_emu()
     board = board_profile(NAME)
     with boot(build_uf2(NAME, uf2_dir), board) as pico:

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from conftest import ROOT
-from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
+from emu_support import board_profile, boot, build_uf2, need_emu
 from host_tools.mirror import Replica
 from test_emu_keys import presses, sim_run, timed
 
@@ -75,7 +75,7 @@ def check_prefix(seq, h, sent_msgs, all_hashes):
 
 
 @pytest.mark.parametrize("half", [0, 1])
-def test_cut_at_every_flash_write_of_a_snapshot_event(half, uf2_dir):  # noqa: F811
+def test_cut_at_every_flash_write_of_a_snapshot_event(half, uf2_dir):
     """``half``: the odd-numbered writes, then the even ones (two runs that can go in
     parallel); together every write of that event."""
     need_emu()
@@ -116,7 +116,7 @@ def test_cut_at_every_flash_write_of_a_snapshot_event(half, uf2_dir):  # noqa: F
             assert seq in (snap_seq - 1, snap_seq)
 
 
-def test_cuts_at_random_moments_during_key_presses(uf2_dir):  # noqa: F811
+def test_cuts_at_random_moments_during_key_presses(uf2_dir):
     need_emu()
     board = board_profile(NAME)
     path = os.path.join(ROOT, "tests", "scripts", "emu-hoth.txt")

@@ -1,10 +1,10 @@
 """Issue 8 part 4, on the emulated Pico: the USB CDC line reader never locks up on bytes that
 are not UTF-8, takes CR, LF and CRLF, and answers nothing to an empty line."""
 
-from emu_support import board_profile, boot, build_uf2, need_emu, uf2_dir  # noqa: F401
+from emu_support import board_profile, boot, build_uf2, need_emu
 
 
-def test_bad_bytes_line_ends_and_empty_lines(uf2_dir):  # noqa: F811
+def test_bad_bytes_line_ends_and_empty_lines(uf2_dir):
     need_emu()
     name = "pico-ws2812-16x16"
     with boot(build_uf2(name, uf2_dir), board_profile(name)) as pico:

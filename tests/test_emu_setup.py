@@ -13,7 +13,7 @@ def run(**env):
     e.update(env)
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
                            "tests/test_emu_serial.py"], capture_output=True, text=True,
-                          cwd=ROOT, env=e, timeout=300)
+                          cwd=ROOT, env=e, timeout=300, check=False)
 
 
 def test_missing_binaries_skip_with_how_to_get_them_or_fail_in_ci(tmp_path):

@@ -9,7 +9,7 @@ import json
 import os
 
 from emu import pico as emu
-from emu_support import board_profile, build_uf2, need_emu, uf2_dir  # noqa: F401
+from emu_support import board_profile, build_uf2, need_emu
 from test_shared_board import Followers, cli
 
 NAME = "pico-ws2812-16x16"
@@ -21,7 +21,7 @@ def key(board, action):
 
 
 def test_mirror_web_and_publish_follow_the_emulated_pico_while_save_runs(
-        tmp_path, uf2_dir, broker, procs):  # noqa: F811
+        tmp_path, uf2_dir, broker, procs):
     need_emu()
     board = board_profile(NAME)
     uf2 = build_uf2(NAME, uf2_dir)

@@ -5,7 +5,7 @@ game, and keys pressed on the emulated key matrix reach the page with the board'
 import os
 
 from emu import pico as emu
-from emu_support import board_profile, build_uf2, need_emu, uf2_dir  # noqa: F401
+from emu_support import board_profile, build_uf2, need_emu
 from host_tools import webshots
 from web_support import WebProcess, need_browser, page_value, ship_rows, wait_until
 
@@ -17,7 +17,7 @@ def key(board, action):
     return flat.index(action)
 
 
-def test_page_and_overlay_follow_the_emulated_pico(tmp_path, uf2_dir):  # noqa: F811
+def test_page_and_overlay_follow_the_emulated_pico(tmp_path, uf2_dir):
     need_emu()
     need_browser()
     board = board_profile(NAME)

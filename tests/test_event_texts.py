@@ -16,7 +16,7 @@ def step(app, line):
 
 
 def test_attack_says_hit_or_miss_with_the_numbers():
-    app, out = make_referee("swsb-example")
+    app, _out = make_referee("swsb-example")
     g = app.game
     step(app, {"c": "roll", "values": [12, 8]})
     while g.phase_name() != "attack":
@@ -35,8 +35,7 @@ def test_attack_says_hit_or_miss_with_the_numbers():
 
 
 def test_undo_says_what_it_undid_and_texts_are_sentences():
-    app, out = make_referee("hoth")
-    g = app.game
+    app, _out = make_referee("hoth")
     t = step(app, {"c": "roll", "values": [5, 9]})
     assert t == "Initiative roll (physical dice): Empire 5, Rebels 9; Rebels hold initiative."
     t = step(app, {"c": "phase"})
@@ -56,10 +55,10 @@ def test_possessives():
 
 def test_ruleset_texts_have_no_bare_numbers():
     # squadrons-d6: a move names its rate and turns in words
-    app, out = make_referee("squadrons-d6-example")
+    app, _out = make_referee("squadrons-d6-example")
     t = step(app, {"c": "move", "ship": 0, "mode": 2, "turns": 1, "hexes": 3})
     assert t == "%s moves at Full Throttle (3 hexes), making 1 turn." % app.game.names[0]
-    app, out = make_referee("swsb-addon-example")
+    app, _out = make_referee("swsb-addon-example")
     step(app, {"c": "roll", "values": [12, 8]})
     while app.game.phase_name() != "move":
         step(app, {"c": "phase"})

@@ -35,7 +35,7 @@ def check_campaign(events, flip_stride, cut_stride):
         if c in ("prefix-noted", "exact-noted"):
             assert text.startswith("journal damaged: kept " + (
                 "events 1..%d" % k if k else "no events")), text
-    kinds = set(r[0] for r in results)
+    kinds = {r[0] for r in results}
     assert kinds == {"truncate", "bit flip", "deleted", "stale temp", "zeroed block"}
     assert count["prefix-noted"] and count["refused"] and count["exact-noted"]
     return played, results
@@ -60,7 +60,7 @@ def test_a_roster_changed_with_a_valid_check_is_refused(tmp_path):
     """A set-up rewritten (with its CRC made to fit) to give the Star Destroyer fewer hit
     points: the snapshot, log and history were made under the old set-up's key and the
     state hash covers the roster, so none of them pass."""
-    app, out = make_referee("hoth")
+    app, _out = make_referee("hoth")
     app.set_journal(journal_on(tmp_path))
     app.load_scenario("hoth")
     for c in ['{"c": "roll", "values": [9, 4]}', '{"c": "phase"}']:
@@ -92,7 +92,7 @@ def test_state_hash_covers_the_roster():
 
 
 def test_setup_with_a_flipped_bit_is_refused_not_replaced(tmp_path):
-    app, out = make_referee("hoth")
+    app, _out = make_referee("hoth")
     app.set_journal(journal_on(tmp_path))
     app.load_scenario("hoth")
     app.handle_line('{"c": "roll", "values": [9, 4]}')
@@ -158,7 +158,7 @@ def test_sim_twice_with_the_same_command_resumes(sim_factory, tmp_path):
     from conftest import ROOT
     r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
                         "--scenario", "deathstar", "--flash", flash], capture_output=True,
-                       text=True, cwd=ROOT, timeout=60)
+                       text=True, cwd=ROOT, timeout=60, check=False)
     assert r.returncode == 2 and "--new" in r.stderr and "Traceback" not in r.stderr
     sim3 = sim_factory("--headless", "--scenario", "deathstar", "--new", "--seed", "3",
                        "--flash", flash)
@@ -182,7 +182,7 @@ def test_a_second_simulator_on_the_same_flash_is_refused(sim_factory, tmp_path):
     before = {p.name: p.read_bytes() for p in (flash / "game").iterdir()}
     r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
                         "--scenario", "hoth", "--flash", str(flash)], capture_output=True,
-                       text=True, cwd=ROOT, timeout=60)
+                       text=True, cwd=ROOT, timeout=60, check=False)
     assert r.returncode == 2 and "in use by another simulator (pid %d)" % sim.proc.pid in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     assert {p.name: p.read_bytes() for p in (flash / "game").iterdir()} == before

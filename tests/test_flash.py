@@ -19,7 +19,7 @@ def test_dry_run_prints_every_file_with_size_and_target():
     """--stock: the stock route's plan, every module as .mpy in /lib."""
     out = subprocess.run([sys.executable, "-m", "host_tools.cli", "flash", "--dry-run",
                           "--stock", "--board", "pico-ws2812-16x16"], capture_output=True,
-                         text=True, cwd=ROOT, timeout=120)
+                         text=True, cwd=ROOT, timeout=120, check=False)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     targets = {l.split()[1]: int(l.split()[0]) for l in lines[1:-1]}
@@ -33,7 +33,7 @@ def test_dry_run_prints_every_file_with_size_and_target():
 
 def test_unknown_board_is_a_clear_error():
     out = subprocess.run([sys.executable, "-m", "host_tools.cli", "flash", "--dry-run",
-                          "--board", "nope"], capture_output=True, text=True, cwd=ROOT)
+                          "--board", "nope"], capture_output=True, text=True, cwd=ROOT, check=False)
     assert out.returncode != 0 and "no board profile 'nope'" in out.stderr
     assert "pimoroni-rgb-keypad" in out.stderr
 
@@ -83,7 +83,7 @@ def test_copies_only_changed_files_then_resets(tmp_path):
     route, copied = flash_board.flash("/dev/fake", p, tool, seen.append)
     assert route == "stock"
     assert sorted(copied) == [":/lib/referee/game.mpy", ":/rosters/hoth.json"]
-    assert [c for c in tool.calls if c[0] == "mkdirs"][0][1] == [":/lib", ":/lib/referee",
+    assert next(c for c in tool.calls if c[0] == "mkdirs")[1] == [":/lib", ":/lib/referee",
                                                                   ":/rosters"]
     assert tool.calls[-1] == ("reset",) and len(seen) == 2
     tool = FakeTool(remote={e[1]: e[3] for e in p["stock"]})
@@ -119,14 +119,14 @@ def test_image_from_other_sources_says_which_uf2_and_copies_nothing(tmp_path):
 
 def test_old_micropython_refused(tmp_path):
     tool = FakeTool(version=(1, 20, 0))
-    with pytest.raises(flash.FlashError, match="1.20.0.*1.22.0 or newer"):
+    with pytest.raises(flash.FlashError, match=r"1\.20\.0.*1\.22\.0 or newer"):
         flash_board.flash("/dev/fake", plans(tmp_path), tool)
     assert not any(c[0] == "cp" for c in tool.calls)
 
 
 def test_no_board_found(monkeypatch):
     from serial.tools import list_ports
-    monkeypatch.setattr(list_ports, "comports", lambda: [])
+    monkeypatch.setattr(list_ports, "comports", list)
     with pytest.raises(flash.FlashError, match="no Pico found"):
         flash_board.find_pico()
 

@@ -93,7 +93,7 @@ def restored(tmp):
 
 def flash(tmp):
     d = tmp / "game"
-    return dict((p.name, p.read_bytes()) for p in sorted(d.iterdir()))
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
 
 
 def test_a_keys_events_are_lit_held_then_committed_together_and_announced(tmp_path):
@@ -158,14 +158,14 @@ def test_a_serial_line_commits_the_held_events_first(tmp_path):
 
 
 def test_the_serial_key_command_is_not_held(tmp_path):
-    app, out, r = board(tmp_path)
+    app, out, _r = board(tmp_path)
     n = len(out)
     app.handle_line('{"c": "key", "key": "dmg+"}')
     assert app.unsent == [] and [m["seq"] for m in evs(out, n)] == [app.game.seq]
 
 
 def test_when_the_loop_commits(tmp_path):
-    app, out, r = board(tmp_path, hold_ms=1000)
+    app, _out, r = board(tmp_path, hold_ms=1000)
     app.now_ms = 5000
     press(r, "dmg+")
     app.held_first = app.held_last = 5000
@@ -267,7 +267,7 @@ def test_an_append_lines_events_are_written_sixteen_to_a_commit(tmp_path):
     """A host's ``append`` line (fleetref restore sends 100 events a line): its events are
     written 16 to a littlefs commit, not one each, and announced once on flash, in order,
     before the ``ok``."""
-    app, out, r = board(tmp_path)
+    app, out, _r = board(tmp_path)
     g = app.game
     seq0 = g.seq
     writes = []
@@ -286,7 +286,7 @@ def test_an_append_lines_events_are_written_sixteen_to_a_commit(tmp_path):
 
 
 def test_a_refused_event_stops_an_append_line_after_those_before_it(tmp_path):
-    app, out, r = board(tmp_path)
+    app, out, _r = board(tmp_path)
     g = app.game
     seq0 = g.seq
     n = len(out)
@@ -304,7 +304,7 @@ def test_a_refused_event_stops_an_append_line_after_those_before_it(tmp_path):
 
 
 def test_a_failed_append_commit_takes_the_lines_events_back(tmp_path, monkeypatch):
-    app, out, r = board(tmp_path)
+    app, out, _r = board(tmp_path)
     before = state(app)
     files = flash(tmp_path)
     monkeypatch.setattr(app.journal, "_append", flash_full)
@@ -321,7 +321,7 @@ def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(tm
     """The held events of a line are committed before the RAM window folds; when that write
     fails they are taken back and the refusal is the line's (src serial), and the rest of the
     line is not announced either: the game is as before, no ``ok``."""
-    app, out, r = board(tmp_path)
+    app, out, _r = board(tmp_path)
     g = app.game
     g.window = 8
     app.commit()
@@ -341,7 +341,7 @@ def test_the_idle_loop_replays_the_next_folds_base_ahead(tmp_path):
     commits, writes a due snapshot a step a turn, and then replays the next fold's base
     (Game.prepare_fold); not while a key is down. The press that folds the window then
     applies only its own event."""
-    app, out, r = board(tmp_path, hold_ms=0.0001)
+    app, _out, r = board(tmp_path, hold_ms=0.0001)
     g = app.game
     keys = ["dmg+", "dmg+", "undo", "dmg-", "dmg+"]    # undos: the fold's depth off the grid
     i = 0

@@ -47,7 +47,7 @@ def run(cut_at, scenario="swsb-example", seed=11, defer=False, stats=None):
         j = Journal(fs, "/game", budget=BUDGET, history_budget=4096)
         j.new_game('{"setup": 1}', g)
         if dev.dead:
-            raise PowerCut()
+            raise PowerCut
         done[0] = 0
         j.defer = defer
 
@@ -56,7 +56,7 @@ def run(cut_at, scenario="swsb-example", seed=11, defer=False, stats=None):
                 stats["between"] = stats.get("between", 0) + 1    # a snapshot half written
             j.append(g, seq, ev)
             if dev.dead:
-                raise PowerCut()
+                raise PowerCut
             done[0] = seq
             if stats is not None:
                 stats["log"] = max(stats.get("log", 0), j.records)
@@ -65,7 +65,7 @@ def run(cut_at, scenario="swsb-example", seed=11, defer=False, stats=None):
                 if not j.maintain(g):
                     break
                 if dev.dead:
-                    raise PowerCut()
+                    raise PowerCut
                 if stats is not None:
                     stats["steps"] = stats.get("steps", 0) + 1
                     stats["snapshots"] = stats.get("snapshots", 0) + (j.log_start != start)
@@ -100,7 +100,7 @@ def test_full_game_restores_exactly():
 def test_restored_game_goes_on_and_keeps_undo():
     dev, _ = run(None)
     hashes = reference()
-    g, j = recover(dev)
+    g, _j = recover(dev)
     assert g.submit((5, 0, 0, 0)) is None          # undo works across the restart
     assert g.state_hash() != hashes[-1]
 
@@ -119,7 +119,7 @@ def test_power_cut_at_every_write_position(defer):
         if done < 0:                               # cut while creating the journal
             continue
         try:
-            g, j = recover(dev)
+            g, _j = recover(dev)
         except ValueError:
             assert done == 0                       # nothing was journaled yet
             continue
@@ -241,7 +241,7 @@ def test_events_after_the_new_log_is_written_reach_it(tmp_path, gaps, mode):
                 if mode == "tmp-append-fails":
                     raise OSError(28)
                 if mode == "tmp-append-no-memory":     # the file's cache not allocated: the
-                    raise MemoryError()                # records are in log.bin all the same
+                    raise MemoryError                # records are in log.bin all the same
             return OSFS.open(self, p, mode_)
 
     g = new_game("swsb-example")
@@ -324,7 +324,7 @@ def test_no_memory_for_a_step_leaves_it_for_later(tmp_path):
 
         def open(self, p, mode):
             if self.fail and p.endswith("snap.bin.tmp"):
-                raise MemoryError()
+                raise MemoryError
             return OSFS.open(self, p, mode)
 
     fs = FS(str(tmp_path))

@@ -138,7 +138,7 @@ def test_hash_disagreement_resyncs_fully(sim_factory):
 def test_incompatible_protocol_versions_say_so(sim_factory):
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1")
     replies = drive(sim.port, [{"c": "hello", "proto": 99}])
-    err = [r for r in replies if r["t"] == "err"][0]
+    err = next(r for r in replies if r["t"] == "err")
     assert err["code"] == "proto" and "protocol 99" in err["msg"] and "firmware" in err["msg"]
     # and the host side refuses a board that speaks another version
     port, ends = newer_protocol_board()

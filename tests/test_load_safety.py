@@ -20,7 +20,7 @@ SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
 
 def cli(*args):
     return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+                          text=True, cwd=ROOT, timeout=120, check=False)
 
 
 def board_state(port):

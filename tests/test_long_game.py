@@ -92,7 +92,7 @@ def test_100k_events_journal_mirror_save_load(tmp_path, monkeypatch):
     calls[0] = 0
     assert savefile.verify(data).state_hash() == g.state_hash()
     assert calls[0] < 300 * EVENTS // 11 + 4 * EVENTS
-    fresh, out = make_referee("swsb-example", seed=6)
+    fresh, _out = make_referee("swsb-example", seed=6)
     fresh.handle_line(json.dumps({"c": "load", "roster": data["game"]["roster"],
                                   "scenario": data["game"]["scenario"]}))
     fresh.handle_line(json.dumps({"c": "base", "base_seq": B, "base": data["base"]}))

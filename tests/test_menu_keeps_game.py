@@ -21,7 +21,7 @@ def to(app, name):
 
 
 def test_loading_over_a_game_in_play_asks_again_and_keeps_it_in_ram():
-    app, out = make_referee("hoth")
+    app, _out = make_referee("hoth")
     seq = played(app)
     assert seq == 2
     h = app.game.state_hash()

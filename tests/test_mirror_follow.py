@@ -79,7 +79,7 @@ def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
     args = argparse.Namespace(board=paths.DEFAULT_BOARD, seed=1, roster=None,
                               scenario="hoth", ruleset=None, flash=None, new=False,
                               history_kb=256)
-    app, runner, ser, keys, display, keymap = sim.make_board(args)
+    app, runner, ser, keys, _display, keymap = sim.make_board(args)
     sel = CountingSelector()
     loop = asyncio.SelectorEventLoop(sel)
     idle = sim.IdleLoop(runner, ser, keys)

@@ -47,7 +47,7 @@ def test_a_table_cannot_write_another_tables_state_nor_the_dashboard_any(broker,
     procs.append(rec)
     wait_until(lambda: len(rec.msgs) >= 2, 10)
     time.sleep(0.5)
-    got = {t: d for t, d in rec.msgs}
+    got = dict(rec.msgs)
     assert got == {state_topic("table-02"): json.loads(genuine),
                    state_topic("table-01"): {"seq": 1, "by": "table-01"}}
 
@@ -211,8 +211,8 @@ def test_the_configuration_starts_mosquitto_as_the_docs_say(procs, who):
             os.mkdir(d)
             os.chown(d, pwd.getpwnam(who).pw_uid, -1)
         port, broker, text = _init_and_start(base, d, who, procs)
-        uid = int([l for l in open("/proc/%d/status" % broker.pid)
-                   if l.startswith("Uid:")][0].split()[2])
+        uid = int(next(l for l in open("/proc/%d/status" % broker.pid)
+                   if l.startswith("Uid:")).split()[2])
         runs_as = who or ("mosquitto" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid())[0])
         assert uid == pwd.getpwnam(runs_as).pw_uid, (uid, runs_as)
         files = os.path.join(d, "passwords")
@@ -248,7 +248,9 @@ def _init_and_start(base, d, who, procs):
     import subprocess
     from host_tools import tournament, webshots
     path = os.path.join(base, "mosquitto.log")
-    text = lambda: open(path).read()
+    def text():
+        with open(path) as f:
+            return f.read()
     for _attempt in range(3):
         port = webshots.free_port()
         init = ["tournament", "init", "--tables", "2", "--event", EVENT, "--dir", d,

@@ -51,9 +51,10 @@ def test_malformed_messages_are_counted_on_the_card(event):
     d = webshots.browser()
     try:
         d.get(base + "/")
-        text = lambda: d.execute_script(
-            "var c = document.getElementById('table-table-01');"
-            " return c ? [c.dataset.malformed, c.textContent] : null;")
+        def text():
+            return d.execute_script(
+                "var c = document.getElementById('table-table-01');"
+                " return c ? [c.dataset.malformed, c.textContent] : null;")
         wait_until(lambda: text() is not None and want in text()[1], 10, 0.2)
         assert text()[0] == "3"
         assert webshots.text_of(d, "warned") == "1"

@@ -219,7 +219,7 @@ def test_simulator_table_says_the_states_in_words():
     c = Console(width=120, record=True)
     c.print(ships_table(g))
     out = c.export_text()
-    line = [x for x in out.splitlines() if "TIE Fighter 3" in x][0]
+    line = next(x for x in out.splitlines() if "TIE Fighter 3" in x)
     assert line.rstrip().endswith("aboard") and "ok" not in line.split("│")[-1]
 
 
@@ -277,7 +277,7 @@ def test_plain_hit_at_once_does_not_say_pending():
     """Seed 004, Capital Weapons: fire in the movement phase is not simultaneous, so a hit
     there (a rapid-fire response entered with `hit` and `by`) lands at once: X-Wing 1 (1 hit)
     is destroyed by it, and its sentence does not call the damage pending."""
-    g, t = said("hoth", [(1, 2, 9, 0), (4, 0, 0, 0), (11, 5, 1, 0), (12, 0, 2, 5),
+    _g, t = said("hoth", [(1, 2, 9, 0), (4, 0, 0, 0), (11, 5, 1, 0), (12, 0, 2, 5),
                          (2, 5, 1, 0)])
     assert t[-1] == ("X-Wing 1 is hit by Star Destroyer: 1 damage point marked (now 1 of 1); "
                      "X-Wing 1 is destroyed.")

@@ -16,8 +16,8 @@ from referee.clock import EV_CLOCK
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH
 
 CORE = (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH)
-CLOCK = "made by the time banks themselves (docs/clock.md): no player enters it, over serial " \
-        "or on the pad (`clock` only pauses and resumes them)"
+CLOCK = ("made by the time banks themselves (docs/clock.md): no player enters it, over serial "
+        "or on the pad (`clock` only pauses and resumes them)")
 NO_CHART = "the ruleset has no fleet command chart: serial `counter` is refused too"
 NO_ROLL = "the ruleset has no initiative roll: serial `roll` is refused too"
 ROLL = [{"c": "roll", "values": [12, 3]}]

@@ -186,7 +186,7 @@ def addon_attack_phase(g):
 def test_addon_modifiers_band_fighters_cloak_size():
     g = addon()
     addon_attack_phase(g)
-    mc, fal, xw = idx(g, "Mon Calamari Cruiser"), idx(g, "Millennium Falcon"), idx(g, "X-wing 1")
+    mc, xw = idx(g, "Mon Calamari Cruiser"), idx(g, "X-wing 1")
     ih, cr, vd = idx(g, "Invisible Hand"), idx(g, "Cloaked Raider"), idx(g, "Vulture Droid 1")
     assert attack_total(g, mc, ih, 20) == -2               # Medium
     assert attack_total(g, mc, vd, 1) == -1                # non-PD fire at fighters: 9-16"
@@ -328,7 +328,7 @@ def test_xwing_attack_die_faces():
 def test_overlaps():
     g = new_game("xwing-overlap-example")
     x1, x2, yt, cr = [idx(g, n) for n in ("X-wing 1", "X-wing 2", "YT-1300", "CR90 Corvette")]
-    t1, t2, vt, rd = [idx(g, n) for n in ("TIE Fighter 1", "TIE Fighter 2", "VT-49 Decimator",
+    t1, t2, _vt, rd = [idx(g, n) for n in ("TIE Fighter 1", "TIE Fighter 2", "VT-49 Decimator",
                                           "Raider")]
     # small over small: skips Perform Action; touching ships cannot attack each other
     ok(g, (EV_OVERLAP, x1, 0, t1))

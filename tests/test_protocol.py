@@ -71,7 +71,7 @@ def test_commands_produce_events_and_snapshots():
     a.handle_line('{"c": "snap"}')
     snap = last(out)
     assert snap["t"] == "snap" and snap["state_hash"] == a.game.state_hash()
-    isd = [s for s in snap["ships"] if s["name"] == "Imperial Star Destroyer"][0]
+    isd = next(s for s in snap["ships"] if s["name"] == "Imperial Star Destroyer")
     assert isd["counters"] == 2
     n = len(out)
     a.handle_line('{"c": "events", "since": 1}')

@@ -77,7 +77,7 @@ TAKE_TURNS = {"hoth": {"movement"}, "swsb-example": {"attack"},
 
 @pytest.mark.parametrize("name,scenario", SCRIPTS)
 def test_ships_yet_to_act_show_in_the_phases_of_turns(name, scenario):
-    app, runner, ser, keys, display, keymap = board(scenario)
+    app, runner, ser, keys, _display, keymap = board(scenario)
     seen = set()
     try:
         for _ in presses(name, app, runner, keys, keymap):
@@ -92,7 +92,7 @@ def test_ships_yet_to_act_show_in_the_phases_of_turns(name, scenario):
 
 @pytest.mark.parametrize("name,scenario", SCRIPTS)
 def test_incremental_frames_equal_full_redraws(name, scenario):
-    app, runner, ser, keys, display, keymap = board(scenario)
+    app, runner, ser, keys, _display, keymap = board(scenario)
     try:
         n = 0
         for n in presses(name, app, runner, keys, keymap):
@@ -109,7 +109,7 @@ def test_incremental_frames_equal_full_redraws(name, scenario):
 
 
 def test_a_new_game_redraws_every_row():
-    app, runner, ser, keys, display, keymap = board("deathstar")
+    app, runner, ser, keys, _display, keymap = board("deathstar")
     try:
         k = keymap.find("dmg+")
         for _ in range(3):
@@ -126,7 +126,7 @@ def test_pages_of_a_big_fleet():
     # 24 ships a side of varied hit points: two pages per side, the same rows show other ships
     import json
     from bench.workload import roster_2x24
-    app, runner, ser, keys, display, keymap = board("hoth")
+    app, runner, ser, keys, _display, keymap = board("hoth")
     try:
         app.load_text(json.dumps(roster_2x24()))
         check(app, runner, "2x24 loaded")

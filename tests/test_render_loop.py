@@ -134,7 +134,6 @@ class BrokenStore:
 
 
 def test_main_loop_tasks_keys_serial_render_and_task_errors_do_not_stop_it():
-    out = []
     ser = FakeSerial(['{"c": "roll", "values": [5, 2]}', "garbage", '{"c": "snap"}'])
     a = Referee(BOARD, os.path.join(ROOT, "firmware", "rosters"), ser.write_line,
                 Dice(XorShift32(3)), 12)

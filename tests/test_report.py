@@ -175,7 +175,7 @@ def test_readme_picture_is_drawn_by_code(tmp_path):
     out = tmp_path / "plot.png"
     r = subprocess.run([sys.executable, "-m", "host_tools.reportpicture", "--out", str(out),
                         "--html", str(tmp_path / "r.html")], capture_output=True, text=True,
-                       cwd=ROOT, timeout=120)
+                       cwd=ROOT, timeout=120, check=False)
     assert r.returncode == 0, r.stderr
     shipped = os.path.join(ROOT, "docs", "report-plot.png")
     assert Image.open(out).size == Image.open(shipped).size

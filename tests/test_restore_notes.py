@@ -39,7 +39,7 @@ def sim_view(flash):
     from host_tools import sim
     from host_tools.simview import SimView
     args = parser().parse_args(["sim", "--flash", flash, "--seed", "1"])
-    app, runner, ser, keys, display, keymap = sim.make_board(args)
+    app, runner, ser, keys, display, _keymap = sim.make_board(args)
     return SimView(app, runner, display, keys, ser, asyncio.Event()), ser
 
 

@@ -24,7 +24,7 @@ def roster_of_size(tmp_path, note_bytes):
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=60)
+                          text=True, cwd=ROOT, timeout=60, check=False)
 
 
 @pytest.mark.parametrize("command", [("roster", "check"), ("sim", "--headless", "--roster")])

@@ -19,7 +19,7 @@ DOC = os.path.join(ROOT, "docs", "rosters.md")
 
 def cli(*args, timeout=120):
     return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=timeout)
+                          text=True, cwd=ROOT, timeout=timeout, check=False)
 
 
 def doc_examples():
@@ -107,7 +107,7 @@ def pick_from_menu(port, name):
 def test_push_onto_the_simulator_appears_in_the_menu(sim_factory, tmp_path):
     flash = tmp_path / "flash"
     sim = sim_factory("--headless", "--scenario", "hoth", "--flash", str(flash), "--seed", "2")
-    body = [b for lang, b in doc_examples() if lang == "toml"][0]
+    body = next(b for lang, b in doc_examples() if lang == "toml")
     f = tmp_path / "cloaked-raid.toml"
     f.write_text(body)
     r = cli("roster", "push", str(f), "--port", sim.port)

@@ -277,7 +277,7 @@ def test_dice_are_deterministic_and_in_range():
     assert r1 == r2 and a[0] == r1[0]
     assert set(r1) == set(range(1, 21))
     d6 = Dice(XorShift32(7))
-    assert set(d6.d6() for _ in range(300)) == set(range(1, 7))
+    assert {d6.d6() for _ in range(300)} == set(range(1, 7))
     with pytest.raises(ValueError):
         XorShift32(1).below(0)
 

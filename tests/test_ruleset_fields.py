@@ -17,7 +17,7 @@ from conftest import ROOT, make_referee
 from host_tools.cli import main
 from host_tools.mirror import Mirror
 from host_tools.mirrorview import MirrorScreen
-from test_side_wording import chrome, serve  # noqa: F401  (the browser and the page's server)
+from test_side_wording import serve
 from wording import page_text, rendered
 
 
@@ -64,9 +64,9 @@ def test_the_mirror_once_table_and_the_simulator_view(sim_factory, scenario, sho
     sim = sim_factory("--headless", "--scenario", scenario, "--seed", "1")
     r = subprocess.run([sys.executable, "-m", "host_tools.cli", "mirror", "--once", "--port",
                         sim.port], capture_output=True, text=True, cwd=ROOT, timeout=60,
-                       env=dict(os.environ, COLUMNS="160"))
+                       env=dict(os.environ, COLUMNS="160"), check=False)
     assert r.returncode == 0, r.stderr
-    head = [x for x in r.stdout.splitlines() if "hit points" in x][0].split()
+    head = next(x for x in r.stdout.splitlines() if "hit points" in x).split()
     assert ("cl" in head, "cc" in head) == (shown, shown), head
     from host_tools.simview import selected_line
     app, _ = make_referee(scenario)
@@ -75,7 +75,7 @@ def test_the_mirror_once_table_and_the_simulator_view(sim_factory, scenario, sho
 
 
 @pytest.mark.parametrize("scenario,shown", [("hoth", False), ("swsb-example", True)])
-def test_the_web_page(chrome, scenario, shown):  # noqa: F811
+def test_the_web_page(chrome, scenario, shown):
     from host_tools.webfeed import Feed
     from referee.texts import add_states
     from web_support import wait_until

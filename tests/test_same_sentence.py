@@ -34,7 +34,7 @@ def play(sim_factory, tmp_path):
 
 def test_every_view_says_each_event_in_the_same_words(sim_factory, tmp_path):
     import json
-    sim, final, m, feed, log = play(sim_factory, tmp_path)
+    _sim, final, m, feed, log = play(sim_factory, tmp_path)
     n = final["seq"]
     undos = [s for s in range(1, n + 1) if final["events"][s - 1][0] == 5]
     assert undos                                      # the script takes a hit back
@@ -65,7 +65,7 @@ def test_catching_up_says_an_undo_in_the_same_words(sim_factory, tmp_path):
     it did not see happen) and a web feed that takes the board's state (base and window, as
     after a long absence) word the undo as the live mirror did; only what the undo decided
     (said live, with the game before it at hand) is not repeated."""
-    sim, final, m, feed, log = play(sim_factory, tmp_path)
+    sim, final, m, _feed, _log = play(sim_factory, tmp_path)
     live = dict(m.rep.recent_texts())
     m.close()
     u = max(s for s in range(1, final["seq"] + 1) if final["events"][s - 1][0] == 5)

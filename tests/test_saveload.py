@@ -18,7 +18,7 @@ SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
 
 def cli(*args):
     return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+                          text=True, cwd=ROOT, timeout=120, check=False)
 
 
 @pytest.fixture
@@ -67,10 +67,10 @@ def tamper(path, fn):
     (lambda d: d["events"].pop(9), "breaks at event 11: expected event 10"),
     (lambda d: (d["events"].pop(), d["events"].pop()), "truncated: 36 of 38 events"),
     # the end of the chain changed, not its length (both read "truncated: 38 of 38" once)
-    (lambda d: d.__setitem__("head", "0" * 64), "the head does not match the hash chain "
-     "after event 38"),
-    (lambda d: (d["events"].pop(), d.__setitem__("count", 37)), "the head does not match "
-     "the hash chain after event 37"),
+    (lambda d: d.__setitem__("head", "0" * 64), ("the head does not match the hash chain "
+     "after event 38")),
+    (lambda d: (d["events"].pop(), d.__setitem__("count", 37)), ("the head does not match "
+     "the hash chain after event 37")),
     (lambda d: d["game"]["roster"]["sides"][0]["ships"][0].__setitem__("hp", 9),
      "breaks at event 1: hash chain"),
     # the snapshot is a copy for reading the file: it must say what the log gives

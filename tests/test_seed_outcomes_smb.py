@@ -150,7 +150,7 @@ def test_ion_cannon_hit_star_destroyer_cannot_move_but_rebels_can(board):
     board.ok("phase")
     assert board.refused("move", ship=SD, mode=STANDARD), "seed: the ionized ship cannot move"
     for s, name in ((TRANSPORT, "Troop Transport"), (XW1, "X-Wing 1")):
-        evs, errs = board.cmd("move", ship=s, mode=STANDARD)
+        _evs, errs = board.cmd("move", ship=s, mode=STANDARD)
         assert not errs, ("seed: only the ionized Star Destroyer is stopped; the Rebels move "
                           "after the Empire, but %s's move was refused: %s" % (name, errs))
 
@@ -565,7 +565,7 @@ def test_exit_only_in_the_movement_phase(board):
 
     An exit entered in the capital weapons phase is refused and nobody wins."""
     capital_phase(board)
-    evs, errs = board.cmd("exit", ship=TRANSPORT, kind=1)
+    _evs, errs = board.cmd("exit", ship=TRANSPORT, kind=1)
     s = board.snap()
     assert errs and s["winner"] is None, (
         "seed: ships move (and so exit) only in the movement phase; an exit in the capital "

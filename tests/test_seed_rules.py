@@ -488,10 +488,10 @@ def test_smb_capital_weapons_never_target_fighters_however_the_hit_is_entered(tm
                       "select Star_Destroyer mark select X-Wing_1 dmg+\n")
     out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
                           "--scenario", "hoth", "--seed", "1", "--script", str(script)],
-                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+                         capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
     snap = json.loads(out.stdout.splitlines()[-1])
     assert [r["msg"] for r in snap["rejected"]] == ["capital weapons cannot target fighters"]
-    x = [s for s in snap["ships"] if s["name"] == "X-Wing 1"][0]
+    x = next(s for s in snap["ships"] if s["name"] == "X-Wing 1")
     assert x["damage"] == 0 and x["pending"] == 0
 
 

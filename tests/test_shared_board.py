@@ -51,7 +51,7 @@ class Tool:
 
 def cli(env, *args, timeout=120):
     return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=timeout)
+                          text=True, cwd=ROOT, env=env, timeout=timeout, check=False)
 
 
 def mirror_log_hash(path):

@@ -35,7 +35,7 @@ def test_plural_agreement_is_decided_from_the_name():
 def test_the_board_and_its_log_agree_with_the_sides(sim_factory, tmp_path, script, sides):
     roster = renamed_roster(tmp_path, PLAYS[script], sides)
     log = tmp_path / "mirror.log"
-    final, m = follow_script(sim_factory, roster, script, str(log))
+    final, _m = follow_script(sim_factory, roster, script, str(log))
     texts = final["texts"] + [r["msg"] for r in final["rejected"]]
     texts += [json.loads(x).get("text", "") for x in log.read_text().splitlines()]
     plural = sides if sides == PLURAL else ()
@@ -78,14 +78,6 @@ def test_the_views_agree_with_plural_sides(sim_factory, tmp_path):
         assert disagreements(text, PLURAL, ()) == [], text
 
 
-@pytest.fixture(scope="module")
-def chrome():
-    need(webshots.missing(), "FLEETREF_REQUIRE_BROWSER")
-    d = webshots.browser()
-    yield d
-    d.quit()
-
-
 def serve(feed):
     """Serve ``feed`` on the web page's server in a thread; returns (base URL, stop)."""
     from host_tools import web
@@ -108,7 +100,7 @@ def test_web_page_and_overlay_agree_with_plural_sides(sim_factory, tmp_path, chr
     from host_tools.webfeed import Feed, record
     from web_support import wait_until
     roster = renamed_roster(tmp_path, "hoth", PLURAL)
-    final, m = follow_script(sim_factory, roster, "hoth-3-rounds.txt", str(tmp_path / "log"))
+    _final, m = follow_script(sim_factory, roster, "hoth-3-rounds.txt", str(tmp_path / "log"))
     g = m.rep.game
     feed = Feed("test")
     feed.reset(m.rep.gid, m.snapshot(), [record(g, s, ev) for s, ev, _h in m.rep.rows

@@ -71,7 +71,7 @@ def test_only_simulators_of_this_checkout(tmp_path, monkeypatch):
     assert [d["path"] for d in mine] == ["/dev/pts/42"]
     assert {d["path"] for d in ports.simulators()} == {"/dev/pts/42", "/dev/pts/43"}
     assert not os.path.exists(tmp_path / "999999999.port")
-    monkeypatch.setattr(ports, "picos", lambda: [])
+    monkeypatch.setattr(ports, "picos", list)
     assert ports.find()[0] == "/dev/pts/42"
     os.remove(f)
     monkeypatch.setenv("FLEETREF_SIM_UNLISTED", "1")
@@ -95,7 +95,7 @@ def rows_of(text, width, height):
 def test_sim_view_fits_80x24_and_refusal_clears():
     import asyncio
     from host_tools.simview import SimView
-    app, runner, ser, keys, display, keymap = sim_board()
+    app, runner, ser, keys, display, _keymap = sim_board()
     try:
         v = SimView(app, runner, display, keys, ser, asyncio.Event(),
                     console=Console(file=io.StringIO(), width=80, height=24))
@@ -118,7 +118,7 @@ def test_sim_view_fits_80x24_and_refusal_clears():
 def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
     from host_tools.mirror import Mirror
     from host_tools.mirrorview import MirrorScreen
-    app, runner, ser, keys, display, keymap = sim_board("deathstar")
+    app, _runner, ser, _keys, _display, _keymap = sim_board("deathstar")
     try:
         m = Mirror("/dev/null", warn=lambda s: None)
         m.rep.load_game(json.loads(app.game_line()))
@@ -187,7 +187,7 @@ def test_did_you_mean_for_scenario_ruleset_roster_and_board(tmp_path):
 
     def cli(*a):
         return subprocess.run([sys.executable, "-m", "host_tools.cli", *a], capture_output=True,
-                              text=True, cwd=ROOT, timeout=120)
+                              text=True, cwd=ROOT, timeout=120, check=False)
     r = cli("sim", "--headless", "--scenario", "hot")
     assert r.returncode != 0 and "did you mean 'hoth'?" in r.stderr and "Errno" not in r.stderr
     r = cli("sim", "--headless", "--ruleset", "swsb-adon")
@@ -223,7 +223,7 @@ def test_second_simulator_warns_and_mirror_auto_says_which(tmp_path):
         time.sleep(0.5)
         r = subprocess.run([sys.executable, "-m", "host_tools.cli", "mirror", "--once", "--json",
                             "--port", "auto"], capture_output=True, text=True, cwd=ROOT, env=env,
-                           timeout=60)
+                           timeout=60, check=False)
         assert r.returncode == 0, r.stderr
         assert "using the newest: simulator pid %d (deathstar)" % procs[1].pid in r.stderr
         assert "pid %d (hoth)" % procs[0].pid in r.stderr and "--port PATH" in r.stderr

@@ -7,7 +7,6 @@ import importlib
 import pytest
 
 from conftest import make_referee
-from test_drivers import hw  # noqa: F401 (fake machine for the key matrix module)
 
 WRAP = 1 << 30
 
@@ -25,7 +24,7 @@ def test_ticks_arithmetic_matches_micropython():
 
 
 @pytest.mark.parametrize("start", [0, 15, 18, 19, 20])
-def test_debounce_and_long_press_across_the_wrap(hw, start):  # noqa: F811
+def test_debounce_and_long_press_across_the_wrap(hw, start):
     km = importlib.import_module("drivers.keymatrix")
     d = km.Debouncer(2, debounce_ms=5, long_ms=600)
     for ms in range(start, start + 4):
@@ -48,7 +47,7 @@ def test_debounce_and_long_press_across_the_wrap(hw, start):  # noqa: F811
 
 
 def test_error_display_across_the_wrap():
-    app, out = make_referee()
+    app, _out = make_referee()
     app.now_ms = t(0)
     app.handle_line("not json")
     assert app.showing_error()

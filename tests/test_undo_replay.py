@@ -3,6 +3,7 @@ right after an event loads the state before it and applies nothing; in a run of 
 second one applies nothing; none applies CKPT_EVERY events or more. Each undo's state is the
 one before the event it takes back (a game that never folds, replayed from its first event)."""
 
+import itertools
 import random
 
 from conftest import new_game, scenario_text
@@ -66,7 +67,7 @@ def test_a_run_of_undos_replays_every_second_one_at_most():
                 limit = 3 * CKPT_EVERY if folded else CKPT_EVERY
                 assert n[0] < limit, (window, applied)
             runs += len(applied) > 1
-            for (a, fa), (b, fb) in zip(applied, applied[1:]):
+            for (a, fa), (b, fb) in itertools.pairwise(applied):
                 assert fa or fb or a == 0 or b == 0, applied
         assert runs > 20
     assert folds > 10

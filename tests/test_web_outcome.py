@@ -6,11 +6,11 @@ winner line and the log say "the Empire wins"; a fighter still aboard reads "abo
 import os
 
 from conftest import ROOT
-from test_web_page import chrome, env, headless  # noqa: F401 (fixtures)
+from test_web_page import headless
 from web_support import KeyedSim, WebProcess, page_value, wait_until
 
 
-def test_page_shows_the_round_decided_and_the_winner(env, chrome, procs):  # noqa: F811
+def test_page_shows_the_round_decided_and_the_winner(env, chrome, procs):
     script = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
     want = headless(env, "--scenario", "hoth", "--seed", "1", "--script", script)
     sim = KeyedSim(env, "--scenario", "hoth", "--seed", "1", "--script", script, "--pace", "0")

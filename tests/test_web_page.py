@@ -22,29 +22,10 @@ PREFIX = ("dice 15 8 phase select TIE_Fighter_1 launch select Star_Destroyer pow
           "select TIE_Fighter_1 opt1 select X-Wing_1 mark select TIE_Fighter_1 opt2\n")
 
 
-@pytest.fixture
-def env(tmp_path):
-    # a private $TMPDIR: `--port auto` finds only this test's simulators
-    d = tmp_path / "tmp"
-    d.mkdir()
-    e = dict(os.environ, TMPDIR=str(d))
-    e.pop("FLEETREF_SIM_UNLISTED", None)     # listed, but only in this private registry
-    return e
-
-
-@pytest.fixture(scope="module")
-def chrome():
-    need_browser()
-    d = webshots.browser()
-    webshots.viewport(d, 1280, 900)
-    yield d
-    d.quit()
-
-
 def headless(env, *args):
     """The final snapshot of `fleetref sim --headless ... --script`."""
     r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless", *args],
-                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=120, check=False)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.splitlines()[-1])
 

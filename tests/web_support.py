@@ -71,7 +71,7 @@ class KeyedSim:
     def final(self, timeout=60):
         """The final snapshot a headless simulator prints once its script is played."""
         wait_until(lambda: any(l.startswith("{") for l in self.out), timeout)
-        return json.loads([l for l in self.out if l.startswith("{")][0])
+        return json.loads(next(l for l in self.out if l.startswith("{")))
 
     def press(self, keys):
         os.write(self.master, keys.encode())

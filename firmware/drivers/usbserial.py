@@ -14,7 +14,7 @@ import sys
 try:
     import asyncio
 except ImportError:
-    import uasyncio as asyncio  # type: ignore
+    import uasyncio as asyncio
 
 from referee.protocol import MAX_LINE, NO_ROOM, NOT_UTF8, OVERLONG
 

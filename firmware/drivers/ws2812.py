@@ -25,17 +25,20 @@ from referee.ticks import sleep_us, ticks_add, ticks_diff, ticks_us
 # rp2.asm_pio runs the body with only the PIO assembler's names as globals: module constants
 # are invisible there, so the delays are literals (T1 = 2, T2 = 5, T3 = 3 cycles; each
 # [delay] is the phase length minus the instruction's own cycle).
+# (wrap_target, label, out, jmp, nop, x, not_x are names rp2.asm_pio gives the body: pyright and
+# ruff cannot see them, hence the directive below and the F821 ignore in pyproject.toml)
+# pyright: reportUndefinedVariable=false
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True,
              pull_thresh=24)
 def ws2812_program():
-    wrap_target()  # type: ignore # noqa: F821 (PIO assembler names)
-    label("bitloop")  # type: ignore # noqa: F821
-    out(x, 1).side(0)[2]  # type: ignore # noqa: F821  T3 - 1
-    jmp(not_x, "do_zero").side(1)[1]  # type: ignore # noqa: F821  T1 - 1
-    jmp("bitloop").side(1)[4]  # type: ignore # noqa: F821  T2 - 1
-    label("do_zero")  # type: ignore # noqa: F821
-    nop().side(0)[4]  # type: ignore # noqa: F821  T2 - 1
-    wrap()  # type: ignore # noqa: F821
+    wrap_target()
+    label("bitloop")
+    out(x, 1).side(0)[2]  # T3 - 1
+    jmp(not_x, "do_zero").side(1)[1]  # T1 - 1
+    jmp("bitloop").side(1)[4]  # T2 - 1
+    label("do_zero")
+    nop().side(0)[4]  # T2 - 1
+    wrap()
 
 
 def pixel_index(x, y, w, serpentine):
@@ -218,7 +221,7 @@ class WS2812Panel:
         s = scale_of(total, self.budget_ma, self.ma_per_channel, self.idle_ma, self.n)
         self.last_scale = s
         if s != 65536:
-            pack(fb, self.order, words, self.n, s)  # type: ignore
+            pack(fb, self.order, words, self.n, s)  # pyright: ignore[reportCallIssue]
         self._wait_idle()       # the DMA reads ``sent``: changed() rewrites it
         m = changed(words, self.sent, self.n)  # type: ignore  (see native_pack)
         if not self.partial and m:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 class AppBase:
     game = None          # type: Optional[Game]
-    dice = None          # type: Dice  # type: ignore
+    dice = None          # type: Dice  # pyright: ignore[reportAssignmentType]
     journal = None       # type: Optional[Journal]
     scenario_dir = ""
     rows_per_page = 12

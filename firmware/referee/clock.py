@@ -101,7 +101,7 @@ def text(g, ev):
     """The sentence of a clock event: "Rebels' clock: 75 s used; time ran out, Empire wins."
     (a plural side's name takes its possessive and verb: "Empire's clock", "Rebels win")."""
     from referee.texts import possessive, says     # (texts: only when a host asks)
-    k, a, b, c = ev
+    _k, a, b, c = ev
     name = g.side_names[a & 1]
     t = "%s clock: %d s used" % (possessive(name), b | (c << 8))
     if a & 2:
@@ -326,8 +326,7 @@ def draw(r, app):
     shown = 0
     for s in range(2):
         n = app.side_count[s] - app.page * rpp
-        if n > shown:
-            shown = n
+        shown = max(shown, n)
     y = 2 + min(shown, rpp) + 1
     if y + glyphs.H > r.h - 2:
         return                      # no free rows: the ships stay visible

@@ -33,14 +33,14 @@ class CoreRules(Fleet):
             return winner(self)
         return w
 
-    def check(self, ev):
+    def check(self, ev):  # noqa: PLR0911 (a refusal each)
         """Return None if event ``ev`` is allowed now, else the reason (str). Changes nothing."""
         r = valid(ev)
         if r:
             return r
         kind, a, b, c = ev
-        if (kind == EV_UNDO or kind == EV_PHASE) and (a or b or c) or \
-                kind == EV_LAUNCH and (b or c):      # docs/protocol.md: those fields are 0
+        if ((kind == EV_UNDO or kind == EV_PHASE) and (a or b or c)) or \
+                (kind == EV_LAUNCH and (b or c)):      # docs/protocol.md: those fields are 0
             return "%s: the unused fields are 0" % CORE_NAMES[kind]
         if kind == EV_UNDO:
             if not self.win.eff:
@@ -103,7 +103,7 @@ class CoreRules(Fleet):
             return p.check_ext(self, kind, a, b, c)
         return "%s does not use event kind %d" % (p.name, kind)
 
-    def _check_hit(self, a, b, c):
+    def _check_hit(self, a, b, c):  # noqa: PLR0911 (a refusal each)
         p = self.profile
         r = self.ship(a)
         if r:

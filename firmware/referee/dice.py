@@ -69,11 +69,11 @@ class Dice:
 try:
     import hashlib
 except ImportError:      # very old MicroPython
-    import uhashlib as hashlib  # type: ignore
+    import uhashlib as hashlib
 try:
     from binascii import hexlify
 except ImportError:
-    from ubinascii import hexlify  # type: ignore
+    from ubinascii import hexlify
 
 DOMAIN = b"fleetref-roll-v1"
 MAX_RECORDS = 600        # roll records held per game (RAM); older ones are dropped
@@ -137,7 +137,7 @@ def new_secret(rng):
 
 
 try:            # bound once: an import inside stir() cost ~3 ms a key press on the Pico
-    from time import ticks_us as now_us  # type: ignore
+    from time import ticks_us as now_us  # pyright: ignore[reportAssignmentType]
 except ImportError:
     def now_us():
         """The time in µs (CPython: perf_counter)."""
@@ -146,7 +146,7 @@ except ImportError:
 try:
     from binascii import crc32 as _crc32
 except ImportError:       # MicroPython before binascii was renamed
-    from ubinascii import crc32 as _crc32  # type: ignore
+    from ubinascii import crc32 as _crc32
 
 
 class Fair:

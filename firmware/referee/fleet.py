@@ -26,7 +26,7 @@ STATUS_NAMES = ("ok", "damaged", "destroyed")
 try:
     from binascii import crc32
 except ImportError:       # MicroPython before binascii was renamed
-    from ubinascii import crc32  # type: ignore
+    from ubinascii import crc32
 
 
 def _canon(v, out):
@@ -216,7 +216,7 @@ class Fleet:
         """Canonical bytes of the state (what the hash covers; not the log), as bytes."""
         return bytes(self.state_buf())
 
-    def check_state(self, data):
+    def check_state(self, data):  # noqa: PLR0911 (a refusal each)
         """None when ``data`` (bytes) is a state this game can be in, else the reason: length
         and ship count, round >= 1, phase of the ruleset, initiative holder, d20 rolls, the
         ship firing, each ship's damage (at most X+Y), pending damage, command counters (at

@@ -168,7 +168,7 @@ class Game(CoreRules):
         w = self.win
         m = len(w.eff) - 1
         t = w.top
-        if m <= 0 or t is not None and t[0] == m or w.start(m)[1] == m:
+        if m <= 0 or (t is not None and t[0] == m) or w.start(m)[1] == m:
             return False                # (the first test allocates nothing: the idle case)
         now = self.state_bytes()
         self._replay_to(m)

@@ -13,7 +13,7 @@ record of another game (or another roster) passes. Layouts (little-endian):
 try:
     from binascii import crc32
 except ImportError:  # pragma: no cover - very old MicroPython
-    from ubinascii import crc32  # type: ignore
+    from ubinascii import crc32
 
 from referee.events import pack_into, unpack
 

@@ -115,7 +115,7 @@ class SerialLink(AppBase):
         g = self.game
         return (self.gid, g.seq if g is not None else -1)
 
-    def _command(self, c, msg):
+    def _command(self, c, msg):  # noqa: PLR0911 (dispatch)
         g = self.game
         if c == "hello":
             hp = msg.get("proto", PROTO_VERSION)

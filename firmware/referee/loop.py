@@ -19,7 +19,7 @@ KeyboardInterrupt (Ctrl-C from mpremote) is not caught, so the REPL can always t
 try:
     import asyncio
 except ImportError:  # MicroPython before asyncio was renamed
-    import uasyncio as asyncio  # type: ignore
+    import uasyncio as asyncio
 
 from referee.ticks import ticks_diff, ticks_ms   # wrapping ticks: the loop's clock
 

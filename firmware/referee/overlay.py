@@ -112,10 +112,8 @@ def _top(r, app):
     shown = 0
     for s in range(2):
         left = app.side_count[s] - app.page * rpp
-        if left > shown:
-            shown = left
-    if shown > rpp:
-        shown = rpp
+        shown = max(shown, left)
+    shown = min(shown, rpp)
     return 2 + shown + 1 if 2 + shown + 1 + glyphs.H <= r.h - 2 else r.h - 2 - glyphs.H
 
 

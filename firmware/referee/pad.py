@@ -80,7 +80,7 @@ class PadUI(AppBase):
         self.cursor = self.side_start[s] + min(first, self.side_count[s] - 1)
 
     # ---- keys --------------------------------------------------------------------------
-    def key(self, action):
+    def key(self, action):  # noqa: PLR0911 (dispatch)
         """Perform a button-pad ``action`` (a name in ACTIONS). Returns None or a reason."""
         g = self.game
         if g is None:

@@ -382,8 +382,7 @@ class Renderer:
     def fill(self, x0, y, n, c):
         """Pixels ``x0`` .. ``x0 + n - 1`` of row ``y`` in colour ``c`` (an (r, g, b) tuple):
         one slice assignment, cut at the row's end."""
-        if n > self.w - x0:
-            n = self.w - x0
+        n = min(n, self.w - x0)
         if n > 0:
             a = (y * self.w + x0) * 3
             self.fb[a:a + 3 * n] = bytes(c) * n

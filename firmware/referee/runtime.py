@@ -23,7 +23,7 @@ def micropython_version():
 def describe():
     """(micropython version or None, code location str, source hash str or None)."""
     try:
-        import fleetref_build as built  # type: ignore  # written by the image build / flash
+        import fleetref_build as built  # written by the image build / flash  # pyright: ignore[reportMissingImports]
         return micropython_version(), built.CODE, built.SOURCE_HASH
     except ImportError:
         return micropython_version(), "source", None
@@ -38,8 +38,7 @@ def largest_block(limit):
         while lo < hi:
             mid = (lo + hi + 1) // 2
             try:
-                block = bytearray(mid)
-                block = None
+                bytearray(mid)  # (a block of mid bytes was there; freed by the collection)
                 lo = mid
             except MemoryError:
                 hi = mid - 1

@@ -104,10 +104,10 @@ def _compile(native):
     if native:
         import micropython  # noqa: F401  (``micropython.viper`` is the compiler's)
         g["micropython"] = micropython
-        src = "@micropython.viper\n" + SOURCE.lstrip()
+        src = "@micropython.viper\n" + SOURCE.lstrip()  # noqa: F821 (deleted after)
     else:
         g["ptr8"] = lambda b: b
-        src = SOURCE
+        src = SOURCE  # noqa: F821 (deleted at the end of the module, once compiled)
     exec(src, g)
     return g["paint"]
 
@@ -115,9 +115,9 @@ def _compile(native):
 def _choose():
     gc.collect()        # (one collection before the compile and one after: see below)
     try:
-        return _compile(True), True
+        return _compile(True), True  # noqa: F821 (deleted after the call)
     except Exception:   # CPython (ImportError), a port without the emitter (Syntax/ValueError)
-        return _compile(False), False
+        return _compile(False), False  # noqa: F821
 
 
 paint, native = _choose()

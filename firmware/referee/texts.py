@@ -85,7 +85,7 @@ def undone_seq(g, seq):
     return last
 
 
-def event_text(g, ev, seq=None, live=True):
+def event_text(g, ev, seq=None, live=True):  # noqa: PLR0911 (dispatch)
     """The sentence for event ``ev`` (kind, a, b, c) of game ``g``; ``seq`` its number
     (default: the newest event, when ``ev`` is it). ``live``: the game stands just after
     ``ev`` (results are read from it); False for an older event (no results then).
@@ -179,7 +179,7 @@ def consequences(before, g, ev=None):
     the phase land together), an Infinite fighter going back to the pool (digest 2.2, W1),
     and the side that wins (seed 004, Victory) or no longer wins (an undo).
     ``ev``: the event; a hit that destroys its own target already says so itself."""
-    d0, e0, l0, w0 = before
+    d0, _e0, l0, w0 = before
     d1, e1, l1, w1 = outcome(g)
     hit = ev[1] if ev is not None and ev[0] == EV_HIT else -1
     out = []

@@ -35,10 +35,8 @@ def step(i):
     app.key(ACTIONS[i])
     r.render(app)
     used = gc.mem_alloc()
-    if live > peak[1]:
-        peak[1] = live
-    if used > peak[0]:
-        peak[0] = used
+    peak[1] = max(peak[1], live)
+    peak[0] = max(peak[0], used)
     print("STEP", i, app.game.seq, app.game.state_hash(), "%08x" % (crc32(r.fb) & 0xFFFFFFFF))
     del out[:]
 

@@ -58,8 +58,7 @@ def one():
 def step(i):
     gc.collect()
     a = gc.mem_alloc()
-    if a < live[0]:
-        live[0] = a
+    live[0] = min(live[0], a)
     if i < STEPS // 4 and a > live[1]:
         live[1] = a
     if i >= STEPS // 2 and a > live[2]:
@@ -72,8 +71,7 @@ def step(i):
         if one():
             n += 1
         t = gc.mem_alloc() - b
-        if t > peak[0]:
-            peak[0] = t
+        peak[0] = max(peak[0], t)
         # the Pico collects garbage when its heap is full: it runs out only if the live heap
         # plus what one event needs does not fit
         if a + t > LIMIT:

@@ -178,7 +178,6 @@ class Ruleset:
     # ---- hooks the core calls (game.py); rulesets override what they use ---------------
     def start_phase(self, g):
         """Called after the phase advanced (also into a new round's first phase)."""
-        pass
 
     def end_round(self, g):
         """End-of-round bookkeeping of the ruleset's state (before the round number moves)."""
@@ -186,11 +185,9 @@ class Ruleset:
 
     def on_damage(self, g, i):
         """Damage was just applied to ship i."""
-        pass
 
     def on_fire(self, g, attacker, target):
         """A hit (or a miss of the attack helper) by ``attacker`` on ``target`` was recorded."""
-        pass
 
     def check_phase(self, g):
         """None when the phase may advance now, else the reason."""
@@ -235,7 +232,6 @@ class Ruleset:
 
     def apply_ext(self, g, kind, a, b, c):
         """Apply an event of the ruleset's own kinds that check_ext accepted."""
-        pass
 
     def acting_side(self, g):
         """Side whose turn it is to act (shown on the grid), or NONE."""

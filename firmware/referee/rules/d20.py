@@ -145,7 +145,7 @@ class D20Rules(Ruleset):
         return g.check((EV_HIT, c, g.settings["damage_per_hit"], a))
 
     def apply_attack(self, g, a, roll, c):
-        hit, total, need = self.attack_result(g, a, c, roll)
+        hit, total, _need = self.attack_result(g, a, c, roll)
         g.x[0] = 1 if hit else 2
         g.x[1] = roll
         g.x[2] = max(0, min(total, 255))

@@ -213,7 +213,7 @@ class Rules(D20Rules):
             return w
         return W_CAPITAL if g.phase == CAPITAL_PHASE else W_RAPID
 
-    def check_fire(self, g, a, c, w):
+    def check_fire(self, g, a, c, w):  # noqa: PLR0911 (a refusal each)
         """Seed 004: who may fire which weapon at whom, now. None or the reason."""
         nm = g.names[a]
         if g.fl2[a] & ION_NOW:
@@ -222,8 +222,8 @@ class Rules(D20Rules):
             return "%s has no %s weapons" % (nm, WEAPON_KINDS[w - W_CAPITAL])
         if w == W_CAPITAL:
             if g.phase != CAPITAL_PHASE:
-                return "capital weapons fire in the capital weapons phase (%s aims its " \
-                    "capital weapons)" % nm
+                return ("capital weapons fire in the capital weapons phase (%s aims its "
+                    "capital weapons)" % nm)
             if g.fl2[a] & POWER:
                 return "%s made a full-power move and cannot fire capital weapons" % nm
             if self.kind(g, c, K_FIGHTER):
@@ -234,8 +234,8 @@ class Rules(D20Rules):
                 return "capital weapons cannot be fired into the rear facing"
         elif g.phase != MOVING:
             if g.phase == CAPITAL_PHASE:
-                return "only capital weapons fire in the capital weapons phase (%s aims its " \
-                    "%s weapons)" % (nm, WEAPON_KINDS[w - W_CAPITAL])
+                return ("only capital weapons fire in the capital weapons phase (%s aims its "
+                    "%s weapons)" % (nm, WEAPON_KINDS[w - W_CAPITAL]))
             return "heavy and rapid weapons fire in the movement phase"
         elif g.sx[4 * a + B_RAPID_AT] == c + 1:
             if w != W_RAPID:
@@ -252,10 +252,10 @@ class Rules(D20Rules):
             if g.fl2[c] & RESPONDED and g.x[X_LAST] == c + 1:
                 # seed 004: "you can only make 1 response action, so ... it can only be shot
                 # at once"
-                return "the one response to %s move is used: a rapid-fire response is one " \
-                    "shot" % possessive(g.names[c])
-            return "%s fires in the movement phase only as a response to %s move (rapid " \
-                   "fire) or during its own fighter attack move" % (nm, possessive(g.names[c]))
+                return ("the one response to %s move is used: a rapid-fire response is one "
+                    "shot" % possessive(g.names[c]))
+            return ("%s fires in the movement phase only as a response to %s move (rapid "
+                   "fire) or during its own fighter attack move" % (nm, possessive(g.names[c])))
         if self.kind(g, a, K_FIGHTER) and self.kind(g, c, K_NO_SNUB):
             return "%s cannot be damaged by snub weapons" % g.names[c]
         if w == W_RAPID and self.kind(g, c, K_NO_RAPID):

@@ -130,7 +130,7 @@ class Rules(Ruleset):
                 return i
         return NONE
 
-    def check_ext(self, g, kind, a, b, c):
+    def check_ext(self, g, kind, a, b, c):  # noqa: PLR0911 (a refusal each)
         if kind != EV_MOVE:
             return Ruleset.check_ext(self, g, kind, a, b, c)
         r = g.ship(a)
@@ -169,10 +169,10 @@ class Rules(Ruleset):
             # hexes not entered: the most the craft could have moved at that rate
             most = hexes if hexes >= 0 else (0 if mode == 3 else rate)
             if c * td > most:
-                return "%s must cross %d hexes before each turn: %d turn%s %d hexes " \
+                return ("%s must cross %d hexes before each turn: %d turn%s %d hexes "
                        "(%s %d)" % (nm, td, c, " needs" if c == 1 else "s need", c * td,
                                     "moved" if hexes >= 0 else "%s is at most" % RATES[mode],
-                                    most)
+                                    most))
         sq = g.stat(a, S_SQUAD)
         # "all ships in a Squadron must move at the same rate": a craft that stopped dead
         # moved at no rate, so a hero's stop neither sets its squadron's rate nor breaks it
@@ -265,7 +265,7 @@ class Rules(Ruleset):
                 "next_side": g.x[X_NEXT] - 1 if g.x[X_NEXT] else None}
 
     def event_text(self, g, ev, live=True):
-        k, a, b, c = ev
+        _k, a, b, c = ev
         h = (b >> 2) - 1
         return "%s moves at %s%s, making %s." % (
             g.names[a], RATES[b & 3] if b & 3 else "?", "" if h < 0 else

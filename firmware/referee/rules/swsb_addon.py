@@ -203,8 +203,8 @@ class Rules(swsb.Rules):
     def check_hit(self, g, target, points, attacker):
         if attacker != NONE and points > 0 and g.fl2[attacker] & DOGFIGHT and \
                 g.cls[target] != 4 and not self.has(g, attacker, A_INTERCEPTOR):
-            return "%s is in a dog-fight: it attacks only the fighters it is engaged with " \
-                "(seed 001; an Interceptor may choose any target)" % g.names[attacker]
+            return ("%s is in a dog-fight: it attacks only the fighters it is engaged with "
+                "(seed 001; an Interceptor may choose any target)" % g.names[attacker])
         if attacker != NONE and points > 0:
             r = self.reach(g, attacker, target)
             if r and self.inches(g, attacker) > r:
@@ -274,7 +274,7 @@ class Rules(swsb.Rules):
             return None
         return self._check_turn(g, a, False)
 
-    def check_ext(self, g, kind, a, b, c):
+    def check_ext(self, g, kind, a, b, c):  # noqa: PLR0911 (a refusal each)
         if kind == EV_CHOOSE:
             if g.phase != 1:
                 return "who moves first is chosen at the start of the move phase"
@@ -354,7 +354,7 @@ class Rules(swsb.Rules):
         return r
 
     def event_text(self, g, ev, live=True):
-        k, a, b, c = ev
+        k, a, _b, c = ev
         if k == EV_MOVE:
             return "%s moves, making %s." % (g.names[a], "no turns" if c == 0 else
                                              "1 turn" if c == 1 else "%d turns" % c)

@@ -169,7 +169,7 @@ class Rules(Ruleset):
                 "skips_action": [i for i in range(g.n) if g.fl2[i] & SKIP_ACTION]}
 
     def event_text(self, g, ev, live=True):
-        k, a, b, c = ev
+        _k, a, b, c = ev
         hits, crits = b & 15, b >> 4
         if not hits and not crits:
             res = "no hits"
