@@ -5,7 +5,7 @@ flip of every journal file, on a 100- and a 700-event game).
     make bench        (or: .venv/bin/python bench/reliability.py)
 
 Nothing in docs/reliability.md is typed in by hand: the prose is here, the figures are
-measured when this runs. tests/test_faults.py asserts the same classification in `make test`.
+measured when this runs. tests/host/test_faults.py asserts the same classification in `make test`.
 """
 
 import argparse
@@ -74,7 +74,7 @@ def main():
 TEMPLATE = """# Reliability: what the board guarantees
 
 Written by `bench/reliability.py` (`make bench`); the figures below come from running it, the
-same fault classification is asserted by `tests/test_faults.py` in `make test`.
+same fault classification is asserted by `tests/host/test_faults.py` in `make test`.
 
 ## What a power cut can lose
 
@@ -89,11 +89,11 @@ or before any serial line is answered), and only then announced; if that write f
 held event is taken back and the refusal shown. So a power cut loses nothing announced: it
 can lose the events of the last second or so of key presses (at most 8, at most
 4 x `commit_ms`), which the grid showed but no host was told of; a restored board shows the
-game as it was before them (`tests/test_group_commit.py`; `tests/test_journal.py` cuts the
+game as it was before them (`tests/core/test_group_commit.py`; `tests/soak/test_journal.py` cuts the
 power at every flash write of a 200-event game, with the snapshots written inside the events
 and, as the board does, by the loop in steps with events coming in between, and restores the
 exact prefix each time;
-`tests/test_emu_power.py` does the same on the emulated Pico, and cuts it at random moments
+`tests/emu/test_emu_power.py` does the same on the emulated Pico, and cuts it at random moments
 during key presses). The undo stack survives a restart: it is in the snapshot, which the board
 writes between events while no key is down, one littlefs operation a loop turn (until the new
 log replaces the old one, the old log holds every event after the previous snapshot; the new
@@ -120,7 +120,7 @@ the same prefix), the game kept is played on, the note says it was not repaired,
 repair is tried again before the next event is written (refused, and said, while there is no
 room). A refused append (a full flash) leaves the log as it was: littlefs commits a file only
 on close, and the simulator's flash (a host directory) cuts a failed append back
-(tests/test_journal_full.py).
+(tests/core/test_journal_full.py).
 
 ## What is refused
 
@@ -173,7 +173,7 @@ In all: %(total)d faults, **%(wrong)d wrong** (another game or a silent new game
 
 ## On the emulated Pico's own flash
 
-`tests/test_emu_flash_faults.py` (in `make test`) plays a real game on the emulated Pico (the
+`tests/emu/test_emu_flash_faults.py` (in `make test`) plays a real game on the emulated Pico (the
 official MicroPython image on rp2040js: a key script on the key matrix, then events over USB
 serial), reads the board's littlefs region out of the emulated flash, damages a copy (one fault
 of each kind: a truncated log and set-up, a deleted snapshot, a bit flipped through littlefs and

@@ -115,7 +115,7 @@ LATENCY_NOTE = (
     "an undo right after an event, two after two events, and every second undo of a longer "
     "run replay nothing, and no undo within 64 "
     "events of the stack's top replays 16 events or more (deeper, where only every second "
-    "checkpoint is kept to save RAM, 32; tests/test_undo_replay.py), and while the board "
+    "checkpoint is kept to save RAM, 32; tests/core/test_undo_replay.py), and while the board "
     "idles the state the next undo goes back to is replayed ahead and kept when none is "
     "(Game.prepare_undo), so a run of undos at the table replays nothing. The window's fold (its "
     "oldest quarter into the base state, when it holds 256 events) replays its new base "

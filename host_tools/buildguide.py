@@ -1,7 +1,7 @@
 """docs/build.md and its pictures, generated from the board profiles (boards/*.json) and the
 rulesets' pad labels: the wiring diagram (buildguide_wiring.py), the bill of materials and
 the power budget (buildguide_power.py), and a key map per board and ruleset. Run by
-``fleetref pictures``; tests/test_build_guide.py checks the committed files are current.
+``fleetref pictures``; tests/host/test_build_guide.py checks the committed files are current.
 No figure in the guide is typed by hand."""
 
 import os
@@ -92,7 +92,7 @@ def _esc(t):
 GUIDE = """# Build guide
 
 <!-- written by `fleetref pictures` (host_tools/buildguide.py) from boards/*.json: do not edit
-     by hand; tests/test_build_guide.py checks it is current -->
+     by hand; tests/host/test_build_guide.py checks it is current -->
 
 Two boards run the same firmware. The **Pimoroni Pico RGB Keypad Base** needs no soldering;
 the **default board** ({title}) is a panel, a key matrix and a Pico on a strip of

@@ -2,7 +2,7 @@
 written by ``fleetref pictures``; host_tools/buildguide.py puts them in)."""
 
 # the upstream sources of the image: (repository, tag or version, commit), as the kit pins them
-# (../shared/mpy-build/SOURCES; tests/test_build_guide.py checks these against it)
+# (../shared/mpy-build/SOURCES; tests/host/test_build_guide.py checks these against it)
 UPSTREAM = [
     ("micropython/micropython", "v1.28.0", "e0e9fbb17ed6fd06bb76e266ae554784c9c80804"),
     ("raspberrypi/pico-sdk (lib/pico-sdk)", "2.2.0", "a1438dff1d38bd9c65dbd693f0e5db4b9ae91779"),

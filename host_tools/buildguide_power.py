@@ -1,5 +1,5 @@
 """The default board's parts list and power budget, from its profile in boards/ (docs/build.md
-and README.md show the same parts list; tests/test_maker_docs.py checks they agree and that
+and README.md show the same parts list; tests/host/test_maker_docs.py checks they agree and that
 the budget in the guide is this computation's).
 
 The budget follows the firmware (drivers/ws2812.py ``scale_of``): the profile's

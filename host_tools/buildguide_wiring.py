@@ -3,7 +3,7 @@ profile in boards/: the Pico's pins, the 74AHCT125 level shifter, the 330 ohm re
 panel, and the whole key matrix (rows x columns of the profile), each key named by its key
 index as the key maps and scripts use it: K<row * columns + column>, K0 top left
 (firmware/drivers/keymatrix.py). Every part is placed on a fixed grid, so no two labels
-overlap (tests/test_maker_docs.py measures them)."""
+overlap (tests/host/test_maker_docs.py measures them)."""
 
 import itertools
 

@@ -50,7 +50,7 @@ def layout_bands(w, h, nopt):
     """The renderer's layout for a ``w`` x ``h`` grid and a ruleset with ``nopt`` fleet command
     options: a list of (name, rows, columns), rows and columns as lists of grid indices.
     Taken from the renderer (its half width and ship rows per page) and the ship row's
-    columns (shiprow.py); tests/test_maker_docs.py renders real frames against it."""
+    columns (shiprow.py); tests/host/test_maker_docs.py renders real frames against it."""
     r = Renderer(w, h)
     half, rpp = r.half, r.rows_per_page
     chart, dice = h - 2, h - 1          # below the ship rows, as render.py draws them

@@ -4,7 +4,7 @@ and says how many more there are; a section of low priority shrinks to its summa
 goes), never cut off at the terminal's edge.
 
 Used by the simulator (simview.py) and the mirror (mirrorview.py). 80×24 is the smallest
-size planned for; tests/test_screen.py renders both views at 80×24.
+size planned for; tests/host/test_demo_screens.py renders the views at 80×24.
 """
 
 from rich.console import Console

@@ -189,7 +189,7 @@ class Renderer:
     def render(self, app, error=False):
         """Draw ``app`` (a Referee with .game, .cursor, .mark, .page, .entry); returns self.fb.
         Only the ship half-rows whose content changed are redrawn; the frame is the same as
-        a full redraw's (tests/test_render_incremental.py)."""
+        a full redraw's (tests/core/test_render_incremental.py)."""
         g = app.game
         if g is None:
             self.clear()

@@ -13,7 +13,7 @@ The same source is compiled twice: as native Thumb code (``micropython.viper``) 
 port has the native emitter (the rp2 port: a whole ship row in tens of microseconds instead
 of a third of a millisecond on a Pico), and as plain Python everywhere else (CPython, the
 simulator, MicroPython's WebAssembly port in tests/mpvm), where ``ptr8`` is the buffer
-itself. tests/test_emu_keys.py compares the emulated Pico's panel with the plain-Python frame
+itself. tests/emu/test_emu_keys.py compares the emulated Pico's panel with the plain-Python frame
 after every press.
 """
 
@@ -125,4 +125,4 @@ del SOURCE, _choose, _compile   # (2 KB of text and code the heap need not keep 
 gc.collect()    # the compile's garbage freed before the next module's allocations, which
                 # then fill its blocks: on the stock route (.mpy code in the heap) the heap
                 # after boot kept a 16 KB free block instead of 4 KB, and the 2x24-ship load
-                # of tests/test_emu_big_game.py found no room without these two collections
+                # of tests/emu/test_emu_big_game.py found no room without these two collections

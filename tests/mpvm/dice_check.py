@@ -1,4 +1,4 @@
-# Run inside real MicroPython (tests/test_dice_mpvm.py): the committed dice of dice.py.
+# Run inside real MicroPython (tests/emu/test_dice_mpvm.py): the committed dice of dice.py.
 import json
 from referee.dice import derive, commitment, Fair, Dice
 

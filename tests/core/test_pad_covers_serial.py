@@ -1,0 +1,100 @@
+"""Every event kind the serial protocol accepts in a ruleset can also be made on the pad, or
+the table below says why not (docs/protocol.md "Events", docs/script.md). Each pad entry is a
+list of pad actions pressed on the ruleset's example game (``Ruleset.example``) after a few
+serial lines that bring it to where the action makes sense (the weapon the pad's ``aim``
+chose is logged when the marked ship acts: ``alt1``, attack); the test holds that the pad
+submits an event of that kind (whether the rules then accept it depends on the table, as for
+the same serial command)."""
+
+import json
+
+import pytest
+
+from support.game import make_referee
+from referee import rules as rulesets
+from referee.clock import EV_CLOCK
+from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH
+
+CORE = (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH)
+CLOCK = ("made by the time banks themselves (docs/clock.md): no player enters it, over serial "
+        "or on the pad (`clock` only pauses and resumes them)")
+NO_CHART = "the ruleset has no fleet command chart: serial `counter` is refused too"
+NO_ROLL = "the ruleset has no initiative roll: serial `roll` is refused too"
+ROLL = [{"c": "roll", "values": [12, 3]}]
+MOVING = ROLL + [{"c": "phase"}]
+
+# kind -> (serial lines first, pad actions) or the reason (str) there is no pad action
+TABLE = {
+    "swsb": {
+        EV_INIT: ([], ["roll"]), EV_HIT: ([], ["dmg+"]), EV_COUNTER: (MOVING, ["opt2"]),
+        EV_PHASE: ([], ["phase"]), EV_UNDO: (ROLL, ["undo"]), EV_LAUNCH: ([], ["launch"]),
+        8: ([], ["mark", "side", "alt2", "alt1"]), 9: ([], ["mark", "side", "alt1"]),
+        10: ([], ["mark", "sel+", "alt3"]), 15: ([], ["alt4"]), EV_CLOCK: CLOCK,
+    },
+    "swsb-addon": {
+        EV_INIT: ([], ["roll"]), EV_HIT: ([], ["dmg+"]), EV_COUNTER: (MOVING, ["opt2"]),
+        EV_PHASE: ([], ["phase"]), EV_UNDO: (ROLL, ["undo"]), EV_LAUNCH: ([], ["launch"]),
+        8: ([], ["mark", "side", "alt2", "alt1"]), 9: ([], ["mark", "side", "alt1"]),
+        10: "Emperor's Will (swsb's `transfer`) has no key here: alt1-alt4 are attack, aim, "
+            "done and choose / Proximity Override, and no example ship has emperors_will",
+        11: (MOVING, ["power"]), 14: (MOVING, ["alt4"]), 15: ([], ["alt3"]),
+        EV_CLOCK: CLOCK,
+    },
+    "squadrons-d6": {
+        EV_INIT: NO_ROLL, EV_HIT: ([], ["dmg+"]), EV_COUNTER: NO_CHART,
+        EV_PHASE: ([], ["phase"]), EV_UNDO: ([{"c": "move", "ship": 0}], ["undo"]),
+        EV_LAUNCH: ([], ["launch"]),
+        11: ([], ["opt1"]), EV_CLOCK: CLOCK,
+    },
+    "xwing-overlap": {
+        EV_INIT: NO_ROLL, EV_HIT: ([], ["dmg+"]), EV_COUNTER: NO_CHART,
+        EV_PHASE: ([], ["phase"]), EV_UNDO: ([{"c": "phase"}], ["undo"]),
+        EV_LAUNCH: ([], ["launch"]),
+        13: ([], ["mark", "side", "opt1"]), EV_CLOCK: CLOCK,
+    },
+    "smb": {
+        EV_INIT: ([], ["roll"]), EV_HIT: ([], ["dmg+"]), EV_COUNTER: NO_CHART,
+        EV_PHASE: ([], ["phase"]), EV_UNDO: (ROLL, ["undo"]), EV_LAUNCH: ([], ["launch"]),
+        6: ([], ["power"]), 8: ([], ["mark", "side", "alt2", "alt1"]),
+        9: ([], ["mark", "side", "alt1"]), 11: ([], ["opt1"]),
+        12: ([], ["mark", "side", "opt2"]), 16: ([], ["opt4"]), 17: ([], ["alt3"]),
+        EV_CLOCK: CLOCK,
+    },
+}
+
+
+def serial_kinds(rs):
+    """The event kinds a serial line can put in a game of ruleset ``rs``: the core's (`roll`,
+    `hit`, `counter`, `phase`, `undo`, `launch`), the ruleset's own (its commands, `append`)
+    and the time banks' (`append`)."""
+    return set(CORE) | set(rs.EVENTS) | {EV_CLOCK}
+
+
+def test_the_table_names_every_ruleset():
+    assert sorted(TABLE) == sorted(rulesets.RULESETS)
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_every_serial_event_kind_has_a_pad_action_or_a_reason(name):
+    rs = rulesets.get(name)
+    table = TABLE[name]
+    assert set(table) == serial_kinds(rs), (name, sorted(serial_kinds(rs) ^ set(table)))
+    for kind, how in sorted(table.items()):
+        if isinstance(how, str):
+            assert len(how) > 20, (name, kind)
+            continue
+        lines, keys = how
+        a, out = make_referee(rs.example)
+        for obj in lines:
+            a.handle_line(json.dumps(obj))
+            assert json.loads(out[-1])["t"] != "err", (name, obj, out[-1])
+        seen = []
+        submit = a.submit
+
+        def spy(ev, origin="key", cmd=None):
+            seen.append(ev[0])
+            return submit(ev, origin, cmd)
+        a.submit = spy
+        for k in keys:
+            a.key(k)
+        assert kind in seen, (name, kind, keys, seen, out[-1])

@@ -1,0 +1,125 @@
+"""Issue 8 part 3: the host tools against the emulated board over a serial port (a
+pseudo-terminal bridged to its USB CDC, as /dev/ttyACM0 of a real Pico):
+`fleetref flash` itself with real mpremote (copy, skip unchanged files, reset, boot),
+`fleetref mirror --once --json` (same state_hash), `fleetref save` and `fleetref load`, and
+Ctrl-C from mpremote taking the board back while the referee runs. One boot for all of it."""
+
+import json
+import os
+import subprocess
+import sys
+
+
+from support import ROOT
+from emu import pico as emu
+from support.emu import board_profile, need_emu
+from host_tools import image
+from support.emu import board_says
+from support.process import cli
+
+NAME = "pico-ws2812-16x16"
+
+
+def emu_cli(*args, timeout=1200):
+    """``fleetref ARGS`` against the emulated Pico, which runs several times slower than a
+    real one: longer timeouts for the command and for the board's replies."""
+    return cli(*args, timeout=timeout, env=dict(os.environ, FLEETREF_REPLY_TIMEOUT="120"))
+
+
+def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
+    need_emu()
+    # a Pico with MicroPython and an old main.py: what `fleetref flash` meets on a used board
+    old = tmp_path / "main.py"
+    old.write_text("print('an older program')\n")
+    uf2 = tmp_path / "old.uf2"
+    uf2.write_bytes(image.combined_uf2(emu.firmware_path(),
+                                       image.littlefs_image([(str(old), ":/main.py")])))
+    with emu.EmulatedPico(str(uf2), board_profile(NAME), connect_serial=False) as pico:
+        port = pico.pty()
+        r = emu_cli("flash", "--board", NAME, "--port", port)
+        assert r.returncode == 0, r.stdout + r.stderr
+        plan_size = len(list(emu_cli("flash", "--dry-run", "--stock", "--board", NAME).stdout
+                         .splitlines()[1:-1]))
+        assert "copied %d changed file(s) of %d; board reset" % (plan_size, plan_size) in r.stdout
+        hello = board_says(port, '{"c": "hello"}', "hello")        # reset and booted
+        assert hello["board"] == NAME and hello["scenario"] == "hoth"
+        r = emu_cli("flash", "--board", NAME, "--port", port)           # again: nothing changed
+        assert r.returncode == 0, r.stderr
+        assert "copied 0 changed file(s) of %d; board reset" % plan_size in r.stdout
+        assert board_says(port, '{"c": "hello"}', "hello")["board"] == NAME
+
+        # a little game over the serial port, then the mirror
+        board_says(port, '{"c": "roll", "values": [15, 8]}', "ev")
+        board_says(port, '{"c": "phase"}', "ev")
+        snap = board_says(port, '{"c": "snap"}', "snap")
+        r = emu_cli("mirror", "--once", "--json", "--port", port)
+        assert r.returncode == 0, r.stderr
+        mirrored = json.loads(r.stdout)
+        assert mirrored["hash_match"] and mirrored["state_hash"] == snap["state_hash"]
+        assert "runs fleetref from /lib .mpy files" in r.stderr     # the stock route, said
+        assert mirrored["seq"] == snap["seq"] == 2
+
+        # save, change the game on the board, load the save back
+        saved = tmp_path / "game.json"
+        r = emu_cli("save", str(saved), "--port", port)
+        assert r.returncode == 0 and "saved 2 events" in r.stdout, r.stderr
+        board_says(port, '{"c": "load", "scenario": "deathstar"}', "game")
+        assert board_says(port, '{"c": "snap"}', "snap")["state_hash"] != snap["state_hash"]
+        r = emu_cli("load", str(saved), "--port", port)
+        assert r.returncode == 0, r.stderr
+        back = board_says(port, '{"c": "snap"}', "snap")
+        assert back["state_hash"] == snap["state_hash"] and back["seq"] == 2
+
+        # Ctrl-C from mpremote takes the board back from the running referee
+        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "exec",
+                            "import sys; print('repl', sys.implementation.name)"],
+                           capture_output=True, text=True, timeout=900, check=False)
+        assert r.returncode == 0 and "repl micropython" in r.stdout, r.stdout + r.stderr
+
+
+def test_flash_over_serial_on_fleetrefs_image_keeps_the_game(tmp_path):
+    """A board running fleetref's image (code frozen in flash) with a game in play, a roster
+    that has changed since and stale /lib copies from an old stock install: `fleetref flash
+    --port` copies only the changed roster, removes /lib's code, resets, and the board comes
+    back with the same game at the same seq, still running its code from flash."""
+    need_emu()
+    from support.emu import need_image
+    from host_tools import flash
+    need_image()
+    board = board_profile(NAME)
+    plan = flash.plans(board)["image"]
+    old_roster = tmp_path / "hoth.json"
+    text = open(os.path.join(ROOT, "firmware", "rosters", "hoth.json")).read()
+    old_roster.write_text(text + "\n")               # an older copy: other bytes
+    stale = tmp_path / "game.mpy"
+    stale.write_bytes(b"M\x06stale bytecode of an old install")
+    files = [(str(old_roster), p[1]) if p[1] == ":/rosters/hoth.json" else p[:2] for p in plan]
+    files += [(str(stale), ":/lib/referee/game.mpy"), (str(stale), ":/lib/fleetref_build.py")]
+    from host_tools import firmware_build
+    uf2 = tmp_path / "image.uf2"
+    uf2.write_bytes(image.combined_uf2(firmware_build.build()["uf2"], image.littlefs_image(files)))
+    with emu.EmulatedPico(str(uf2), board, connect_serial=False) as pico:
+        port = pico.pty()
+        hello = board_says(port, '{"c": "hello"}', "hello")
+        assert hello["code"] == "frozen" and hello["micropython"] == "1.28.0"
+        board_says(port, '{"c": "roll", "values": [15, 8]}', "ev")
+        board_says(port, '{"c": "phase"}', "ev")
+        before = board_says(port, '{"c": "snap"}', "snap")
+        r = emu_cli("flash", "--board", NAME, "--port", port)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "copied 1 changed file(s) of %d; board reset" % len(plan) in r.stdout, r.stdout
+        assert "stock MicroPython" not in r.stdout
+        hello = board_says(port, '{"c": "hello"}', "hello")
+        assert hello["code"] == "frozen" and hello["gid"] == before["gid"] and hello["seq"] == 2
+        after = board_says(port, '{"c": "snap"}', "snap")
+        assert after["state_hash"] == before["state_hash"]
+        r = emu_cli("mirror", "--once", "--json", "--port", port)
+        assert r.returncode == 0 and json.loads(r.stdout)["hash_match"], r.stderr
+        assert "firmware" not in r.stderr                   # this checkout's own image
+        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "exec",
+                            ("import os; print('ROOT', sorted(os.listdir('/')), "
+                            "sorted(os.listdir('/lib')))")],
+                           capture_output=True, text=True, timeout=900, check=False)
+        assert r.returncode == 0, r.stderr
+        listing = next(l for l in r.stdout.splitlines() if l.startswith("ROOT"))
+        assert "'game'" in listing and listing.endswith("[]"), listing

@@ -1,0 +1,141 @@
+"""Issue 12 part 3: custom fleets end to end. docs/rosters.md's examples load; every
+ruleset's settings and stats are documented; `fleetref roster check`; `fleetref roster push`
+onto the simulator stores the roster atomically and it appears in the pad's scenario menu."""
+
+import json
+import os
+import re
+import time
+
+import serial
+
+from support import ROOT
+from support.process import cli
+
+DOC = os.path.join(ROOT, "docs", "rosters.md")
+
+
+
+
+def doc_examples():
+    text = open(DOC).read()
+    return re.findall(r"```(json|toml)\n(.*?)```", text, re.S)
+
+
+def test_every_example_in_the_doc_loads(tmp_path):
+    import tomllib
+    from referee import scenarios
+    ex = doc_examples()
+    assert len(ex) >= 5
+    seen = set()
+    for k, (lang, body) in enumerate(ex):
+        raw = json.loads(body) if lang == "json" else tomllib.loads(body)
+        norm, _ = scenarios.load_text(json.dumps(raw))
+        seen.add(norm["ruleset"])
+        f = tmp_path / ("ex%d.%s" % (k, lang))
+        f.write_text(body)
+        r = cli("roster", "check", str(f))
+        assert r.returncode == 0, r.stderr
+        assert "side 0: %s" % norm["sides"][0]["name"] in r.stdout
+        for s in norm["sides"][1]["ships"]:
+            assert s["name"] in r.stdout
+    assert {"json", "toml"} == {lang for lang, _ in ex}
+    from referee import rules
+    assert seen == set(rules.RULESETS)     # an example per ruleset
+
+
+def test_doc_names_every_setting_and_stat_of_each_ruleset():
+    from referee import rules
+    text = open(DOC).read()
+    for name in rules.RULESETS:
+        part = text.split("## %s:" % name, 1)[1].split("\n## ", 1)[0]
+        part = " ".join(part.split())
+        rs = rules.get(name)
+        for k in list(rs.SETTINGS) + list(rs.STAT_KEYS) + list(rs.VICTORY):
+            assert "`%s`" % k in part, (name, k)
+        for k, (default, lo, hi) in rs.SETTINGS.items():
+            assert "`%s` (%d, %d–%d" % (k, default, lo, hi) in part, (name, k)
+
+
+def test_roster_check_names_the_ship_and_suggests(tmp_path):
+    bad = tmp_path / "long.json"
+    raw = json.loads(open(os.path.join(ROOT, "firmware", "rosters", "swsb-example.json")).read())
+    raw["sides"][1]["ships"][0]["name"] = "Millennium Falcon Corellia"     # 26 characters
+    bad.write_text(json.dumps(raw))
+    r = cli("roster", "check", str(bad))
+    assert r.returncode == 2
+    assert 'sides[1].ships[0] "Millennium Falcon Corellia": name longer than 24' in r.stderr
+    assert "Traceback" not in r.stderr
+    r = cli("roster", "check", os.path.join(ROOT, "firmware", "rosters", "swsb-exampel.json"))
+    assert r.returncode == 2 and "did you mean" in r.stderr and "swsb-example.json" in r.stderr
+
+
+def talk(port, obj, want, timeout=20):
+    end = time.monotonic() + timeout
+    with serial.Serial(port, 115200, timeout=0.1, exclusive=True) as s:
+        s.write((json.dumps(obj) + "\n").encode())
+        buf = b""
+        while time.monotonic() < end:
+            buf += s.read(4096)
+            *lines, buf = buf.split(b"\n")
+            for raw in lines:
+                try:
+                    m = json.loads(raw)
+                except ValueError:
+                    continue
+                if isinstance(m, dict) and want(m):
+                    return m
+    raise AssertionError("no answer to %r" % obj)
+
+
+def pick_from_menu(port, name):
+    """Open the pad's scenario menu with keys, move to ``name``, load it; the hello line."""
+    names = talk(port, {"c": "scenarios"}, lambda m: m.get("t") == "scenarios")["names"]
+    assert name in names
+    for k in ["menu"] + ["sel+"] * names.index(name) + ["enter"]:
+        with serial.Serial(port, 115200, timeout=0.1, exclusive=True) as s:
+            s.write((json.dumps({"c": "key", "key": k}) + "\n").encode())
+        time.sleep(0.05)
+    return talk(port, {"c": "hello"}, lambda m: m.get("t") == "hello")
+
+
+def test_push_onto_the_simulator_appears_in_the_menu(sim_factory, tmp_path):
+    flash = tmp_path / "flash"
+    sim = sim_factory("--headless", "--scenario", "hoth", "--flash", str(flash), "--seed", "2")
+    body = next(b for lang, b in doc_examples() if lang == "toml")
+    f = tmp_path / "cloaked-raid.toml"
+    f.write_text(body)
+    r = cli("roster", "push", str(f), "--port", sim.port)
+    assert r.returncode == 0, r.stderr
+    assert "stored" in r.stdout and "cloaked-raid" in r.stdout
+    stored = flash / "rosters" / "cloaked-raid.json"
+    assert json.loads(stored.read_text())["name"] == "Cloaked raid"
+    assert [p.name for p in (flash / "rosters").iterdir() if p.name.startswith(".")] == []
+    hello = pick_from_menu(sim.port, "cloaked-raid")
+    assert hello["scenario"] == "cloaked-raid" and hello["ruleset"] == "swsb-addon"
+    # a bad roster is refused by the board and writes nothing
+    bad = tmp_path / "bad.json"
+    raw = {"name": "x", "ruleset": "swsb", "sides": [{"ships": [{"name": "a", "class": 9,
+                                                                  "hp": 1}]}, {"ships": []}]}
+    bad.write_text(json.dumps(raw))
+    r = cli("roster", "push", str(bad), "--port", sim.port)
+    assert r.returncode == 2 and "class" in r.stderr
+    assert not (flash / "rosters" / "bad.json").exists()
+
+
+def test_the_board_refuses_a_bad_roster_itself(tmp_path):
+    # what roster push would send if the host did not check first: the board checks too
+    from support.game import make_referee
+    app, out = make_referee("hoth")
+    app.scenario_dir = str(tmp_path)
+    app.handle_line(json.dumps({"c": "roster-put", "name": "x", "roster": {"ruleset": "nope"}}))
+    assert json.loads(out[-1])["t"] == "err" and os.listdir(tmp_path) == []
+    app.handle_line(json.dumps({"c": "roster-put", "name": "../x", "roster": {}}))
+    assert json.loads(out[-1])["t"] == "err" and os.listdir(tmp_path) == []
+    raw = json.loads(open(os.path.join(ROOT, "firmware", "rosters", "hoth.json")).read())
+    app.handle_line(json.dumps({"c": "roster-put", "name": "mine", "roster": raw}))
+    assert json.loads(out[-1]) == {"t": "ok", "c": "roster-put", "name": "mine",
+                                   "replaced": False}
+    app.handle_line(json.dumps({"c": "roster-put", "name": "mine", "roster": raw}))
+    assert json.loads(out[-1])["replaced"] is True
+    assert sorted(os.listdir(tmp_path)) == ["mine.json"]

@@ -1,0 +1,77 @@
+"""New games and referees for the tests: a scenario's roster text, a Game of it, the default
+board profile, a Referee on that board, and small drivers of a game's events."""
+
+import json
+import os
+
+from referee.events import EV_HIT, EV_INIT, EV_PHASE, EV_UNDO
+from support import ROOT
+
+
+def scenario_text(name):
+    with open(os.path.join(ROOT, "firmware", "rosters", name + ".json")) as f:
+        return f.read()
+
+
+def new_game(name, settings=None):
+    from referee import profiles, scenarios
+    from referee.game import Game
+    norm, _raw = scenarios.load_text(scenario_text(name))
+    return Game(profiles.get(norm["ruleset"]), norm, settings)
+
+
+def default_board():
+    with open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")) as f:
+        return json.load(f)
+
+
+def make_referee(scenario="hoth", seed=3):
+    """A Referee on the default board with ``scenario`` loaded; returns (app, output lines)."""
+    from referee.app import Referee
+    from referee.dice import Dice, XorShift32
+    out = []
+    a = Referee(default_board(), os.path.join(ROOT, "firmware", "rosters"), out.append,
+                Dice(XorShift32(seed)), 12)
+    a.load_scenario(scenario)
+    return a, out
+
+
+def smb_move_all(g):
+    """smb (seed 004: every ship on the table moves): each ship still to move makes a standard
+    move, the initiative side first; refused moves (moved, ionized, off the table) are skipped."""
+    from referee.rules.smb import EV_MOVE
+    for side in (g.init, 1 - g.init):
+        for i in range(g.n):
+            if g.side[i] == side:
+                g.submit((EV_MOVE, i, 1, 0))
+
+
+def accepted_events(g, n):
+    """A deterministic stream of ``n`` events the rules accept: rounds of initiative and phases
+    with hits and chains of undos."""
+    k = 0
+    phases = len(g.profile.phases)
+    hp = g.profile.hit_phases[0]
+    ships = [i for i in range(g.n) if g.in_play(i)]
+    while k < n:
+        yield (EV_INIT, 3 + k % 15, 19, 0)
+        k += 1
+        for p in range(phases):
+            if p == hp and k % 11 == 0:
+                yield (EV_HIT, ships[k % len(ships)], 1, 255)
+                yield (EV_UNDO, 0, 0, 0)
+                k += 2
+            yield (EV_PHASE, 0, 0, 0)
+            k += 1
+
+
+def counting(g):
+    """Count the events ``g`` applies (its rules' one way in): a list holding the count."""
+    n = [0]
+    apply = g._apply
+
+    def counted(ev):
+        n[0] += 1
+        return apply(ev)
+    g._apply = counted
+    return n
