@@ -137,10 +137,22 @@ class BoardLink:
         self.ser = None
         self.connected = False
 
+    def _open_port(self):
+        """The port of the open link; raises MirrorError when the link is closed (a command
+        or a read after the board was lost and before it is opened again)."""
+        ser = self.ser
+        if ser is None:
+            raise MirrorError("the link to the board %s is closed" % self.port)
+        return ser
+
+    def write_line(self, line):
+        """Send ``line`` (str, ASCII, without its newline) as it is."""
+        self._open_port().write((line + "\n").encode("ascii"))
+
     def send(self, obj):
         self.sent.append(obj)
         del self.sent[:-200]
-        self.ser.write((json.dumps(obj) + "\n").encode("ascii"))
+        self.write_line(json.dumps(obj))
 
     def read_msg(self, wait=0.05):
         """One message (dict), or None when none arrived within ``wait`` seconds. Waits in
@@ -155,15 +167,16 @@ class BoardLink:
                 return msg
             if self.log is not None:
                 self.log.flush()         # once per burst, not per event
-            n = self.ser.in_waiting
+            ser = self._open_port()
+            n = ser.in_waiting
             if not n:
                 if end is None:
                     end = time.monotonic() + wait
                 left = end - time.monotonic()
-                if left <= 0 or not self._wait_readable(left):
+                if left <= 0 or not self._wait_readable(ser, left):
                     return None
-                n = max(self.ser.in_waiting, 1)
-            chunk = self.ser.read(n)
+                n = max(ser.in_waiting, 1)
+            chunk = ser.read(n)
             if chunk:
                 self.buf += chunk
 
@@ -180,12 +193,12 @@ class BoardLink:
             if msg is not None:
                 return msg
 
-    def _wait_readable(self, seconds):
+    def _wait_readable(self, ser, seconds):
         try:
-            fd = self.ser.fileno()
+            fd = ser.fileno()
         except (AttributeError, serial.SerialException, OSError):
             time.sleep(min(seconds, 0.01))     # a port without a descriptor (loop://)
-            return self.ser.in_waiting > 0
+            return ser.in_waiting > 0
         return bool(select.select([fd], [], [], seconds)[0])
 
     def _parse(self, line):

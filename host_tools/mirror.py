@@ -101,7 +101,7 @@ class Mirror(BoardLink):
     # ---- sync --------------------------------------------------------------------------
     def sync(self):
         """Handshake, then load the game and catch up with the events the replica lacks."""
-        self.ser.reset_input_buffer()     # what came before the handshake comes again
+        self._open_port().reset_input_buffer()     # what came before the handshake comes again
         self.buf = bytearray()
         self.send({"c": "hello", "proto": PROTO_VERSION})
         self.syncing = True
@@ -137,6 +137,8 @@ class Mirror(BoardLink):
         """Ask for the events after the newest one held; if the board no longer holds them,
         take its state (base and RAM window) instead. Iterative: a gap seen meanwhile only
         asks again once the current answer has ended (no recursion, however long the game)."""
+        if self.rep.game is None:           # (sync loads it first; follow and pump check)
+            raise MirrorError("no game from the board to catch up with")
         self.behind = False
         self.need_catch_up = False
         self.catching = True
@@ -190,8 +192,8 @@ class Mirror(BoardLink):
             if self.resyncing:
                 return                # lines already on their way when the resync was asked
             r = self.rep.apply_event(msg)
-            if r == "ok" and self.log is not None:
-                g = self.rep.game
+            g = self.rep.game                 # ("ok": applied to the game held)
+            if r == "ok" and self.log is not None and g is not None:
                 self.log.write(json.dumps({"seq": msg["seq"], "ev": msg["ev"],
                                            "text": self.last_text(),
                                            "board_hash": msg.get("hash") or None,
@@ -336,7 +338,10 @@ class Mirror(BoardLink):
 
     def snapshot(self):
         """The replica's snapshot (dict) with ``gid``, ``board_hash`` and ``hash_match``."""
-        snap = self.rep.game.snapshot()
+        g = self.rep.game
+        if g is None:
+            raise MirrorError("no game from the board yet")
+        snap = g.snapshot()
         snap["gid"] = self.rep.gid
         snap["board_hash"] = self.rep.board_hash
         snap["hash_match"] = self.rep.board_hash == snap["state_hash"]
@@ -345,7 +350,7 @@ class Mirror(BoardLink):
         snap["decided"] = self.rep.decided              # texts.consequences: who won, when
         if snap.get("clock") is not None:               # the board's clocks: paused, live
             snap["clock"] = clockview.view(self)
-        return add_states(snap, self.rep.game)          # ship states in words (texts.py)
+        return add_states(snap, g)                      # ship states in words (texts.py)
 
     def follow(self, on_update=None, stop=None):
         """Follow the board until ``stop()`` is true, reconnecting after a pulled cable or a

@@ -96,7 +96,7 @@ def push(port, name, raw, timeout=None):
     except MirrorError as e:
         raise RosterCmdError(str(e))
     try:
-        link.ser.write((line + "\n").encode("ascii"))
+        link.write_line(line)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             m = link.read_msg(end - time.monotonic())

@@ -1,0 +1,37 @@
+"""What the host tools do with a link that is closed, a mirror that holds no game yet, and a
+helper program that is missing or prints the wrong thing: one clear error (an exception type
+the commands already turn into one line), never an AttributeError or IndexError from deep
+inside. The valid paths next to them still work as before."""
+
+import pytest
+
+from host_tools.boardlink import BoardLink, MirrorError
+from host_tools.mirror import Mirror
+
+
+def test_a_link_never_opened_refuses_to_send_with_one_line():
+    link = BoardLink("/dev/fleetref-nowhere")
+    with pytest.raises(MirrorError) as e:
+        link.send({"c": "hello"})
+    assert "closed" in str(e.value) and "/dev/fleetref-nowhere" in str(e.value)
+    assert "\n" not in str(e.value)
+    with pytest.raises(MirrorError):
+        link.write_line('{"c": "hello"}')
+
+
+def test_a_closed_link_still_hands_over_the_lines_it_read_then_says_it_is_closed():
+    link = BoardLink("/dev/fleetref-nowhere")
+    link.buf += b'{"t": "ok", "c": "phase"}\n'
+    assert link.read_msg(0.01) == {"t": "ok", "c": "phase"}
+    with pytest.raises(MirrorError, match="closed"):
+        link.read_msg(0.01)
+
+
+def test_a_mirror_without_a_game_says_so_for_a_snapshot_and_a_catch_up():
+    m = Mirror("/dev/fleetref-nowhere", warn=lambda s: None)
+    with pytest.raises(MirrorError, match="no game"):
+        m.snapshot()
+    with pytest.raises(MirrorError, match="no game"):
+        m.catch_up()
+    assert m.sent == []              # nothing was asked of a board
+    assert not m.catching
