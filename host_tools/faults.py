@@ -36,7 +36,8 @@ from referee.journal import Journal
 from referee import game as G
 
 RP2_GEOMETRY = {"block_size": 4096, "block_count": 352, "read_size": 32, "prog_size": 256,
-                    "lookahead_size": 32, "cache_size": 1024, "block_cycles": 100}
+                    "lookahead_size": 32, "cache_size": 1024,
+                    "block_cycles": 100}  # type: dict  # LittleFS's keyword arguments
 SIZE = RP2_GEOMETRY["block_size"] * RP2_GEOMETRY["block_count"]
 SCENARIO = "swsb-example"
 ROOT = "/game"
@@ -83,8 +84,7 @@ class Played:
         dev, fs = mount(None, fmt=True)
         out = []
         app = referee(fs, out, seed=seed + 1000)
-        app.load_scenario(SCENARIO)
-        g = app.game
+        g = app.load_scenario(SCENARIO)
         rng = random.Random(seed)
         self.hashes = [g.state_hash()]
         self.events = []
@@ -187,7 +187,9 @@ def _classify(played, kind, detail, image, reboot):
     if r is None:
         return "unmountable", 0, "littlefs does not mount"
     app, out, dev = r
-    g = app.game
+    g, j = app.game, app.journal
+    if g is None or j is None:      # (boot restores a game or starts one, or raises)
+        return "wrong", 0, "the board booted without a game on its journal"
     said = [json.loads(x) for x in out if '"code": "journal"' in x]
     noted = bool(app.boot_note) and len(said) == 1
     n = len(played.events)
@@ -201,7 +203,7 @@ def _classify(played, kind, detail, image, reboot):
     k = g.seq
     if k > n or g.state_hash() != played.hashes[k]:
         return "wrong", k, "state differs from the game's after %d events" % k
-    for s, ev in app.journal.events(0):            # the events still on flash are the game's
+    for s, ev in j.events(0):            # the events still on flash are the game's
         if s > k:
             break
         if tuple(ev) != tuple(played.events[s - 1]):
@@ -211,7 +213,8 @@ def _classify(played, kind, detail, image, reboot):
             return "wrong", k, "event %d in RAM differs" % s
     if reboot:                                      # the repaired journal boots clean
         r2 = boot(bytes(dev.buffer))
-        if r2 is None or r2[0].boot_note or r2[0].game.state_hash() != g.state_hash():
+        g2 = r2[0].game if r2 is not None else None
+        if r2 is None or r2[0].boot_note or g2 is None or g2.state_hash() != g.state_hash():
             return "wrong", k, "the repaired journal does not boot back to the same game"
     if k == n:
         return ("exact-noted" if noted else "exact"), k, app.boot_note

@@ -41,13 +41,13 @@ def hashes_of(game_msg, evs):
     """The CPython replica's state hash after each prefix of the announced ``ev`` messages
     (index 0: none). Raises AssertionError when the replica refuses one."""
     rep = Replica()
-    rep.load_game(game_msg)
-    out = [rep.game.state_hash()]
+    g = rep.load_game(game_msg)
+    out = [g.state_hash()]
     for m in evs:
         r = rep.apply_event(m)
         if r != "ok":
             raise AssertionError("the replica refuses announced event %s: %s" % (m, r))
-        out.append(rep.game.state_hash())
+        out.append(g.state_hash())
     return out
 
 
@@ -55,10 +55,9 @@ def more_events(game_msg, evs, n):
     """``n`` further events the rules accept after announced ``evs`` (rolls, phases, hits,
     counters, an undo now and then), found with the CPython replica."""
     rep = Replica()
-    rep.load_game(game_msg)
+    g = rep.load_game(game_msg)
     for m in evs:
         rep.apply_event(m)
-    g = rep.game
     cands = [[1, 15, 8, 1], [4, 0, 0, 0], [2, 5, 1, 255], [2, 6, 1, 255], [3, 0, 0, 0],
              [4, 0, 0, 0], [5, 0, 0, 0], [1, 3, 17, 1], [2, 4, 1, 255], [6, 1, 0, 0]]
     out, i = [], 0

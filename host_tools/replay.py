@@ -174,9 +174,8 @@ class Replay:
 
     def summary(self):
         """Lines saying how the replay went (after :meth:`to_end`)."""
-        g = self.game
-        if self.stopped == "broken":
-            b = self.broken
+        g, b = self.game, self.broken
+        if self.stopped == "broken" and b is not None:      # (set together)
             return ["STOPPED at event %d (round %d, %s phase): %s" % (b.seq, b.round, b.phase,
                                                                       b.why),
                     "%d of %d events replayed and checked before it" % (self.pos, self.total)]

@@ -50,8 +50,10 @@ class Replica:
         return self.ref.game
 
     def load_game(self, msg):
+        """Start the board's game from its ``game`` line; returns the game. Raises ValueError
+        when its roster is bad."""
         self.game_msg = msg
-        self.ref.load_text(json.dumps(msg["roster"]), None, msg.get("scenario") or "")
+        game = self.ref.load_text(json.dumps(msg["roster"]), None, msg.get("scenario") or "")
         self.ref.cursor = NONE
         self.base0 = (0, None)     # the full record (for save): base state, then every event
         self.rows = []             # (seq, ev, state hash after it)
@@ -63,6 +65,7 @@ class Replica:
         self.board_hash = msg.get("hash")
         self.dicelog.game(msg)
         self._changed("game")
+        return game
 
     def load_state(self, msg):
         """Rebuild from a ``state`` message: base state and the board's RAM window."""
@@ -70,8 +73,7 @@ class Replica:
         if g is None or msg.get("gid") != self.gid:
             return False
         fresh = Replica()
-        fresh.ref.load_text(self.ref.raw_text, None, self.ref.scenario)
-        ng = fresh.ref.game
+        ng = fresh.ref.load_text(self.ref.raw_text, None, self.ref.scenario)
         try:
             ng.set_window(msg["base_seq"], bytes.fromhex(msg["base"]) if msg["base"] else None,
                           bytes.fromhex(msg["window"]), bytes.fromhex(msg["hashes"]),
@@ -117,10 +119,10 @@ class Replica:
         self.dicelog.notes()        # (restarts the log holds were said when they happened)
         return self.game.seq if self.game is not None else 0
 
-    def _decided(self, before, seq, ev):
+    def _decided(self, g, before, seq, ev):
         """Keep ``decided`` ({"round", "seq", "text"}: the event that made the winner, the
-        round it was played in) for the views; None while no side has won."""
-        g = self.game
+        round it was played in) for the views; None while no side has won. ``g``: the game
+        just after event ``ev``."""
         w = g.winner()
         if w is None:
             self.decided = None
@@ -167,7 +169,7 @@ class Replica:
         self.recent.append([seq, ev, with_consequences(event_text(g, ev, seq), before, g, ev)
                             if before is not None else None])    # none in a bulk catch-up)
         if before is not None:
-            self._decided(before, seq, ev)
+            self._decided(g, before, seq, ev)
         h = msg.get("hash")
         result = "ok"
         if h:

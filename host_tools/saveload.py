@@ -60,7 +60,8 @@ def _pull(m, path):
     g = m.rep.game
     if g.state_hash() != board["state_hash"]:
         raise MirrorError("the board's state hash differs from the replayed log; not saved")
-    base_seq, base, events = savefile.replayable(m.rep.game_msg, *m.rep.base0, m.rep.rows)
+    held_seq, held_base = m.rep.base0
+    base_seq, base, events = savefile.replayable(m.rep.game_msg, held_seq, held_base, m.rep.rows)
     m.rep.base0 = (base_seq, base)      # what save_from reports
     snap = g.snapshot()
     data = savefile.build(m.rep.game_msg, base_seq, base, events, snap)

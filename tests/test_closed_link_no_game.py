@@ -3,10 +3,14 @@ helper program that is missing or prints the wrong thing: one clear error (an ex
 the commands already turn into one line), never an AttributeError or IndexError from deep
 inside. The valid paths next to them still work as before."""
 
+import json
+
 import pytest
 
+from conftest import make_referee
 from host_tools.boardlink import BoardLink, MirrorError
 from host_tools.mirror import Mirror
+from host_tools.replica import Replica
 
 
 def test_a_link_never_opened_refuses_to_send_with_one_line():
@@ -35,3 +39,17 @@ def test_a_mirror_without_a_game_says_so_for_a_snapshot_and_a_catch_up():
         m.catch_up()
     assert m.sent == []              # nothing was asked of a board
     assert not m.catching
+
+
+def test_the_replica_hands_back_the_game_it_loaded_and_keeps_it_while_events_apply():
+    app, out = make_referee("hoth")
+    del out[:]
+    app.handle_line(json.dumps({"c": "game"}))
+    app.handle_line(json.dumps({"c": "roll", "values": [5, 9]}))
+    msgs = [json.loads(line) for line in out if line.startswith("{")]
+    rep = Replica()
+    g = rep.load_game(next(m for m in msgs if m["t"] == "game"))
+    assert g is rep.game and g.seq == 0
+    assert [rep.apply_event(m) for m in msgs if m["t"] == "ev"] == ["ok"]
+    assert rep.game is g and g.seq == 1
+    assert g.state_hash() == app.game.state_hash()
