@@ -27,7 +27,7 @@ EVENT = "club-night"
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--out", default=os.path.join(ROOT, "docs"))
     args = p.parse_args(argv)
     why = webshots.missing() or (None if tournament.mosquitto_path() else
@@ -41,7 +41,8 @@ def main(argv=None):
     py = [sys.executable, "-m", "host_tools.cli"]
     port = webshots.free_port()
     files = tournament.init(os.path.join(tmp, "broker"), len(GAMES), EVENT, port)
-    procs = [tournament.run_mosquitto(os.path.join(tmp, "broker", "mosquitto.conf"), port)]
+    procs = [tournament.run_mosquitto(os.path.join(tmp, "broker", "mosquitto.conf"),
+                                      port)]  # type: list[subprocess.Popen]
     url = "mqtt://127.0.0.1:%d" % port
     d = None
     try:
@@ -51,14 +52,14 @@ def main(argv=None):
                                          os.path.join(ROOT, "docs", "scripts", script)],
                                    stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
             procs.append(sim)
-            serial = sim.stdout.readline().split(" ", 1)[1].strip()
+            serial = webshots.sim_port(sim)
             table = tournament.table_names(len(GAMES))[i]
             procs.append(subprocess.Popen(
                 py + ["publish", "--port", serial, "--broker", url, "--event", EVENT,
                       "--table", table, "--user", table, "--password-file", files[table]],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env))
         for sim in procs[1::2]:
-            sim.stdout.readline()                      # its script has been played
+            webshots.next_line(sim)                    # its script has been played
         http = webshots.free_port()
         procs.append(subprocess.Popen(
             py + ["dashboard", "--broker", url, "--event", EVENT, "--user", "dashboard",

@@ -79,7 +79,7 @@ def start_sim(seed):
            "--seed", str(seed)]
     env = dict(os.environ, FLEETREF_SIM_UNLISTED="1")     # the demo's board is its own
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=paths.ROOT, env=env)
-    first = proc.stdout.readline().strip()
+    first = proc.stdout.readline().strip() if proc.stdout is not None else ""
     if not first.startswith("serial: "):
         proc.kill()
         raise RuntimeError("the simulator did not start: %r" % first)
@@ -92,14 +92,16 @@ def demo_mirror(port):
     from host_tools.mirror import Mirror
 
     class DemoMirror(Mirror):
+        def __init__(self, port):
+            Mirror.__init__(self, port, warn=lambda msg: None)
+            self.err_log = []
+
         def handle(self, msg):
             if msg.get("t") == "err" and msg.get("code") != "gone":
                 self.err_log.append(msg.get("msg", ""))
             Mirror.handle(self, msg)
 
-    m = DemoMirror(port, warn=lambda msg: None)
-    m.err_log = []
-    return m
+    return DemoMirror(port)
 
 
 def main(args):

@@ -218,6 +218,7 @@ def main(args):
 
 if __name__ == "__main__":
     import argparse
-    ap = argparse.ArgumentParser(prog="dicestats", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="dicestats",
+                                 description=(__doc__ or "").split("\n\n")[0])
     add_arguments(ap)
     sys.exit(main(ap.parse_args()))

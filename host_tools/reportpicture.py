@@ -44,7 +44,8 @@ def scripted_save(scenario="hoth", script=SCRIPT, seed=1):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="reportpicture", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="reportpicture",
+                                 description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--out", default=os.path.join(paths.ROOT, "docs", "report-plot.png"))
     ap.add_argument("--html", help="also write the whole report page here")
     args = ap.parse_args(argv)

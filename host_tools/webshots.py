@@ -48,13 +48,16 @@ def browser(width=1280, height=900):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     os.environ.setdefault("SE_OFFLINE", "true")        # selenium-manager never downloads
+    chromium, driver = _which(CHROMIUM), _which(DRIVER)
+    if chromium is None or driver is None:
+        raise RuntimeError(missing())
     opts = webdriver.ChromeOptions()
-    opts.binary_location = _which(CHROMIUM)
+    opts.binary_location = chromium
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
               "--hide-scrollbars", "--force-device-scale-factor=1",
               "--window-size=%d,%d" % (width, height)):
         opts.add_argument(a)
-    return webdriver.Chrome(options=opts, service=Service(executable_path=_which(DRIVER)))
+    return webdriver.Chrome(options=opts, service=Service(executable_path=driver))
 
 
 def viewport(driver, width, height):
@@ -92,6 +95,22 @@ def free_port():
         return s.getsockname()[1]
 
 
+def next_line(proc):
+    """The next line ``proc`` (started with ``stdout=PIPE, text=True``) prints; "" once its
+    output has ended."""
+    return proc.stdout.readline() if proc.stdout is not None else ""
+
+
+def sim_port(sim):
+    """The serial port simulator ``sim`` (started as :func:`next_line` says) prints first
+    (``serial: <path>``). Raises RuntimeError when it prints anything else (it did not
+    start)."""
+    first = next_line(sim).strip()
+    if not first.startswith("serial: "):
+        raise RuntimeError("the simulator did not start: %r" % first)
+    return first[len("serial: "):]
+
+
 def wait_http(url, timeout=20):
     import urllib.request
     end = time.monotonic() + timeout
@@ -105,7 +124,7 @@ def wait_http(url, timeout=20):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--out", default=os.path.join(ROOT, "docs"))
     args = p.parse_args(argv)
     why = missing()
@@ -118,8 +137,8 @@ def main(argv=None):
     sim = subprocess.Popen(py + ["sim", "--headless", "--scenario", "hoth", "--seed", "1",
                                  "--script", script, "--hold"], stdout=subprocess.PIPE,
                            text=True, cwd=ROOT, env=env)
-    port = sim.stdout.readline().split(" ", 1)[1].strip()
-    sim.stdout.readline()                                  # the script has been played
+    port = sim_port(sim)
+    next_line(sim)                                         # the script has been played
     http = free_port()
     web = subprocess.Popen(py + ["web", "--port", port, "--http", "127.0.0.1:%d" % http],
                            stdout=subprocess.DEVNULL, cwd=ROOT, env=env)

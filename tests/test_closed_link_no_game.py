@@ -4,10 +4,13 @@ the commands already turn into one line), never an AttributeError or IndexError 
 inside. The valid paths next to them still work as before."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 
 from conftest import make_referee
+from host_tools import webshots
 from host_tools.boardlink import BoardLink, MirrorError
 from host_tools.mirror import Mirror
 from host_tools.replica import Replica
@@ -53,3 +56,41 @@ def test_the_replica_hands_back_the_game_it_loaded_and_keeps_it_while_events_app
     assert [rep.apply_event(m) for m in msgs if m["t"] == "ev"] == ["ok"]
     assert rep.game is g and g.seq == 1
     assert g.state_hash() == app.game.state_hash()
+
+
+def test_a_program_that_is_not_a_simulator_is_said_not_to_have_started():
+    p = subprocess.Popen([sys.executable, "-c", "print('hello there')"],
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        with pytest.raises(RuntimeError, match="did not start: 'hello there'"):
+            webshots.sim_port(p)
+        assert webshots.next_line(p) == ""          # its output has ended
+    finally:
+        p.wait(10)
+
+
+def test_the_serial_line_of_a_simulator_gives_its_port():
+    p = subprocess.Popen([sys.executable, "-c", "print('serial: /dev/pts/77'); print('done')"],
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        assert webshots.sim_port(p) == "/dev/pts/77"
+        assert webshots.next_line(p) == "done\n"
+    finally:
+        p.wait(10)
+
+
+def test_a_program_without_piped_output_has_no_lines():
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        assert webshots.next_line(p) == ""
+    finally:
+        p.wait(10)
+
+
+def test_no_browser_here_is_said_in_the_install_line(monkeypatch):
+    pytest.importorskip("selenium")
+    monkeypatch.setattr(webshots, "_which", lambda names: None)
+    with pytest.raises(RuntimeError) as e:
+        webshots.browser()
+    assert str(e.value) == webshots.missing()
+    assert "chromium" in str(e.value) and "\n" not in str(e.value)
