@@ -44,7 +44,7 @@ def host_clock(m):
     if n is not None and n[0] == rep.gid:
         m.clock_note = None
         ck.paused = n[2]
-        ck.pin = (n[1], ticks_add(n[4], -n[3]))
+        ck.pin = (n[1], ticks_add(n[4], -n[3]))  # pyright: ignore[reportAttributeAccessIssue]  (None in firmware, a host's to set)
     p = ck.pin
     if p is not None:
         if g.seq < p[0]:
@@ -71,7 +71,8 @@ def stamped(m):
     snap = m.snapshot()
     ck = snap.get("clock")
     if ck is not None:
-        used = host_clock(m).used_ms() if ck["running"] is not None else 0
+        running = host_clock(m) if ck["running"] is not None else None
+        used = running.used_ms() if running is not None else 0
         ck["at"] = time.monotonic() - (used % 1000) / 1000.0
     return snap
 

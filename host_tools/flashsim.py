@@ -12,7 +12,10 @@ class PowerCutDevice(littlefs.UserContext):
     the bytes programmed, ``erases`` the blocks erased."""
 
     def __init__(self, size, cut_at=None, buffer=None):
-        super().__init__(buffsize=None if buffer is not None else size, buffer=buffer)
+        if buffer is not None:
+            super().__init__(buffer=buffer)
+        else:
+            super().__init__(buffsize=size)
         self.cut_at = cut_at
         self.progs = 0
         self.prog_bytes = 0
@@ -47,7 +50,7 @@ class PowerCutDevice(littlefs.UserContext):
 
 
 GEOMETRY = {"block_size": 4096, "block_count": 64, "read_size": 32, "prog_size": 32,
-                "lookahead_size": 32}
+                "lookahead_size": 32}  # type: dict  # LittleFS's keyword arguments
 
 
 def new_fs(dev, fmt=True):

@@ -20,7 +20,8 @@ FS_OFFSET = 0xA0000
 FS_BLOCK_SIZE = 4096
 FS_BLOCK_COUNT = 352
 LFS_GEOMETRY = {"block_size": FS_BLOCK_SIZE, "block_count": FS_BLOCK_COUNT, "read_size": 32,
-                    "prog_size": 32, "lookahead_size": 32, "name_max": 255}
+                    "prog_size": 32, "lookahead_size": 32,
+                    "name_max": 255}  # type: dict  # LittleFS's keyword arguments
 
 UF2_MAGIC0 = 0x0A324655
 UF2_MAGIC1 = 0x9E5D5157

@@ -9,6 +9,7 @@ and after taking the board's state, it stops with an error (exit status 3)."""
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import serial
 from rich.console import Console
@@ -19,6 +20,9 @@ from host_tools import clockview, paths, view
 from host_tools.mirror import Disagreement, Mirror, MirrorError, find_port
 from host_tools.screen import Section, compose
 from referee.texts import plural, ship_state, shows
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def ship_lines(g):
@@ -55,7 +59,8 @@ class MirrorScreen:
         self.err_seq = None        # the seq when the newest refusal came
         self.game_notes = []       # "new game ..." lines
         self.gid = None
-        self.extra = None          # optional callable -> Section shown first (the demo's story)
+        # optional callable -> Section shown first (the demo's story)
+        self.extra = None          # type: Callable[[], Section] | None
         self.warnings = []         # the mirror's newest warnings (live_view sends them here)
         self._note_seq = None      # (link note, the seq when it came)
 

@@ -111,7 +111,8 @@ class Client:
         self.refused = None          # CONNACK text when the broker refused us
         self.warn = warn or (lambda m: None)
         self.on_message_cb, self.on_acked_cb, self.on_connect_cb = on_message, on_acked, on_connect
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+        from paho.mqtt.enums import CallbackAPIVersion
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                         clean_session=False, protocol=mqtt.MQTTv311)
         if user:
             c.username_pw_set(user, password)

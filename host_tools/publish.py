@@ -52,7 +52,8 @@ class Publisher:
         self.gid = resume[0]
         self.published = 0               # event messages published
         self.state_dirty = False
-        self.reconnected = None          # time.monotonic() of the broker's return (paho's thread)
+        # time.monotonic() of the broker's return (set in paho's thread)
+        self.reconnected = None          # type: float | None
         client.on_acked_cb = self.acked
         mirror.rep.on_change = self.changed
 
@@ -298,7 +299,7 @@ def main(args):
         say(str(e))
         if m is not None:
             m.close()
-        if started:              # (the broker was reached)
+        if started and client is not None:       # (the broker was reached)
             client.stop()
         return 2
     pub = Publisher(m, client, args.event, args.table, resume)

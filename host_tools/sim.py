@@ -83,7 +83,8 @@ def make_board(args):
         renderer = Renderer(board["grid"]["w"], board["grid"]["h"])
         app = Referee(board, rdir, ser.write_line, dice, renderer.rows_per_page)
     from host_tools.firmware_build import source_hash
-    app.build_info = (None, "host", source_hash())     # hello: the checkout's own code
+    # hello: the checkout's own code
+    app.build_info = (None, "host", source_hash())  # pyright: ignore[reportAttributeAccessIssue]  (None in firmware, a host's to set)
     if args.flash:
         from referee.journal import Journal, OSFS
         os.makedirs(args.flash, exist_ok=True)
@@ -101,7 +102,9 @@ def make_board(args):
     if j is not None and not args.new and j.has_game():
         held = None
         try:
-            held = json.loads(j.setup()).get("scenario")
+            line = j.setup()            # (a str, as the journal holds a game; or it raises)
+            if line is not None:
+                held = json.loads(line).get("scenario")
         except (ValueError, KeyError, TypeError, AttributeError):
             pass
         if held is None:
@@ -116,12 +119,13 @@ def make_board(args):
             app.boot(held)
     if app.game is None:
         if args.roster:
-            app.load_text(paths.load_roster_file(args.roster), args.ruleset, wanted, settings)
+            app.load_text(paths.load_roster_file(args.roster), args.ruleset, wanted or "",
+                          settings)
         else:
             app.load_scenario(wanted or "hoth", args.ruleset, settings)
     if app.boot_note:
         print("fleetref sim: " + app.boot_note, file=sys.stderr, flush=True)
-    app.on_event = EventRecord(app)
+    app.on_event = EventRecord(app)  # pyright: ignore[reportAttributeAccessIssue]  (None in firmware, a host's to set)
     keys = QueueKeys()
     display = FrameCapture()
     runner = Runner(app, keymap, keys, display, ser, renderer)

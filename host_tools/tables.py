@@ -53,7 +53,7 @@ class Table:
         self.offline_since = None  # unix seconds the publisher went offline, None: unknown
         self.last = 0.0          # unix seconds of the newest event or state
         self.bad = 0             # malformed messages ignored
-        self.bad_why = None      # the newest one's kind and reason
+        self.bad_why = None      # type: str | None  # the newest one's kind and reason
 
 
 class Tables:

@@ -117,8 +117,9 @@ class Feed:
         """The snapshot (dict, with ``state_hash``, ``seq``, ``gid``, ``link``) or a dict with
         ``seq`` None while no game is known."""
         with self.lock:
-            snap = dict(self.snap) if self.snap is not None else {"seq": None,
-                                                                 "state_hash": None}
+            snap = {"seq": None, "state_hash": None}  # type: dict  # while no game is known
+            if self.snap is not None:
+                snap = dict(self.snap)
             snap["gid"] = self.gid
             snap["link"] = dict(self.link)
             snap["first_seq"] = self.records[0]["seq"] if self.records else None
