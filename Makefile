@@ -97,10 +97,11 @@ test: lint $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware
 	$(PY) -m pytest -q -n 2 tests
 
 # ruff with micropython-lib's rule set (pyproject.toml) and pyright (the one install, from
-# package.json) over the firmware against the rp2 stubs
+# package.json) over the firmware against the rp2 stubs and over host_tools (CPython, the venv)
 lint: $(DEV_STAMP) $(NODE_STAMP)
 	$(VENV)/bin/ruff check .
 	node_modules/.bin/pyright -p firmware/pyrightconfig.json
+	node_modules/.bin/pyright -p host_tools/pyrightconfig.json
 
 # benchmarks: writes docs/performance.md and docs/reliability.md (figures are never typed in
 # by hand)
