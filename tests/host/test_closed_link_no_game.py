@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import make_referee
+from support.game import make_referee
 from host_tools import webshots
 from host_tools.boardlink import BoardLink, MirrorError
 from host_tools.mirror import Mirror
