@@ -1,4 +1,4 @@
-"""All or nothing (issue 10 part 2): every serial command with each wrong value is refused
+"""All or nothing: every serial command with each wrong value is refused
 with an ``err`` line and changes nothing: seq, state hash, undo stack and the journal's bytes
 on flash. A property test drives random command sequences: seq never moves without an ``ev``
 line for each new event, and the journal restores exactly what the board shows."""

@@ -1,4 +1,4 @@
-"""Issue 12 part 1: the board alone. Digits in a pixel font for an entered die, the round and
+"""The board alone. Digits in a pixel font for an entered die, the round and
 the last rolls (read back from the frame buffer with the font); a refusal's kind as a colour
 code; the marked ship no longer shares yellow with counters and phases; a dark column between
 the fleets; the keypad base's numbers mode; `fleetref legend` lined up with the grid rows."""

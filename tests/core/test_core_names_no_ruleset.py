@@ -1,4 +1,4 @@
-"""The core names no ruleset (issue 9): outside referee/rules/, no code of the firmware or the
+"""The core names no ruleset: outside referee/rules/, no code of the firmware or the
 host tools mentions a ruleset, its module, or one of its own event kinds or stats; a ruleset's
 code is imported only when a game uses it."""
 

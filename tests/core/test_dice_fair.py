@@ -1,4 +1,4 @@
-"""Verifiable board rolls (issue 14 part 1): the board commits to a secret (SHA-256 in the
+"""Verifiable board rolls: the board commits to a secret (SHA-256 in the
 ``game`` line) before it rolls, each board roll is recomputed from the revealed secret, the
 event's seq and the recorded entropy, and a tampered roll, entropy or secret is named.
 

@@ -1,4 +1,4 @@
-"""Issue 12 part 2: event texts are sentences with names and results; `--log` holds both the
+"""Event texts are sentences with names and results; `--log` holds both the
 events and their texts."""
 
 import json

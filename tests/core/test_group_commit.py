@@ -1,4 +1,4 @@
-"""Group commit on the board (issue 11, flash per event; issue 10, all or nothing): a pressed
+"""Group commit on the board (fewer flash writes per event; all or nothing): a pressed
 key's events are applied and lit at once, held in RAM and written to the journal together, and
 announced (``ev`` lines) only once they are on flash. A cut before the commit loses only
 events nobody was told of; a failed commit takes every held event back; a serial line commits

@@ -1,4 +1,4 @@
-"""A full flash (issue 10: damaged flash never silently loses or changes the game). Found by an
+"""A full flash (damaged flash never silently loses or changes the game). Found by an
 independent check: on the simulator's flash (a host directory) a refused append left part of
 its record in log.bin; the next boot called that damage and set the journal aside to write a
 repaired one, and with no room for it the game directory was left empty: the boot after that

@@ -1,4 +1,4 @@
-"""Issue 11: the renderer redraws only the ship half-rows that changed since its last frame.
+"""The renderer redraws only the ship half-rows that changed since its last frame.
 Whatever the game does, the frame it keeps must be the frame a fresh renderer draws from
 scratch: checked after every key press of the five rulesets' demo scripts and of random
 presses (selection, marks, hits, counters, pages, the scenario menu, undo, dice entry, new

@@ -1,4 +1,4 @@
-"""Undo's replay is bounded and mostly skipped (issue 11: no single event over 20 ms): an undo
+"""Undo's replay is bounded and mostly skipped (no single event over 20 ms): an undo
 right after an event loads the state before it and applies nothing; in a run of undos every
 second one applies nothing; none applies CKPT_EVERY events or more. Each undo's state is the
 one before the event it takes back (a game that never folds, replayed from its first event)."""

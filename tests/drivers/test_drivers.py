@@ -1,5 +1,5 @@
 """Drivers on CPython with fake machine/rp2 modules that record pin writes, I2C transactions,
-SPI bytes and PIO words; outputs checked bit by bit (issue 3 part 2)."""
+SPI bytes and PIO words; outputs checked bit by bit."""
 
 import importlib
 import json

@@ -1,4 +1,4 @@
-"""Issue 8 part 4: every time.ticks_ms comparison goes through ticks_diff / ticks_add, so the
+"""Every time.ticks_ms comparison goes through ticks_diff / ticks_add, so the
 wrap of ticks_ms at 2**30 ms (about 12.4 days on the rp2 port) changes nothing: debounce, long
 press and the error display, fed times that cross the wrap."""
 

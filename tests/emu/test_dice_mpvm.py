@@ -1,7 +1,7 @@
 """The committed dice (firmware/referee/dice.py) inside real MicroPython (the WebAssembly port
 under Node, tests/mpvm): SHA-256 from its hashlib gives the same commitment and the same rolls
 as CPython's, and a Fair source there makes records and reveals a CPython verifier accepts
-(issue 14 part 1: the board rolls, the laptop checks)."""
+(the board rolls, the laptop checks)."""
 
 import hashlib
 import json

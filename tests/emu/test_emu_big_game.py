@@ -3,7 +3,7 @@ what `fleetref flash --uf2` writes) and on the stock route (official MicroPython
 .mpy files in /lib): a 2x24-ship roster loads over serial and plays,
 with the board's state hash equal to the laptop's after every event. Its load failed with a
 MemoryError on the Pico's fragmented heap while every smaller game passed, until the load
-collects the garbage first (app.py, link.py): this test failed without that (issue 11: the
+collects the garbage first (app.py, link.py): this test failed without that (the
 heap is what runs out first). Then keys are pressed over two pages of ships, and every frame
 on the wire must be the one CPython's renderer draws (the half-rows redrawn by their keys,
 the status marks, the overlay's digits over the ship rows, the WS2812 packing in native

@@ -1,4 +1,4 @@
-"""Issue 14 on the emulated Pico (the official MicroPython image in rp2040js, the UF2 that
+"""Committed dice and time banks on the emulated Pico (the official MicroPython image in rp2040js, the UF2 that
 `fleetref flash --uf2` writes): the board's rolls are committed with the rp2 port's hashlib and
 os.urandom and verify on the laptop after a reveal (one roll from the pad's roll key, one from
 a serial command); a time bank loaded from the roster runs for the side that moves first,

@@ -1,4 +1,4 @@
-"""Issue 10 part 4 on the emulated Pico's own flash: a real game is played on the board (key
+"""Damage injected into the emulated Pico's own flash: a real game is played on the board (key
 script on the key matrix, then events over USB serial), its littlefs region is damaged in the
 emulator (truncations, bit flips through littlefs and raw in the flash, zeroed and erased 4 KB
 blocks, deleted files, stale temporary files) and the real firmware boots on it

@@ -1,4 +1,4 @@
-"""A full flash on the emulated Pico's own littlefs (issue 10: damaged or full flash never
+"""A full flash on the emulated Pico's own littlefs (damaged or full flash never
 silently loses or changes the game; the host-side cases are in tests/core/test_journal_full.py).
 
 A game is played over USB serial, the board's littlefs region is dumped, a filler file takes

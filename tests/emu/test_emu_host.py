@@ -1,4 +1,4 @@
-"""Issue 8 part 3: the host tools against the emulated board over a serial port (a
+"""The host tools against the emulated board over a serial port (a
 pseudo-terminal bridged to its USB CDC, as /dev/ttyACM0 of a real Pico):
 `fleetref flash` itself with real mpremote (copy, skip unchanged files, reset, boot),
 `fleetref mirror --once --json` (same state_hash), `fleetref save` and `fleetref load`, and
@@ -14,7 +14,7 @@ from support import ROOT
 from emu import pico as emu
 from support.emu import board_profile, need_emu
 from host_tools import image
-from support.emu import board_says
+from support.process import board_says
 from support.process import cli
 
 NAME = "pico-ws2812-16x16"

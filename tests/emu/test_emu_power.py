@@ -1,4 +1,4 @@
-"""Issue 8 part 3: power cuts on the emulated Pico (hardReset: the CPU stops after the current
+"""Power cuts on the emulated Pico (hardReset: the CPU stops after the current
 instruction, the flash keeps what was written). After every cut the board boots and restores
 a prefix of the game that holds every event it had announced over serial, with the CPython
 referee's state hash for that prefix.

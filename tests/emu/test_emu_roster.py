@@ -1,4 +1,4 @@
-"""Issue 12 part 3 on the emulated Pico (official MicroPython on rp2040js): `fleetref roster
+"""Custom rosters on the emulated Pico (official MicroPython on rp2040js): `fleetref roster
 push` over the board's USB serial stores a custom roster in /rosters, atomically, and the
 pad's scenario menu (hold phase, sel+, enter: pressed on the emulated key matrix) loads it."""
 
@@ -9,7 +9,7 @@ import sys
 from support import ROOT
 from support.emu import board_profile, build_uf2, need_emu
 from emu import pico as emu
-from support.emu import board_says
+from support.process import board_says
 
 NAME = "pico-ws2812-16x16"
 KEY = {"sel+": 1, "enter": 13, "phase": 14}       # boards/pico-ws2812-16x16.json

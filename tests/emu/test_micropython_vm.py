@@ -1,4 +1,4 @@
-"""The referee core inside real MicroPython (WebAssembly port under Node, issue 3 part 1):
+"""The referee core inside real MicroPython (WebAssembly port under Node):
 three rounds of Escape from Hoth and an swsb game with fleet command and undo give the same
 state_hash and the same rendered frame after every key press as under CPython, within a Pico's
 192 KB heap."""
@@ -60,7 +60,7 @@ def test_same_hashes_on_micropython(scenario, script_file, rounds, tmp_path):
 
 
 def test_soak_20000_events_on_micropython_with_pico_heap(tmp_path):
-    """Issue 4 part 3: 20,000 random events on a 2x24-ship game inside MicroPython; the full
+    """20,000 random events on a 2x24-ship game inside MicroPython; the full
     log goes to the journal on the VM's filesystem, RAM holds the state and the undo window."""
     lines = run_in_micropython({"events": 20000, "per_step": 10, "seed": 9, "window": 256,
                                 "ruleset": "swsb"}, tmp_path,

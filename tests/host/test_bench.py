@@ -43,7 +43,7 @@ def test_bench_runs_and_docs_hold_its_figures(tmp_path):
         assert len(c) == 6 and re.match(r"[0-9]", c[1]), line
         if SIZED.match(c[1]) and c[0] in docrows and "Host heap" not in c[0]:
             assert line == docrows[c[0]], "docs/performance.md is stale: run `make bench`\n" + line
-    # each goal of issue 11 on the host has its target, a verdict and a baseline on the page
+    # each speed goal on the host has its target, a verdict and a baseline on the page
     for label in ("Serial bytes per event line, typical", "Mirror catches up 10000",
                   "Mirror catches up 100000", "Idle simulator", "Idle mirror"):
         row = next(cells(l) for l in rows(doc) if label in l)

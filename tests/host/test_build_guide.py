@@ -1,4 +1,4 @@
-"""Issue 12 part 5: docs/build.md and its pictures are generated from the board profiles and
+"""`docs/build.md` and its pictures are generated from the board profiles and
 are current; the figures follow the profile; README names only files in the repository."""
 
 import json

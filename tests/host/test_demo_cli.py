@@ -1,4 +1,4 @@
-"""Issue 12 parts 2 and 4: the demo explains itself and ends with three commands; `make demo`
+"""The demo explains itself and ends with three commands; `make demo`
 installs only what the demo needs; `fleetref`, `--version` and every help read well."""
 
 import os

@@ -1,4 +1,4 @@
-"""The mirror checks board rolls live (issue 14 part 1): it shows the commitment of the
+"""The mirror checks board rolls live: it shows the commitment of the
 simulated board's game, and when the board reveals its secret the mirror recomputes every
 board roll it holds and says how many verified (its snapshot, which the web view serves, and
 its terminal view)."""

@@ -1,4 +1,4 @@
-"""Dice statistics per player and source (issue 14 part 2): counts worked out from the rolls
+"""Dice statistics per player and source: counts worked out from the rolls
 entered, the chi-square test against a table value, and board rolls told from physical ones."""
 
 import hashlib

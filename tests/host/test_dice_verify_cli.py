@@ -1,4 +1,4 @@
-"""`fleetref verify GAME.json` on a game played on the simulated board (issue 14 part 1): the
+"""`fleetref verify GAME.json` on a game played on the simulated board: the
 simulator's committed dice (no --seed), `fleetref save` over its serial port, then the CLI.
 A forger who edits a roll and rebuilds the file's hash chain (so `load` would take it) is
 still caught by the recomputation; a forged secret is caught by its commitment."""

@@ -1,5 +1,5 @@
 """Three rounds played through key presses on the simulated board while the mirror follows
-over the pseudo-terminal (issue 2 part 7). Expected values are worked out by hand from the
+over the pseudo-terminal. Expected values are worked out by hand from the
 seed rules in the comments of docs/scripts/*.txt."""
 
 import io

@@ -1,4 +1,4 @@
-"""Damage injected on purpose into the journal (issue 10 parts 1 and 4).
+"""Damage injected on purpose into the journal.
 
 A 100- and a 700-event game are played through the referee with the journal on a littlefs
 image of the rp2 port's geometry; then every truncation offset of every journal file, bit flips

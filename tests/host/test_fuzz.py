@@ -1,4 +1,4 @@
-"""Fuzzing the simulator over its pseudo-terminal (issue 4 part 2): garbage, overlong lines,
+"""Fuzzing the simulator over its pseudo-terminal: garbage, overlong lines,
 partial lines, wrong types, unknown commands and valid commands with bad arguments. 0x03 is
 left out (the REPL interrupt). Every bad line gets an error, the game is unchanged, and the
 board answers the next good command."""

@@ -1,4 +1,4 @@
-"""A serial link that catches up (issue 4 part 2), against the simulator's pseudo-terminal."""
+"""A serial link that catches up, against the simulator's pseudo-terminal."""
 
 import json
 import os

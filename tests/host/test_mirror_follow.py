@@ -1,4 +1,4 @@
-"""Issue 11 on the laptop: the mirror follows a real simulator over its pseudo-terminal through a
+"""The mirror follows a real simulator over its pseudo-terminal through a
 10,000-event game and undos at depth, and neither an idle simulator nor an idle mirror wakes
 up on a period (the mechanism is tested: what they block on, not how long they take)."""
 
@@ -9,25 +9,16 @@ import os
 import selectors
 import time
 
-from support.game import make_referee
 from host_tools.mirror import Mirror
-from referee.journal import Journal, OSFS
 
 
 def journal_of(tmp_path, n):
     """A flash directory whose journal holds an ``n``-event swsb game played by the board's
     code; returns (dir, board app)."""
-    from support.game import accepted_events
+    from support.game import played_referee
     d = str(tmp_path / "flash")
     os.makedirs(d)
-    app, _ = make_referee("swsb-example")
-    app.set_journal(Journal(OSFS(d), "/game"))
-    app.load_scenario("swsb-example")
-    g = app.game
-    for ev in accepted_events(g, n):
-        if g.seq >= n:
-            break
-        assert app.submit(ev) is None
+    app, _ = played_referee(d, n)
     return d, app
 
 

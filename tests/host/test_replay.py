@@ -1,4 +1,4 @@
-"""`fleetref replay` (issue 13 part 4): a saved game played again through the rules core, one
+"""`fleetref replay`: a saved game played again through the rules core, one
 event at a time, with bookmarks per round and phase; every event's hash checked as it goes and
 the replay stopped at the first that fails, saying where. Games: the shipped scenarios' scripts
 played on the simulator and saved with `fleetref save` (tests/support/reportgames.py)."""

@@ -1,4 +1,4 @@
-"""`fleetref report` (issue 13 part 3, issue 14 part 2's statistics in the report): the battle
+"""`fleetref report` (with the dice statistics): the battle
 report of games played on the simulator from the shipped scenarios' scripts, one per ruleset,
 saved with `fleetref save`. What the report must show is read from the save file itself (the
 board's snapshot and event log), never from the report's own code."""

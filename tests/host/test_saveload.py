@@ -1,4 +1,4 @@
-"""`fleetref save` / `fleetref load` (issue 4 part 4): the full log and a snapshot, hash-chained;
+"""`fleetref save` / `fleetref load`: the full log and a snapshot, hash-chained;
 tampered or truncated files are refused with where they break."""
 
 import json

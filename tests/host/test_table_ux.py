@@ -1,4 +1,4 @@
-"""Issue 12 part 2: the simulator's key reader, `--port auto`'s choice, refusals that clear,
+"""The simulator's key reader, `--port auto`'s choice, refusals that clear,
 and the simulator's and mirror's views at 80x24."""
 
 import argparse

@@ -1,4 +1,4 @@
-"""Issue 15's benchmark: bench/mqtt.py runs against a real Mosquitto and rewrites only the MQTT
+"""The MQTT benchmark: bench/mqtt.py runs against a real Mosquitto and rewrites only the MQTT
 rows and notes of docs/performance.md (a copy here); the committed page holds its figures."""
 
 import os

@@ -1,4 +1,4 @@
-"""Issue 15 parts 1, 3 and 4 against a real Mosquitto (tests/support/mqtt.py): a table's
+"""Publishing and the dashboard against a real Mosquitto (tests/support/mqtt.py): a table's
 credentials cannot write another table's topics nor the dashboard's write anything, and a
 publisher whose topics the ACL denies says so in one line within seconds; bad input gives one
 line and exit 2; the configuration `tournament init` writes starts Mosquitto as docs/mqtt.md

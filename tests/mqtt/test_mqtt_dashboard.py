@@ -1,4 +1,4 @@
-"""Issue 15 parts 2 and 4: twenty simulated tables play the shipped key scripts
+"""Twenty simulated tables play the shipped key scripts
 (docs/scripts/, the five rulesets, each with its own dice seed), each followed by its own
 `fleetref publish` with its own credentials, through a real Mosquitto; `fleetref dashboard`
 shows all twenty with the boards' state hashes in headless Chromium, its results CSV holds

@@ -1,4 +1,4 @@
-"""Issue 15 part 1 without a broker: host_tools.publish.Publisher on the mirror's own replica
+"""Without a broker: host_tools.publish.Publisher on the mirror's own replica
 publishes each event once with the board's texts and hashes, then the retained state;
 ``acked_seq`` follows the broker's acknowledgements (also one that comes before publish()
 returned its message id); a restarted publisher skips what the broker holds; a new game

@@ -1,4 +1,4 @@
-"""Issue 15 without a broker: the dashboard's model of the tables (host_tools.tables) drops
+"""Without a broker: the dashboard's model of the tables (host_tools.tables) drops
 repeated events by seq, warns when hashes disagree and when a table in play goes silent, shows
 time banks, survives malformed messages with one warning each; broker URLs and names are
 checked; `tournament init` writes Mosquitto's $7$ (PBKDF2-SHA512) hashes and an ACL that

@@ -1,4 +1,4 @@
-"""Every rule system in the seeds (issue 5), each test built from its seed's own text."""
+"""Every rule system in the seeds, each test built from its seed's own text."""
 
 import json
 import os

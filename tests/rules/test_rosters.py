@@ -1,4 +1,4 @@
-"""Issue 12 part 3: custom fleets end to end. docs/rosters.md's examples load; every
+"""Custom fleets end to end. docs/rosters.md's examples load; every
 ruleset's settings and stats are documented; `fleetref roster check`; `fleetref roster push`
 onto the simulator stores the roster atomically and it appears in the pad's scenario menu."""
 
@@ -10,7 +10,7 @@ import time
 import serial
 
 from support import ROOT
-from support.process import cli
+from support.process import board_says, cli
 
 DOC = os.path.join(ROOT, "docs", "rosters.md")
 
@@ -70,33 +70,15 @@ def test_roster_check_names_the_ship_and_suggests(tmp_path):
     assert r.returncode == 2 and "did you mean" in r.stderr and "swsb-example.json" in r.stderr
 
 
-def talk(port, obj, want, timeout=20):
-    end = time.monotonic() + timeout
-    with serial.Serial(port, 115200, timeout=0.1, exclusive=True) as s:
-        s.write((json.dumps(obj) + "\n").encode())
-        buf = b""
-        while time.monotonic() < end:
-            buf += s.read(4096)
-            *lines, buf = buf.split(b"\n")
-            for raw in lines:
-                try:
-                    m = json.loads(raw)
-                except ValueError:
-                    continue
-                if isinstance(m, dict) and want(m):
-                    return m
-    raise AssertionError("no answer to %r" % obj)
-
-
 def pick_from_menu(port, name):
     """Open the pad's scenario menu with keys, move to ``name``, load it; the hello line."""
-    names = talk(port, {"c": "scenarios"}, lambda m: m.get("t") == "scenarios")["names"]
+    names = board_says(port, {"c": "scenarios"}, "scenarios", timeout=20)["names"]
     assert name in names
     for k in ["menu"] + ["sel+"] * names.index(name) + ["enter"]:
         with serial.Serial(port, 115200, timeout=0.1, exclusive=True) as s:
             s.write((json.dumps({"c": "key", "key": k}) + "\n").encode())
         time.sleep(0.05)
-    return talk(port, {"c": "hello"}, lambda m: m.get("t") == "hello")
+    return board_says(port, {"c": "hello"}, "hello", timeout=20)
 
 
 def test_push_onto_the_simulator_appears_in_the_menu(sim_factory, tmp_path):

@@ -633,7 +633,7 @@ def test_hoth_empire_wins_by_destroying_the_transport(board):
 
 def test_play_stops_once_a_side_has_won(board):
     """Seed 004, Escape from Hoth, Victory: "The Rebel player wins if they exit the Transport
-    from the opposite table edge." (issue 9: play stops, or asks, once a side has won.)
+    from the opposite table edge." (play stops, or asks, once a side has won.)
 
     Every ship has moved and the Transport exits: the game is decided, so moving on to the
     capital weapons phase is refused."""

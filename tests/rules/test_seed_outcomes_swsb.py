@@ -219,7 +219,7 @@ def test_emperors_will_moves_damage_to_allied_fighter_at_once(board):
     the Invisible Hand has nothing pending. Shifting damage to Slave I (not a fighter) or to
     the enemy X-wing (not allied) is refused."""
     r = copy.deepcopy(ROSTER)
-    # issue 9: abilities come from named roster stats, never from ability text
+    # abilities come from named roster stats, never from ability text
     r["sides"][1]["ships"][0]["stats"]["emperors_will"] = True
     new_game(board, r)
     board.ok("roll", values=[14, 9])

@@ -1,4 +1,4 @@
-"""Seed rules the referee got wrong (issue 9), each played through the serial protocol (and
+"""Seed rules the referee got wrong, each played through the serial protocol (and
 the pad, through `fleetref sim --script`) with the outcome worked out from the seed's words.
 docs/rules.md lists every rule with its test; the quotes here are the seed sentences.
 """

@@ -1,5 +1,5 @@
 """The power-safe journal on a real littlefs image (littlefs-python), with the power cut at
-every write position of a 200-event game (issue 4 part 1)."""
+every write position of a 200-event game."""
 
 import pytest
 

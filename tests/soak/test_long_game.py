@@ -1,14 +1,13 @@
-"""Long games (issue 10 part 4): 100,000 events through the journal, the mirror's replica and
+"""Long games: 100,000 events through the journal, the mirror's replica and
 save/load, starting near round 65,536 so a 16-bit round would wrap. Linear: each step applies
 at most a RAM window's events per undo (counted, not timed); no recursion anywhere."""
 
 import json
 import os
 
-from support.game import accepted_events, make_referee
+from support.game import accepted_events, count_applies, make_referee
 from host_tools import savefile
 from host_tools.mirror import Replica
-from referee.game import Game
 from referee.journal import Journal, OSFS
 
 EVENTS = int(os.environ.get("FLEETREF_LONG_EVENTS", "100000"))
@@ -17,13 +16,7 @@ B = START_ROUND        # the saved state's seq: a game in that round has played 
 
 
 def test_100k_events_journal_mirror_save_load(tmp_path, monkeypatch):
-    calls = [0]
-    orig = Game._apply
-
-    def counted(self, *a):
-        calls[0] += 1
-        return orig(self, *a)
-    monkeypatch.setattr(Game, "_apply", counted)
+    calls = count_applies(monkeypatch)
 
     rep = Replica()
     lines = []

@@ -1,4 +1,4 @@
-"""The rules under stress (issue 4 part 3): random key presses and host commands, with the
+"""The rules under stress: random key presses and host commands, with the
 invariants checked after every step."""
 
 import json

@@ -140,27 +140,3 @@ def sim_run(name, path):
                        capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.splitlines()[-1])
-
-
-def board_says(port, line, want, timeout=900):
-    """Send ``line`` on the serial port, return the first protocol message of type ``want``."""
-    end = time.monotonic() + timeout
-    with serial.Serial(port, 115200, timeout=0.2, exclusive=True) as s:
-        s.write(line.encode() + b"\n")
-        buf = b""
-        other = []          # what else the board said: shown when the reply does not come
-        while time.monotonic() < end:
-            buf += s.read(4096)
-            *lines, buf = buf.split(b"\n")
-            for raw in lines:
-                try:
-                    m = json.loads(raw)
-                except ValueError:
-                    other.append(raw)
-                    continue
-                if isinstance(m, dict) and m.get("t") == want:
-                    return m
-                if isinstance(m, dict) and m.get("t") == "err":
-                    raise AssertionError("%s answered %r" % (line, m))
-                other.append(raw)
-    raise AssertionError("no %s reply on %s; the board said %r" % (want, port, other[-20:]))

@@ -75,3 +75,32 @@ def counting(g):
         return apply(ev)
     g._apply = counted
     return n
+
+
+def played_referee(folder, n, scenario="swsb-example", **journal_options):
+    """A referee (``make_referee``) journaling to the flash directory ``folder`` that played
+    ``n`` events of ``accepted_events``; returns (app, its output lines)."""
+    from referee.journal import OSFS, Journal
+    app, out = make_referee(scenario)
+    app.set_journal(Journal(OSFS(str(folder)), "/game", **journal_options))
+    app.load_scenario(scenario)
+    g = app.game
+    for ev in accepted_events(g, n):
+        if g.seq >= n:
+            break
+        assert app.submit(ev) is None
+    return app, out
+
+
+def count_applies(monkeypatch):
+    """Count the events every Game applies from now on (the rules' one way in), through
+    ``monkeypatch``: a list holding the count."""
+    from referee.game import Game
+    calls = [0]
+    apply = Game._apply
+
+    def counted(self, *args):
+        calls[0] += 1
+        return apply(self, *args)
+    monkeypatch.setattr(Game, "_apply", counted)
+    return calls

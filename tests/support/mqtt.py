@@ -1,4 +1,4 @@
-"""A real Mosquitto broker for the MQTT tests (issue 15): started on a free 127.0.0.1 port in a
+"""A real Mosquitto broker for the MQTT tests: started on a free 127.0.0.1 port in a
 temporary folder with the configuration, password file and ACL `fleetref tournament init`
 writes. Without the Debian package `mosquitto` the tests skip with one line;
 FLEETREF_REQUIRE_MQTT=1 (set by .ci/run) makes that a failure."""

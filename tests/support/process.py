@@ -110,3 +110,33 @@ def newer_protocol_board():
 
     threading.Thread(target=fake_board, daemon=True).start()
     return os.ttyname(slave), (master, slave)
+
+
+def board_says(port, line, want, timeout=900):
+    """Send ``line`` (text, or an object sent as JSON) on the serial port as the only host;
+    return the first protocol message that ``want`` accepts (a message type, or a predicate
+    on the message). Raises AssertionError on an ``err`` it does not want, or when no such
+    message came within ``timeout`` seconds (with what the board said instead)."""
+    if not isinstance(line, str):
+        line = json.dumps(line)
+    wanted = want if callable(want) else (lambda m: m.get("t") == want)
+    end = time.monotonic() + timeout
+    with serial.Serial(port, 115200, timeout=0.2, exclusive=True) as s:
+        s.write(line.encode() + b"\n")
+        buf = b""
+        other = []          # what else the board said: shown when the reply does not come
+        while time.monotonic() < end:
+            buf += s.read(4096)
+            *lines, buf = buf.split(b"\n")
+            for raw in lines:
+                try:
+                    m = json.loads(raw)
+                except ValueError:
+                    other.append(raw)
+                    continue
+                if isinstance(m, dict) and wanted(m):
+                    return m
+                if isinstance(m, dict) and m.get("t") == "err":
+                    raise AssertionError("%s answered %r" % (line, m))
+                other.append(raw)
+    raise AssertionError("no %s reply on %s; the board said %r" % (want, port, other[-20:]))

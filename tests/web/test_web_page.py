@@ -1,4 +1,4 @@
-"""Issue 13 parts 1-2: `fleetref web` following a simulator, looked at in headless Chromium:
+"""`fleetref web` following a simulator, looked at in headless Chromium:
 the page shows the roster's names; a key typed on the simulator's keyboard changes the page's
 state hash and the damaged ship within 1 s; after the serial link drops and comes back (the
 board restarts from its flash journal) and after the page's own connection drops (the web
