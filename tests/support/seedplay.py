@@ -19,9 +19,9 @@ import time
 
 import serial
 
+from support import ROOT
 from support.process import stop_process
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROSTERS = os.path.join(ROOT, "firmware", "rosters")
 
 
