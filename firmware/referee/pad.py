@@ -23,22 +23,26 @@ class PadUI(AppBase):
     key chose for the marked ship, not logged yet: (ship, weapon, arg) or None)."""
 
     def _pad_init(self):
-        self.cursor = 0
-        self.mark = NONE
-        self.page = 0
-        self.entry = 0
-        self.entry_value = 10
-        self.entry_first = 0
         self.side_start = (0, 0)
         self.side_count = (0, 0)
+        self.entry_value = 10
+        self.entry_first = 0
         self.menu = None
         self.menu_i = 0
         self.menu_arm = None    # the menu entry a first press of enter chose (menu.py)
         self.kept = None        # the game the menu replaced, without a journal (menu.py)
+        self.die_used = False
+        self._pad_clear()
+
+    def _pad_clear(self):
+        # what a new game starts without: no cursor, mark, page, entry, counts, die or aim
+        self.cursor = 0
+        self.mark = NONE
+        self.page = 0
+        self.entry = 0
         self.count = 0
         self.count2 = 0
         self.die = 0
-        self.die_used = False
         self.entry_die = False
         self.aim_pick = None
 
@@ -46,15 +50,7 @@ class PadUI(AppBase):
         g = self._g()
         self.side_start = (0, n0)
         self.side_count = (n0, g.n - n0)
-        self.cursor = 0
-        self.mark = NONE
-        self.page = 0
-        self.entry = 0
-        self.count = 0
-        self.count2 = 0
-        self.die = 0
-        self.entry_die = False
-        self.aim_pick = None
+        self._pad_clear()
         self.version += 1
 
     # ---- pages and cursor --------------------------------------------------------------

@@ -49,6 +49,15 @@ def byte(v):
     return 255
 
 
+def flag_bits(stats, flags, bits=0):
+    """``bits`` with the bit of each flag whose roster stat is true set: ``flags`` is a tuple
+    of (stat name, bit) pairs. Returns an int."""
+    for name, bit in flags:
+        if stats.get(name):
+            bits |= bit
+    return bits
+
+
 class Ruleset:
     """Base of the rulesets. Class-level data:
 

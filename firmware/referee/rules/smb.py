@@ -14,7 +14,7 @@ Roster ``extras.ion_cannon`` {``side``, ``bonus``, ``bursts``}; ``victory`` cond
 """
 
 from referee.events import NONE
-from referee.rules.base import TIE_KEEP, MOVE_HOLDER_FIRST, byte
+from referee.rules.base import TIE_KEEP, MOVE_HOLDER_FIRST, byte, flag_bits
 from referee.rules.d20 import D20Rules, D20_STATS, d20_stats, EV_AIM, EV_ATTACK
 from referee.rules import smb_responses, smb_scenarios
 
@@ -39,6 +39,10 @@ K_CRUISER = 4
 K_NO_SNUB = 8
 K_ATTACK_MOVE = 16
 K_NO_RAPID = 32
+# roster stats that set a bit of a ship's kind byte (seed 004: snub weapons cannot damage it,
+# its fighter attack move, immune to rapid fire)
+SHIP_FLAGS = (("no_snub_damage", K_NO_SNUB), ("fighter_attack_move", K_ATTACK_MOVE),
+              ("immune_to_rapid", K_NO_RAPID))
 TYPES = {"capital": K_CAPITAL, "fighter": K_FIGHTER, "cruiser": K_CRUISER, "ship": 0}
 
 MOVED = 1
@@ -127,13 +131,7 @@ class Rules(D20Rules):
         for w in st.get("weapons", ()):
             if isinstance(w, dict) and w.get("kind") in WEAPON_KINDS:
                 b[WEAPON_KINDS.index(w["kind"])] = byte(w.get("bonus", 0))
-        k = TYPES.get(st.get("type"), 0)
-        if st.get("no_snub_damage"):
-            k |= K_NO_SNUB
-        if st.get("fighter_attack_move"):
-            k |= K_ATTACK_MOVE
-        if st.get("immune_to_rapid"):
-            k |= K_NO_RAPID
+        k = flag_bits(st, SHIP_FLAGS, TYPES.get(st.get("type"), 0))
         return v + b + [byte(st.get("speed", 255)), k, byte(st.get("snub_defense", 0)),
                         byte(st.get("max_turns", 255))]
 

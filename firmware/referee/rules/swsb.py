@@ -21,7 +21,7 @@ Roster stats (named keys): ``defense``, ``attack``, ``pd``, ``damaged`` {the sam
 
 from referee.events import NONE
 from referee.fleet import F_FIRED, F_LAUNCHED
-from referee.rules.base import (Option, TIE_REROLL, MOVE_LOSER_FIRST, EFFECT_NONE,
+from referee.rules.base import (Option, TIE_REROLL, MOVE_LOSER_FIRST, EFFECT_NONE, flag_bits,
                                 EFFECT_AVOID)
 from referee.rules.d20 import D20Rules, D20_STATS, D20_KEYS, d20_stats, EV_AIM, EV_ATTACK
 
@@ -54,15 +54,10 @@ PD_STEP = 2
 ATTACK_STEP = 3
 
 
-def ability_bits(st):
-    a = 0
-    if st.get("emperors_will"):
-        a |= A_EMPERORS_WILL
-    if st.get("infinite"):
-        a |= A_INFINITE
-    if st.get("broadside"):
-        a |= A_BROADSIDE
-    return a
+# roster stats that give a ship an ability (seed 000: the Emperor's Will, Infinite fighters,
+# broadsides), as the bits of its ability byte
+ABILITIES = (("emperors_will", A_EMPERORS_WILL), ("infinite", A_INFINITE),
+             ("broadside", A_BROADSIDE))
 
 
 class Rules(D20Rules):
@@ -109,7 +104,7 @@ class Rules(D20Rules):
     PAD_MARKED = ("attack", "aim", "transfer")
 
     def parse_stats(self, st, ctx):
-        return d20_stats(st) + [ability_bits(st)]
+        return d20_stats(st) + [flag_bits(st, ABILITIES)]
 
     def has(self, g, i, bit):
         return g.stat(i, S_ABILITIES) & bit
