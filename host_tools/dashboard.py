@@ -94,15 +94,8 @@ def main(args):
     subscribe(client, board)
     app = make_app(board, lambda: {"connected": client.connected.is_set(),
                                    "broker": args.broker})
-    try:
-        web.serve(None, host, port, say=lambda s: print(s, flush=True), app=app,
-                  what="fleetref dashboard: http://%%s:%%d/ (event %s)" % args.event)
-    except OSError as e:
-        say(str(e))
-        return 2
-    except KeyboardInterrupt:
-        pass
-    finally:
-        client.stop()
-    return 0
+    return web.serve_until_stopped(
+        say, lambda: web.serve(None, host, port, say=lambda s: print(s, flush=True), app=app,
+                               what="fleetref dashboard: http://%%s:%%d/ (event %s)"
+                               % args.event), client.stop)
 

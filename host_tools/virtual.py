@@ -39,14 +39,7 @@ class PtySerial:
 
     def _fill(self):
         while True:
-            try:
-                chunk = os.read(self.master, 4096)
-            except BlockingIOError:
-                return
-            except OSError as e:
-                if e.errno in (errno.EIO, errno.EAGAIN):
-                    return
-                raise
+            chunk = _unless_blocked(os.read, self.master, 4096)
             if not chunk:
                 return
             for b in chunk:
@@ -89,14 +82,9 @@ class PtySerial:
 
     def flush(self):
         while self.out:
-            try:
-                n = os.write(self.master, self.out)
-            except BlockingIOError:
+            n = _unless_blocked(os.write, self.master, self.out)
+            if n is None:
                 return
-            except OSError as e:
-                if e.errno in (errno.EIO, errno.EAGAIN):
-                    return
-                raise
             del self.out[:n]
 
     def pending(self):
@@ -141,3 +129,16 @@ class FrameCapture:
     def show(self, fb):
         self.frame = bytes(fb)
         self.count += 1
+
+
+def _unless_blocked(io, *args):
+    """``io(*args)`` on the pseudo-terminal, or None when it would block or its other end is
+    gone (EIO); other OSErrors are raised."""
+    try:
+        return io(*args)
+    except BlockingIOError:
+        return None
+    except OSError as e:
+        if e.errno in (errno.EIO, errno.EAGAIN):
+            return None
+        raise

@@ -252,13 +252,22 @@ def main(args):
         if ended:
             server.should_exit = True
     follow_in_thread(m, feed, args.baud, lambda: bool(stopping), end)
+    code = serve_until_stopped(
+        say, lambda: serve(feed, host, port, say=lambda s: print(s, flush=True),
+                           on_server=started), lambda: stopping.append(1))
+    return code or (2 if ended else 0)
+
+
+def serve_until_stopped(say, run, stop):
+    """Run the server (``run()``) until Ctrl-C, then ``stop()``. Returns 0, or 2 after
+    ``say`` told in one line why it could not listen (an OSError: the port taken, ...)."""
     try:
-        serve(feed, host, port, say=lambda s: print(s, flush=True), on_server=started)
+        run()
     except OSError as e:
         say(str(e))
         return 2
     except KeyboardInterrupt:
         pass
     finally:
-        stopping.append(1)
-    return 2 if ended else 0
+        stop()
+    return 0
