@@ -81,13 +81,13 @@ firmware: $(STAMP) firmware-toolchain
 # the web view's pictures in docs/ (web-page.png, web-overlay.png, dashboard.png), taken by headless
 # Chromium
 screenshots: $(DEV_STAMP) browser mqtt-broker
-	$(PY) -m host_tools.webshots --out docs
-	$(PY) -m host_tools.dashshot --out docs
+	$(PY) -m devtools.webshots --out docs
+	$(PY) -m devtools.dashshot --out docs
 
 # README's picture of the battle report (docs/report-plot.png): the Escape from Hoth script
 # played on the headless simulator, drawn by fleetref report's own code
 report-picture: $(STAMP)
-	$(PY) -m host_tools.reportpicture --out docs/report-plot.png
+	$(PY) -m devtools.reportpicture --out docs/report-plot.png
 
 demo: $(STAMP)
 	$(VENV)/bin/fleetref demo

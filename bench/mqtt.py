@@ -29,7 +29,8 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
 from bench import host, workload  # noqa: E402
-from host_tools import mqttlink, paths, tables, webshots  # noqa: E402
+from devtools import webshots  # noqa: E402
+from host_tools import mqttlink, paths, tables  # noqa: E402
 
 EVENT = "bench"
 SIZES = [25, 50, 100, 200, 400, 800, 1600, 3200, 6400]

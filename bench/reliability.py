@@ -1,5 +1,5 @@
 """Writes docs/reliability.md: what the board guarantees, with the figures of the full
-fault-injection campaign (host_tools/faults.py: every truncation offset and every byte's bit
+fault-injection campaign (devtools/faults.py: every truncation offset and every byte's bit
 flip of every journal file, on a 100- and a 700-event game).
 
     make bench        (or: .venv/bin/python bench/reliability.py)
@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
-from host_tools import faults  # noqa: E402
+from devtools import faults  # noqa: E402
 from referee.journal import REC  # noqa: E402
 
 CLASSES = ("exact", "exact-noted", "prefix-noted", "prefix-silent", "refused", "fs-rollback",
@@ -161,7 +161,7 @@ geometry (352 blocks of 4096 bytes, prog size 256, read size 32: `ports/rp2/modu
 mounts `VfsLfs2(bdev, progsize=256)`); then, one at a time: the file truncated at every offset,
 one bit flipped in every byte of every file, every used 4 KB block zeroed, every file deleted,
 stale temporary files (half or whole copies, another game's set-up); the board boots on the
-image. Classes (host_tools/faults.py): `exact` the whole game, nothing to say; `exact-noted` the
+image. Classes (devtools/faults.py): `exact` the whole game, nothing to say; `exact-noted` the
 whole game, damage found and said; `prefix-noted` the first k events, the loss said;
 `prefix-silent` the first k events, not said; `refused` no game restored, said, files kept
 aside; `fs-rollback` littlefs itself showed older files; `unmountable` littlefs does not mount;
@@ -178,7 +178,7 @@ official MicroPython image on rp2040js: a key script on the key matrix, then eve
 serial), reads the board's littlefs region out of the emulated flash, damages a copy (one fault
 of each kind: a truncated log and set-up, a deleted snapshot, a bit flipped through littlefs and
 one flipped raw in the flash, a zeroed and an erased 4 KB block, stale temporary files, another
-game's set-up) and boots the real firmware on it (`host_tools/faults_emu.py`). Each boot must
+game's set-up) and boots the real firmware on it (`devtools/faults_emu.py`). Each boot must
 restore a prefix of the announced events with the host replica's state hash, say any loss over
 serial and on the grid's error row, or refuse with a message; a repaired journal must then boot
 clean. It asserts these classes rather than counting them: the exhaustive counts are the

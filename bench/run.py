@@ -97,7 +97,7 @@ def bench_flash():
     same events, on a littlefs image with the rp2 port's geometry (faults.RP2_GEOMETRY:
     352 blocks of 4 KB, 256-byte programs, a 1 KB cache, as ports/rp2/modules/_boot.py mounts
     it). Returns {way: (bytes, erases) per event} and the state and snapshot sizes."""
-    from host_tools import faults
+    from devtools import faults
     norm = scenarios.load_text(json.dumps(roster_2x24()))[0]
     evs = workload.long_game(EVENTS, roster=roster_2x24())[1]     # a real game's mix
     sizes = {"state": 0, "snapshot": 0}

@@ -64,7 +64,7 @@ def env(tmp_path):
 def chrome():
     """Headless Chromium at 1280x900 (skips, or fails under FLEETREF_REQUIRE_BROWSER, without
     it); one per test module."""
-    from host_tools import webshots
+    from devtools import webshots
     from support.web import need_browser
     need_browser()
     d = webshots.browser()

@@ -84,7 +84,7 @@ def test_web_view_follows_the_dice_through_a_power_cut(tmp_path, uf2_dir):
     reveals), `fleetref web` following the board: its state (and its page, where a browser
     is installed) counts the roll the power cut made uncheckable and no mismatch."""
     from support.web import WebProcess, page_value, wait_until
-    from host_tools import webshots
+    from devtools import webshots
     need_emu()
     board = board_profile(NAME)
     flat = [a for row in board["keys"] for a in row]

@@ -2,7 +2,7 @@
 script on the key matrix, then events over USB serial), its littlefs region is damaged in the
 emulator (truncations, bit flips through littlefs and raw in the flash, zeroed and erased 4 KB
 blocks, deleted files, stale temporary files) and the real firmware boots on it
-(host_tools/faults_emu.py). Every boot must be a prefix of the announced events with the CPython
+(devtools/faults_emu.py). Every boot must be a prefix of the announced events with the CPython
 replica's state hash for that prefix, said over serial and on the grid when anything was lost,
 or a clear refusal: never another game, never a traceback. The exhaustive sweep runs on a
 littlefs image (tests/host/test_faults.py)."""
@@ -12,7 +12,7 @@ import os
 
 from support import ROOT
 from support.emu import board_profile, boot, build_uf2, need_emu
-from host_tools import faults, faults_emu
+from devtools import faults, faults_emu
 from support.emu import presses, timed
 
 NAME = "pico-ws2812-16x16"

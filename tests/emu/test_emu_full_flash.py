@@ -11,7 +11,7 @@ cut then boots into that same game), and take events again once the filler is go
 import json
 
 from support.emu import board_profile, boot, build_uf2, need_emu
-from host_tools import faults, faults_emu
+from devtools import faults, faults_emu
 
 NAME = "pico-ws2812-16x16"
 

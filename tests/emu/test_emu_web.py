@@ -6,7 +6,7 @@ import os
 
 from emu import pico as emu
 from support.emu import board_profile, build_uf2, need_emu
-from host_tools import webshots
+from devtools import webshots
 from support.web import WebProcess, need_browser, page_value, ship_rows, wait_until
 
 NAME = "pico-ws2812-16x16"

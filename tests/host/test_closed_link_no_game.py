@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from support.game import make_referee
-from host_tools import webshots
+from devtools import webshots
 from host_tools.boardlink import BoardLink, MirrorError
 from host_tools.mirror import Mirror
 from host_tools.replica import Replica

@@ -3,7 +3,7 @@
 A 100- and a 700-event game are played through the referee with the journal on a littlefs
 image of the rp2 port's geometry; then every truncation offset of every journal file, bit flips
 across every file, every used 4 KB flash block zeroed, every file deleted and stale temporary
-files; the board boots on each image (host_tools/faults.py). Every outcome must be a correct
+files; the board boots on each image (devtools/faults.py). Every outcome must be a correct
 prefix of the game really played (said when anything was lost) or a clear refusal with the
 damaged files kept aside: never another game, never a silent new game.
 """
@@ -14,7 +14,7 @@ import json
 import pytest
 
 from support.game import make_referee, new_game
-from host_tools import faults
+from devtools import faults
 from referee import PROTO_VERSION
 from referee.journal import Journal, JournalError
 

@@ -144,9 +144,9 @@ def test_busy_port_when_the_mirror_holds_it(sim_factory):
 
 
 def test_mip_manifest_lists_every_firmware_file():
-    from host_tools.mip_package import manifest
+    from devtools.mip_package import manifest
     on_disk = json.load(open(os.path.join(ROOT, "firmware", "package.json")))
-    assert on_disk == manifest(), "run python -m host_tools.mip_package"
+    assert on_disk == manifest(), "run python -m devtools.mip_package"
     for dest, src in on_disk["urls"]:
         assert os.path.exists(os.path.normpath(os.path.join(ROOT, "firmware", src))), src
     dests = [d for d, _ in on_disk["urls"]]

@@ -173,7 +173,7 @@ def test_readme_picture_is_drawn_by_code(tmp_path):
     from PIL import Image
     from support import ROOT
     out = tmp_path / "plot.png"
-    r = subprocess.run([sys.executable, "-m", "host_tools.reportpicture", "--out", str(out),
+    r = subprocess.run([sys.executable, "-m", "devtools.reportpicture", "--out", str(out),
                         "--html", str(tmp_path / "r.html")], capture_output=True, text=True,
                        cwd=ROOT, timeout=120, check=False)
     assert r.returncode == 0, r.stderr

@@ -21,7 +21,7 @@ from support import ROOT
 from support.process import SimProcess
 from support.game import new_game
 from support.gen import play
-from host_tools import webshots
+from devtools import webshots
 from host_tools.mirror import Mirror
 from support.mqtt import EVENT
 from support.web import wait_until

@@ -246,7 +246,8 @@ def _init_and_start(base, d, who, procs):
     ``who`` (None: this user); again on another port should another program have taken the
     free port meanwhile. Returns (port, the broker's Popen, a reader of its log)."""
     import subprocess
-    from host_tools import tournament, webshots
+    from host_tools import tournament
+    from devtools import webshots
     path = os.path.join(base, "mosquitto.log")
     def text():
         with open(path) as f:

@@ -15,7 +15,7 @@ import pytest
 
 from support import ROOT
 from support.process import SimProcess
-from host_tools import webshots
+from devtools import webshots
 from support.mqtt import Broker, dashboard, need_mqtt, publisher, wait_until
 from support.reportgames import GAMES
 from support.web import get_json, need_browser

@@ -80,7 +80,7 @@ def test_the_web_page(chrome, scenario, shown):
     from host_tools.webfeed import Feed
     from referee.texts import add_states
     from support.web import wait_until
-    from host_tools import webshots
+    from devtools import webshots
     app, _ = make_referee(scenario)
     snap = add_states(app.game.snapshot(), app.game)
     snap.update(gid="g", board_hash=snap["state_hash"], hash_match=True)

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from host_tools import webshots
+from devtools import webshots
 from referee.texts import agree, is_plural, says
 from support.wording import (PLAYS, PLURAL, SINGULAR, disagreements, follow_script, page_text, renamed_roster, side_verbs)
 from support.web import serve

@@ -5,7 +5,7 @@ import pytest
 
 from support.game import new_game
 from support.gen import play
-from host_tools.flashsim import PowerCutDevice, new_fs, LfsFS, GEOMETRY
+from devtools.flashsim import PowerCutDevice, new_fs, LfsFS, GEOMETRY
 from referee.journal import Journal, head, record, parse_records
 
 SIZE = GEOMETRY["block_size"] * GEOMETRY["block_count"]

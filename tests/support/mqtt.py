@@ -13,7 +13,8 @@ import tempfile
 import threading
 import time
 
-from host_tools import mqttlink, tournament, webshots
+from host_tools import mqttlink, tournament
+from devtools import webshots
 from support import ROOT
 from support.process import need, stop_process
 

@@ -1,4 +1,4 @@
-"""Shared set-up for the web view's tests in headless Chromium (host_tools.webshots): a
+"""Shared set-up for the web view's tests in headless Chromium (devtools.webshots): a
 `fleetref web` process, a simulator whose keyboard the test types on (its terminal is a
 pseudo-terminal), and the page's visible values. Without chromium and chromedriver the tests
 skip with one line; FLEETREF_REQUIRE_BROWSER=1 (set by .ci/run) makes that a failure."""
@@ -12,7 +12,7 @@ import threading
 import time
 import urllib.request
 
-from host_tools import webshots
+from devtools import webshots
 from support import ROOT
 from support.process import need, stop_process
 

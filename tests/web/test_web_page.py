@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from support.game import new_game
-from host_tools import webshots
+from devtools import webshots
 from support.web import (KeyedSim, WebProcess, get_json, page_value, ship_rows, wait_until)
 from support.web import headless
 

@@ -3,7 +3,7 @@
     mpremote mip install --target / github:<owner>/<repo>/firmware/package.json
 
 Paths are relative to the board's root (hence ``--target /``); sources are relative to the
-manifest. Run ``python -m host_tools.mip_package`` after adding a firmware file (a test checks
+manifest. Run ``python -m devtools.mip_package`` after adding a firmware file (a test checks
 the manifest lists every file)."""
 
 import json

@@ -3,7 +3,7 @@ shipped Escape from Hoth script (docs/scripts/hoth-3-rounds.txt) played on the h
 simulator with seeded dice, its events made into a save (host_tools/savefile.py) and drawn by
 the report's own code. ``make report-picture`` runs it; never drawn by hand.
 
-``python -m host_tools.reportpicture [--out PATH] [--html PATH]``; exit status 2 with one line
+``python -m devtools.reportpicture [--out PATH] [--html PATH]``; exit status 2 with one line
 when the simulator or the file fails."""
 
 import argparse

@@ -28,7 +28,7 @@ import os
 
 import littlefs
 
-from host_tools import faults
+from devtools import faults
 from host_tools.mirror import Replica
 
 ROOT = faults.ROOT           # /game

@@ -2,7 +2,7 @@
 web view's tests and its screenshots in docs/. Nothing here downloads a browser: without the
 two programs :func:`missing` says what to install.
 
-``python -m host_tools.webshots [--out docs]`` plays Escape from Hoth's three-round script on a
+``python -m devtools.webshots [--out docs]`` plays Escape from Hoth's three-round script on a
 simulator, follows it with ``fleetref web`` and saves ``web-page.png`` and ``web-overlay.png``
 (the overlay with a transparent background), then ``report-page.png``: the top of
 ``fleetref report``'s page for the same script.
@@ -159,7 +159,7 @@ def main(argv=None):
         screenshot(d, os.path.join(args.out, "web-overlay.png"), transparent=True)
         # the battle report of the same script (fleetref report's page, host_tools.report)
         page = os.path.join(env["TMPDIR"], "report.html")
-        subprocess.run([sys.executable, "-m", "host_tools.reportpicture", "--out",
+        subprocess.run([sys.executable, "-m", "devtools.reportpicture", "--out",
                         os.path.join(env["TMPDIR"], "plot.png"), "--html", page],
                        check=True, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
         viewport(d, 1280, 1400)

@@ -29,7 +29,7 @@ import random
 import littlefs
 
 from host_tools import paths
-from host_tools.flashsim import LfsFS, PowerCutDevice
+from devtools.flashsim import LfsFS, PowerCutDevice
 from referee.app import Referee
 from referee.dice import Dice, XorShift32
 from referee.journal import Journal

@@ -1,9 +1,9 @@
 """The organiser's dashboard as a picture for the README (``docs/dashboard.png``), taken by
-headless Chromium (host_tools.webshots) from a real run: a Mosquitto set up by
+headless Chromium (devtools.webshots) from a real run: a Mosquitto set up by
 `fleetref tournament init`, five simulators playing the five rulesets' key scripts
 (docs/scripts/), one `fleetref publish` each and `fleetref dashboard`.
 
-    python -m host_tools.dashshot [--out docs]      (make screenshots)
+    python -m devtools.dashshot [--out docs]      (make screenshots)
 
 Needs mosquitto, chromium and chromedriver; without them it says so in one line and exits 2.
 """
@@ -15,7 +15,8 @@ import sys
 import tempfile
 import time
 
-from host_tools import tournament, webshots
+from host_tools import tournament
+from devtools import webshots
 
 ROOT = webshots.ROOT
 GAMES = [(["--scenario", "hoth"], "hoth-3-rounds.txt"),
