@@ -7,11 +7,11 @@ state hash."""
 import json
 
 from referee.clock import clock_of
+from referee.events import EV_CLOCK
 from referee.game import Game
 from referee import rules as profiles, scenarios
 from support.clock import Table, roster
 
-EV_CLOCK = 40
 
 
 def test_no_clock_setting_no_clock_state():
