@@ -22,12 +22,15 @@ class Line:
 
 def lines(text):
     """The script ``text`` as a list of Line (lines without keys are kept as headings when
-    they carry a comment). Raises script.ScriptError."""
+    they carry a comment; the ``# plays: SCENARIO`` line names the script's scenario and is
+    not narrated). Raises script.ScriptError."""
     out = []
     for n, raw in enumerate(text.splitlines(), 1):
         code, _, comment = raw.partition("#")
         steps = scriptmod.parse(code)
         comment = comment.strip().strip("-").strip()
+        if not steps and comment.startswith("plays:"):
+            continue
         if steps or comment:
             out.append(Line(n, steps, comment))
     return out

@@ -8,6 +8,7 @@ import pytest
 
 from support import ROOT
 from support.game import scenario_text
+from support.registries import scenario_names
 from referee import roster, scenarios, rules
 
 GOOD = {"name": "t", "ruleset": "swsb", "sides": [
@@ -112,7 +113,7 @@ def test_bad_json_and_bad_settings():
         scenarios.load_text(json.dumps(r))
 
 
-@pytest.mark.parametrize("name", ["hoth", "deathstar", "swsb-example"])
+@pytest.mark.parametrize("name", scenario_names())
 def test_shipped_scenarios_valid(name):
     norm, _raw = scenarios.load_text(scenario_text(name))
     assert norm["ruleset"] in rules.RULESETS

@@ -8,17 +8,14 @@ import os
 from host_tools.mirror import Mirror
 from support import ROOT
 from support.process import SimProcess, cli, drive
+from support.registries import script_of_ruleset
 
-# ruleset -> (simulator arguments, key script, serial commands played after the script)
-GAMES = {
-    "smb": (["--scenario", "hoth"], "hoth-3-rounds.txt", []),
-    "swsb": (["--ruleset", "swsb"], "swsb-3-rounds.txt", [{"c": "phase"}] * 4 + [{"c": "roll"}]),
-    "swsb-addon": (["--ruleset", "swsb-addon"], "swsb-addon-demo.txt", []),
-    "squadrons-d6": (["--ruleset", "squadrons-d6"], "squadrons-d6-demo.txt", []),
-    "xwing-overlap": (["--ruleset", "xwing-overlap"], "xwing-overlap-demo.txt", []),
-}
-
-
+# serial commands played after a ruleset's script, where the script alone leaves something out
+EXTRA = {"swsb": [{"c": "phase"}] * 4 + [{"c": "roll"}]}
+# ruleset -> (simulator arguments, key script, serial commands played after the script): one
+# per registered ruleset, its docs script found by the script's "# plays:" line
+GAMES = {rs: (["--scenario", scenario], script, EXTRA.get(rs, []))
+         for rs, (script, scenario) in script_of_ruleset().items()}
 
 
 def play_and_save(ruleset, folder):

@@ -10,13 +10,11 @@ import re
 import time
 
 from support import ROOT
+from support.registries import script_plays
 
 SCRIPTS = os.path.join(ROOT, "docs", "scripts")
-# the docs scripts and the roster each one plays
-PLAYS = {"hoth-3-rounds.txt": "hoth", "swsb-3-rounds.txt": "swsb-example",
-         "swsb-addon-demo.txt": "swsb-addon-example",
-         "squadrons-d6-demo.txt": "squadrons-d6-example",
-         "xwing-overlap-demo.txt": "xwing-overlap-example"}
+# the docs scripts and the roster each one plays (each script's "# plays:" line)
+PLAYS = script_plays()
 # side 0, side 1: English plurals, and names that are one thing each
 PLURAL = ("Imperials", "Rebels")
 SINGULAR = ("Empire", "Rebel Alliance")
