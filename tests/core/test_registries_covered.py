@@ -4,7 +4,7 @@ so adding a ruleset, a scenario, a board or a script without what goes with it f
 
 import os
 
-from referee import profiles, scenarios
+from referee import rules, scenarios
 from support import ROOT
 from support.registries import (ROSTERS, SCRIPTS, board_names, ruleset_of, rulesets,
                                 scenario_names, script_of_ruleset, script_plays)
@@ -13,7 +13,7 @@ from host_tools import script as scriptmod
 
 def test_every_ruleset_has_an_example_scenario_that_plays_it():
     for name in rulesets():
-        example = profiles.get(name).example
+        example = rules.get(name).example
         assert example in scenario_names(), (name, example)
         assert ruleset_of(example) == name, (name, example)
 
