@@ -76,7 +76,7 @@ firmware-toolchain:
 # kit in ../shared/mpy-build (cached in ~/.cache/fleetref, keyed by the kit and every frozen
 # file): prints the UF2's path, size and sha256
 firmware: $(STAMP) firmware-toolchain
-	$(PY) -m host_tools.firmware_build --skip-missing
+	$(PY) -m host_tools.board.firmware_build --skip-missing
 
 # the web view's pictures in docs/ (web-page.png, web-overlay.png, dashboard.png), taken by headless
 # Chromium

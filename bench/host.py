@@ -22,7 +22,7 @@ sys.path.insert(0, ROOT)
 
 from bench import workload  # noqa: E402
 from host_tools import paths  # noqa: E402
-from host_tools.mirror import Mirror  # noqa: E402
+from host_tools.link.mirror import Mirror  # noqa: E402
 from referee.app import Referee  # noqa: E402
 from referee.dice import Dice, XorShift32  # noqa: E402
 from referee.journal import Journal, OSFS  # noqa: E402
@@ -183,7 +183,7 @@ def idle_sim(seconds, periodic):
 POLLING = """
 import sys
 sys.argv = ["fleetref", "mirror", "--port", sys.argv[1]]
-from host_tools import mirror
+from host_tools.link import mirror
 mirror.IDLE_WAIT = 0.05
 mirror.REDRAW_S = 0.08
 read = mirror.Mirror.read_msg
@@ -241,7 +241,7 @@ def host_heap(n=1000):
     roster, then ``n`` events of the bench game submitted as keys submit them, a frame drawn
     after each: (KB after building, KB after the events, peak KB)."""
     import argparse
-    from host_tools import sim
+    from host_tools.sim import sim
     roster, evs = workload.long_game(n)
     d = tempfile.mkdtemp()
     path = os.path.join(d, "bench.json")

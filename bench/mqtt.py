@@ -8,10 +8,10 @@ grows with tables. Called by bench/run.py (:func:`measure` returns rows
 alone measures them and rewrites only the page's MQTT rows and notes (`make bench-mqtt`).
 
 The messages are the publisher's own: the five scripted games (bench/workload.py) are replayed
-through host_tools.publish.Publisher on a mirror's replica, and what it publishes (each event,
+through host_tools.tournament.publish.Publisher on a mirror's replica, and what it publishes (each event,
 then the retained state) is what every simulated table sends. A separate process sends them on
 a schedule (table i at i/N of every second, over 16 connections); this process receives them
-as `fleetref dashboard` does (mqttlink.Client into host_tools.tables.Tables) and times each
+as `fleetref dashboard` does (mqttlink.Client into host_tools.tournament.tables.Tables) and times each
 event from its ``t`` (the sender's clock, the same machine) to its arrival.
 """
 
@@ -30,7 +30,8 @@ sys.path.insert(0, ROOT)
 
 from bench import host, workload  # noqa: E402
 from devtools import webshots  # noqa: E402
-from host_tools import mqttlink, paths, tables  # noqa: E402
+from host_tools.tournament import mqttlink, tables  # noqa: E402
+from host_tools import paths  # noqa: E402
 
 EVENT = "bench"
 SIZES = [25, 50, 100, 200, 400, 800, 1600, 3200, 6400]
@@ -42,9 +43,9 @@ ROW = "MQTT"                   # every row of this bench starts so; notes start 
 
 def payloads():
     """[[events payload, state payload], ...] per event of the five scripted games, as
-    host_tools.publish.Publisher makes them (JSON dicts; ``t`` is set when sent)."""
-    from host_tools.mirror import Mirror
-    from host_tools.publish import Publisher
+    host_tools.tournament.publish.Publisher makes them (JSON dicts; ``t`` is set when sent)."""
+    from host_tools.link.mirror import Mirror
+    from host_tools.tournament.publish import Publisher
 
     class Capture:
         on_acked_cb = None
@@ -116,7 +117,7 @@ def sender(url, n, seconds):
 
 def start_broker(d):
     """Mosquitto on a free 127.0.0.1 port with persistence, anonymous; (Popen, URL)."""
-    from host_tools.tournament import broker_folder, run_mosquitto
+    from host_tools.tournament.tournament import broker_folder, run_mosquitto
     port = webshots.free_port()
     conf = os.path.join(d, "mosquitto.conf")
     os.chmod(d, 0o711)                 # Mosquitto started as root runs as the user mosquitto
@@ -237,10 +238,10 @@ NOTES = [
     ("- MQTT rows (bench/mqtt.py): Mosquitto 2 (Debian) on 127.0.0.1 with persistence, as "
     "`fleetref tournament init` configures it but anonymous. Each table sends what "
     "`fleetref publish` sends per event: the event (QoS 1) and the retained snapshot "
-    "(QoS 1), the payloads made by host_tools.publish.Publisher from the five scripted games. "
+    "(QoS 1), the payloads made by host_tools.tournament.publish.Publisher from the five scripted games. "
     "One sender process spreads the tables evenly over each second on 16 connections; the "
     "receiver is the dashboard's code (a persistent QoS 1 subscription into "
-    "host_tools.tables). Latency: from the sender's clock before publishing to the "
+    "host_tools.tournament.tables). Latency: from the sender's clock before publishing to the "
     "receiver's on arrival (same machine), the first 1.5 s left out. Sizes double until the "
     "p99 reaches 1 s or an event is missing; on this 2-core machine the sender and the "
     "receiver share the cores with the broker, so the largest size is a lower bound for a "
@@ -289,7 +290,7 @@ def main():
     if args.send:
         sender(args.send[0], int(args.send[1]), float(args.send[2]))
         return
-    from host_tools.tournament import mosquitto_path
+    from host_tools.tournament.tournament import mosquitto_path
     if not mosquitto_path():
         raise SystemExit("bench/mqtt.py: mosquitto is missing (make mqtt-broker)")
     new = measure(args.quick)

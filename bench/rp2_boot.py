@@ -1,7 +1,7 @@
 """What bench/rp2.py boots on the emulated Pico (emu/): the UF2 files of the two routes and the
 helpers every boot shares.
 
-- route ``image``: fleetref's own MicroPython image (host_tools/firmware_build.py, the firmware
+- route ``image``: fleetref's own MicroPython image (host_tools/board/firmware_build.py, the firmware
   frozen in flash), the product: what ``fleetref flash --uf2 OUT`` writes;
 - route ``stock``: the official MicroPython 1.24.1 build with the firmware as .mpy files in
   /lib (``fleetref flash --uf2 OUT --micropython ...``), whose bytecode takes heap.
@@ -21,7 +21,8 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
 from emu import pico as emu  # noqa: E402
-from host_tools import flash, image, paths  # noqa: E402
+from host_tools.board import flash, image  # noqa: E402
+from host_tools import paths  # noqa: E402
 from bench.rp2_probe import PROBE, PARTS  # noqa: E402  (the bench image's /main.py)
 from bench.rp2_notes import BOARD  # noqa: E402
 
@@ -39,7 +40,7 @@ def firmware(route):
     official one. Raises emu.EmuError when fleetref's image cannot be built here."""
     if route == "stock":
         return emu.firmware_path()
-    from host_tools import firmware_build
+    from host_tools.board import firmware_build
     try:
         return firmware_build.build()["uf2"]
     except firmware_build.BuildError as e:

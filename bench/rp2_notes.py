@@ -23,7 +23,7 @@ def notes(img, stk, n_press, n_events, n_mem):
 def rp2_note(img, stk, n_events):
     return (
         "- rp2 rows: fleetref's image, the product: the UF2 `fleetref flash --uf2` writes for "
-        "%s, fleetref's own MicroPython %s image (host_tools/firmware_build.py; the firmware's "
+        "%s, fleetref's own MicroPython %s image (host_tools/board/firmware_build.py; the firmware's "
         "packages frozen in flash, code `%s` in the board's `hello`) and the board's "
         "filesystem (main.py, board.json, the rosters), booted in the emulated RP2040 "
         "(rp2040js, emu/; bench/rp2.py). Beside it, from the same run: the stock route, the "

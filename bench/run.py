@@ -16,7 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
-from host_tools import flash, paths  # noqa: E402
+from host_tools.board import flash  # noqa: E402
+from host_tools import paths  # noqa: E402
 from referee import game as G, rules as profiles, scenarios  # noqa: E402
 from referee.journal import Journal  # noqa: E402
 from bench import host, workload  # noqa: E402
@@ -311,7 +312,7 @@ def main():
     more, rp2_notes = rp2_rows(not args.no_rp2, args.out)
     rows += more
     from bench import mqtt
-    from host_tools.tournament import mosquitto_path
+    from host_tools.tournament.tournament import mosquitto_path
     if args.no_mqtt or args.quick or not mosquitto_path():
         more, mqtt_notes = mqtt.kept(args.out)
     else:

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from host_tools import tournament
+from host_tools.tournament import tournament
 from devtools import webshots
 
 ROOT = webshots.ROOT

@@ -3,7 +3,7 @@
 A real game is played on the emulated Pico (official MicroPython on rp2040js, emu/): a key
 script pressed on the key matrix, then more events sent over USB serial (``append``). Every
 event the board announces (``ev`` lines) is replayed by the host's CPython replica
-(host_tools/mirror.py), which gives the state hash after each prefix. The board's littlefs
+(host_tools/link/mirror.py), which gives the state hash after each prefix. The board's littlefs
 region (352 blocks of 4 KB at flash offset 0xA0000) is then read out of the emulator
 (``dump_flash``), damaged in a copy and written back over the board's flash, and the board is
 power-cut and boots the real firmware on it (``load_flash``). Damage:
@@ -29,7 +29,7 @@ import os
 import littlefs
 
 from devtools import faults
-from host_tools.mirror import Replica
+from host_tools.link.mirror import Replica
 
 ROOT = faults.ROOT           # /game
 SIZE = faults.SIZE

@@ -1,6 +1,6 @@
 """Draw docs/report-plot.png (README's picture of ``fleetref report``) from a real game: the
 shipped Escape from Hoth script (docs/scripts/hoth-3-rounds.txt) played on the headless
-simulator with seeded dice, its events made into a save (host_tools/savefile.py) and drawn by
+simulator with seeded dice, its events made into a save (host_tools/files/savefile.py) and drawn by
 the report's own code. ``make report-picture`` runs it; never drawn by hand.
 
 ``python -m devtools.reportpicture [--out PATH] [--html PATH]``; exit status 2 with one line
@@ -12,7 +12,8 @@ import os
 import subprocess
 import sys
 
-from host_tools import paths, report, reportplot, savefile
+from host_tools import paths
+from host_tools.files import report, reportplot, savefile
 
 SCRIPT = os.path.join(paths.ROOT, "docs", "scripts", "hoth-3-rounds.txt")
 

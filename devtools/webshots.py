@@ -157,7 +157,7 @@ def main(argv=None):
         _wait(lambda: text_of(d, "o-hash") not in ("", "-"))
         time.sleep(0.3)
         screenshot(d, os.path.join(args.out, "web-overlay.png"), transparent=True)
-        # the battle report of the same script (fleetref report's page, host_tools.report)
+        # the battle report of the same script (fleetref report's page, host_tools.files.report)
         page = os.path.join(env["TMPDIR"], "report.html")
         subprocess.run([sys.executable, "-m", "devtools.reportpicture", "--out",
                         os.path.join(env["TMPDIR"], "plot.png"), "--html", page],

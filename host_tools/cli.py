@@ -29,8 +29,12 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 def commands():
-    from host_tools import sim, mirrorview, demo, flash, saveload, pictures, rostercmd, legend, web
-    from host_tools import verify, dicestats, report, replay, publish, dashboard, tournament
+    from host_tools.sim import sim, demo
+    from host_tools.views import mirrorview, web
+    from host_tools.board import flash, pictures, rostercmd, legend
+    from host_tools.files import saveload
+    from host_tools.files import verify, dicestats, report, replay
+    from host_tools.tournament import publish, dashboard, tournament
     return [
         ("sim", "play on a simulated board (keyboard = button pad)", sim, sim.add_arguments,
          sim.main),

@@ -9,7 +9,7 @@ import pytest
 from support import FAKES, ROOT
 from support.process import SimProcess
 
-# the simulators the tests start leave no file for `--port auto` (host_tools/ports.py), so a
+# the simulators the tests start leave no file for `--port auto` (host_tools/link/ports.py), so a
 # mirror someone runs meanwhile never takes a test's board
 os.environ["FLEETREF_SIM_UNLISTED"] = "1"
 

@@ -60,7 +60,7 @@ def test_core_names_no_ruleset():
 
 
 def test_host_tools_import_no_ruleset_module():
-    for f in glob.glob(os.path.join(ROOT, "host_tools", "*.py")):
+    for f in glob.glob(os.path.join(ROOT, "host_tools", "**", "*.py"), recursive=True):
         text = open(f).read()
         for mod in ("swsb", "swsb_addon", "squadrons_d6", "xwing_overlap", "smb", "d20"):
             assert "rules." + mod not in text and "rules import " + mod not in text, f

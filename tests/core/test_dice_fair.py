@@ -11,7 +11,7 @@ import json
 import pytest
 
 from support.game import default_board
-from host_tools.verify import report
+from host_tools.files.verify import report
 from referee.app import ACTIONS
 from support.dice import Board, spec_roll
 
@@ -130,7 +130,7 @@ def test_board_roll_without_record_and_physical_roll():
     # not a mismatch (the board keeps its records in RAM: a restart loses them), but never
     # counted as verified either
     assert res["unrecorded"] == [seq2] and seq2 not in res["ok"] and res["bad"] == []
-    from host_tools.verify import report
+    from host_tools.files.verify import report
     lines = report(res)
     assert any(l.startswith("CANNOT BE CHECKED") and str(seq2) in l for l in lines)
     assert lines[-1] == "the board rolls with a record match; 1 cannot be checked"

@@ -8,7 +8,7 @@ never a mismatch; the rolls after the restart verify against the new secret.
 The board here is the firmware's Referee with a journal in a folder (a Pico's flash), started
 again over the same folder with a new committed source (a power cut), as firmware/main.py
 does at boot: restore the game, then ``hello``. What the host keeps is what the mirror keeps
-(host_tools/dicelog.py), fed with the board's lines."""
+(host_tools/files/dicelog.py), fed with the board's lines."""
 
 import json
 import os
@@ -17,8 +17,8 @@ import pytest
 
 from support import ROOT
 from support.game import default_board
-from host_tools import dicestats
-from host_tools.verify import DiceLog, report, verify_game
+from host_tools.files import dicestats
+from host_tools.files.verify import DiceLog, report, verify_game
 from referee.app import Referee
 from referee.dice import Dice, Fair
 from referee.journal import Journal, OSFS

@@ -45,7 +45,7 @@ def events(draw):
 @settings(max_examples=400, deadline=None)
 @given(events())
 def test_compact_line_round_trips_every_event_kind(case):
-    from host_tools.mirror import Mirror
+    from host_tools.link.mirror import Mirror
     rs, ev, h = case
     app, out = board(rs)
     g = app.game
@@ -126,7 +126,7 @@ def played_board(n):
 
 
 def test_corrupt_and_truncated_lines_warn_once_and_resync():
-    from host_tools.mirror import Mirror
+    from host_tools.link.mirror import Mirror
     app, out = played_board(40)
     cut = {"n": 0}
 
@@ -162,7 +162,7 @@ def test_catch_up_of_100000_events_does_not_recurse(tmp_path):
     now and then (gaps): the mirror asks again from where it is, in a loop, with a recursion
     limit a few dozen frames above where it starts."""
     import inspect
-    from host_tools.mirror import Mirror
+    from host_tools.link.mirror import Mirror
     from support.game import played_referee
     n = 100000
     app, out = played_referee(tmp_path, n, history_budget=1 << 20)

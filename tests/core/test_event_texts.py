@@ -69,7 +69,7 @@ def test_ruleset_texts_have_no_bare_numbers():
 
 def test_log_lines_hold_the_event_and_its_text():
     import io
-    from host_tools.mirror import Mirror
+    from host_tools.link.mirror import Mirror
     app, out = make_referee("hoth")
     m = Mirror("/dev/null", warn=lambda s: None)
     m.log = io.StringIO()
@@ -94,7 +94,7 @@ def board_lines(app, out, cmds):
 def test_replica_texts_are_made_when_each_event_is_applied():
     """The demo's narration and the mirror's event list read Replica.recent_texts(): an undo
     says what it took back as it stood then, even after later events moved the game on."""
-    from host_tools.replica import Replica
+    from host_tools.link.replica import Replica
     app, out = make_referee("hoth")
     msgs = board_lines(app, out, [{"c": "roll", "values": [5, 9]}, {"c": "phase"},
                                   {"c": "undo"}, {"c": "phase"}])

@@ -7,7 +7,7 @@ import json
 from support.game import make_referee
 from referee.app import event_text
 from referee.texts import outcome, with_consequences, win_text
-from host_tools.replica import Replica
+from host_tools.link.replica import Replica
 
 # the events of docs/scripts/hoth-3-rounds.txt (fleetref sim --headless --scenario hoth --seed 1)
 HOTH = [[1, 15, 8, 1], [4, 0, 0, 0], [7, 1, 0, 0], [6, 0, 0, 0], [11, 1, 1, 0], [12, 5, 2, 1],
@@ -82,7 +82,7 @@ def test_the_mirror_replica_says_the_outcome():
 
 def hoth_save(events=HOTH):
     """A save dict (host_tools/savefile.build) of the hoth events, as `fleetref save` makes."""
-    from host_tools import savefile
+    from host_tools.files import savefile
     app, _ = make_referee("hoth")
     g = app.game
     rows = []
@@ -94,7 +94,7 @@ def hoth_save(events=HOTH):
 
 
 def test_report_tells_the_deciding_moment_and_no_unplayed_round():
-    from host_tools import report
+    from host_tools.files import report
     m = report.analyse(hoth_save())
     # end-of-round damage counts in the round it lands; round 4 was never played
     assert m["hp_rounds"]["labels"] == ["start", "end of round 1", "end of round 2",
@@ -111,7 +111,7 @@ def test_report_tells_the_deciding_moment_and_no_unplayed_round():
 
 
 def test_replay_records_say_the_outcome():
-    from host_tools import gamefile
+    from host_tools.files import gamefile
     recs = gamefile.Walk(hoth_save()).run()
     assert recs[-1]["text"].endswith("Troop Transport is destroyed: the Empire wins.")
     assert recs[-1]["played_round"] == 3 and recs[-1]["won"] == 0
@@ -140,7 +140,7 @@ def test_ship_states_in_words():
 
 
 def test_mirror_snapshot_and_screen_say_states_and_the_deciding_round():
-    from host_tools.mirrorview import ship_lines
+    from host_tools.views.mirrorview import ship_lines
     app, _ = make_referee("hoth")
     rep = Replica()
     rep.load_game({"gid": "g1", "roster": json.loads(app.raw_text), "scenario": "hoth"})
@@ -194,10 +194,10 @@ def test_simulator_log_and_snapshot_say_the_outcome_and_states():
 
 
 def test_web_feed_records_and_state_tell_the_outcome():
-    """The web page's feed (host_tools/webfeed.py over the mirror): the deciding event's
+    """The web page's feed (host_tools/views/webfeed.py over the mirror): the deciding event's
     record says who won, the state says the round it was decided in and the ships' states."""
-    from host_tools.mirror import Mirror
-    from host_tools.webfeed import Feed, MirrorFeed
+    from host_tools.link.mirror import Mirror
+    from host_tools.views.webfeed import Feed, MirrorFeed
     app, _ = make_referee("hoth")
     m = Mirror("/dev/null-not-opened")
     feed = Feed()
@@ -214,7 +214,7 @@ def test_web_feed_records_and_state_tell_the_outcome():
 
 def test_simulator_table_says_the_states_in_words():
     from rich.console import Console
-    from host_tools.view import ships_table
+    from host_tools.views.view import ships_table
     g = play(HOTH)
     c = Console(width=120, record=True)
     c.print(ships_table(g))
@@ -290,7 +290,7 @@ def test_the_simulator_view_says_the_ship_states_of_every_view():
     or fire in the next round" (d20 10 + 16 = 26 against the front's 12: ionized in round 2);
     "The fighters being on board the Star Destroyer" (TIE Fighter 1 aboard); "The Rebel player
     wins if they exit the Transport from the opposite table edge" (exited)."""
-    from host_tools.simview import selected_line
+    from host_tools.views.simview import selected_line
     from referee.texts import ship_state
     g = play([(1, 15, 8, 0), (4, 0, 0, 0)] + [(11, i, 1, 0) for i in (0, 4, 5, 6)] +
              [(4, 0, 0, 0), (17, 0, 10, 0), (4, 0, 0, 0), (1, 15, 8, 0), (4, 0, 0, 0),

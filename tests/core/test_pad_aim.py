@@ -9,7 +9,7 @@ import json
 
 from support.game import make_referee
 from host_tools.cli import main
-from host_tools.mirror import Mirror
+from host_tools.link.mirror import Mirror
 from referee.rules.d20 import EV_AIM
 from test_restore_notes import sim_view
 from support.wording import rendered

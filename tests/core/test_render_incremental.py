@@ -11,8 +11,8 @@ import random
 import pytest
 
 from support import ROOT
-from host_tools import script as scriptmod
-from host_tools.sim import make_board
+from host_tools.sim import script as scriptmod
+from host_tools.sim.sim import make_board
 from referee.render import Renderer
 
 SCRIPTS = [("hoth-3-rounds", "hoth"), ("swsb-3-rounds", "swsb-example"),

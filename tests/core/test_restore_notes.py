@@ -8,10 +8,10 @@ import threading
 from rich.console import Console
 
 from support.game import make_referee
-from host_tools import linknote
+from host_tools.link import linknote
 from host_tools.cli import parser
-from host_tools.mirror import Mirror
-from host_tools.mirrorview import MirrorScreen
+from host_tools.link.mirror import Mirror
+from host_tools.views.mirrorview import MirrorScreen
 from referee.journal import Journal, OSFS
 from support.web import wait_until
 from support.wording import rendered
@@ -36,8 +36,8 @@ def sim_view(flash):
     """The simulator's terminal view of a board started on ``flash`` (as `fleetref sim
     --flash FLASH` builds it), and its serial port to close."""
     import asyncio
-    from host_tools import sim
-    from host_tools.simview import SimView
+    from host_tools.sim import sim
+    from host_tools.views.simview import SimView
     args = parser().parse_args(["sim", "--flash", flash, "--seed", "1"])
     app, runner, ser, keys, display, _keymap = sim.make_board(args)
     return SimView(app, runner, display, keys, ser, asyncio.Event()), ser

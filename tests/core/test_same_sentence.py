@@ -6,11 +6,11 @@ happen."""
 
 import os
 
-from host_tools import gamefile
-from host_tools.mirror import Mirror
-from host_tools.replay import Replay
-from host_tools.report import analyse
-from host_tools.webfeed import Feed, MirrorFeed
+from host_tools.files import gamefile
+from host_tools.link.mirror import Mirror
+from host_tools.files.replay import Replay
+from host_tools.files.report import analyse
+from host_tools.views.webfeed import Feed, MirrorFeed
 from support.wording import SCRIPTS
 
 

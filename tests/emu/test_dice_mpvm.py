@@ -6,7 +6,7 @@ as CPython's, and a Fair source there makes records and reveals a CPython verifi
 import hashlib
 import json
 
-from host_tools.verify import DiceLog, check_commitments
+from host_tools.files.verify import DiceLog, check_commitments
 from referee.dice import derive
 from support.vm import run_in_micropython
 from support.dice import spec_roll

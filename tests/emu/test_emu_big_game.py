@@ -99,7 +99,7 @@ PRESSES = ("sel- dmg+ sel+ side sel+ mark sel- sel- dmg+ undo sel+ phase undo se
 def cpython_frames(name, roster, events, ps):
     """The frame buffer after each press on the simulator's board (CPython), the game loaded
     and appended over its serial link as the board gets it."""
-    from host_tools.sim import make_board
+    from host_tools.sim.sim import make_board
     args = argparse.Namespace(board=name, flash=None, roster=None, scenario="hoth",
                               ruleset=None, seed=1)
     app, runner, ser, keys, display, _keymap = make_board(args)

@@ -7,7 +7,7 @@ heap in bytes."""
 import pytest
 
 from referee import PROTO_VERSION
-from host_tools.firmware_build import source_hash
+from host_tools.board.firmware_build import source_hash
 
 from support.emu import ROUTES, board_profile, boot, build_uf2, need_emu
 
@@ -67,7 +67,7 @@ def test_keypad_drivers_use_the_profiles_pins(tmp_path):
     `fleetref flash --uf2`."""
     need_emu()
     from emu import pico as emu
-    from host_tools import flash, image
+    from host_tools.board import flash, image
     board = board_profile("pimoroni-rgb-keypad")
     board["input"].update(sda=8, scl=9)
     board["display"].update(sck=6, mosi=7, cs=10)

@@ -11,7 +11,7 @@ import os
 
 from support import ROOT
 from support.emu import board_profile, boot, build_uf2, need_emu
-from host_tools.verify import DiceLog, verify_game
+from host_tools.files.verify import DiceLog, verify_game
 from referee import rules as profiles, scenarios
 from referee.events import EV_CLOCK
 from referee.game import Game

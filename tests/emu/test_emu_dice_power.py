@@ -11,7 +11,7 @@ import time
 
 from emu import pico as emu
 from support.emu import board_profile, build_uf2, need_emu
-from host_tools import mirror
+from host_tools.link import mirror
 from support.reportgames import cli
 
 NAME = "pico-ws2812-16x16"

@@ -13,7 +13,7 @@ import sys
 from support import ROOT
 from emu import pico as emu
 from support.emu import board_profile, need_emu
-from host_tools import image
+from host_tools.board import image
 from support.process import board_says
 from support.process import cli
 
@@ -84,7 +84,7 @@ def test_flash_over_serial_on_fleetrefs_image_keeps_the_game(tmp_path):
     back with the same game at the same seq, still running its code from flash."""
     need_emu()
     from support.emu import need_image
-    from host_tools import flash
+    from host_tools.board import flash
     need_image()
     board = board_profile(NAME)
     plan = flash.plans(board)["image"]
@@ -95,7 +95,7 @@ def test_flash_over_serial_on_fleetrefs_image_keeps_the_game(tmp_path):
     stale.write_bytes(b"M\x06stale bytecode of an old install")
     files = [(str(old_roster), p[1]) if p[1] == ":/rosters/hoth.json" else p[:2] for p in plan]
     files += [(str(stale), ":/lib/referee/game.mpy"), (str(stale), ":/lib/fleetref_build.py")]
-    from host_tools import firmware_build
+    from host_tools.board import firmware_build
     uf2 = tmp_path / "image.uf2"
     uf2.write_bytes(image.combined_uf2(firmware_build.build()["uf2"], image.littlefs_image(files)))
     with emu.EmulatedPico(str(uf2), board, connect_serial=False) as pico:

@@ -13,7 +13,7 @@ import pytest
 
 from support import ROOT
 from support.emu import ROUTES, board_profile, boot, need_emu
-from host_tools.mirror import Replica
+from host_tools.link.mirror import Replica
 from support.emu import presses, sim_run, timed, ws2812_expected
 
 SCRIPTS = {"pico-ws2812-16x16": "emu-hoth.txt", "pimoroni-rgb-keypad": "emu-hoth-keypad.txt"}
@@ -21,7 +21,7 @@ SCRIPTS = {"pico-ws2812-16x16": "emu-hoth.txt", "pimoroni-rgb-keypad": "emu-hoth
 
 def cpython_frames(name, ps):
     """The renderer's frame buffer after each press, from the simulator's board (CPython)."""
-    from host_tools.sim import make_board
+    from host_tools.sim.sim import make_board
     args = argparse.Namespace(board=name, flash=None, roster=None, scenario="hoth",
                               ruleset=None, seed=1)
     _app, runner, ser, keys, display, _keymap = make_board(args)

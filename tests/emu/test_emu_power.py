@@ -16,7 +16,7 @@ import pytest
 
 from support import ROOT
 from support.emu import board_profile, boot, build_uf2, need_emu
-from host_tools.mirror import Replica
+from host_tools.link.mirror import Replica
 from support.emu import presses, sim_run, timed
 
 NAME = "pico-ws2812-16x16"

@@ -3,7 +3,7 @@ pseudo-terminal bridged to its USB CDC, as /dev/ttyACM0 of a real Pico): `fleetr
 the port, `fleetref mirror` and `fleetref publish` (a real Mosquitto) attach to it, keys are
 pressed on the emulated key matrix, and `fleetref save` saves the game while they all run;
 the saved file, the mirror's log, the web view, the broker's retained state and
-`fleetref mirror --once` agree on the state hash (host_tools/sharedport.py)."""
+`fleetref mirror --once` agree on the state hash (host_tools/link/sharedport.py)."""
 
 import json
 import os

@@ -2,8 +2,8 @@
 the board's firmware was built from other sources than this checkout's, or runs its code from
 /lib .mpy files; it says nothing for this checkout's own image or simulator."""
 
-from host_tools.firmware_build import source_hash
-from host_tools.mirror import firmware_note
+from host_tools.board.firmware_build import source_hash
+from host_tools.link.mirror import firmware_note
 
 
 def hello(**kw):

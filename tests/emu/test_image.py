@@ -14,7 +14,7 @@ import sys
 from littlefs import LittleFS
 
 from support import ROOT
-from host_tools import image
+from host_tools.board import image
 from support.process import cli
 
 
@@ -106,7 +106,7 @@ def test_uf2_by_default_is_fleetrefs_image_with_no_lib_copies(tmp_path):
     """No --micropython: the UF2 is `make firmware`'s image (its blocks unchanged) and a
     filesystem of main.py, board.json and the rosters only: the code is in flash."""
     from support.emu import need_image
-    from host_tools import firmware_build
+    from host_tools.board import firmware_build
     need_image()
     r = flash_cmd("--uf2", str(tmp_path / "all.uf2"))
     assert r.returncode == 0, r.stderr

@@ -46,7 +46,7 @@ def test_the_image_manifest_adds_the_ports_modules_and_the_build_info(tmp_path, 
     """The manifest `make firmware` hands MicroPython's build: the port's own frozen modules
     (asyncio, neopixel, ...; the Pico W's networking), fleetref's manifest, and the
     build-info module saying the code is frozen, with this checkout's sources' hash."""
-    from host_tools import firmware_build, firmware_steps
+    from host_tools.board import firmware_build, firmware_steps
     for board, port in (("RPI_PICO", "$(PORT_DIR)/boards/manifest.py"),
                         ("RPI_PICO_W", "$(PORT_DIR)/boards/RPI_PICO_W/manifest.py")):
         path = firmware_steps.write_manifest(str(tmp_path), board)

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from support import ROOT
-from host_tools import script as scriptmod
+from host_tools.sim import script as scriptmod
 from referee.app import Referee
 from referee.dice import Dice, XorShift32
 from binascii import crc32

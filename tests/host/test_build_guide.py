@@ -8,7 +8,7 @@ import re
 import pytest
 
 from support import ROOT
-from host_tools import buildguide
+from host_tools.board import buildguide
 
 DOCS = os.path.join(ROOT, "docs")
 
@@ -68,7 +68,7 @@ def test_readme_names_only_files_in_the_repository():
 def test_the_upstream_commits_are_the_kits():
     """docs/build.md's table of upstream sources names the tags and commits the kit pins
     (../shared/mpy-build/SOURCES), so a maker with internet rebuilds the same image."""
-    from host_tools import buildguide_image, firmware_build
+    from host_tools.board import buildguide_image, firmware_build
     path = os.path.join(firmware_build.kit_dir(), "SOURCES")
     if not os.path.isfile(path):
         pytest.skip("no ../shared/mpy-build/SOURCES beside this checkout")

@@ -56,7 +56,7 @@ def test_dicestats_into_a_closed_pipe_ends_quietly(game_log, extra):
 
 def test_a_long_output_into_a_closed_pipe_ends_quietly(game_log):
     # more than a pipe holds, written while the command runs (not only at its end)
-    code = ("from host_tools.cli import main; import host_tools.dicestats as d; "
+    code = ("from host_tools.cli import main; import host_tools.files.dicestats as d; "
             "d.lines = lambda st: ['x' * 100] * 5000; sys.exit(main())")
     rc, err = run_with_closed_stdout("dicestats", game_log, code=code)
     assert err == "" and rc == 1, err

@@ -10,9 +10,9 @@ import time
 
 from rich.console import Console
 
-from host_tools import clockview, webfeed
-from host_tools.mirror import Mirror
-from host_tools.mirrorview import MirrorScreen
+from host_tools.views import clockview, webfeed
+from host_tools.link.mirror import Mirror
+from host_tools.views.mirrorview import MirrorScreen
 
 
 def screen_text(m):
@@ -84,8 +84,8 @@ def test_a_mirror_connecting_mid_turn_counts_from_where_the_board_is(sim_factory
 
 def test_simulator_view_shows_the_clocks_and_the_pause():
     import asyncio
-    from host_tools import sim
-    from host_tools.simview import SimView
+    from host_tools.sim import sim
+    from host_tools.views.simview import SimView
     args = argparse.Namespace(board="pico-ws2812-16x16", seed=1, flash=None, roster=None,
                               scenario="swsb-example", ruleset=None, new=False,
                               setting=["clock_s=600"], clock=None)

@@ -11,9 +11,9 @@ import pytest
 
 from support.game import make_referee
 from devtools import webshots
-from host_tools.boardlink import BoardLink, MirrorError
-from host_tools.mirror import Mirror
-from host_tools.replica import Replica
+from host_tools.link.boardlink import BoardLink, MirrorError
+from host_tools.link.mirror import Mirror
+from host_tools.link.replica import Replica
 
 
 def test_a_link_never_opened_refuses_to_send_with_one_line():

@@ -10,7 +10,7 @@ from support import ROOT
 from support.process import SimProcess
 from support.reportgames import cli
 from support.process import drive
-from host_tools.csvcell import cell, row
+from host_tools.files.csvcell import cell, row
 
 FORMULA = '=HYPERLINK("x.invalid")'
 
@@ -50,7 +50,7 @@ def test_report_csv_of_a_game_with_a_formula_named_ship(tmp_path):
 def test_dashboard_results_csv_keeps_formula_names_as_text():
     """A table called like a formula (a topic level is any text) in the results CSV."""
     from support.game import new_game
-    from host_tools import tables
+    from host_tools.tournament import tables
     g = new_game("hoth")
     snap = g.snapshot()
     snap.update(gid="g1", board_hash=snap["state_hash"], hash_match=True, t=100.0)

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from host_tools import demo, narrate, paths
+from host_tools.sim import demo, narrate
+from host_tools import paths
 from referee.app import ACTIONS
 from referee.keymap import KeyMap
 from support.wording import rendered

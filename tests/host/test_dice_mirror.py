@@ -3,8 +3,8 @@ simulated board's game, and when the board reveals its secret the mirror recompu
 board roll it holds and says how many verified (its snapshot, which the web view serves, and
 its terminal view)."""
 
-from host_tools.mirror import Mirror
-from host_tools.mirrorview import MirrorScreen
+from host_tools.link.mirror import Mirror
+from host_tools.views.mirrorview import MirrorScreen
 
 
 def test_mirror_verifies_rolls_when_the_board_reveals(sim_factory):

@@ -11,8 +11,8 @@ import json
 import re
 
 from referee.texts import plural
-from host_tools.mirror import Mirror
-from host_tools.mirrorview import MirrorScreen
+from host_tools.link.mirror import Mirror
+from host_tools.views.mirrorview import MirrorScreen
 from support.reportgames import cli
 
 EV_ATTACK = 9
@@ -150,7 +150,7 @@ def test_a_mirror_log_keeps_the_dice_and_verifies(sim_factory, tmp_path):
     assert out.stdout.startswith("%s verified, 1 physical roll, 0 not yet revealed"
                                  % plural(len(rolls), "board roll")), out.stdout
     assert out.stdout.rstrip().endswith("all board rolls match")
-    from host_tools.replica import Replica
+    from host_tools.link.replica import Replica
     rep = Replica()
     rep.resume_from_log(str(log))
     assert rep.dicelog.as_dict() == m.rep.dicelog.as_dict()

@@ -5,7 +5,7 @@ import hashlib
 
 import pytest
 
-from host_tools.dicestats import chi2_sf, stats, lines
+from host_tools.files.dicestats import chi2_sf, stats, lines
 from support.dice import Board
 
 
@@ -46,7 +46,7 @@ def test_board_dice_fit_a_fair_die():
     # statistic (not a timed or random test: the same numbers every run)
     from referee.dice import derive
     secret = hashlib.sha256(b"fixed").digest()
-    from host_tools.dicestats import _group
+    from host_tools.files.dicestats import _group
     for faces in (20, 6, 8):
         vals = []
         for seq in range(1, 2001):

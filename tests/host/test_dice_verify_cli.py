@@ -9,7 +9,7 @@ import pytest
 
 from referee.texts import plural
 from support.process import drive
-from host_tools import savefile
+from host_tools.files import savefile
 from support.process import cli
 
 

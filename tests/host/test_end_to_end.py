@@ -13,7 +13,7 @@ import time
 
 from support import ROOT
 
-from host_tools.mirror import Mirror
+from host_tools.link.mirror import Mirror
 
 SCRIPTS = os.path.join(ROOT, "docs", "scripts")
 

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from support import ROOT
-from host_tools import flash, flash_board
-from host_tools.firmware_build import source_hash
-from host_tools.mirror import Mirror
+from host_tools.board import flash, flash_board
+from host_tools.board.firmware_build import source_hash
+from host_tools.link.mirror import Mirror
 
 
 def test_dry_run_prints_every_file_with_size_and_target():

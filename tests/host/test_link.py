@@ -8,7 +8,7 @@ import time
 import pytest
 import serial
 
-from host_tools.mirror import Mirror, MirrorError
+from host_tools.link.mirror import Mirror, MirrorError
 from referee import PROTO_VERSION
 from support.process import drive, newer_protocol_board
 

@@ -10,8 +10,8 @@ import os
 import pytest
 
 from support import ROOT
-from host_tools import saveload
-from host_tools.mirror import Mirror
+from host_tools.files import saveload
+from host_tools.link.mirror import Mirror
 from support.process import cli
 
 SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
@@ -57,7 +57,7 @@ def test_a_load_the_board_refuses_changes_nothing(sim_factory, tmp_path):
     # a game on a roster whose line the board's serial input refuses (over 16 KB)
     # (the host tools refuse to start such a game, so the file is written by savefile's own
     # code: a game of that roster with no events)
-    from host_tools import savefile
+    from host_tools.files import savefile
     roster = json.load(open(os.path.join(ROOT, "firmware", "rosters", "swsb-example.json")))
     roster["note"] = "x" * 20000
     path = tmp_path / "game.json"

@@ -19,7 +19,7 @@ import pytest
 
 from support import FAKES, ROOT
 from support.game import default_board
-from host_tools import buildguide_power, legend, pictures
+from host_tools.board import buildguide_power, legend, pictures
 
 DOCS = os.path.join(ROOT, "docs")
 NS = "{http://www.w3.org/2000/svg}"
@@ -180,7 +180,7 @@ def _wiring_labels(board, monkeypatch):
     """The wiring diagram's texts as (text, (x0, y0, x1, y1)) in SVG points, as schemdraw
     places and sizes them."""
     from schemdraw.backends import svgtext
-    from host_tools import buildguide_wiring
+    from host_tools.board import buildguide_wiring
     seen = []
     real = svgtext.text_tosvg
 

@@ -2,7 +2,7 @@
 different versions): a state hash that differs at an event is answered by a replay of the
 board's game from its start, a second time by taking the board's state (its base and RAM
 window), a third time by an error: ``fleetref save`` and the mirror end instead of resyncing
-forever (host_tools/mirror.py, Mirror._mismatch).
+forever (host_tools/link/mirror.py, Mirror._mismatch).
 
 The board is a real simulator process playing a journaled swsb game from its flash (its code
 unchanged); only this test process's rules are changed, so the two really differ. The board
@@ -13,8 +13,8 @@ import threading
 
 import pytest
 
-from host_tools import savefile, saveload
-from host_tools.mirror import Disagreement, Mirror, MirrorError
+from host_tools.files import savefile, saveload
+from host_tools.link.mirror import Disagreement, Mirror, MirrorError
 from referee.fleet import Fleet
 from test_mirror_follow import journal_of
 

@@ -9,7 +9,7 @@ import os
 import selectors
 import time
 
-from host_tools.mirror import Mirror
+from host_tools.link.mirror import Mirror
 
 
 def journal_of(tmp_path, n):
@@ -66,7 +66,8 @@ class CountingSelector(selectors.DefaultSelector):
 def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
     """The simulator's loop (IdleLoop) run in this process on an event loop whose selector
     counts its calls: idle, it waits with no timeout; a key press and a host line wake it."""
-    from host_tools import paths, sim
+    from host_tools import paths
+    from host_tools.sim import sim
     args = argparse.Namespace(board=paths.DEFAULT_BOARD, seed=1, roster=None,
                               scenario="hoth", ruleset=None, flash=None, new=False,
                               history_kb=256)
@@ -121,7 +122,7 @@ def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
 def test_idle_mirror_blocks_in_select_for_a_second(sim_factory, monkeypatch):
     """follow(): with nothing arriving, each turn blocks in select() on the port for
     IDLE_WAIT (1 s) and the view is not redrawn (it is drawn when something changed)."""
-    from host_tools import mirror
+    from host_tools.link import mirror
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1")
     waits = []
     real = mirror.select.select

@@ -1,4 +1,4 @@
-"""The mirror holds each event once (host_tools/mirror.py, replica.py): its log never has the
+"""The mirror holds each event once (host_tools/link/mirror.py, replica.py): its log never has the
 same seq twice, however the board's lines interleave. A board's own ``hello`` at start that
 reaches the mirror after its handshake began, a second answer to a ``game`` request, an ``ev``
 line sent twice, and a catch-up batch overlapping the live lines, each provoked in order
@@ -8,7 +8,7 @@ import io
 import json
 
 from support.game import make_referee
-from host_tools.mirror import Mirror
+from host_tools.link.mirror import Mirror
 
 
 class BoardPort:

@@ -17,9 +17,9 @@ import pytest
 
 from support import ROOT
 from support.reportgames import GAMES, cli, load, play_and_save
-from host_tools import gamefile, savefile
-from host_tools.replay import Replay
-from host_tools.replayview import Controls, ReplayScreen, parse_keys, start_web
+from host_tools.files import gamefile, savefile
+from host_tools.files.replay import Replay
+from host_tools.views.replayview import Controls, ReplayScreen, parse_keys, start_web
 
 
 @pytest.fixture(scope="module")

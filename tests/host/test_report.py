@@ -12,8 +12,8 @@ import re
 import pytest
 
 from support.reportgames import GAMES, cli, load, play_and_save
-from host_tools import gamefile, report
-from host_tools.savefile import SaveError
+from host_tools.files import gamefile, report
+from host_tools.files.savefile import SaveError
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

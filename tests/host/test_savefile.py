@@ -5,7 +5,7 @@ import json
 import pytest
 
 from support.game import count_applies, new_game, scenario_text
-from host_tools import savefile
+from host_tools.files import savefile
 from referee.game import EV_INIT, EV_PHASE, EV_UNDO
 from support.process import cli
 

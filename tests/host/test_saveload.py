@@ -9,8 +9,8 @@ import pytest
 from support import ROOT
 from support.game import new_game
 from support.gen import play
-from host_tools import savefile, saveload
-from host_tools.mirror import Mirror
+from host_tools.files import savefile, saveload
+from host_tools.link.mirror import Mirror
 from support.process import cli
 
 SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")

@@ -1,4 +1,4 @@
-"""Several host tools follow one board at once (host_tools/sharedport.py; docs/protocol.md,
+"""Several host tools follow one board at once (host_tools/link/sharedport.py; docs/protocol.md,
 "Sharing a board among host tools"): the first tool holds the serial port and the others
 attach through its socket. On the simulator and on the emulated Pico, `fleetref mirror`,
 `fleetref web` and `fleetref publish` (a real Mosquitto) run while `fleetref save` saves the
@@ -22,7 +22,7 @@ from support.process import SimProcess
 from support.game import new_game
 from support.gen import play
 from devtools import webshots
-from host_tools.mirror import Mirror
+from host_tools.link.mirror import Mirror
 from support.mqtt import EVENT
 from support.web import wait_until
 from support.followers import Followers, TABLE
@@ -77,7 +77,7 @@ def test_mirror_web_publish_save_load_and_roster_push_share_a_simulator(tmp_path
     r = cli("mirror", "--once", "--json", "--port", sim.port, env=env)
     assert r.returncode == 0 and json.loads(r.stdout)["state_hash"] == snap["state_hash"]
     # fleetref flash needs the port for itself: refused in one line while tools follow it
-    from host_tools import flash, flash_board
+    from host_tools.board import flash, flash_board
     with pytest.raises(flash.FlashError, match="busy: close the mirror"):
         flash_board.check_port_free(sim.port)
     r = cli("roster", "push", os.path.join(ROOT, "firmware", "rosters", "hoth.json"),
@@ -111,7 +111,7 @@ def test_when_the_tool_holding_the_port_ends_the_others_follow_on(tmp_path, brok
     send(sim.port, [{"c": "hit", "ship": 1}], 4)
     wait_until(lambda: f.hashes()["publish"] == (4, board_snap(sim.port)["state_hash"]), 30)
     f.pub.stop()
-    from host_tools import flash_board
+    from host_tools.board import flash_board
     flash_board.check_port_free(sim.port)     # the last tool gone: the port is free
     for out in f.outputs():
         assert "Traceback" not in out, out[-2000:]
@@ -199,7 +199,7 @@ def test_no_such_device_is_said_in_one_line(tmp_path):
 
 def test_a_board_of_another_protocol_stops_the_live_mirror_at_once():
     """Retrying would not help: the live mirror (and web, publish) stop with the reason."""
-    from host_tools.mirror import Incompatible
+    from host_tools.link.mirror import Incompatible
     from support.process import newer_protocol_board
     port, ends = newer_protocol_board()
     m = Mirror(port, warn=lambda s: None)

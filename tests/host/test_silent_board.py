@@ -19,7 +19,7 @@ import tty
 
 from support import ROOT
 from support.process import SimProcess
-from host_tools.mirror import Mirror
+from host_tools.link.mirror import Mirror
 from support.mqtt import EVENT
 from support.web import WebProcess, wait_until
 

@@ -1,4 +1,4 @@
-"""The simulator's serial end (host_tools/virtual.py) splits and checks lines as the board's
+"""The simulator's serial end (host_tools/sim/virtual.py) splits and checks lines as the board's
 USB CDC driver does (drivers/usbserial.py, docs/protocol.md "Errors"): CR or LF ends a line,
 empty lines get no answer, a line that is not UTF-8 is refused whole, not run with its bad
 bytes replaced (found by an independent check through the simulator's pty)."""
@@ -7,7 +7,7 @@ import json
 import os
 
 from support.game import make_referee
-from host_tools.virtual import PtySerial
+from host_tools.sim.virtual import PtySerial
 from referee.protocol import NOT_UTF8
 
 

@@ -8,8 +8,8 @@ import os
 
 from rich.console import Console
 
-from host_tools import ports
-from host_tools.termkeys import KeyReader
+from host_tools.link import ports
+from host_tools.sim.termkeys import KeyReader
 
 
 class FakeKeymap:
@@ -79,7 +79,7 @@ def test_only_simulators_of_this_checkout(tmp_path, monkeypatch):
 
 
 def sim_board(scenario="hoth"):
-    from host_tools import sim
+    from host_tools.sim import sim
     args = argparse.Namespace(board="pico-ws2812-16x16", seed=1, flash=None, roster=None,
                               scenario=scenario, ruleset=None, new=False)
     return sim.make_board(args)
@@ -94,7 +94,7 @@ def rows_of(text, width, height):
 
 def test_sim_view_fits_80x24_and_refusal_clears():
     import asyncio
-    from host_tools.simview import SimView
+    from host_tools.views.simview import SimView
     app, runner, ser, keys, display, _keymap = sim_board()
     try:
         v = SimView(app, runner, display, keys, ser, asyncio.Event(),
@@ -116,8 +116,8 @@ def test_sim_view_fits_80x24_and_refusal_clears():
 
 
 def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
-    from host_tools.mirror import Mirror
-    from host_tools.mirrorview import MirrorScreen
+    from host_tools.link.mirror import Mirror
+    from host_tools.views.mirrorview import MirrorScreen
     app, _runner, ser, _keys, _display, _keymap = sim_board("deathstar")
     try:
         m = Mirror("/dev/null", warn=lambda s: None)
@@ -162,7 +162,7 @@ def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
 
 def test_simulator_key_reader_gets_terminal_bytes(monkeypatch):
     import asyncio
-    from host_tools.simview import SimView
+    from host_tools.views.simview import SimView
     app, runner, ser, keys, display, keymap = sim_board()
     r, w = os.pipe()
     try:

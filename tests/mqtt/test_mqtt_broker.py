@@ -15,7 +15,7 @@ import pytest
 
 from support import ROOT
 from support.process import SimProcess
-from host_tools import mqttlink
+from host_tools.tournament import mqttlink
 from support.mqtt import EVENT, Recorder, fleetref, need_mqtt, publisher, wait_until
 
 SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
@@ -246,7 +246,7 @@ def _init_and_start(base, d, who, procs):
     ``who`` (None: this user); again on another port should another program have taken the
     free port meanwhile. Returns (port, the broker's Popen, a reader of its log)."""
     import subprocess
-    from host_tools import tournament
+    from host_tools.tournament import tournament
     from devtools import webshots
     path = os.path.join(base, "mosquitto.log")
     def text():

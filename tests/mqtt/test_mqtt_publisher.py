@@ -1,4 +1,4 @@
-"""Without a broker: host_tools.publish.Publisher on the mirror's own replica
+"""Without a broker: host_tools.tournament.publish.Publisher on the mirror's own replica
 publishes each event once with the board's texts and hashes, then the retained state;
 ``acked_seq`` follows the broker's acknowledgements (also one that comes before publish()
 returned its message id); a restarted publisher skips what the broker holds; a new game
@@ -8,8 +8,8 @@ import json
 import os
 
 from support import ROOT
-from host_tools.mirror import Mirror
-from host_tools.publish import Publisher
+from host_tools.link.mirror import Mirror
+from host_tools.tournament.publish import Publisher
 
 
 class FakeClient:

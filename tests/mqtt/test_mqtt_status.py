@@ -8,7 +8,7 @@ import time
 import pytest
 
 from support.process import SimProcess
-from host_tools import mqttlink
+from host_tools.tournament import mqttlink
 from devtools import webshots
 from support.mqtt import EVENT, Broker, Recorder, dashboard, need_mqtt, publisher, wait_until
 from support.web import get_json, need_browser

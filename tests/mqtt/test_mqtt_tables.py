@@ -1,4 +1,4 @@
-"""Without a broker: the dashboard's model of the tables (host_tools.tables) drops
+"""Without a broker: the dashboard's model of the tables (host_tools.tournament.tables) drops
 repeated events by seq, warns when hashes disagree and when a table in play goes silent, shows
 time banks, survives malformed messages with one warning each; broker URLs and names are
 checked; `tournament init` writes Mosquitto's $7$ (PBKDF2-SHA512) hashes and an ACL that
@@ -14,7 +14,7 @@ import stat
 import pytest
 
 from support.game import new_game
-from host_tools import mqttlink, tables, tournament
+from host_tools.tournament import mqttlink, tables, tournament
 from support.mqtt import reachable_folder
 
 
@@ -151,7 +151,7 @@ def test_the_will_has_no_time_and_the_card_says_when_the_table_went_offline():
     """The will is fixed at connect time, so it carries no time: the dashboard takes the time
     it received the will, unless the broker sent it stored from before the dashboard
     subscribed (then when is unknown); the publisher's own status messages carry theirs."""
-    from host_tools import publish
+    from host_tools.tournament import publish
     will = json.loads(publish.will_payload())
     assert will == {"online": False}
     now = [1000.0]

@@ -16,8 +16,8 @@ import pytest
 from support import ROOT
 from support.game import make_referee
 from host_tools.cli import main
-from host_tools.mirror import Mirror
-from host_tools.mirrorview import MirrorScreen
+from host_tools.link.mirror import Mirror
+from host_tools.views.mirrorview import MirrorScreen
 from support.web import serve
 from support.wording import page_text, rendered
 
@@ -69,7 +69,7 @@ def test_the_mirror_once_table_and_the_simulator_view(sim_factory, scenario, sho
     assert r.returncode == 0, r.stderr
     head = next(x for x in r.stdout.splitlines() if "hit points" in x).split()
     assert ("cl" in head, "cc" in head) == (shown, shown), head
-    from host_tools.simview import selected_line
+    from host_tools.views.simview import selected_line
     app, _ = make_referee(scenario)
     line = selected_line(app.game, 0)        # the first ship: a capital ship in both
     assert ("class" in line, "counter" in line, "/" in line) == (shown,) * 3, line
@@ -77,7 +77,7 @@ def test_the_mirror_once_table_and_the_simulator_view(sim_factory, scenario, sho
 
 @pytest.mark.parametrize("scenario,shown", [("hoth", False), ("swsb-example", True)])
 def test_the_web_page(chrome, scenario, shown):
-    from host_tools.webfeed import Feed
+    from host_tools.views.webfeed import Feed
     from referee.texts import add_states
     from support.web import wait_until
     from devtools import webshots

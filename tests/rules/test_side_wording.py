@@ -58,7 +58,7 @@ def test_scripts_put_verbs_after_side_names(sim_factory, tmp_path):
 
 def test_the_views_agree_with_plural_sides(sim_factory, tmp_path):
     from host_tools.cli import main
-    from host_tools.mirrorview import MirrorScreen
+    from host_tools.views.mirrorview import MirrorScreen
     from support.wording import rendered
     roster = renamed_roster(tmp_path, "hoth", PLURAL)
     log = tmp_path / "mirror.log"
@@ -77,7 +77,7 @@ def test_the_views_agree_with_plural_sides(sim_factory, tmp_path):
 
 
 def test_web_page_and_overlay_agree_with_plural_sides(sim_factory, tmp_path, chrome):
-    from host_tools.webfeed import Feed, record
+    from host_tools.views.webfeed import Feed, record
     from support.web import wait_until
     roster = renamed_roster(tmp_path, "hoth", PLURAL)
     _final, m = follow_script(sim_factory, roster, "hoth-3-rounds.txt", str(tmp_path / "log"))
@@ -101,8 +101,8 @@ def test_web_page_and_overlay_agree_with_plural_sides(sim_factory, tmp_path, chr
 def test_one_board_roll_verified_is_said_in_the_singular(sim_factory):
     """A simulator with committed dice: one board roll (the initiative's two d20s are one
     roll record), then the reveal: the mirror's view says "1 roll verified"."""
-    from host_tools.mirror import Mirror
-    from host_tools.mirrorview import MirrorScreen
+    from host_tools.link.mirror import Mirror
+    from host_tools.views.mirrorview import MirrorScreen
     sim = sim_factory("--headless", "--scenario", "hoth")
     m = Mirror(sim.port, warn=lambda s: None)
     try:

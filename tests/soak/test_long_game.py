@@ -6,8 +6,8 @@ import json
 import os
 
 from support.game import accepted_events, count_applies, make_referee
-from host_tools import savefile
-from host_tools.mirror import Replica
+from host_tools.files import savefile
+from host_tools.link.mirror import Replica
 from referee.journal import Journal, OSFS
 
 EVENTS = int(os.environ.get("FLEETREF_LONG_EVENTS", "100000"))

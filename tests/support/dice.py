@@ -6,7 +6,7 @@ import os
 import random
 import struct
 
-from host_tools.verify import DiceLog, verify_game
+from host_tools.files.verify import DiceLog, verify_game
 from referee.app import ACTIONS, Referee
 from referee.dice import Dice, Fair
 from support import ROOT

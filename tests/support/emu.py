@@ -15,7 +15,7 @@ import time
 import serial
 
 from emu import pico as emu
-from host_tools import script as scriptmod
+from host_tools.sim import script as scriptmod
 from support import ROOT
 from support.process import need
 
@@ -28,7 +28,7 @@ def need_emu():
 
 def need_image():
     """Skip (or fail under FLEETREF_REQUIRE_FIRMWARE) when fleetref's image cannot be built."""
-    from host_tools import firmware_build
+    from host_tools.board import firmware_build
     need(firmware_build.missing(), "FLEETREF_REQUIRE_FIRMWARE")
 
 

@@ -13,7 +13,7 @@ import tempfile
 import threading
 import time
 
-from host_tools import mqttlink, tournament
+from host_tools.tournament import mqttlink, tournament
 from devtools import webshots
 from support import ROOT
 from support.process import need, stop_process

@@ -5,7 +5,7 @@ port, one per ruleset; and a mirror log written by the mirror's own code."""
 import json
 import os
 
-from host_tools.mirror import Mirror
+from host_tools.link.mirror import Mirror
 from support import ROOT
 from support.process import SimProcess, cli, drive
 from support.registries import script_of_ruleset

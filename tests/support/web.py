@@ -111,7 +111,7 @@ def wait_until(pred, timeout, step=0.02):
 
 def serve(feed):
     """Serve ``feed`` on the web page's server in a thread; returns (base URL, stop)."""
-    from host_tools import web
+    from host_tools.views import web
     port = webshots.free_port()
     started = threading.Event()
     servers = []

@@ -72,7 +72,7 @@ def follow_script(sim_factory, roster, script, log_path):
     """A headless simulator playing docs script ``script`` on roster file ``roster`` (dice
     seed 1), followed by a Mirror writing ``log_path``; returns (the simulator's final
     snapshot, the mirror, closed)."""
-    from host_tools.mirror import Mirror
+    from host_tools.link.mirror import Mirror
     sim = sim_factory("--headless", "--seed", "1", "--roster", roster, "--script",
                       os.path.join(SCRIPTS, script), "--wait-for-host", "--hold")
     m = Mirror(sim.port, log=open(log_path, "w"), warn=lambda msg: None)

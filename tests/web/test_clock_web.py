@@ -7,7 +7,7 @@ overlay shows the clocks."""
 
 import time
 
-from host_tools.termkeys import PAD_SHIFT
+from host_tools.sim.termkeys import PAD_SHIFT
 from support.web import KeyedSim, WebProcess, page_value, wait_until
 
 AMBER = "rgb(255, 176, 0)"

@@ -4,7 +4,7 @@ dashboard`)."""
 
 import socket
 
-from host_tools import web
+from host_tools.views import web
 from support.process import cli
 
 

@@ -1,0 +1,236 @@
+"""docs/build.md and its pictures, generated from the board profiles (boards/*.json) and the
+rulesets' pad labels: the wiring diagram (buildguide_wiring.py), the bill of materials and
+the power budget (buildguide_power.py), and a key map per board and ruleset. Run by
+``fleetref pictures``; tests/host/test_build_guide.py checks the committed files are current.
+No figure in the guide is typed by hand."""
+
+import os
+
+from host_tools.board import buildguide_image
+from host_tools import paths
+from host_tools.board.buildguide_power import (WS2812B_DATASHEET, WS2812B_STATIC_MA, parts_table,
+                                         power_rows)
+from host_tools.board.buildguide_wiring import GND_PIN, GP_PIN, VBUS_PIN, wiring_svg  # noqa: F401
+
+
+def label_game(rs):
+    """What a ruleset's ``pad_label`` reads of a game, for ruleset ``rs`` (a
+    rules.base.Ruleset) without one: its fleet command options only (pictures of the pad)."""
+    class LabelGame:
+        nopt = len(rs.options)
+        profile = rs
+    return LabelGame
+
+
+def keymap_svg(board, ruleset, mode=None):
+    """A key-map picture (SVG text): the 4x4 pad of ``board`` with what each key does in
+    ``ruleset`` (short press above, held below). ``mode``: for the keypad base, "ships" or
+    "actions"."""
+    from referee import rules
+    from referee.keymap import KeyMap
+    from referee.app import ACTIONS
+    rs = rules.get(ruleset)
+    G = label_game(rs)
+    cw, ch = 150, 62
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif">' % (4 * cw + 20, 4 * ch + 50),
+           '<rect width="100%" height="100%" fill="#f5f5f5"/>',
+           '<text x="10" y="22" font-size="15" font-weight="bold">%s: %s%s</text>'
+           % (board["name"], ruleset, " (%s mode)" % mode if mode else "")]
+    if board.get("ui") == "keypad":
+        labels = keypad_labels(rs, G, mode)
+    else:
+        km = KeyMap(board, ACTIONS)
+        labels = []
+        for i in range(16):
+            s = rs.pad_label(G, km.action(i, False))
+            lg = rs.pad_label(G, km.action(i, True))
+            labels.append((s, "" if lg == s else "held: " + lg))
+    for i, (s, lg) in enumerate(labels):
+        x, y = 10 + (i % 4) * cw, 34 + (i // 4) * ch
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="white" '
+                   'stroke="#333"/>' % (x, y, cw - 8, ch - 8))
+        out.append('<text x="%d" y="%d" font-size="9" fill="#888">K%d</text>' % (x + 5, y + 12, i))
+        out.append('<text x="%d" y="%d" font-size="14" text-anchor="middle">%s</text>'
+                   % (x + (cw - 8) // 2, y + 27, _esc(s)))
+        if lg:
+            out.append('<text x="%d" y="%d" font-size="11" fill="#555" text-anchor="middle">'
+                       '%s</text>' % (x + (cw - 8) // 2, y + 44, _esc(lg)))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def keypad_labels(rs, G, mode):
+    """(short, held) labels of the keypad base's 16 keys (firmware/referee/keypad_ui.py)."""
+    from referee.keypad_ui import ACTION_KEYS
+    fixed = {12: ("actions" if mode == "ships" else "ships", "held: scenario menu"),
+             13: ("next phase", "held: roll"), 14: ("undo", ""),
+             15: ("next page" if mode == "ships" else "next ship", "held: numbers mode")}
+    out = []
+    for k in range(16):
+        if k in fixed:
+            out.append(fixed[k])
+        elif mode == "ships":
+            out.append(("ship %d" % k, "held: mark it"))
+        else:
+            a = ACTION_KEYS[k]
+            s = rs.pad_label(G, a)
+            lg = ""
+            if a.startswith("opt"):
+                lg = "held: " + rs.pad_label(G, "alt" + a[3])
+            elif a == "enter":
+                lg = "held: cancel"
+            elif a == "side":
+                lg = "held: clock"
+            out.append((s, lg))
+    return out
+
+
+def _esc(t):
+    return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+GUIDE = """# Build guide
+
+<!-- written by `fleetref pictures` (host_tools/board/buildguide.py) from boards/*.json: do not edit
+     by hand; tests/host/test_build_guide.py checks it is current -->
+
+Two boards run the same firmware. The **Pimoroni Pico RGB Keypad Base** needs no soldering;
+the **default board** ({title}) is a panel, a key matrix and a Pico on a strip of
+perfboard. Either one works without a laptop once flashed.
+
+## The default board: {name}
+
+![wiring](wiring-{name}.svg)
+
+The diagram is drawn from `boards/{name}.json` (`display.pin`, `input.rows`,
+`input.cols`): change the pins there and run `fleetref pictures` again.
+
+### Bill of materials
+
+{parts}
+
+### Cautions
+
+- **Not a Pico 2.** A Pico 2 (RP2350) is not supported: fleetref's image is MicroPython built
+  for the RP2040 (the RPI_PICO board), and the WS2812 driver's PIO program and its viper
+  code are written for the RP2040. Use a Raspberry Pi Pico or Pico H.
+- **Inrush.** A large capacitor is empty when power comes on and charges with a surge far
+  above what a USB port allows a device at plug-in (USB 2.0 allows 10 µF across VBUS): on the
+  Pico's VBUS, 1000 µF can make the port cut out or reset the Pico. Put it on the LED 5 V
+  rail fed by a separate 5 V supply (its GND joined to the Pico's), at the panel's power
+  input. A panel fed from VBUS goes without it, or gets a soft-start between VBUS and the
+  capacitor (a load switch that ramps the 5 V up over a few milliseconds).
+
+### Wiring
+
+| signal | Pico pin |
+|---|---|
+{pin_rows}
+
+- **Level shifting.** The Pico drives its pins at 3.3 V; a WS2812B at 5 V wants at least
+  0.7 × 5 V = 3.5 V for a high. It often works without, and fails with a warm panel or a long
+  wire: feed the data through one gate of a 74AHCT125 powered from 5 V (VBUS), its output
+  enable (1OE) to GND, the three other gates' inputs to GND.
+- **Data-in corner.** The firmware's LED 0 is grid pixel (0, 0), the **top-left** corner
+  seen from the front; row 0 runs left to right, row 1 right to left and so on
+  ({wiring} wiring, `grid.wiring` in the profile). Mount the panel with its DIN arrow
+  at the top left; a panel wired row by row instead sets `"wiring": "rows"`.
+- **Diodes.** Rows are driven high one at a time and columns read with pull-downs, so current
+  flows row → switch → diode → column: the diode's **band (cathode) faces the column** wire.
+- **Power.** The panel takes 5 V from VBUS (pin {vbus}) and GND (pin {gnd}) through short,
+  thick wires. The 1000 µF capacitor belongs only to a panel on its own 5 V supply (Inrush,
+  above).
+
+### Power budget
+
+The firmware scales every frame so that the panel draws at most the profile's limit
+(`display.budget_ma`, `drivers/ws2812.py`). A dark WS2812B still draws current: its
+control IC's static current, {static} mA per LED in the {datasheet}.
+The profile counts it as `display.idle_ma` in whole milliamps ({idle} mA: the firmware's
+arithmetic is in integers). The limit includes it, so the colours get what the dark LEDs
+leave:
+
+| | |
+|---|---|
+{power_rows}
+
+To go brighter, power the panel from a separate 5 V supply rated for it (and join its GND
+to the Pico's; the 1000 µF capacitor goes across that supply), then raise `budget_ma` in the
+profile: the supply must give at least the new `budget_ma`, dark LEDs included.
+
+## The Pimoroni Pico RGB Keypad Base
+
+Plug the Pico in (USB end at the base's USB mark). Nothing else to wire:
+
+| signal | Pico pin |
+|---|---|
+{keypad_rows}
+
+## Key maps
+
+What each key does depends on the ruleset of the game loaded (held keys below the name).
+
+{keymaps}
+
+{image_sections}"""
+
+
+def guide_text():
+    board = paths.board_profile()
+    kp = paths.board_profile("pimoroni-rgb-keypad")
+    from referee import rules
+    disp, inp = board["display"], board["input"]
+    pin_rows = ["| WS2812 data (through the 74AHCT125 and 330 Ω) | GP%d (pin %d) |"
+                % (disp["pin"], GP_PIN[disp["pin"]]),
+                "| panel and 74AHCT125 5 V / GND | VBUS (pin %d) / GND (pin %d) |"
+                % (VBUS_PIN, GND_PIN)]
+    pin_rows += ["| key matrix row %d (driven) | GP%d (pin %d) |" % (k, p, GP_PIN[p])
+                 for k, p in enumerate(inp["rows"])]
+    pin_rows += ["| key matrix column %d (read, pull-down) | GP%d (pin %d) |" % (k, p, GP_PIN[p])
+                 for k, p in enumerate(inp["cols"])]
+    kd, ki = kp["display"], kp["input"]
+    keypad_rows = ["| TCA9555 keys: I2C%d SDA / SCL (address 0x%02X) | GP%d / GP%d |"
+                   % (ki.get("i2c", 0), ki.get("addr", 32), ki["sda"], ki["scl"]),
+                   "| APA102 LEDs: SPI%d SCK / MOSI | GP%d / GP%d |"
+                   % (kd.get("spi", 0), kd["sck"], kd["mosi"]),
+                   "| APA102 chip select | GP%d |" % kd["cs"]]
+    km = []
+    for name in sorted(rules.RULESETS):
+        km.append("- %s: ![%s on %s](keymap-%s-%s.svg)" % (name, name, board["name"],
+                                                           board["name"], name))
+    km.append("- keypad base, ships mode (any ruleset): ![ships mode](keymap-%s-ships.svg)"
+              % kp["name"])
+    for name in sorted(rules.RULESETS):
+        km.append("- keypad base, actions mode, %s: ![%s actions](keymap-%s-%s.svg)"
+                  % (name, name, kp["name"], name))
+    return GUIDE.format(title=board.get("title", board["name"]), name=board["name"],
+                        wiring=board["grid"].get("wiring", "rows"), parts=parts_table(board), datasheet=WS2812B_DATASHEET,
+                        static=WS2812B_STATIC_MA, idle=board["display"].get("idle_ma", 0),
+                        pin_rows="\n".join(pin_rows), vbus=VBUS_PIN, gnd=GND_PIN,
+                        power_rows="\n".join("| %s | %s |" % r for r in power_rows(board)),
+                        keypad_rows="\n".join(keypad_rows), keymaps="\n".join(km),
+                        image_sections=buildguide_image.sections(board["name"]).rstrip("\n"))
+
+
+def files():
+    """{file name in docs/: text} of the whole guide."""
+    from referee import rules
+    board = paths.board_profile()
+    kp = paths.board_profile("pimoroni-rgb-keypad")
+    out = {"build.md": guide_text(),
+           "wiring-%s.svg" % board["name"]: wiring_svg(board),
+           "keymap-%s-ships.svg" % kp["name"]: keymap_svg(kp, "swsb", "ships")}
+    for name in sorted(rules.RULESETS):
+        out["keymap-%s-%s.svg" % (board["name"], name)] = keymap_svg(board, name)
+        out["keymap-%s-%s.svg" % (kp["name"], name)] = keymap_svg(kp, name, "actions")
+    return out
+
+
+def write(out_dir):
+    """Write the guide's files into ``out_dir``; returns their names."""
+    fs = files()
+    for name, text in fs.items():
+        with open(os.path.join(out_dir, name), "w") as f:
+            f.write(text)
+    return sorted(fs)

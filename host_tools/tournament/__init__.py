@@ -1,0 +1,1 @@
+"""Events of many tables over MQTT: publish, the organiser's dashboard, the broker's set-up."""
