@@ -28,48 +28,48 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
     pass
 
 
+# The modules of the fleetref commands, in the order of ``fleetref --help``. Each declares
+# ``COMMAND`` (its name) and ``SUMMARY`` (its line in that list), with ``add_arguments(parser)``
+# and ``main(args)``; a module of several commands declares tuples of names and summaries,
+# with ``add_<command>_arguments`` and ``main_<command>`` for each.
+COMMAND_MODULES = (
+    "host_tools.sim.sim",
+    "host_tools.views.mirrorview",
+    "host_tools.sim.demo",
+    "host_tools.board.flash",
+    "host_tools.files.saveload",
+    "host_tools.board.rostercmd",
+    "host_tools.board.legend",
+    "host_tools.board.pictures",
+    "host_tools.views.web",
+    "host_tools.files.verify",
+    "host_tools.files.dicestats",
+    "host_tools.files.report",
+    "host_tools.files.replay",
+    "host_tools.tournament.publish",
+    "host_tools.tournament.dashboard",
+    "host_tools.tournament.tournament",
+)
+
+
+def declared(mod):
+    """The commands module ``mod`` declares: (name, summary, add_arguments, main) each."""
+    if isinstance(mod.COMMAND, str):
+        return [(mod.COMMAND, mod.SUMMARY, mod.add_arguments, mod.main)]
+    return [(name, summary, getattr(mod, "add_%s_arguments" % name),
+             getattr(mod, "main_%s" % name)) for name, summary in zip(mod.COMMAND, mod.SUMMARY,
+                                                                    strict=True)]
+
+
 def commands():
-    from host_tools.sim import sim, demo
-    from host_tools.views import mirrorview, web
-    from host_tools.board import flash, pictures, rostercmd, legend
-    from host_tools.files import saveload
-    from host_tools.files import verify, dicestats, report, replay
-    from host_tools.tournament import publish, dashboard, tournament
-    return [
-        ("sim", "play on a simulated board (keyboard = button pad)", sim, sim.add_arguments,
-         sim.main),
-        ("mirror", "follow a board's game live over USB serial", mirrorview,
-         mirrorview.add_arguments, mirrorview.main),
-        ("demo", "Escape from Hoth played and explained on the simulator", demo,
-         demo.add_arguments, demo.main),
-        ("flash", "put the firmware on a Pico (USB serial or a UF2 file)", flash,
-         flash.add_arguments, flash.main),
-        ("save", "save the board's game to a file", saveload, saveload.add_arguments,
-         saveload.main_save),
-        ("load", "restore a saved game onto a board or the simulator", saveload,
-         saveload.add_load_arguments, saveload.main_load),
-        ("roster", "check a custom fleet file, or push it onto a board", rostercmd,
-         rostercmd.add_arguments, rostercmd.main),
-        ("legend", "print a legend (SVG) to lay beside the LED panel", legend,
-         legend.add_arguments, legend.main),
-        ("pictures", "draw the pictures in docs/ from the real renderer", pictures,
-         pictures.add_arguments, pictures.main),
-        ("web", "a live spectator page and stream overlay of a board's game (HTTP)", web,
-         web.add_arguments, web.main),
-        ("verify", "recompute every board roll of a saved game from the revealed secrets",
-         verify, verify.add_arguments, verify.main),
-        ("dicestats", "each player's dice in a saved game against fair dice", dicestats,
-         dicestats.add_arguments, dicestats.main),
-        ("report", "a battle report (HTML, CSV, plot) of a saved game", report,
-         report.add_arguments, report.main),
-        ("replay", "play a saved game again, event by event, checking every hash", replay,
-         replay.add_arguments, replay.main),
-        ("publish", "follow a board and publish its game to an MQTT broker (docs/mqtt.md)",
-         publish, publish.add_arguments, publish.main),
-        ("dashboard", "an organiser's live page of every table of an event (MQTT)", dashboard,
-         dashboard.add_arguments, dashboard.main),
-        ("tournament", "the broker's passwords, ACL and configuration for N tables",
-         tournament, tournament.add_arguments, tournament.main)]
+    """Every fleetref command: (name, summary, module, add_arguments, main), in the order of
+    COMMAND_MODULES."""
+    import importlib
+    out = []
+    for path in COMMAND_MODULES:
+        mod = importlib.import_module(path)
+        out += [(name, summary, mod, add, run) for name, summary, add, run in declared(mod)]
+    return out
 
 
 def version_text():

@@ -33,9 +33,9 @@ def keymap_svg(board, ruleset, mode=None):
     G = label_game(rs)
     cw, ch = 150, 62
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           'font-family="sans-serif">' % (4 * cw + 20, 4 * ch + 50),
-           '<rect width="100%" height="100%" fill="#f5f5f5"/>',
-           '<text x="10" y="22" font-size="15" font-weight="bold">%s: %s%s</text>'
+           "font-family=\"sans-serif\">" % (4 * cw + 20, 4 * ch + 50),
+           "<rect width=\"100%\" height=\"100%\" fill=\"#f5f5f5\"/>",
+           "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s: %s%s</text>"
            % (board["name"], ruleset, " (%s mode)" % mode if mode else "")]
     if board.get("ui") == "keypad":
         labels = keypad_labels(rs, G, mode)

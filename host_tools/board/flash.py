@@ -17,6 +17,9 @@ import tempfile
 
 from host_tools import paths
 
+COMMAND = "flash"  # fleetref flash; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "put the firmware on a Pico (USB serial or a UF2 file)"
+
 
 class FlashError(Exception):
     pass

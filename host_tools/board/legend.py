@@ -12,6 +12,9 @@ import sys
 
 from host_tools import paths
 
+COMMAND = "legend"  # fleetref legend; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "print a legend (SVG) to lay beside the LED panel"
+
 FONT = 3.2          # mm
 MARGIN = 10.0       # mm, on every side of the page
 PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}

@@ -17,6 +17,9 @@ from referee.render import Renderer
 from host_tools import paths
 from host_tools.board.legend import status_key
 
+COMMAND = "pictures"  # fleetref pictures; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "draw the pictures in docs/ from the real renderer"
+
 CELL = 26
 ROUND_BITS = 8      # render.py draws the round in 8 bits from column 0
 # the packages this command draws with, and the distribution that installs each

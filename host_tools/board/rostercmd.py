@@ -10,6 +10,9 @@ import time
 
 from host_tools import paths
 
+COMMAND = "roster"  # fleetref roster; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "check a custom fleet file, or push it onto a board"
+
 
 class RosterCmdError(Exception):
     pass

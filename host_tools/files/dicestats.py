@@ -30,6 +30,9 @@ from referee.events import EV_INIT, EV_UNDO
 from referee.game import Game
 from referee.texts import plural
 
+COMMAND = "dicestats"  # fleetref dicestats; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "each player's dice in a saved game against fair dice"
+
 SOURCES = ("board", "physical", "unchecked")
 LABELS = {"board": "board", "physical": "physical", "unchecked": "CANNOT BE CHECKED"}
 

@@ -17,6 +17,9 @@ from host_tools.files import gamefile, savefile
 from referee.events import EV_INIT
 from referee.texts import add_states, plural
 
+COMMAND = "replay"  # fleetref replay; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "play a saved game again, event by event, checking every hash"
+
 
 class Replay:
     """A saved game played again with the rules core. ``data``: a save dict

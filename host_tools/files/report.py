@@ -21,6 +21,9 @@ from host_tools.files import dicestats, gamefile, reportplot, savefile
 from referee.events import EV_INIT, EV_PHASE
 from referee.texts import hit_points, plural, ship_state, shows
 
+COMMAND = "report"  # fleetref report; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "a battle report (HTML, CSV, plot) of a saved game"
+
 CSV_FIELDS = ("seq", "round", "phase", "text", "hash")
 SHIP_KEYS = ("name", "side", "class", "hp", "damage", "pending", "status")
 

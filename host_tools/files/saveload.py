@@ -11,19 +11,25 @@ from host_tools.files import savefile
 from host_tools.link.mirror import Mirror, MirrorError, find_port
 from referee import PROTO_VERSION
 
+# fleetref save and load, each with add_<command>_arguments and main_<command>; SUMMARY:
+# their lines in fleetref --help (cli.py)
+COMMAND = ("save", "load")
+SUMMARY = ("save the board's game to a file",
+           "restore a saved game onto a board or the simulator")
+
 
 # seconds a board may take to load a game: it parses the roster and starts a new journal on
 # its flash (erases of 4 KB blocks), far slower than answering a line
 LOAD_TIMEOUT = 30
 
 
-def add_arguments(p):
+def add_save_arguments(p):
     p.add_argument("file")
     p.add_argument("--port", default="auto", help="serial port (auto: a Pico or a simulator)")
 
 
 def add_load_arguments(p):
-    add_arguments(p)
+    add_save_arguments(p)
     p.add_argument("--force", action="store_true",
                    help="replace the game on the board even when it is newer or another game")
 

@@ -21,6 +21,9 @@ from referee.dice import derive
 from referee.events import EV_INIT
 from referee.game import Game
 
+COMMAND = "verify"  # fleetref verify; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "recompute every board roll of a saved game from the revealed secrets"
+
 
 def published_commitments(dice):
     """The commitments the board published in ``dice`` (a DiceLog.as_dict): list of (boot,

@@ -11,6 +11,9 @@ import time
 
 from host_tools import paths
 
+COMMAND = "demo"  # fleetref demo; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "Escape from Hoth played and explained on the simulator"
+
 SCRIPT = os.path.join(paths.ROOT, "docs", "scripts", "hoth-3-rounds.txt")
 
 NEXT = [("play it yourself on the simulated board (keys 1234/qwer/asdf/zxcv)",

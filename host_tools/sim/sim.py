@@ -26,6 +26,9 @@ from host_tools.sim.virtual import PtySerial, QueueKeys, FrameCapture
 # terminal keys for the 4x4 pad, row-major; shifted = long press (read by termkeys.py)
 from host_tools.sim.termkeys import PAD_KEYS, PAD_SHIFT  # noqa: E402,F401
 
+COMMAND = "sim"  # fleetref sim; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "play on a simulated board (keyboard = button pad)"
+
 
 class EventRecord:
     """Every event of the current game, kept by the host (the board's RAM holds a window),

@@ -18,6 +18,9 @@ import sys
 from host_tools.tournament import mqttlink, tables
 from host_tools.views import web
 
+COMMAND = "dashboard"  # fleetref dashboard; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "an organiser's live page of every table of an event (MQTT)"
+
 PAGES = {"/": "dashboard.html"}
 DEFAULT_HTTP = "127.0.0.1:8766"
 SUBSCRIBE_WITHIN = 5.0   # seconds for the broker to confirm the subscription before serving

@@ -28,6 +28,9 @@ import time
 from host_tools.tournament import mqttlink
 from host_tools.views import webfeed
 
+COMMAND = "publish"  # fleetref publish; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "follow a board and publish its game to an MQTT broker (docs/mqtt.md)"
+
 RECENT = 5          # newest events' texts in the state (a dashboard started afresh shows them)
 ACCESS_WITHIN = 5.0  # seconds for the broker to send the publisher's own status back
 RESYNC_AFTER = 3.0  # seconds after the broker's return before the events it may have lost are

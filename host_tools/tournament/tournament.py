@@ -23,6 +23,9 @@ import sys
 
 from host_tools.tournament import mqttlink
 
+COMMAND = "tournament"  # fleetref tournament; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "the broker's passwords, ACL and configuration for N tables"
+
 ITERATIONS = 101          # mosquitto_passwd's default for $7$ (PBKDF2-SHA512)
 DASHBOARD_USER = "dashboard"
 BROKER_USER = "mosquitto"  # the user Mosquitto started as root switches to (Debian's package

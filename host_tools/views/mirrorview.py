@@ -22,6 +22,9 @@ from host_tools.link.mirror import Disagreement, Mirror, MirrorError, find_port
 from host_tools.views.screen import Section, compose
 from referee.texts import plural, ship_state, shows
 
+COMMAND = "mirror"  # fleetref mirror; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "follow a board's game live over USB serial"
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 

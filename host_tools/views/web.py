@@ -23,6 +23,9 @@ import threading
 
 from host_tools.views import webfeed
 
+COMMAND = "web"  # fleetref web; SUMMARY: its line in fleetref --help (cli.py)
+SUMMARY = "a live spectator page and stream overlay of a board's game (HTTP)"
+
 STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 STATIC = {"web.css": "text/css", "web.js": "text/javascript", "overlay.css": "text/css",
           "overlay.js": "text/javascript", "common.js": "text/javascript",
