@@ -16,56 +16,20 @@ from referee.app import Referee, ACTIONS
 from referee.dice import Dice, XorShift32, board_seed
 from referee.keymap import KeyMap
 from referee.loop import Runner, sleep_ms
-from referee.ticks import ticks_diff, ticks_ms
 from referee.render import Renderer
 
 from host_tools.sim import gamesettings, script as scriptmod, simflash
 from host_tools import paths
+from host_tools.sim.idleloop import IdleLoop
+from host_tools.sim.record import EventRecord, final_snapshot
 from host_tools.sim.virtual import PtySerial, QueueKeys, FrameCapture
 
-# terminal keys for the 4x4 pad, row-major; shifted = long press (read by termkeys.py)
-from host_tools.sim.termkeys import PAD_KEYS, PAD_SHIFT  # noqa: E402,F401
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from host_tools.views.simview import SimView
 
 COMMAND = "sim"  # fleetref sim; SUMMARY: its line in fleetref --help (cli.py)
 SUMMARY = "play on a simulated board (keyboard = button pad)"
-
-
-class EventRecord:
-    """Every event of the current game, kept by the host (the board's RAM holds a window),
-    and the simulator's log: each event's sentence with what it decided (``texts``: a ship
-    destroyed, a side winning; referee/texts.py's with_consequences, as every host view)."""
-
-    def __init__(self, app):
-        self.app = app
-        self.gid = None
-        self.evs = []
-        self.texts = []
-        self.before = None
-
-    def __call__(self, seq, ev):
-        from referee.texts import event_text, outcome, with_consequences
-        g = self.app.game
-        if self.app.gid != self.gid:
-            self.gid = self.app.gid
-            self.evs = [] if seq == 1 else None   # a restored game: only its window is known
-            self.texts = []
-            self.before = (0, 0, 0, None) if seq == 1 else None
-        if self.evs is not None:
-            self.evs.append(list(ev))
-        ev = tuple(ev)
-        live = g is not None and g.seq == seq
-        t = event_text(g, ev, seq, live) if g is not None else ""
-        self.texts.append(with_consequences(t, self.before, g, ev) if live else t)
-        self.before = outcome(g) if live else None
-
-    def events(self):
-        """All events as lists when known from the first, else the game's RAM window."""
-        g = self.app.game
-        if self.gid == self.app.gid and self.evs is not None:
-            return self.evs
-        if g.base_seq == 0:
-            return [list(e) for e in g.log]
-        return None
 
 
 def make_board(args):
@@ -136,113 +100,18 @@ def make_board(args):
     return app, runner, ser, keys, display, keymap
 
 
-class IdleLoop:
-    """The simulator's main loop: the firmware's own steps (``Runner.step_keys``,
-    ``step_serial``, ``step_render``), run when something happens instead of on a period.
-    It sleeps in the asyncio selector with no timeout until a byte arrives on the
-    pseudo-terminal (``add_reader``), a key is pushed (``QueueKeys.on_push``) or the shown
-    error expires (the only timer): an idle simulator does not wake at all. (On the Pico the
-    firmware's loop.Runner scans its keys on a period: a key matrix has no other way to
-    say it was pressed.)
-
-    ``changed``: set after a frame is drawn (the terminal view waits on it); ``heard``: set
-    once a host has sent a line."""
-
-    def __init__(self, runner, ser, keys):
-        self.runner = runner
-        self.ser = ser
-        self.keys = keys
-        self.wake = asyncio.Event()
-        self.changed = asyncio.Event()
-        self.heard = asyncio.Event()
-        self.turns = 0            # loop turns (each one after a wake-up)
-        self.writing = False
-
-    def _writable(self):
-        self.ser.flush()
-        if not self.ser.pending():
-            asyncio.get_running_loop().remove_writer(self.ser.master)
-            self.writing = False
-
-    def timeout(self):
-        """Seconds until the next timed change (the error row going out), or None."""
-        app = self.runner.app
-        if not app.error_on:
-            return None
-        return max(ticks_diff(app.error_until, ticks_ms()), 0) / 1000 + 0.001
-
-    def turn(self):
-        """Handle everything waiting: keys, host lines (all of them), a new frame."""
-        r = self.runner
-        self.turns += 1
-        try:
-            while self.keys.busy():
-                r.step_keys()
-            r.step_keys()                       # the clock (error expiry) moves on
-        except Exception as e:
-            r.crash("keys", e)
-        try:
-            while r.step_serial():
-                self.heard.set()
-        except Exception as e:
-            r.crash("serial", e)
-        frames = r.frames
-        try:
-            r.step_render()
-        except Exception as e:
-            r.crash("render", e)
-        if r.frames != frames:
-            self.changed.set()
-        self.ser.flush()
-        if self.ser.pending() and not self.writing:   # a host not reading: write when it can
-            asyncio.get_running_loop().add_writer(self.ser.master, self._writable)
-            self.writing = True
-
-    async def run(self):
-        loop = asyncio.get_running_loop()
-        loop.add_reader(self.ser.master, self.wake.set)
-        self.keys.on_push = self.wake.set
-        try:
-            while self.runner.running:
-                self.wake.clear()
-                self.turn()
-                try:
-                    await asyncio.wait_for(self.wake.wait(), self.timeout())
-                except asyncio.TimeoutError:
-                    pass
-        finally:
-            loop.remove_reader(self.ser.master)
-            if self.writing:
-                loop.remove_writer(self.ser.master)
-
-    def stop(self):
-        self.runner.running = False
-        self.wake.set()
-
-
-def final_snapshot(app, ser, rejected):
-    snap = app.game.snapshot()
-    if app.game.clk:                  # the board's clocks now: paused, live (docs/clock.md)
-        from referee.clock import live_view
-        snap["clock"] = live_view(app)
-    snap["gid"] = app.gid
-    snap["events"] = app.on_event.events()
-    snap["rejected"] = rejected
-    snap["serial_dropped"] = ser.dropped
-    snap["texts"] = app.on_event.texts            # the simulator's log (EventRecord)
-    from referee.texts import add_states
-    return add_states(snap, app.game)       # ship states in words, as every host view
-
-
-async def run(args):
+def _board_for_script(args):
+    """The script's steps (None without ``--script``) and the board of :func:`make_board`,
+    the script checked against the board's keys; SystemExit (one line) when either is bad."""
     try:
         steps = scriptmod.read(args.script) if args.script else None
     except scriptmod.ScriptError as e:
         raise SystemExit("fleetref sim: %s" % e)
     try:
-        app, runner, ser, keys, display, keymap = make_board(args)
+        board = make_board(args)
     except (ValueError, OSError) as e:
         raise SystemExit("fleetref sim: %s" % e)
+    ser, keymap = board[2], board[5]
     if steps and not hasattr(keymap, "find") and any(st[0] != "raw" and st[0] != "wait"
                                                       for st in steps):
         ser.close()
@@ -255,6 +124,13 @@ async def run(args):
     except scriptmod.ScriptError as e:
         ser.close()
         raise SystemExit("fleetref sim: %s" % e)
+    return steps, board
+
+
+def _announce(ser, app):
+    """Say the board's serial path (the first line printed) and the other simulators of this
+    checkout, list this one for ``--port auto`` and send the board's hello; returns the
+    listing's file (ports.register) to remove at the end."""
     print("serial: %s" % ser.path, flush=True)
     from host_tools.link import ports
     mates = ports.simulators(paths.ROOT)
@@ -265,11 +141,85 @@ async def run(args):
               flush=True)
     portfile = ports.register(ser.path, app.scenario)
     app.hello()
-    idle = IdleLoop(runner, ser, keys)
-    stop = asyncio.Event()
+    return portfile
+
+
+class Session:
+    """One run of the simulated board: its parts (:func:`make_board`), the script it plays,
+    the terminal view (None with ``--headless``) and what the run collects: the refused
+    presses (``rejected``) and the one line to exit with (``failed``)."""
+
+    def __init__(self, args, steps, board):
+        self.args = args
+        self.steps = steps
+        self.app, self.runner, self.ser, self.keys, self.display, self.keymap = board
+        self.idle = IdleLoop(self.runner, self.ser, self.keys)
+        self.stop = asyncio.Event()
+        self.tui = None           # type: SimView | None
+        self.rejected = []
+        self.failed = []
+        self.portfile = None      # type: str | None
+
+    async def driver(self):
+        """Play the script (after a host's first line with ``--wait-for-host``); headless,
+        print the final snapshot as JSON and stop unless ``--hold``."""
+        args, ser = self.args, self.ser
+        if self.steps is None:
+            return
+        if args.wait_for_host:
+            if args.periodic:
+                while not ser.heard and not self.stop.is_set():
+                    await sleep_ms(10)
+            else:
+                await self.idle.heard.wait()
+        try:
+            await scriptmod.play(self.steps, self.app, self.keys, self.keymap, args.pace,
+                                 self.rejected)
+        except scriptmod.ScriptError as e:    # a select naming no ship: stop, say so
+            self.failed.append("fleetref sim: %s" % e)
+            self.stop.set()
+            return
+        for _ in range(200):   # let the serial task send what is queued
+            if not ser.pending():
+                break
+            await sleep_ms(10)
+        if args.headless:
+            print(json.dumps(final_snapshot(self.app, ser, self.rejected)), flush=True)
+            if not args.hold:
+                self.stop.set()
+        elif self.tui is not None:
+            self.tui.note = "script done"
+
+    async def watch(self):
+        await self.stop.wait()
+        self.idle.stop()
+
+    def close(self):
+        """Close the view and the serial end, unlist the board, drop a temporary rosters
+        folder (no ``--flash``)."""
+        if self.tui is not None:
+            self.tui.close()
+        self.ser.close()
+        if self.portfile:
+            try:
+                os.remove(self.portfile)
+            except OSError:
+                pass
+        if not self.args.flash and getattr(self.args, "rosters", None):
+            import shutil
+            shutil.rmtree(self.args.rosters, ignore_errors=True)
+
+
+async def run(args):
+    """Run the simulated board until stopped (SIGINT, SIGTERM, the view's quit key or a
+    headless script's end); SystemExit with one line when it cannot start or a script
+    fails."""
+    session = Session(args, *_board_for_script(args))
+    app = session.app
+    session.portfile = _announce(session.ser, app)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, session.stop.set)
     extra = []
     async def clock_task():           # time banks (referee/clock.py): as firmware/main.py's
         from referee.clock import clock_of
@@ -282,68 +232,24 @@ async def run(args):
                 await asyncio.sleep(1)
 
     extra.append(clock_task())
-    rejected = []
-    failed = []
-    tui = None
     if not args.headless:
         from host_tools.views.simview import SimView
-        tui = SimView(app, runner, display, keys, ser, stop, idle.changed)
+        tui = session.tui = SimView(app, session.runner, session.display, session.keys,
+                                    session.ser, session.stop, session.idle.changed)
         extra.append(tui.run())
-
-    async def driver():
-        if steps is not None:
-            if args.wait_for_host:
-                if args.periodic:
-                    while not ser.heard and not stop.is_set():
-                        await sleep_ms(10)
-                else:
-                    await idle.heard.wait()
-            try:
-                await scriptmod.play(steps, app, keys, keymap, args.pace, rejected)
-            except scriptmod.ScriptError as e:    # a select naming no ship: stop, say so
-                failed.append("fleetref sim: %s" % e)
-                stop.set()
-                return
-            for _ in range(200):   # let the serial task send what is queued
-                if not ser.pending():
-                    break
-                await sleep_ms(10)
-            if args.headless:
-                print(json.dumps(final_snapshot(app, ser, rejected)), flush=True)
-                if not args.hold:
-                    stop.set()
-            elif tui is not None:
-                tui.note = "script done"
-
-    extra.append(driver())
-
-    async def watch():
-        await stop.wait()
-        idle.stop()
-
-    extra.append(watch())
+    extra += [session.driver(), session.watch()]
     tasks = [] if args.periodic else [asyncio.create_task(c) for c in extra]
     try:
         if args.periodic:                 # the firmware's own loop, on its periods
-            await runner.main(extra)
+            await session.runner.main(extra)
         else:
-            await idle.run()
+            await session.idle.run()
     finally:
         for t in tasks:
             t.cancel()
-        if tui is not None:
-            tui.close()
-        ser.close()
-        if portfile:
-            try:
-                os.remove(portfile)
-            except OSError:
-                pass
-        if not args.flash and getattr(args, "rosters", None):
-            import shutil
-            shutil.rmtree(args.rosters, ignore_errors=True)
-    if failed:
-        raise SystemExit(failed[0])
+        session.close()
+    if session.failed:
+        raise SystemExit(session.failed[0])
 
 
 def add_arguments(p):

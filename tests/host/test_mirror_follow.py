@@ -68,13 +68,14 @@ def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
     counts its calls: idle, it waits with no timeout; a key press and a host line wake it."""
     from host_tools import paths
     from host_tools.sim import sim
+    from host_tools.sim.idleloop import IdleLoop
     args = argparse.Namespace(board=paths.DEFAULT_BOARD, seed=1, roster=None,
                               scenario="hoth", ruleset=None, flash=None, new=False,
                               history_kb=256)
     app, runner, ser, keys, _display, keymap = sim.make_board(args)
     sel = CountingSelector()
     loop = asyncio.SelectorEventLoop(sel)
-    idle = sim.IdleLoop(runner, ser, keys)
+    idle = IdleLoop(runner, ser, keys)
 
     async def scenario():
         task = asyncio.create_task(idle.run())
