@@ -1,26 +1,35 @@
 """The host's copy of the board's game (the mirror's replica): built from the board's ``game``
 line and its events, applied with the board's own rules (firmware/referee) and checked against
-the state hashes the board sends (docs/protocol.md)."""
+the state hashes the board sends (docs/protocol.md). It holds the game alone (referee.game.Game),
+without the board's pad and serial link: the views draw the grid through their own
+(views/gridface.py)."""
 
 import collections
 import json
 
-from referee.app import Referee, event_text
+from referee import rules, scenarios
+from referee.events import EV_INIT
+from referee.game import Game
 from referee.texts import outcome, with_consequences
-from referee.dice import Dice, XorShift32
-from referee.game import EV_INIT, NONE
+from referee.views import event_text
 
-from host_tools import paths
+
+def new_game(roster_text):
+    """(game at its start, the roster's name) from the roster JSON ``roster_text`` (str) as
+    the board loaded it; ValueError (scenarios.RosterError) when the roster is bad."""
+    norm, _raw = scenarios.load_text(roster_text)
+    return Game(rules.get(norm["ruleset"]), norm), norm["name"]
 
 
 class Replica:
     """The host's copy of the board's game, built from the board's ``game`` line and events."""
 
     def __init__(self):
-        board = paths.board_profile()
-        self.ref = Referee(board, paths.ROSTERS, lambda line: None, Dice(XorShift32(1)),
-                           board["grid"]["h"] - 4)
-        self.ref.cursor = NONE
+        self.game = None          # type: Game | None
+        self.roster_text = ""     # the roster of the board's ``game`` line (JSON text)
+        self.scenario = ""        # its scenario's name (the roster's own name when none)
+        self.clock = None         # the board's clocks as the host keeps them (referee.clock's
+        #                           clock_of: the replica stands for the board's app there)
         self.gid = None
         self.game_msg = None      # the board's ``game`` message (roster, scenario)
         self.board_hash = None
@@ -45,16 +54,16 @@ class Replica:
         if self.on_change is not None and self.game is not None:
             self.on_change(kind, self.game.seq)
 
-    @property
-    def game(self):
-        return self.ref.game
-
     def load_game(self, msg):
         """Start the board's game from its ``game`` line; returns the game. Raises ValueError
         when its roster is bad."""
         self.game_msg = msg
-        game = self.ref.load_text(json.dumps(msg["roster"]), None, msg.get("scenario") or "")
-        self.ref.cursor = NONE
+        text = json.dumps(msg["roster"])
+        game, name = new_game(text)
+        self.game = game
+        self.roster_text = text
+        self.scenario = msg.get("scenario") or name
+        self.clock = None         # (as the board's: a game line starts its clocks afresh)
         self.base0 = (0, None)     # the full record (for save): base state, then every event
         self.rows = []             # (seq, ev, state hash after it)
         self.gid = msg["gid"]
@@ -72,8 +81,7 @@ class Replica:
         g = self.game
         if g is None or msg.get("gid") != self.gid:
             return False
-        fresh = Replica()
-        ng = fresh.ref.load_text(self.ref.raw_text, None, self.ref.scenario)
+        ng = new_game(self.roster_text)[0]
         try:
             ng.set_window(msg["base_seq"], bytes.fromhex(msg["base"]) if msg["base"] else None,
                           bytes.fromhex(msg["window"]), bytes.fromhex(msg["hashes"]),
@@ -81,7 +89,7 @@ class Replica:
         except (ValueError, KeyError, TypeError) as e:
             self.mismatches.append((msg.get("seq"), msg.get("hash"), "bad state: %s" % e))
             return False
-        self.ref.game = ng
+        self.game = ng
         self.base0 = (ng.base_seq, msg["base"] or None)
         self.rows = [(s, ng.event(s), ng.event_hash(s)) for s in range(ng.base_seq + 1,
                                                                       ng.seq + 1)]

@@ -35,11 +35,10 @@ def host_clock(m):
     board said, the running side's clock started when the board said (or when the event that
     gave it the turn arrived); None for a game without clocks."""
     rep = m.rep
-    app = rep.ref
-    g = app.game
+    g = rep.game
     if g is None or not g.clk:
         return None
-    ck = clock_of(app)
+    ck = clock_of(rep)              # (the replica holds the clocks as the board's app does)
     n = getattr(m, "clock_note", None)
     if n is not None and n[0] == rep.gid:
         m.clock_note = None
@@ -54,7 +53,7 @@ def host_clock(m):
             ck.side = running_side(g)
             ck.t0 = p[1]
             return ck
-    ck.after(app)                   # a new side's clock starts now
+    ck.after(rep)                   # a new side's clock starts now
     return ck
 
 
@@ -62,7 +61,7 @@ def view(m):
     """The snapshot's ``clock`` for mirror ``m`` (referee.clock.live_view), or None."""
     if host_clock(m) is None:
         return None
-    return live_view(m.rep.ref)
+    return live_view(m.rep)
 
 
 def stamped(m):

@@ -17,7 +17,7 @@ from rich.live import Live
 from rich.text import Text
 
 from host_tools.views import clockview, view
-from host_tools import paths
+from host_tools.views.gridface import GridFace
 from host_tools.link.mirror import Disagreement, Mirror, MirrorError, find_port
 from host_tools.views.screen import Section, compose
 from referee.texts import plural, ship_state, shows
@@ -53,11 +53,9 @@ class MirrorScreen:
     """Builds the view of Mirror ``m`` (see mirror.Mirror) for a terminal of a given size."""
 
     def __init__(self, m, console=None):
-        from referee.render import Renderer
         self.m = m
-        board = paths.board_profile()
-        self.w, self.h = board["grid"]["w"], board["grid"]["h"]
-        self.renderer = Renderer(self.w, self.h)
+        self.face = GridFace()
+        self.w, self.h = self.face.w, self.face.h
         self.console = console or Console()
         self.err_seen = 0          # refusals seen so far
         self.err_seq = None        # the seq when the newest refusal came
@@ -112,11 +110,11 @@ class MirrorScreen:
         g = rep.game
         if rep.gid != self.gid:
             if self.gid is not None:
-                self.game_notes.append("NEW GAME %s (%s): was %s" % (rep.gid, rep.ref.scenario,
+                self.game_notes.append("NEW GAME %s (%s): was %s" % (rep.gid, rep.scenario,
                                                                      self.gid))
                 del self.game_notes[:-2]
             self.gid = rep.gid
-        head = view.header_text(g, rep.ref.scenario).split()
+        head = view.header_text(g, rep.scenario).split()
         link = "connected" if m.connected else "DISCONNECTED (retrying)"
         hs = Text("%s %s, game %s, seq %d, " % (link, m.port, rep.gid, g.seq))
         if rep.mismatches:
@@ -175,7 +173,8 @@ class MirrorScreen:
                 t.append("\n" + m.link_note, style="yellow")
             return t
         clockview.host_clock(m)             # the grid's clocks: as the board has them
-        fb = self.renderer.render(m.rep.ref)
+        rep = m.rep
+        fb = self.face.render(g, rep.roster_text, rep.scenario, clocks=rep)
         return compose(fb, self.w, self.h, "board grid (mirrored)", self.sections(),
                        width, height)
 
@@ -238,7 +237,7 @@ def main(args):
             print(json.dumps(snap))
         else:
             c = Console()
-            c.print(view.header_text(m.rep.game, m.rep.ref.scenario))
+            c.print(view.header_text(m.rep.game, m.rep.scenario))
             c.print(view.ships_table(m.rep.game))
             c.print("state_hash %s (board %s)" % (snap["state_hash"], snap["board_hash"]))
         return 0 if snap["hash_match"] else 3

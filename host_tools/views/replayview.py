@@ -20,7 +20,6 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from host_tools import paths
 from host_tools.views import view
 from host_tools.views.mirrorview import ship_lines
 from host_tools.views.screen import Section, compose
@@ -118,28 +117,22 @@ class ReplayScreen:
     """Builds the terminal view of Replay ``rp`` (file name ``name``)."""
 
     def __init__(self, rp, name, controls, console=None):
-        from referee.app import Referee
-        from referee.dice import Dice, XorShift32
-        from referee.events import NONE
-        from referee.render import Renderer
+        from host_tools.views.gridface import GridFace
         self.rp = rp
         self.name = name
         self.controls = controls
-        board = paths.board_profile()
-        self.w, self.h = board["grid"]["w"], board["grid"]["h"]
-        self.renderer = Renderer(self.w, self.h)
-        self.ref = Referee(board, paths.ROSTERS, lambda line: None, Dice(XorShift32(1)),
-                           self.h - 4)
+        self.face = GridFace()
+        self.w, self.h = self.face.w, self.face.h
         game = rp.data["game"]
-        self.ref.load_text(json.dumps(game["roster"]), None, game.get("scenario") or "")
-        self.ref.cursor = NONE
+        self.roster_text = json.dumps(game["roster"])
+        self.scenario = self.face.set_roster(self.roster_text, game.get("scenario") or "")
         self.console = console or Console()
         self.note = ""
 
     def sections(self):
         rp, c = self.rp, self.controls
         g = rp.game
-        head = view.header_text(g, self.ref.scenario).split()
+        head = view.header_text(g, self.scenario).split()
         state = "playing (%g events/s)" % c.speed if c.playing else "paused"
         status = [Text("replay of %s: %s, %s" % (self.name, rp.where(), state), style="bold")]
         b = rp.broken
@@ -171,8 +164,7 @@ class ReplayScreen:
 
     def build(self, width=None, height=None):
         size = self.console.size
-        self.ref.game = self.rp.game
-        fb = self.renderer.render(self.ref)
+        fb = self.face.render(self.rp.game, self.roster_text, self.scenario)
         return compose(fb, self.w, self.h, "board grid (replay)", self.sections(),
                        width or size.width, height or size.height)
 

@@ -45,8 +45,8 @@ def test_mirror_shows_the_pause_the_board_says(sim_factory):
         assert "clocks PAUSED" in text and "running" not in text.split("hashes agree")[-1]
         screen = MirrorScreen(a)                         # the mirrored grid: the pause sign
         screen.build(100, 40)
-        y = 2 + max(a.rep.ref.side_count) + 1
-        assert [screen.renderer.get(7, yy) for yy in range(y, y + 5)] == [(255, 255, 255)] * 5
+        y = 2 + max(screen.face.ref.side_count) + 1
+        assert [screen.face.renderer.get(7, yy) for yy in range(y, y + 5)] == [(255, 255, 255)] * 5
         # a mirror that connects now learns the pause from the board's hello
         b = mirror(sim.port)
         assert b.snapshot()["clock"]["paused"] is True and "clocks PAUSED" in screen_text(b)

@@ -39,7 +39,7 @@ def test_100k_events_journal_mirror_save_load(tmp_path, monkeypatch):
     app.handle_line(json.dumps({"c": "base", "base_seq": B, "base": base.hex()}))
     assert g.seq == B
     rep.load_game(json.loads(app.game_line()))          # the host joins after the base
-    rep.ref.game.set_window(B, bytes(base), b"", b"", [])
+    rep.game.set_window(B, bytes(base), b"", b"", [])
     rep.base0 = (B, bytes(base).hex())
     for ev in accepted_events(g, EVENTS):
         if g.seq >= B + EVENTS:
