@@ -23,7 +23,7 @@ SUMMARY = "play a saved game again, event by event, checking every hash"
 
 class Replay:
     """A saved game played again with the rules core. ``data``: a save dict
-    (host_tools/gamefile.load). Raises savefile.SaveError when its fields are bad.
+    (host_tools/files/gamefile.load). Raises savefile.SaveError when its fields are bad.
 
     ``pos``: events applied (0 = the start); ``game``: the Game as it stands there;
     ``records``: the records (gamefile.Walk) of the events that check, found by a first pass

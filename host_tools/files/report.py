@@ -29,7 +29,7 @@ SHIP_KEYS = ("name", "side", "class", "hp", "damage", "pending", "status")
 
 
 def analyse(data):
-    """The report's model of save dict ``data`` (host_tools/gamefile.load). Raises
+    """The report's model of save dict ``data`` (host_tools/files/gamefile.load). Raises
     savefile.SaveError when the file does not check. Returns a dict::
 
         {"scenario", "ruleset", "gid", "source", "base_seq", "sides": [name, name],

@@ -122,7 +122,7 @@ def expand(step, app):
 
 async def play(steps, app, keys, keymap, pace_ms, rejected):
     """Press the keys of ``steps`` one at a time through the key driver (``keys``: push and
-    busy, host_tools/virtual.QueueKeys), ``pace_ms`` apart; each refusal is appended to
+    busy, host_tools/sim/virtual.QueueKeys), ``pace_ms`` apart; each refusal is appended to
     ``rejected`` as {"key", "msg"}. Raises ScriptError when a ``select`` names no ship."""
     from referee.loop import sleep_ms
     for step in steps:

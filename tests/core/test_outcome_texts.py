@@ -81,7 +81,7 @@ def test_the_mirror_replica_says_the_outcome():
 
 
 def hoth_save(events=HOTH):
-    """A save dict (host_tools/savefile.build) of the hoth events, as `fleetref save` makes."""
+    """A save dict (host_tools/files/savefile.build) of the hoth events, as `fleetref save` makes."""
     from host_tools.files import savefile
     app, _ = make_referee("hoth")
     g = app.game
