@@ -1,0 +1,26 @@
+"""host_tools is laid out by job (CONTRIBUTING.md, "The layout"): at its top only the command
+line and what every part shares; each other module lives in the sub-package of its job."""
+
+import os
+
+from support import ROOT
+
+TOP = {"__init__.py", "cli.py", "helptexts.py", "paths.py", "names.py"}
+JOBS = {"sim", "link", "views", "files", "board", "tournament"}
+
+
+def test_the_top_holds_only_the_command_line_and_shared_modules():
+    here = os.path.join(ROOT, "host_tools")
+    modules = {f for f in os.listdir(here) if f.endswith(".py")}
+    assert modules == TOP, "a new module goes into a sub-package: %s" % sorted(modules - TOP)
+
+
+def test_every_job_is_a_package_named_in_contributing():
+    here = os.path.join(ROOT, "host_tools")
+    packages = {d for d in os.listdir(here) if os.path.isfile(os.path.join(here, d,
+                                                                             "__init__.py"))}
+    assert packages == JOBS
+    with open(os.path.join(ROOT, "CONTRIBUTING.md"), encoding="utf-8") as f:
+        text = f.read()
+    for job in JOBS:
+        assert "| `host_tools/%s/` |" % job in text, job
