@@ -8,7 +8,7 @@ from referee import rules, scenarios
 from support import ROOT
 from support.registries import (ROSTERS, SCRIPTS, board_names, ruleset_of, rulesets,
                                 scenario_names, script_of_ruleset, script_plays)
-from host_tools import script as scriptmod
+from host_tools.sim import script as scriptmod
 
 
 def test_every_ruleset_has_an_example_scenario_that_plays_it():
