@@ -20,7 +20,9 @@ if NAIVE:     # the baseline: the first design's frame path, measured in the sam
     runner.frame_ms = 33
     runner.keys.flag = None         # keys polled every 2 ms, idle or not
     runner.idle_scan_ms = runner.scan_ms
-    runner.serial.readable = None   # the serial port polled every 5 ms
+    async def poll_serial():        # the serial port polled every 5 ms (the Serial
+        await asyncio.sleep_ms(5)   # contract's default in referee/assembly.py)
+    runner.serial.readable = poll_serial
     full = runner.renderer.render
     def redraw_all(app, err=False, full=full, r=runner.renderer):
         r.full = True               # every frame drawn from scratch

@@ -10,8 +10,7 @@ early). A press shorter than ``long_ms`` gives a short press
 on release; holding it ``long_ms`` gives a long press at once (and nothing on release).
 """
 
-from machine import Pin
-
+from referee.assembly import Keys
 from referee.ticks import ticks_diff
 
 NONE = 255
@@ -84,29 +83,40 @@ class Debouncer:
         return (v & 127, bool(v & 128))
 
 
-class KeyMatrix:
+class KeyMatrix(Keys):
     """``poll(now_ms)``: scan the matrix, return None or ``(key_index, is_long)``.
-    ``rows``, ``cols``: GPIO numbers; key index = row * len(cols) + col.
+    ``row_pins``: output ``machine.Pin``s (driven high here: idle); ``col_pins``: input Pins
+    with pull-downs; key index = row * len(col_pins) + col.
 
     While no key is down, every row is driven high, so one read of each column tells whether
     any key is pressed (an idle poll is a few pin reads, and ``active()`` is False so the loop
     may poll less often); the full scan, one row at a time through the debouncer, runs from
     the first reading of a pressed key until every key is released and settled."""
 
-    def __init__(self, rows, cols, debounce_ms=5, long_ms=600):
-        self.rows = [Pin(p, Pin.OUT, value=1) for p in rows]
-        self.cols = [Pin(p, Pin.IN, Pin.PULL_DOWN) for p in cols]
-        self.nc = len(cols)
-        self.idle = True            # all rows high, waiting for any column to read high
-        self.deb = Debouncer(len(rows) * len(cols), debounce_ms, long_ms)
+    def __init__(self, row_pins, col_pins, debounce_ms=5, long_ms=600):
+        self.rows = row_pins
+        self.cols = col_pins
+        self.nc = len(col_pins)
+        self._rows(1)               # all rows high, waiting for any column to read high
+        self.deb = Debouncer(len(row_pins) * len(col_pins), debounce_ms, long_ms)
         self.flag = None            # set by a column's rising edge (a press while idle)
         try:
             import asyncio
             self.flag = asyncio.ThreadSafeFlag()
             for col in self.cols:
-                col.irq(self._edge, Pin.IRQ_RISING)
+                col.irq(self._edge, col.IRQ_RISING)
         except (ImportError, AttributeError):
             self.flag = None        # no pin interrupts here: the loop polls instead
+
+    @classmethod  # pyright: ignore[reportArgumentType]  (the MicroPython stubs: cls alone)
+    def from_profile(cls, section, board):
+        """The matrix of a profile's ``input`` section: ``rows`` and ``cols`` (GPIO numbers);
+        the board's ``debounce_ms`` (5) and ``long_press_ms`` (600). Raises KeyError for a
+        missing list."""
+        from machine import Pin
+        rows = [Pin(p, Pin.OUT, value=1) for p in section["rows"]]
+        cols = [Pin(p, Pin.IN, Pin.PULL_DOWN) for p in section["cols"]]
+        return cls(rows, cols, board.get("debounce_ms", 5), board.get("long_press_ms", 600))
 
     def _edge(self, pin):
         flag = self.flag
@@ -148,6 +158,10 @@ class KeyMatrix:
         """True while a key is down or its change is being debounced (poll every scan period);
         False while idle (a slower poll only delays noticing a press, not its release)."""
         return not self.idle
+
+    def resting(self):
+        """True while idle: no key down or settling."""
+        return self.idle
 
     async def wait(self):
         """Return at the next rising edge on a column: with every row high while idle, that is

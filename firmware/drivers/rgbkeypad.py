@@ -7,26 +7,35 @@ APA102 frame: 4 zero bytes (start), per LED 0xE0 | 5-bit global brightness then 
 end bytes of 0xFF (at least n/2 clock edges).
 """
 
-from machine import I2C, Pin, SPI
-
 from drivers.keymatrix import Debouncer
+from referee.assembly import Display, Keys
 
 TCA9555_ADDR = 0x20
 REG_INPUT0 = 0x00
 
 
-class KeypadKeys:
+class KeypadKeys(Keys):
     """``poll(now_ms)`` -> None or ``(key_index, is_long)``; reads both TCA9555 input ports.
 
-    ``bus``: I2C controller 0 or 1; ``sda``, ``scl``: GPIO numbers; ``addr``: the expander's
-    7-bit address. ``i2c``: an I2C object to use instead (then bus and pins are not used)."""
+    ``i2c``: the ``machine.I2C`` bus the expander is on; ``addr``: its 7-bit address. The
+    keys are polled at the loop's full rate (the contract's defaults: no interrupt line)."""
 
-    def __init__(self, bus, sda, scl, addr=TCA9555_ADDR, debounce_ms=5, long_ms=600, i2c=None):
-        self.i2c = i2c if i2c is not None else I2C(bus, scl=Pin(scl), sda=Pin(sda),
-                                                   freq=400_000)
+    def __init__(self, i2c, addr=TCA9555_ADDR, debounce_ms=5, long_ms=600):
+        self.i2c = i2c
         self.addr = addr
         self.buf = bytearray(2)
         self.deb = Debouncer(16, debounce_ms, long_ms)
+
+    @classmethod  # pyright: ignore[reportArgumentType]  (the MicroPython stubs: cls alone)
+    def from_profile(cls, section, board):
+        """The keys of a profile's ``input`` section: ``i2c`` (controller, 0), ``sda``,
+        ``scl`` (GPIO numbers), ``addr`` (0x20); the board's ``debounce_ms`` (5) and
+        ``long_press_ms`` (600). Raises KeyError for a missing pin."""
+        from machine import I2C, Pin
+        i2c = I2C(section.get("i2c", 0), scl=Pin(section["scl"]), sda=Pin(section["sda"]),
+                  freq=400_000)
+        return cls(i2c, section.get("addr", TCA9555_ADDR), board.get("debounce_ms", 5),
+                   board.get("long_press_ms", 600))
 
     def read(self):
         """The 16 key states as an int, bit i set while key i is held (inputs are active low)."""
@@ -40,22 +49,33 @@ class KeypadKeys:
         return self.deb.poll()
 
 
-class KeypadLEDs:
+class KeypadLEDs(Display):
     """``show(fb)``: ``n`` RGB pixels (3 bytes each, row-major) to the APA102 chain.
 
-    ``bus``: SPI controller 0 or 1; ``sck``, ``mosi``, ``cs``: GPIO numbers (chip select driven
-    by hand); ``brightness`` 0..31 is the APA102 global brightness field (kept low for USB
-    power). ``spi``: an SPI object to use instead of building one on bus and pins."""
+    ``spi``: the ``machine.SPI`` bus of the chain; ``cs``: the chip-select output ``Pin``
+    (driven by hand, high between frames); ``brightness`` 0..31 is the APA102 global
+    brightness field (kept low for USB power)."""
 
-    def __init__(self, bus, sck, mosi, cs, brightness=8, n=16, spi=None):
-        self.spi = spi if spi is not None else SPI(bus, baudrate=4_000_000, sck=Pin(sck),
-                                                    mosi=Pin(mosi))
-        self.cs = Pin(cs, Pin.OUT, value=1)
+    def __init__(self, spi, cs, brightness=8, n=16):
+        self.spi = spi
+        self.cs = cs
         self.n = n
         self.brightness = brightness & 31
         self.buf = bytearray(4 + 4 * n + 4)
         for i in range(4 + 4 * n, len(self.buf)):
             self.buf[i] = 0xFF
+
+    @classmethod  # pyright: ignore[reportArgumentType]  (the MicroPython stubs: cls alone)
+    def from_profile(cls, section, board):
+        """The LEDs of a profile's ``display`` section: ``spi`` (controller, 0), ``sck``,
+        ``mosi``, ``cs`` (GPIO numbers), ``brightness`` (8); one LED per grid cell. Raises
+        KeyError for a missing pin or grid."""
+        from machine import SPI, Pin
+        spi = SPI(section.get("spi", 0), baudrate=4_000_000, sck=Pin(section["sck"]),
+                  mosi=Pin(section["mosi"]))
+        cs = Pin(section["cs"], Pin.OUT, value=1)
+        grid = board["grid"]
+        return cls(spi, cs, section.get("brightness", 8), grid["w"] * grid["h"])
 
     def show(self, fb):
         b = self.buf

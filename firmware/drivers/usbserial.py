@@ -16,6 +16,7 @@ try:
 except ImportError:
     import uasyncio as asyncio
 
+from referee.assembly import Serial
 from referee.protocol import MAX_LINE, NO_ROOM, NOT_UTF8, OVERLONG
 
 OUT_LIMIT = 8192
@@ -32,7 +33,9 @@ def _size(line):
     return len(line)
 
 
-class USBSerial:
+class USBSerial(Serial):
+    """``stdin``, ``stdout``: the port's streams (default: sys.stdin's bytes, sys.stdout)."""
+
     def __init__(self, stdin=None, stdout=None):
         # raw bytes where the port has them (sys.stdin.buffer), so a byte that is not UTF-8
         # reaches read_line instead of failing inside the text layer

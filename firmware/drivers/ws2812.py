@@ -19,6 +19,7 @@ import array
 import rp2
 from machine import Pin
 
+from referee.assembly import Display
 from referee.ticks import sleep_us, ticks_add, ticks_diff, ticks_us
 
 
@@ -148,14 +149,17 @@ RESET_US = 300      # the line held low between frames (WS2812B-V5 latches after
 US_PER_LED = 30     # 24 bits at 800 kHz
 
 
-class WS2812Panel:
+class WS2812Panel(Display):
     """``show(fb)`` sends an RGB frame buffer (row-major, 3 bytes per pixel) to the panel.
 
-    ``pin``: GPIO number of the data line; ``w``, ``h``: grid size; ``serpentine``: wiring;
-    ``budget_ma``, ``ma_per_channel``: the current limit; ``sm_id``: PIO state machine 0-7.
+    ``pin_or_sm``: the data line's ``machine.Pin`` (a state machine running the WS2812
+    program is built on it), or an ``rp2.StateMachine`` already running ``ws2812_program``;
+    ``sm_id``: that state machine's number, 0-3 (PIO0: it paces the DMA); ``w``, ``h``: grid
+    size; ``serpentine``: wiring; ``budget_ma``, ``ma_per_channel``, ``idle_ma``: the current
+    limit (``brightness_scale``).
     """
 
-    def __init__(self, pin, w, h, serpentine=True, budget_ma=400, ma_per_channel=20,
+    def __init__(self, pin_or_sm, w, h, serpentine=True, budget_ma=400, ma_per_channel=20,
                  idle_ma=0, sm_id=0):
         self.w = w
         self.h = h
@@ -170,7 +174,10 @@ class WS2812Panel:
         for y in range(h):
             for x in range(w):
                 self.order[pixel_index(x, y, w, serpentine)] = (y * w + x) * 3
-        self.sm = rp2.StateMachine(sm_id, ws2812_program, freq=8_000_000, sideset_base=Pin(pin))
+        if isinstance(pin_or_sm, Pin):
+            pin_or_sm = rp2.StateMachine(sm_id, ws2812_program, freq=8_000_000,
+                                         sideset_base=pin_or_sm)
+        self.sm = pin_or_sm
         self.sm.active(1)
         self.dma = None
         self.sm_id = sm_id
@@ -233,8 +240,19 @@ class WS2812Panel:
 
     def refresh(self):
         """Send the whole frame last shown again (the same colours: a panel that lost its data
-        line or its power is repainted)."""
+        line or its power is repainted). Returns True when sent (False: nothing shown yet)."""
         if self.sent[0] == 0xFFFFFFFF:
-            return              # nothing shown yet
+            return False
         self._wait_idle()
         self._send(self.sent, self.n)
+        return True
+
+    @classmethod  # pyright: ignore[reportArgumentType]  (the MicroPython stubs: cls alone)
+    def from_profile(cls, section, board):
+        """The panel of a profile's ``display`` section: ``pin`` (GPIO of the data line),
+        ``budget_ma`` (400), ``ma_per_channel`` (20), ``idle_ma`` (0); the grid's ``w``, ``h``
+        and ``wiring``. Raises KeyError for a missing pin or grid."""
+        grid = board["grid"]
+        return cls(Pin(section["pin"]), grid["w"], grid["h"],
+                   grid.get("wiring") == "serpentine", section.get("budget_ma", 400),
+                   section.get("ma_per_channel", 20), section.get("idle_ma", 0))

@@ -1,16 +1,10 @@
 """The board's main loop: asyncio tasks for key scan, render, serial and autosave.
 
 Drivers are passed in, so the same loop runs on the Pico (real drivers, MicroPython asyncio)
-and in the laptop simulator (virtual drivers, CPython asyncio). Driver interfaces:
-
-- keys: ``poll(now_ms)`` -> None or ``(key_index, is_long)``; debounce is the driver's job.
-  Optional: ``active()`` (False while no key is down: polled every ``idle_scan_ms``), and
-  ``wait()`` with a ``flag`` (awaited while idle instead: a pin interrupt ends it).
-- display: ``show(fb)`` with the renderer's RGB frame buffer. Optional: ``refresh()``, the
-  last frame sent again whole (called while idle every ``refresh_ms``).
-- serial: ``read_line()`` -> str or None, never blocking; ``write_line(str)``, never blocking.
-  Optional: ``readable()``, awaited while no line is waiting (else the task polls every 5 ms).
-- store (optional): ``save(app)`` called when the game changed (autosave).
+and in the laptop simulator (virtual drivers, CPython asyncio). The keys, display and serial
+drivers build on the contracts in referee/assembly.py (Keys, Display, Serial: what is asked
+of them, and the optional methods' defaults). store (optional): ``save(app)`` called when
+the game changed (autosave).
 
 An exception in a task is reported over serial and shown on the grid, and the task goes on.
 KeyboardInterrupt (Ctrl-C from mpremote) is not caught, so the REPL can always take the board.
@@ -149,9 +143,8 @@ class Runner:
             self.shown_at = self.app.now_ms
 
     def idle(self):
-        """True while no key is down or settling (key drivers without ``active()``: always)."""
-        active = getattr(self.keys, "active", None)
-        return active is None or not active()
+        """True while no key is down or settling (the keys' ``resting()``)."""
+        return self.keys.resting()
 
     def step_gc(self, low=None):
         """Collect the garbage while no key is down once less than ``low`` bytes of the heap
@@ -192,25 +185,23 @@ class Runner:
         """While no key is down, send the frame on the grid again whole every ``refresh_ms``
         (displays with ``refresh()``: a WS2812 panel gets only the changed part of a frame, so
         this repaints one that lost its data line or its power). Returns True when sent."""
-        refresh = getattr(self.display, "refresh", None)
-        if refresh is None or not self.idle():
+        if not self.idle():
             return False
         now = ticks_ms()
         if ticks_diff(now, self.shown_at) < self.refresh_ms:
             return False
         self.shown_at = now
-        refresh()
-        return True
+        return self.display.refresh()
 
     async def task_keys(self):
-        active = getattr(self.keys, "active", None)
-        wait = getattr(self.keys, "wait", None) if getattr(self.keys, "flag", None) else None
+        active = self.keys.active
+        wait = self.keys.wait if self.keys.flag is not None else None
         while self.running:
             try:
                 self.step_keys()
             except Exception as e:
                 self.crash("keys", e)
-            if active is None or active():
+            if active():
                 await sleep_ms(self.scan_ms)
             elif wait is not None:     # idle: sleep until a pin interrupt says a key went down
                 await wait()
@@ -218,7 +209,7 @@ class Runner:
                 await sleep_ms(self.idle_scan_ms)
 
     async def task_serial(self):
-        readable = getattr(self.serial, "readable", None)
+        readable = self.serial.readable
         while self.running:
             try:
                 n = self.step_serial()
@@ -227,10 +218,8 @@ class Runner:
                 n = 0
             if n:
                 await sleep_ms(0)
-            elif readable is not None:  # sleep until a byte arrives (no polling)
+            else:                       # until a byte arrives (or 5 ms: assembly.Serial)
                 await readable()
-            else:
-                await sleep_ms(5)
 
     def step_maintain(self):
         """The journal's work between events: the key's held events committed and announced

@@ -12,11 +12,9 @@ import signal
 import sys
 
 from referee import rules as profiles
-from referee.app import Referee, ACTIONS
+from referee.assembly import assemble, clock_task
 from referee.dice import Dice, XorShift32, board_seed
-from referee.keymap import KeyMap
-from referee.loop import Runner, sleep_ms
-from referee.render import Renderer
+from referee.loop import sleep_ms
 
 from host_tools.sim import gamesettings, script as scriptmod, simflash
 from host_tools import paths
@@ -36,20 +34,17 @@ def make_board(args):
     """Build the simulated board: returns (app, runner, serial, keys, display, keymap)."""
     board = paths.board_profile(args.board)
     rdir = getattr(args, "rosters", None) or simflash.rosters_dir(args.flash)
-    ser = PtySerial()
+    ser = PtySerial()          # the virtual drivers (sim/virtual.py), on the firmware's
+    display = FrameCapture()   # driver contracts (referee/assembly.py)
+    keys = QueueKeys()
     if args.seed is not None:          # reproducible test dice: not committed
         dice = Dice(XorShift32(args.seed))
     else:                              # committed board rolls (docs/dice.md)
         from referee.dice import Fair
         dice = Dice(Fair(board_seed()))
-    if board.get("ui") == "keypad":      # lit keys are pad and grid (firmware/main.py does so)
-        from referee.keypad_ui import KeypadUI, PER_PAGE
-        app = Referee(board, rdir, ser.write_line, dice, PER_PAGE)
-        renderer = keymap = KeypadUI(app)
-    else:
-        keymap = KeyMap(board, ACTIONS)
-        renderer = Renderer(board["grid"]["w"], board["grid"]["h"])
-        app = Referee(board, rdir, ser.write_line, dice, renderer.rows_per_page)
+    # the board as firmware/main.py assembles it, with the simulator's display and keys
+    runner = assemble(board, rdir, ser, dice, display, keys)
+    app, keymap = runner.app, runner.keymap
     from host_tools.board.firmware_build import source_hash
     # hello: the checkout's own code
     app.build_info = (None, "host", source_hash())  # pyright: ignore[reportAttributeAccessIssue]  (None in firmware, a host's to set)
@@ -94,9 +89,6 @@ def make_board(args):
     if app.boot_note:
         print("fleetref sim: " + app.boot_note, file=sys.stderr, flush=True)
     app.on_event = EventRecord(app)  # pyright: ignore[reportAttributeAccessIssue]  (None in firmware, a host's to set)
-    keys = QueueKeys()
-    display = FrameCapture()
-    runner = Runner(app, keymap, keys, display, ser, renderer)
     return app, runner, ser, keys, display, keymap
 
 
@@ -221,17 +213,7 @@ async def run(args):
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, session.stop.set)
     extra = []
-    async def clock_task():           # time banks (referee/clock.py): as firmware/main.py's
-        from referee.clock import clock_of
-        while True:
-            g = app.game
-            if g is not None and g.clk:
-                clock_of(app).poll(app)
-                await asyncio.sleep(0.25)
-            else:
-                await asyncio.sleep(1)
-
-    extra.append(clock_task())
+    extra.append(clock_task(app))     # time banks (referee/clock.py), as on the Pico
     if not args.headless:
         from host_tools.views.simview import SimView
         tui = session.tui = SimView(app, session.runner, session.display, session.keys,

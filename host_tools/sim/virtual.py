@@ -1,18 +1,20 @@
 """Virtual drivers for the simulated board: pseudo-terminal serial, queued keys, frame capture.
 
-They implement the driver interfaces of ``referee.loop`` so the firmware runs unchanged.
+They take on the driver contracts of ``referee.assembly`` (Keys, Display, Serial: the optional
+methods' defaults, as the Pico's drivers do), so the firmware runs unchanged.
 """
 
 import errno
 import os
 import tty
 
+from referee.assembly import Display, Keys, Serial
 from referee.protocol import MAX_LINE, NOT_UTF8, OVERLONG
 
 OUT_LIMIT = 256 * 1024   # bytes held for a host that is not reading; oldest lines dropped
 
 
-class PtySerial:
+class PtySerial(Serial):
     """The board's USB CDC end on a pseudo-terminal. ``path`` is what a host opens.
 
     Reads and writes never block: a host that stops reading makes output queue up to
@@ -98,7 +100,7 @@ class PtySerial:
                 pass
 
 
-class QueueKeys:
+class QueueKeys(Keys):
     """Key driver fed by the script player and the terminal keyboard: ``push(index, long)``."""
 
     def __init__(self):
@@ -119,7 +121,7 @@ class QueueKeys:
         return bool(self.q)
 
 
-class FrameCapture:
+class FrameCapture(Display):
     """Display driver that keeps the last frame (a copy of the RGB frame buffer)."""
 
     def __init__(self):

@@ -13,31 +13,37 @@ from support.game import default_board, make_referee
 from referee.journal import Journal, OSFS
 from referee.keymap import KeyMap
 from referee.app import ACTIONS
+from referee import assembly
 from referee.loop import Runner
 from referee.render import Renderer
 
 FLAT = [a for row in default_board()["keys"] for a in row]
 
 
-class Keys:
-    """Key driver: each poll returns the next queued key (index, short press)."""
+class Keys(assembly.Keys):
+    """Key driver: each poll returns the next queued key (index, short press); ``down``: a
+    key is held (not resting)."""
 
     def __init__(self):
         self.queue = []
+        self.down = False
 
     def poll(self, now):
         return (self.queue.pop(0), False) if self.queue else None
 
     def active(self):
-        return False
+        return self.down
+
+    def resting(self):
+        return not self.down
 
 
-class Display:
+class Display(assembly.Display):
     def show(self, fb):
         pass
 
 
-class Serial:
+class Serial(assembly.Serial):
     def read_line(self):
         return None
 
@@ -349,11 +355,11 @@ def test_the_idle_loop_replays_the_next_folds_base_ahead(tmp_path):
         press(r, keys[i % 5])
         i += 1
     assert g.win.start(g.win.fold_depth())[1] < g.win.fold_depth()
-    r.keys.active = lambda: True                  # a key is down: nothing is done
+    r.keys.down = True                            # a key is down: nothing is done
     for _ in range(10):
         assert not r.step_maintain()
     assert g.win.nb is None
-    r.keys.active = lambda: False
+    r.keys.down = False
     turns = 0
     while r.step_maintain() or app.unsent:         # commit, snapshot steps, the fold's base
         turns += 1

@@ -10,6 +10,7 @@ from support import ROOT
 from support.game import make_referee
 from referee import render
 from referee.app import Referee, ACTIONS
+from referee.assembly import Display, Keys, Serial
 from referee.dice import Dice, XorShift32
 from referee.keymap import KeyMap
 from referee.loop import Runner
@@ -97,7 +98,7 @@ def test_keymap_from_board_profile():
         KeyMap({"keys": [["sel+", "dmg+"], ["undo"]]}, ACTIONS)
 
 
-class FakeKeys:
+class FakeKeys(Keys):
     def __init__(self, presses):
         self.presses = list(presses)
 
@@ -105,7 +106,7 @@ class FakeKeys:
         return self.presses.pop(0) if self.presses else None
 
 
-class FakeDisplay:
+class FakeDisplay(Display):
     def __init__(self):
         self.frames = []
 
@@ -113,7 +114,7 @@ class FakeDisplay:
         self.frames.append(bytes(fb))
 
 
-class FakeSerial:
+class FakeSerial(Serial):
     def __init__(self, lines):
         self.lines = list(lines)
         self.out = []
@@ -166,7 +167,7 @@ def test_ctrl_c_is_not_swallowed_by_the_loop():
                 Dice(XorShift32(3)), 12)
     a.load_scenario("hoth")
 
-    class CtrlC:
+    class CtrlC(Keys):
         def poll(self, now):
             raise KeyboardInterrupt
 
@@ -184,6 +185,7 @@ class RefreshDisplay(FakeDisplay):
 
     def refresh(self):
         self.refreshes += 1
+        return True
 
 
 class IdleKeys(FakeKeys):
@@ -193,6 +195,9 @@ class IdleKeys(FakeKeys):
 
     def active(self):
         return self.down
+
+    def resting(self):
+        return not self.down
 
 
 def _runner(disp, keys):
@@ -214,7 +219,7 @@ def test_the_idle_loop_sends_the_whole_frame_again_only_while_no_key_is_down():
     keys.down = False
     runner.refresh_ms = 60000           # a frame was just sent: not yet
     assert not runner.step_refresh() and disp.refreshes == 1
-    assert not _runner(FakeDisplay(), IdleKeys()).step_refresh()    # no refresh(): nothing
+    assert not _runner(FakeDisplay(), IdleKeys()).step_refresh()    # Display's: nothing sent
 
 
 def test_idle_garbage_collection_only_when_the_heap_runs_low_and_no_key_is_down(monkeypatch):
