@@ -57,6 +57,9 @@ class EmuError(Exception):
     pass
 
 
+# a display model's frame event (emu/models.mjs), named by its driver: bytes per LED
+FRAME_BYTES = {"ws2812": 3, "apa102": 4}
+
 # Every wait here is for emulated work measured in wall time; the emulator runs 5-15 times
 # slower than a Pico and slower still on a busy machine, so no wait gives up sooner than this.
 MIN_WAIT = 900
@@ -122,9 +125,9 @@ class EmulatedPico:
                 elif msg.get("ev") == "ready":
                     self.ready.put(msg)
                 else:
-                    if msg.get("ev") in ("ws2812", "apa102"):
+                    step = FRAME_BYTES.get(msg.get("ev"))
+                    if step:
                         h = bytes.fromhex(msg.pop("hex"))
-                        step = 3 if msg["ev"] == "ws2812" else 4
                         px = [tuple(h[i:i + step]) for i in range(0, len(h), step)]
                         if msg["ev"] == "ws2812":
                             px = self._panel(px)

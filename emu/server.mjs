@@ -4,11 +4,10 @@
 //   node emu/server.mjs --uf2 IMAGE.uf2 --bootrom BOOTROM.js --board PROFILE.json [--fs FS.img]
 //
 // IMAGE.uf2: MicroPython, optionally with the board's littlefs filesystem in it (what
-// `fleetref flash --uf2` writes). The board profile says which models to attach: a diode key
-// matrix (input.driver "matrix") or the keypad base's TCA9555 ("tca9555"), and a WS2812 decoder
-// on the data pin ("ws2812") or the APA102 chain ("apa102"). A model only answers when the
-// firmware has muxed the profile's pins to the right peripheral (I2C on sda/scl, SPI on
-// sck/mosi), so a driver that ignores the profile's pins fails here as on a real board.
+// `fleetref flash --uf2` writes). The board profile's input.driver and display.driver name the
+// chip models to attach (emu/models.mjs, by the firmware's driver names: a diode key matrix
+// "matrix" or the keypad base's TCA9555 "tca9555", a WS2812 decoder "ws2812" or the APA102
+// chain "apa102"); a name with no model stops the server with one line on stderr.
 //
 // USB CDC serial: a TCP server on 127.0.0.1 (port in the "ready" line); one client at a time,
 // output made before the first client connects is kept for it.
@@ -16,19 +15,26 @@
 // {"ev": ...} as JSON lines on stdout. Times are emulated seconds since the last reset.
 import fs from 'fs';
 import net from 'net';
-import { createPico, readBootrom, installKeyMatrix } from './pico.mjs';
-import { attachWS2812 } from './ws2812.mjs';
-import { installTCA9555, attachAPA102 } from './keypad.mjs';
+import { createPico, readBootrom } from './pico.mjs';
+import { INPUTS, DISPLAYS } from './models.mjs';
 
 const args = {};
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i += 2) args[argv[i].replace(/^--/, '')] = argv[i + 1];
 
-const FUNC_SPI = 1, FUNC_I2C = 3;
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
-const hex = (arr) => Buffer.from(arr.flat()).toString('hex');
 
 const board = JSON.parse(fs.readFileSync(args.board, 'utf8'));
+const inp = board.input ?? {};
+const disp = board.display ?? {};
+const own = (table, name) => (Object.hasOwn(table, name) ? table[name] : null);
+const inputModel = own(INPUTS, inp.driver);
+const displayModel = own(DISPLAYS, disp.driver);
+if (!inputModel || !displayModel) {
+  const [kind, name] = inputModel ? ['display', disp.driver] : ['input', inp.driver];
+  process.stderr.write(`emulated Pico: no chip model for ${kind} driver ${JSON.stringify(name)} (emu/models.mjs)\n`);
+  process.exit(2);
+}
 const bootrom = await readBootrom(args.bootrom);
 const pico = createPico({ firmware: args.uf2, bootrom, fsImage: args.fs });
 const now = () => pico.nanos / 1e9;
@@ -52,36 +58,9 @@ const server = net.createServer((sock) => {
   sock.on('error', () => {});
 });
 
-// ---- models from the board profile -----------------------------------------------------
-const inp = board.input ?? {};
-const disp = board.display ?? {};
-const muxed = (pins, fn) => pins.every((p) => pico.gpio(p).functionSelect === fn);
-let setKey;
-if (inp.driver === 'matrix') {
-  const m = installKeyMatrix(pico, inp.rows, inp.cols);
-  setKey = (k, down) => { const [r, c] = m.rc(k); m.set(r, c, down); };
-} else if (inp.driver === 'tca9555') {
-  const pad = installTCA9555(pico, { i2c: inp.i2c ?? 0, addr: inp.addr ?? 0x20 });
-  // the expander only answers when the firmware drives I2C on the profile's SDA/SCL pins
-  pico.eachChip((mcu) => {
-    const bus = mcu.i2c[inp.i2c ?? 0];
-    const onConnect = bus.onConnect;
-    bus.onConnect = (a, mode) => {
-      if (!muxed([inp.sda, inp.scl], FUNC_I2C)) { pad.stats.naks++; bus.completeConnect(false); return; }
-      onConnect(a, mode);
-    };
-  });
-  setKey = (k, down) => pad.set(k, down);
-}
-if (disp.driver === 'ws2812') {
-  attachWS2812(pico, disp.pin, (px, t, info) => out({ ev: 'ws2812', t, start: info.start, n: px.length, extra: info.extraBits, hex: hex(px) }));
-} else if (disp.driver === 'apa102') {
-  const n = board.grid.w * board.grid.h;
-  attachAPA102(pico, { spi: disp.spi ?? 0, cs: disp.cs, n }, (leds, t, info) => {
-    if (!muxed([disp.sck, disp.mosi], FUNC_SPI)) return; // the bytes never reached the LEDs
-    out({ ev: 'apa102', t, n: leds.length, bytes: info.bytes, hex: hex(leds) });
-  });
-}
+// ---- models from the board profile (emu/models.mjs) -------------------------------------
+const setKey = inputModel(pico, inp);
+displayModel(pico, disp, board, out);
 
 // ---- power cuts ----------------------------------------------------------------------
 let cutAfterOps = null; // flash operations still to run before the cut
