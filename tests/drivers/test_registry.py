@@ -3,7 +3,9 @@
 in the emulator, each driver is built from its profile section on the pins the profile gives,
 only the driver in use is imported, and only firmware/drivers/ touches the hardware modules."""
 
+import argparse
 import ast
+import asyncio
 import glob
 import importlib
 import json
@@ -185,3 +187,30 @@ def test_main_build_reports_an_unknown_driver_or_a_missing_pin(hw):
     del profile["input"]["sda"]
     with pytest.raises(KeyError, match="sda"):
         main.build(profile, rosters, stdin, sys.stdout, seed=1)
+
+
+def test_the_simulator_assembles_its_board_the_same_way_with_its_own_drivers():
+    """sim.make_board goes through referee.assembly with its virtual drivers on the contracts
+    (no driver of firmware/drivers/ imported: the host package has none), and the firmware's
+    own loop (``fleetref sim --periodic``) runs over them with the shared clock task."""
+    from host_tools.sim import make_board
+    from referee import assembly
+    before = {m for m in sys.modules if m.split(".")[0] == "drivers"}
+    args = argparse.Namespace(board="pimoroni-rgb-keypad", flash=None, roster=None,
+                              scenario="hoth", ruleset=None, seed=1)
+    app, runner, ser, keys, display, keymap = make_board(args)
+    try:
+        assert {m for m in sys.modules if m.split(".")[0] == "drivers"} == before
+        assert isinstance(keys, assembly.Keys) and isinstance(display, assembly.Display)
+        assert isinstance(ser, assembly.Serial) and runner.serial is ser
+        assert keymap is runner.renderer is runner.keymap     # the keypad UI: pad and grid
+        keys.push(4, False)                                   # ships mode: select ship 4
+
+        async def stop():
+            await asyncio.sleep(0.3)
+            runner.running = False
+
+        asyncio.run(runner.main([stop(), assembly.clock_task(app)]))
+        assert app.cursor == 4 and display.count >= 1 and runner.crashes == 0
+    finally:
+        ser.close()
