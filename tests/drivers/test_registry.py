@@ -193,7 +193,7 @@ def test_the_simulator_assembles_its_board_the_same_way_with_its_own_drivers():
     """sim.make_board goes through referee.assembly with its virtual drivers on the contracts
     (no driver of firmware/drivers/ imported: the host package has none), and the firmware's
     own loop (``fleetref sim --periodic``) runs over them with the shared clock task."""
-    from host_tools.sim import make_board
+    from host_tools.sim.sim import make_board
     from referee import assembly
     before = {m for m in sys.modules if m.split(".")[0] == "drivers"}
     args = argparse.Namespace(board="pimoroni-rgb-keypad", flash=None, roster=None,
