@@ -49,7 +49,7 @@ def serial_bytes():
             if app.submit(e, "bench"):
                 raise SystemExit("bench: %s refused %r" % (name, e))
             ev += [len(l) + 1 for l in out[n:] if l.startswith('{"t":"ev"')]
-            app.handle_line('{"c": "snap"}')
+            app.link.handle_line('{"c": "snap"}')
             snap.append(len(out[-1]) + 1)
     return ev, snap
 

@@ -87,7 +87,7 @@ def timed_commit(origin="key", cmd=None):
             st[1] = d
     return r
 runner.app.commit = timed_commit
-runner.app.hello()
+runner.app.link.hello()
 async def probe():
     last = seen = None
     while True:
@@ -153,7 +153,7 @@ def install(runner):
             PT[3] = 0
         return r
     runner.display.show = timed_show
-    key = runner.app.key
+    key = runner.app.pad.key
     def timed_key(action):
         PT[0] = PT[1] = PT[2] = 0
         PT[3] = 1
@@ -168,6 +168,6 @@ def install(runner):
             g.submit = t_submit
             g.timed = True
         return key(action)
-    runner.app.key = timed_key
+    runner.app.pad.key = timed_key
     return False
 """

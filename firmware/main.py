@@ -59,7 +59,7 @@ def main():
         print("fleetref: cannot start from /board.json: %s: %s (run fleetref flash)"
               % (type(e).__name__, e))
         return
-    runner.app.hello()
+    runner.app.link.hello()
     asyncio.run(runner.main((clock_task(runner.app),)))
 
 

@@ -1,18 +1,23 @@
-"""The referee application: one game, the button-pad UI (pad.py) and the serial link
-(link.py).
+"""The referee application: one game's lifecycle (load, restore, boot, errors, sending), with
+the button-pad UI (``pad``: pad.Pad) and the serial link (``link``: link.SerialLink) as its
+parts.
 
 The same object runs on the Pico (``main.py`` with real drivers) and in the laptop simulator
 (virtual drivers). It never touches hardware: keys arrive as action names, serial lines as
 strings, and output leaves through ``send`` (a callable taking one str line, no newline).
 """
 
-from referee import FW_VERSION, PROTO_VERSION, rules, scenarios
-from referee import protocol
+from referee import protocol, rules, scenarios
 from referee.ticks import ticks_add, ticks_diff
 from referee.events import EV_INIT, EV_PHASE, NONE
 from referee.game import Game
+from referee.dice import fair_of
 from referee.link import SerialLink
-from referee.pad import PadUI, ACTIONS  # noqa: F401  (ACTIONS: main.py and the host import it here)
+from referee.pad import Pad, ACTIONS  # noqa: F401  (ACTIONS: main.py and the host import it here)
+try:
+    from typing import Callable  # noqa: F401  (for a type comment)
+except ImportError:     # MicroPython: no typing module, and no need of one
+    pass
 
 ERROR_MS = 1200
 
@@ -28,28 +33,24 @@ def flash_error(e):
     return "flash error (%s)" % (n if isinstance(n, int) else e)
 
 
-def event_text(game, ev, seq=None, live=True):
-    """A line for event ``ev`` of ``game`` (views.event_text; imported on use, so the board
-    keeps views.py out of its heap until a host asks)."""
-    from referee.views import event_text as text
-    return text(game, ev, seq, live)
-
-
-class Referee(PadUI, SerialLink):
-    """Game + UI state + protocol.
+class Referee:
+    """One game and its lifecycle; keys go to ``pad`` (pad.Pad: ``pad.key(action)``), host
+    lines to ``link`` (link.SerialLink: ``link.handle_line(line)``).
 
     ``board``: board profile dict (``name``, ``grid`` {``w``, ``h``}, ``keys``).
     ``scenario_dir``: directory of scenario JSON files (str). ``send``: callable(str).
     ``dice``: a dice.Dice. ``rows_per_page``: ships shown per side per page.
-    ``version`` increases on every visible change (the render task watches it); the pad's
-    UI state is described in pad.PadUI.
+    ``version`` increases on every visible change (the render task watches it). ``mark``:
+    the ship marked on the pad (NONE: none), taken back with an event the journal refuses;
+    ``kept``: the game the menu replaced, without a journal (menu.py).
     """
 
     def __init__(self, board, scenario_dir, send, dice, rows_per_page):
         self.board = board
         self.scenario_dir = scenario_dir
         self.send = send
-        self.send_parts = None  # optional callable(tuple of str): one line sent in parts
+        # optional callable(tuple of str): one line sent in parts
+        self.send_parts = None  # type: Callable[[tuple], None] | None
         self.dice = dice
         self.rows_per_page = rows_per_page
         self.game = None
@@ -58,7 +59,10 @@ class Referee(PadUI, SerialLink):
         self.scenario = ""
         self.gid = ""
         self.version = 0
-        self._pad_init()
+        self.mark = NONE
+        self.kept = None
+        self.pad = Pad(self)
+        self.link = SerialLink(self)
         self.error_text = ""
         self.error_until = 0
         self.error_on = False    # error_until is meaningful (ticks wrap: compare with ticks_diff)
@@ -109,7 +113,7 @@ class Referee(PadUI, SerialLink):
         except (OSError, MemoryError):  # all or nothing: the game in play stays
             self.game, self.raw_parts, self.scenario, self.gid = old
             raise
-        self._ui_reset(len(norm["sides"][0]["ships"]))
+        self.pad.reset(len(norm["sides"][0]["ships"]))
         if self.release_rulesets:       # (the menu's kept game keeps its ruleset)
             rules.release([g.profile.name for g in (game, self.kept and self.kept[0]) if g])
         self._send_parts(line)
@@ -145,7 +149,7 @@ class Referee(PadUI, SerialLink):
         self.raw_parts = protocol.encode_parts(raw)
         self.scenario = msg.get("scenario") or norm["name"]
         self.gid = msg["gid"]
-        self._ui_reset(len(norm["sides"][0]["ships"]))
+        self.pad.reset(len(norm["sides"][0]["ships"]))
         return n
 
     def boot(self, scenario):
@@ -210,28 +214,10 @@ class Referee(PadUI, SerialLink):
     def _out(self, obj):
         self.send(protocol.encode(obj))
 
-    def hello(self):
-        g = self.game
-        from referee import runtime
-        mpy, code, src = self.build_info or runtime.describe()
-        msg = {"t": "hello", "proto": PROTO_VERSION, "fw": FW_VERSION,
-               "micropython": mpy, "code": code, "src": src, "board": self.board.get("name", "?"),
-               "ruleset": g.profile.name if g else None, "scenario": self.scenario,
-               "gid": self.gid, "seq": g.seq if g else 0}
-        from referee.dice import hello_fields
-        hello_fields(self, msg)         # the dice commitment and boot (docs/dice.md)
-        if g is not None and g.clk:     # the clocks paused or running (docs/clock.md)
-            from referee.clock import hello_fields as clock_fields
-            clock_fields(self, msg)
-        self._out(msg)
-        if self.boot_note:
-            self.send(self.journal_line())
-
     def game_parts(self):
         """The ``game`` message as one line in parts (head, the roster's raw_parts, end: str
         each, printable JSON): joined, they are :meth:`game_line`."""
         g = self._g()
-        from referee.dice import fair_of
         f = fair_of(self)               # the dice commitment (docs/dice.md)
         head = ('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s"%s, '
                 '"roster": ' % (self.gid, protocol.encode(self.scenario), g.seq,
@@ -258,6 +244,14 @@ class Referee(PadUI, SerialLink):
 
     def send_game(self):
         self._send_parts(self.game_parts())
+
+    def send_event(self, seq):
+        """The compact ``ev`` line of event ``seq`` (held in RAM) with its state hash."""
+        g = self._g()
+        self.send(protocol.ev_line(seq, g.event(seq), g.event_hash(seq)))
+        f = fair_of(self)
+        if f is not None:               # its roll record, if a roll went into it (dice.py)
+            f.on_event(self, seq)
 
     def error(self, msg, origin, cmd=None):
         """Report a refused action: an ``err`` line and the error row on the grid."""

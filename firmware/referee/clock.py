@@ -247,7 +247,7 @@ class Clock:
         if g is None or not g.clk or self.side == NONE:
             self.last = t
             return
-        if self.paused or getattr(app, "entry", 0):
+        if self.paused or getattr(getattr(app, "pad", None), "entry", 0):
             self.t0 = t if self.paused else self.t0 + max(0, ticks_diff(t, self.last))
         elif not expired(g, self.side) and self.used_ms() >= 1000 * left(g, self.side):
             self._charge(app, self.side, left(g, self.side), True)
@@ -298,6 +298,20 @@ def pad_key(app):
     return None
 
 
+def command(app, g, msg):
+    """The ``clock`` command of app.Referee ``app`` playing ``g``: pause (``paused``: true),
+    resume (false) or toggle (absent), answered with an ``ok`` line. ValueError for a game
+    without clocks or a ``paused`` that is not a bool."""
+    if not g.clk:
+        raise ValueError("this game has no clocks (setting clock_s)")
+    want = msg.get("paused")
+    if want is not None and not isinstance(want, bool):
+        raise ValueError("paused must be true (pause) or false (resume)")
+    ck = clock_of(app)
+    ck.pause(app, want)
+    app._out({"t": "ok", "c": "clock", "paused": ck.paused, "seq": g.seq})
+
+
 def hello_fields(app, msg):
     """``clock`` in the ``hello`` message ``msg`` (a game with clocks): ``paused``,
     ``running``, ``used_ms`` as in the ``clock`` line, for a host that (re)connects."""
@@ -318,14 +332,15 @@ def draw(r, app):
     fleets beside them is a white bar (the pause sign). Nothing while dice show (initiative
     phase, dice entry)."""
     g = app.game
-    if not g.clk or app.entry or g.profile.phases[g.phase] == "initiative":
+    pad = app.pad
+    if not g.clk or pad.entry or g.profile.phases[g.phase] == "initiative":
         return
     from referee import glyphs
     from referee.render import SIDE_RGB, SIDE_DIM
     rpp = r.rows_per_page
     shown = 0
     for s in range(2):
-        n = app.side_count[s] - app.page * rpp
+        n = pad.side_count[s] - pad.page * rpp
         shown = max(shown, n)
     y = 2 + min(shown, rpp) + 1
     if y + glyphs.H > r.h - 2:

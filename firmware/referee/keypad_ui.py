@@ -118,7 +118,7 @@ class KeypadUI:
                     break
                 s = g.side[i]
                 st = g.status(i)
-                if i == app.cursor:
+                if i == app.pad.cursor:
                     c = WHITE
                 elif i == app.mark:
                     c = MARKED
@@ -137,7 +137,8 @@ class KeypadUI:
             self._px(1, AMBER)
             self._px(2, BLUE)
             self._px(3, GREY)
-            s = g.side[app.cursor] if app.cursor != NONE else 0
+            cur = app.pad.cursor
+            s = g.side[cur] if cur != NONE else 0
             for k in range(min(g.nopt, 4)):
                 if g.chart[s * g.nopt + k] == NONE:
                     self._px(4 + k, OPTION_RGB[k])
@@ -171,8 +172,8 @@ class KeypadUI:
             self._px(4, AMBER)
         for s in range(2):
             k0 = 8 + 4 * s
-            if app.entry == s + 1:
-                self._binary(k0, app.entry_value, WHITE, DIM_WHITE)
+            if app.pad.entry == s + 1:
+                self._binary(k0, app.pad.entry_value, WHITE, DIM_WHITE)
             elif g.rolls[s]:
                 c = SIDE_RGB[s] if g.init == s else SIDE_DIM[s]
                 self._binary(k0, g.rolls[s], c, DIM_WHITE)

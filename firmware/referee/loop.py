@@ -81,7 +81,7 @@ class Runner:
             if a is not None:   # None: the key only changed the UI's own mode
                 self.app.pad_live = True    # its events may be held (group commit)
                 try:
-                    self.app.key(a)
+                    self.app.pad.key(a)
                 finally:
                     self.app.pad_live = False
             if self.render_on_input:    # light the change now, not at the task's next turn
@@ -118,12 +118,12 @@ class Runner:
         import gc
         threshold = getattr(gc, "threshold", None) if self.gc_span else None
         if threshold is None:
-            self.app.handle_line(line)
+            self.app.link.handle_line(line)
             return
         before = threshold()
         threshold(self.gc_span)
         try:
-            self.app.handle_line(line)
+            self.app.link.handle_line(line)
         finally:
             threshold(before)
 

@@ -36,24 +36,27 @@ def open_menu(app):
     names = scenarios.list_names(app.scenario_dir)
     if has_kept(app):
         names.append(PREV)
-    app.menu = names
-    app.menu_i = 0
-    app.menu_arm = None
+    pad = app.pad
+    pad.menu = names
+    pad.menu_i = 0
+    pad.menu_arm = None
 
 
 def key(app, action):
-    """One key while the menu is open (or the key that opens it). Returns None or a reason."""
-    if app.menu is None:
+    """One key while the menu is open (or the key that opens it), for app.Referee ``app``
+    (the menu's state is its ``pad``'s). Returns None or a reason."""
+    pad = app.pad
+    if pad.menu is None:
         open_menu(app)
         return None
-    arm = app.menu_arm
-    app.menu_arm = None
+    arm = pad.menu_arm
+    pad.menu_arm = None
     if action in ("sel+", "dmg+"):
-        app.menu_i = (app.menu_i + 1) % len(app.menu)
+        pad.menu_i = (pad.menu_i + 1) % len(pad.menu)
     elif action in ("sel-", "dmg-"):
-        app.menu_i = (app.menu_i - 1) % len(app.menu)
+        pad.menu_i = (pad.menu_i - 1) % len(pad.menu)
     elif action in ("cancel", "undo", "menu"):
-        app.menu = None
+        pad.menu = None
     elif action == "enter":
         return _enter(app, arm)
     else:
@@ -63,13 +66,14 @@ def key(app, action):
 
 
 def _enter(app, arm):
-    name = app.menu[app.menu_i]
+    pad = app.pad
+    name = pad.menu[pad.menu_i]
     g = app.game
-    if g is not None and g.seq and arm != app.menu_i:
-        app.menu_arm = app.menu_i           # a second press of enter confirms
+    if g is not None and g.seq and arm != pad.menu_i:
+        pad.menu_arm = pad.menu_i           # a second press of enter confirms
         return app.error("a game is in play (%d events): press enter again to load %s; the "
                          "game in play is kept (menu: %s)" % (g.seq, name, PREV), "key")
-    app.menu = None
+    pad.menu = None
     try:
         if name == PREV:
             swap_back(app)
@@ -132,7 +136,7 @@ def swap_back(app):
             raise ValueError("no game is kept")
         app.kept = (app.game, app.raw_parts, app.scenario, app.gid)
         app.game, app.raw_parts, app.scenario, app.gid = kept
-        app._ui_reset(_side0(app.game))
+        app.pad.reset(_side0(app.game))
         app.send_game()
         return
     app.commit()

@@ -17,7 +17,7 @@ Everything is drawn from the state alone (no timers), so the emulated Pico's fra
 identical to the renderer's.
 """
 
-from referee.events import NONE
+from referee.events import NONE, EV_INIT
 from referee import glyphs
 
 KIND_RULE = 0
@@ -52,11 +52,13 @@ _COLOURS = []
 
 
 def _colours():
-    """render.py's side colours, imported once (render imports this module first)."""
+    """render.py's side colours (and its dark pixel), imported once (render imports this
+    module first)."""
     if not _COLOURS:
-        from referee.render import SIDE_RGB, SIDE_DIM
+        from referee.render import SIDE_RGB, SIDE_DIM, ZERO_B
         _COLOURS.append(SIDE_RGB)
         _COLOURS.append(SIDE_DIM)
+        _COLOURS.append(ZERO_B)
     return _COLOURS[0], _COLOURS[1]
 
 
@@ -70,8 +72,9 @@ def plan(r, app, want):
     (the renderer draws no ship rows without one)."""
     want[0] = want[1] = None
     g = app.game
-    if app.entry:
-        want[app.entry - 1] = (_top(r, app), app.entry_value, WHITE)
+    pad = app.pad
+    if pad.entry:
+        want[pad.entry - 1] = (_top(r, app), pad.entry_value, WHITE)
     elif r.win is not None:
         pass                        # the game is decided: the banner, no round to come
     elif g.profile.phases[g.phase] == "initiative":
@@ -83,9 +86,32 @@ def plan(r, app, want):
             for s in range(2):
                 want[s] = (y, g.rolls[s], side_rgb[s] if g.init == s else side_dim[s])
     else:
-        d = r.last_dice(g)          # an attack's d20 (render.Renderer.last_dice)
+        d = last_dice(r, g)         # an attack's d20
         if d is not None:
             want[d[0]] = (_top(r, app), d[1], d[2])
+
+
+def last_dice(r, g):
+    """The die the newest event of ``g`` showed (the rules' ``dice_shown``: an attack's d20,
+    seed 004 / W6, the Ion Cannon's, seed 004 Escape from Hoth) as (side, value, colour), or
+    None: shown like the initiative rolls, bright on a hit, dim on a miss, so a miss shows
+    too. Kept in renderer ``r`` and worked out again only when the game or its seq changed
+    (no allocation in a frame that changes nothing)."""
+    if g is not r.dgame or g.seq != r.dseq:
+        r.dgame = g
+        r.dseq = g.seq
+        r.dice = None
+        if g.seq > g.base_seq:
+            ev = g.event(g.seq)
+            shown = g.profile.dice_shown(g, ev) if ev[0] != EV_INIT else ()
+            if len(shown) == 1:
+                s, v = shown[0][0], shown[0][2]
+                from referee.rules.d20 import D20Rules, EV_ATTACK
+                miss = (ev[0] == EV_ATTACK and isinstance(g.profile, D20Rules)
+                        and g.x[0] == 2 and g.x[1] == v)    # (rules/d20.py: 2 a miss)
+                side_rgb, side_dim = _colours()
+                r.dice = (s, v, side_dim[s] if miss else side_rgb[s])
+    return r.dice
 
 
 def draw(r, app, error, want, drawn):
@@ -109,9 +135,10 @@ def _top(r, app):
     """The top row of the digits: below the fleets if there is room, else over the lowest
     ship rows."""
     rpp = r.rows_per_page
+    pad = app.pad
     shown = 0
     for s in range(2):
-        left = app.side_count[s] - app.page * rpp
+        left = pad.side_count[s] - pad.page * rpp
         shown = max(shown, left)
     shown = min(shown, rpp)
     return 2 + shown + 1 if 2 + shown + 1 + glyphs.H <= r.h - 2 else r.h - 2 - glyphs.H
@@ -125,3 +152,17 @@ def _number(r, x0, y, n, c):
     for yy in range(y, y + glyphs.H):
         r.scribble(x0, yy)
     glyphs.draw_number(r, x, y, n, c)
+
+
+def win_gap(r, win):
+    """The gap between the fleets (column W/2 - 1, rows 2 .. H-3) of renderer ``r`` in the
+    winner's colour: with row 1 and row 0's column W/2, a banner no one misses. Drawn every
+    frame last (a redrawn half-row or the overlay's digits blank its pixels; no digit reaches
+    it); dark again once an undo took the win back (``win`` None). Allocates nothing."""
+    r.gap_lit = win is not None
+    if not _COLOURS:
+        _colours()
+    c = _COLOURS[0][win] if win is not None else _COLOURS[2]
+    x = r.half - 1
+    for y in range(2, r.h - 2):
+        r.px(x, y, c)

@@ -32,7 +32,7 @@ columns), side 0 on the left:
   code on row 1.
 """
 
-from referee.events import NONE, EV_INIT
+from referee.events import NONE
 from referee.fleet import F_LAUNCHED
 from referee import overlay, glyphs, shiprow
 
@@ -106,8 +106,8 @@ class Renderer:
         self.wgame = None
         self.wseq = -1
         self.win = None
-        self.dgame, self.dseq, self.dice = None, -1, None   # the newest die (last_dice)
-        self.gap_lit = False        # the winner's gap column is lit (_win_gap)
+        self.dgame, self.dseq, self.dice = None, -1, None   # the newest die (overlay.last_dice)
+        self.gap_lit = False        # the winner's gap column is lit (overlay.win_gap)
         self.ui15 = [-1, -1]        # the dice row's entry and value drawn last time
         # round, phase, acting side, winner (None: none), initiative drawn in row 0
         self.row0 = [-1, 0, 0, 0, 0]    # type: list
@@ -145,130 +145,118 @@ class Renderer:
             self.win = g.winner()
         return self.win
 
-    def _win_row(self, app, win):
+    def _win_row(self, pad, win):
         """Row 1 while the game has a winner (seed 004 Victory): the whole row in the winner's
         colour, the current page's pip white (every frame, constant colours: no allocation)."""
         c = SIDE_RGB[win]
         for x in range(self.w):
             self.px(x, 1, c)
-        if app.pages() > 1:
-            self.px(app.page, 1, WHITE)
-
-    def _win_gap(self, win):
-        """The gap between the fleets (column W/2 - 1, rows 2 .. H-3) in the winner's colour:
-        with row 1 and row 0's column W/2, a banner no one misses. Drawn every frame last (a
-        redrawn half-row or the overlay's digits blank its pixels; no digit reaches it); dark again once an undo
-        took the win back (``win`` None)."""
-        self.gap_lit = win is not None
-        c = SIDE_RGB[win] if win is not None else ZERO_B
-        x = self.half - 1
-        for y in range(2, self.h - 2):
-            self.px(x, y, c)
-
-    def last_dice(self, g):
-        """The die the newest event showed (the rules' ``dice_shown``: an attack's d20, seed
-        004 / W6, the Ion Cannon's, seed 004 Escape from Hoth) as (side, value, colour), or
-        None: shown like the initiative rolls (overlay.py), bright on a hit, dim on a miss, so
-        a miss shows too. Worked out again only when the game or its seq changed (no
-        allocation in a frame that changes nothing)."""
-        if g is not self.dgame or g.seq != self.dseq:
-            self.dgame = g
-            self.dseq = g.seq
-            self.dice = None
-            if g.seq > g.base_seq:
-                ev = g.event(g.seq)
-                shown = g.profile.dice_shown(g, ev) if ev[0] != EV_INIT else ()
-                if len(shown) == 1:
-                    s, v = shown[0][0], shown[0][2]
-                    from referee.rules.d20 import D20Rules, EV_ATTACK
-                    miss = (ev[0] == EV_ATTACK and isinstance(g.profile, D20Rules)
-                            and g.x[0] == 2 and g.x[1] == v)    # (rules/d20.py: 2 a miss)
-                    self.dice = (s, v, SIDE_DIM[s] if miss else SIDE_RGB[s])
-        return self.dice
+        if pad.pages() > 1:
+            self.px(pad.page, 1, WHITE)
 
     def render(self, app, error=False):
-        """Draw ``app`` (a Referee with .game, .cursor, .mark, .page, .entry); returns self.fb.
-        Only the ship half-rows whose content changed are redrawn; the frame is the same as
-        a full redraw's (tests/core/test_render_incremental.py)."""
+        """Draw ``app`` (a Referee: its .game, .mark and .pad's cursor, page, entry and menu);
+        returns self.fb. One method per band of the grid, each with its own cache: only what
+        changed is redrawn, and the frame is the same as a full redraw's
+        (tests/core/test_render_incremental.py). Allocates nothing in a frame."""
         g = app.game
         if g is None:
             self.clear()
             for x in range(self.w):
                 self.px(x, 1, RED if error else DIM_WHITE)
             return self.fb
-        if g is not self.kgame or app.page != self.kpage:   # other ships in the same rows
+        pad = app.pad
+        if g is not self.kgame or pad.page != self.kpage:   # other ships in the same rows
             self.kgame = g
-            self.kpage = app.page
+            self.kpage = pad.page
             self.full = True
         sb = g.state_buf()              # the whole game state, in a reused buffer
         if self.full:
-            self.clear()
-            self.row0[0] = -1
-            keys = self.keys
-            for k in range(len(keys)):
-                keys[k] = 0
-            self.drawn[0] = self.drawn[1] = None
-            self.full = False
-            self.rows_ok = False
-            self.marks_ok = False
+            self._forget()
         same = self.rows_ok and self.seen == sb     # a bytearray compare: in C, no allocation
+        if not same:
+            self._row0(g)
+        self._row1(pad, error)
+        self._ship_rows(app, pad, g, sb, same)
+        if not same:
+            self._chart(g)
+        self._dice_row(pad, g, same)
+        if g.clk:                   # time banks: minutes left per side (referee/clock.py)
+            from referee.clock import draw
+            draw(self, app)
+            self.full = True        # the digits may cover ship rows: redraw them next time
+        overlay.draw(self, app, error, self.want, self.drawn)
+        if self.win is not None or self.gap_lit:
+            overlay.win_gap(self, self.win)     # (after the digits: they blank their half-rows)
+        return self.fb
+
+    def _forget(self):
+        # a full redraw: a blank frame and every band's cache dropped
+        self.clear()
+        self.row0[0] = -1
+        keys = self.keys
+        for k in range(len(keys)):
+            keys[k] = 0
+        self.drawn[0] = self.drawn[1] = None
+        self.full = False
+        self.rows_ok = False
+        self.marks_ok = False
+
+    def _row0(self, g):
+        """Row 0: round, phases, who moves first, initiative (drawn from the state alone;
+        redrawn only when one of them changed)."""
         w = self.w
         half = self.half
-        if not same:
-            # row 0: round, phases, who moves first, initiative (drawn from the state alone;
-            # redrawn only when one of them changed)
-            mf = g.profile.acting_side(g)
-            win = self.winner(g)
-            r = g.round
-            r0 = self.row0
-            if (r0[0] != r or r0[1] != g.phase or r0[2] != mf or r0[3] != win
-                    or r0[4] != g.init):
-                r0[0] = r
-                r0[1] = g.phase
-                r0[2] = mf
-                r0[3] = win
-                r0[4] = g.init
-                self.clear_rows(0, 1)
-                for b in range(8):
-                    if r & (1 << (7 - b)):
-                        self.px(b, 0, WHITE)
-                nph = len(g.profile.phases)
-                for k in range(nph):
-                    x = half + 1 + k
-                    if x < w - 2:
-                        self.px(x, 0, PURPLE if k == g.phase else DIM_PURPLE)
-                if mf != NONE:
-                    self.px(w - 2, 0, SIDE_RGB[mf])
-                if win is not None:
-                    self.px(half, 0, SIDE_RGB[win])
-                self.px(w - 1, 0, DIM_WHITE if g.init == NONE else SIDE_RGB[g.init])
-        # row 1: pages, error (the UI's: drawn every frame)
+        mf = g.profile.acting_side(g)
+        win = self.winner(g)
+        r = g.round
+        r0 = self.row0
+        if (r0[0] == r and r0[1] == g.phase and r0[2] == mf and r0[3] == win
+                and r0[4] == g.init):
+            return
+        r0[0] = r
+        r0[1] = g.phase
+        r0[2] = mf
+        r0[3] = win
+        r0[4] = g.init
+        self.clear_rows(0, 1)
+        for b in range(8):
+            if r & (1 << (7 - b)):
+                self.px(b, 0, WHITE)
+        nph = len(g.profile.phases)
+        for k in range(nph):
+            x = half + 1 + k
+            if x < w - 2:
+                self.px(x, 0, PURPLE if k == g.phase else DIM_PURPLE)
+        if mf != NONE:
+            self.px(w - 2, 0, SIDE_RGB[mf])
+        if win is not None:
+            self.px(half, 0, SIDE_RGB[win])
+        self.px(w - 1, 0, DIM_WHITE if g.init == NONE else SIDE_RGB[g.init])
+
+    def _row1(self, pad, error):
+        """Row 1: the pages, the error, the menu or the winner (the UI's: every frame)."""
+        w = self.w
         self.clear_rows(1, 2)
         if error:
             self.fill(0, 1, w, RED)
-        elif app.menu is not None:
-            for k in range(min(len(app.menu), w)):
-                self.px(k, 1, YELLOW if k != app.menu_i else   # red: enter again loads
-                        RED if app.menu_arm == k else WHITE)        # over the game (menu.py)
+        elif pad.menu is not None:
+            for k in range(min(len(pad.menu), w)):
+                self.px(k, 1, YELLOW if k != pad.menu_i else   # red: enter again loads
+                        RED if pad.menu_arm == k else WHITE)        # over the game (menu.py)
         elif self.win is not None:
-            self._win_row(app, self.win)
+            self._win_row(pad, self.win)
         else:
-            for k in range(min(app.pages(), w)):
-                self.px(k, 1, WHITE if k == app.page else DIM_WHITE)
-        # ship rows: only the half-rows whose key changed
-        rpp = self.rows_per_page
-        keys = self.keys
-        prof = g.profile
-        marks = self.marks
-        ask = not same or not self.marks_ok
+            for k in range(min(pad.pages(), w)):
+                self.px(k, 1, WHITE if k == pad.page else DIM_WHITE)
+
+    def _ship_rows(self, app, pad, g, sb, same):
+        """Rows 2 .. H-3, the ships: only the half-rows whose key changed (``same``: the
+        state ``sb`` is the one the rows were drawn from)."""
+        ask = not same or not self.marks_ok     # the rules' marks: asked again
         self.marks_ok = True
-        cur = app.cursor
+        cur = pad.cursor
         mark = app.mark
-        act = g.active
-        dmg = g.dmg
-        pend = g.pend
-        cc = g.cc
-        fl = g.fl
         ui = self.seen_ui
         c0 = ui[0]                      # the rows of the cursor and the mark drawn last time
         m0 = ui[1]
@@ -282,89 +270,101 @@ class Renderer:
             self.rows_ok = True
         want = self.want
         overlay.plan(self, app, want)       # half-rows under its digits: not drawn here
+        rpp = self.rows_per_page
         for s in range(2):
-            x0 = s * half
-            first = app.side_start[s] + app.page * rpp
-            end = app.side_start[s] + app.side_count[s]
-            o = s * rpp
+            first = pad.side_start[s] + pad.page * rpp
+            end = pad.side_start[s] + pad.side_count[s]
             if ask:
-                prof.act_marks(g, first, min(end, first + rpp), marks, o)
+                g.profile.act_marks(g, first, min(end, first + rpp), self.marks, s * rpp)
             cv = want[s]
             cv0 = cv[0] - 2 if cv is not None else rpp
-            cv1 = cv0 + glyphs.H
-            for row in range(rpp):
-                i = first + row
-                if cv0 <= row < cv1:
-                    continue
-                if (same and keys[o + row] != -1 and i != cur and i != mark and i != c0
-                        and i != m0):
-                    continue        # the same state, not the cursor's or mark's, not drawn over
-                if i < end:         # the row's key: damage (8 bits), pending (8), launched (1),
-                    # counters (2), status (3), bit 22 (a ship is there)
-                    if i == cur:
-                        c = ST_SELECTED
-                    elif i == mark:
-                        c = ST_MARKED
-                    elif i == act:
-                        c = ST_FIRING
-                    elif marks[o + row] == 1:
-                        c = ST_FULL_POWER
-                    elif marks[o + row] == 2:
-                        c = ST_TO_ACT
-                    else:
-                        c = 0
-                    d = dmg[i]
-                    p = pend[i]
-                    n = cc[i]
-                    k = ((d if d < 255 else 255) | (p if p < 255 else 255) << 8
-                         | (1 << 16 if fl[i] & F_LAUNCHED else 0) | (n if n < 3 else 3) << 17
-                         | c << 19 | 1 << 22)
+            self._ship_half(g, s, first, end, cv0, cv0 + glyphs.H,
+                            same, cur, mark, c0, m0)
+
+    def _ship_half(self, g, s, first, end, cv0, cv1, same, cur, mark, c0, m0):
+        """The ship half-rows of side ``s`` (ships ``first`` .. ``end`` - 1 on this page)
+        whose key changed; rows ``cv0`` .. ``cv1`` - 1 are under the overlay's digits."""
+        rpp = self.rows_per_page
+        keys = self.keys
+        marks = self.marks
+        x0 = s * self.half
+        o = s * rpp
+        act = g.active
+        dmg = g.dmg
+        pend = g.pend
+        cc = g.cc
+        fl = g.fl
+        for row in range(rpp):
+            i = first + row
+            if cv0 <= row < cv1:
+                continue
+            if (same and keys[o + row] != -1 and i != cur and i != mark and i != c0
+                    and i != m0):
+                continue        # the same state, not the cursor's or mark's, not drawn over
+            if i < end:         # the row's key: damage (8 bits), pending (8), launched (1),
+                # counters (2), status (3), bit 22 (a ship is there)
+                if i == cur:
+                    c = ST_SELECTED
+                elif i == mark:
+                    c = ST_MARKED
+                elif i == act:
+                    c = ST_FIRING
+                elif marks[o + row] == 1:
+                    c = ST_FULL_POWER
+                elif marks[o + row] == 2:
+                    c = ST_TO_ACT
                 else:
-                    k = 0
-                k0 = keys[o + row]
-                if k0 == k:
-                    continue
-                keys[o + row] = k
-                if k0 > 0 and k and not (k0 ^ k) & ~K_STATUS:
-                    # only the status changed (a phase, a side's turn, the cursor): one pixel
-                    b = ((2 + row) * w + x0 + STATUS_X) * 3
-                    self.fb[b:b + 3] = STATUS_B[k >> 19 & 7] or ZERO_B
-                    continue
-                if k0:              # (0: the half-row is blank already, as after a clear)
-                    self.blank_half(x0, 2 + row)
-                if k:
-                    self._ship(g, i, x0, 2 + row, s, k >> 19 & 7)
-        # chart (from the state alone)
-        y = self.h - 2
-        if not same:
-            self.clear_rows(y, y + 1)
-            for s in range(2):
-                for k in range(min(g.nopt, half)):
-                    if g.chart[s * g.nopt + k] != NONE:
-                        self.px(s * half + k, y, OPTION_RGB[k % 4])
-        # dice: the state's rolls, or the value being entered
-        y = self.h - 1
-        u = self.ui15
-        if not same or u[0] != app.entry or u[1] != app.entry_value:
-            u[0] = app.entry
-            u[1] = app.entry_value
-            self.clear_rows(y, y + 1)
-            if app.entry:
-                s = app.entry - 1
-                self._bar(s * half, y, app.entry_value, WHITE)
+                    c = 0
+                d = dmg[i]
+                p = pend[i]
+                n = cc[i]
+                k = ((d if d < 255 else 255) | (p if p < 255 else 255) << 8
+                     | (1 << 16 if fl[i] & F_LAUNCHED else 0) | (n if n < 3 else 3) << 17
+                     | c << 19 | 1 << 22)
             else:
-                for s in range(2):
-                    v = g.rolls[s]
-                    if v:
-                        self._bar(s * half, y, v, SIDE_RGB[s] if g.init == s else SIDE_DIM[s])
-        if g.clk:                   # time banks: minutes left per side (referee/clock.py)
-            from referee.clock import draw
-            draw(self, app)
-            self.full = True        # the digits may cover ship rows: redraw them next time
-        overlay.draw(self, app, error, want, self.drawn)
-        if self.win is not None or self.gap_lit:
-            self._win_gap(self.win)         # (after the digits: they blank their half-rows)
-        return self.fb
+                k = 0
+            k0 = keys[o + row]
+            if k0 == k:
+                continue
+            keys[o + row] = k
+            if k0 > 0 and k and not (k0 ^ k) & ~K_STATUS:
+                # only the status changed (a phase, a side's turn, the cursor): one pixel
+                b = ((2 + row) * self.w + x0 + STATUS_X) * 3
+                self.fb[b:b + 3] = STATUS_B[k >> 19 & 7] or ZERO_B
+                continue
+            if k0:              # (0: the half-row is blank already, as after a clear)
+                self.blank_half(x0, 2 + row)
+            if k:
+                self._ship(g, i, x0, 2 + row, s, k >> 19 & 7)
+
+    def _chart(self, g):
+        """Row H-2: the fleet command chart (from the state alone)."""
+        y = self.h - 2
+        half = self.half
+        self.clear_rows(y, y + 1)
+        for s in range(2):
+            for k in range(min(g.nopt, half)):
+                if g.chart[s * g.nopt + k] != NONE:
+                    self.px(s * half + k, y, OPTION_RGB[k % 4])
+
+    def _dice_row(self, pad, g, same):
+        """Row H-1: the state's rolls, or the value being entered."""
+        y = self.h - 1
+        half = self.half
+        u = self.ui15
+        if same and u[0] == pad.entry and u[1] == pad.entry_value:
+            return
+        u[0] = pad.entry
+        u[1] = pad.entry_value
+        self.clear_rows(y, y + 1)
+        if pad.entry:
+            s = pad.entry - 1
+            self._bar(s * half, y, pad.entry_value, WHITE)
+        else:
+            for s in range(2):
+                v = g.rolls[s]
+                if v:
+                    self._bar(s * half, y, v, SIDE_RGB[s] if g.init == s else SIDE_DIM[s])
 
     def scribble(self, x0, y):
         """Blank the half-row (``x0``, ``y``) for something drawn over the ship rows (the

@@ -38,8 +38,8 @@ def sample_app():
                  '{"c": "counter", "ship": 5, "option": 3, "for": 7}', '{"c": "launch", "ship": 7}',
                  '{"c": "phase"}', '{"c": "hit", "ship": 7, "by": 0}', '{"c": "phase"}',
                  '{"c": "hit", "ship": 6, "n": 3, "by": 1}', '{"c": "hit", "ship": 1, "n": 4, "by": 5}']:
-        a.handle_line(line)
-    a.cursor = 6
+        a.link.handle_line(line)
+    a.pad.cursor = 6
     a.mark = 1
     return a
 

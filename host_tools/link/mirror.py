@@ -15,7 +15,7 @@ from referee import PROTO_VERSION
 from host_tools.link.boardlink import (BoardLink, Disagreement, Incompatible,  # noqa: F401
                                   MirrorError, NoAnswer, NoReply, PortBusy, find_port,
                                   firmware_note, pico_port)
-from referee.app import event_text
+from referee.views import event_text
 from referee.texts import add_states
 from host_tools.link.replica import Replica  # noqa: F401  (the host's copy of the game)
 from host_tools.link import linknote

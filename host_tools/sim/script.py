@@ -115,7 +115,7 @@ def expand(step, app):
     if kind == "select":
         g = app.game
         target = ship_index(g.names, step[1])
-        n = (target - app.cursor) % g.n
+        n = (target - app.pad.cursor) % g.n
         return ["sel+"] * n
     return []
 

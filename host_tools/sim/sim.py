@@ -132,7 +132,7 @@ def _announce(ser, app):
               % (len(mates), ", ".join(str(d["pid"]) for d in mates)), file=sys.stderr,
               flush=True)
     portfile = ports.register(ser.path, app.scenario)
-    app.hello()
+    app.link.hello()
     return portfile
 
 

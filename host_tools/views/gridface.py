@@ -31,7 +31,7 @@ class GridFace:
         roster's own name). ValueError when the roster is bad."""
         if self.shown != (roster_text, scenario):       # a new roster: the pages of its sides
             self.ref.load_text(roster_text, None, scenario)
-            self.ref.cursor = NONE
+            self.ref.pad.cursor = NONE
             self.shown = (roster_text, scenario)
         return self.ref.scenario
 

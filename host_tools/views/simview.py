@@ -109,24 +109,24 @@ class SimView:
         if self.boot_line and g.seq != self.boot_seq:
             self.boot_line = ""
         sel = [Text(self.boot_line, style="bold cyan")] if self.boot_line else []
-        sel.append(Text(selected_line(g, app.cursor), style="bold"))
+        sel.append(Text(selected_line(g, app.pad.cursor), style="bold"))
         if app.mark != 255:
             sel.append(Text("marked: %s" % g.names[app.mark], style="magenta"))
-        pick = getattr(app, "aim_pick", None)
+        pick = app.pad.aim_pick
         if pick is not None and pick[0] == app.mark:     # the pad's aim, not logged yet
             sel.append(Text("aiming: %s %s (logged when it acts)" % (
                 possessive(g.names[pick[0]]), g.profile.aim_text(g, pick[1], pick[2])),
                 style="magenta"))
         sel += clockview.sim_lines(app)     # time banks (docs/clock.md): paused, time left
-        if app.menu is not None:
+        if app.pad.menu is not None:
             sel.append(Text("menu: %s (sel+/sel- choose, enter loads, hold enter leaves)"
-                            % app.menu[app.menu_i], style="bold cyan"))
-        if app.count or app.count2:
+                            % app.pad.menu[app.pad.menu_i], style="bold cyan"))
+        if app.pad.count or app.pad.count2:
             sel.append(Text("counted on the pad for the next action: %d, %d"
-                            % (app.count, app.count2)))
-        if app.entry:
-            sel.append(Text("entering the %s d20: %d" % (possessive(g.side_names[app.entry - 1]),
-                                                         app.entry_value), style="bold"))
+                            % (app.pad.count, app.pad.count2)))
+        if app.pad.entry:
+            sel.append(Text("entering the %s d20: %d" % (possessive(g.side_names[app.pad.entry - 1]),
+                                                         app.pad.entry_value), style="bold"))
         refusal = self.refusals.current()
         if refusal:
             sel.append(Text("refused: %s" % refusal, style="bold red"))

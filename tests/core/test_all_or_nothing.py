@@ -19,7 +19,7 @@ def board(tmp_path, scenario="hoth", plays=True):
     app.load_scenario(scenario)
     if plays:
         for c in ({"c": "roll", "values": [9, 4]}, {"c": "phase"}):
-            app.handle_line(json.dumps(c))
+            app.link.handle_line(json.dumps(c))
     return app, out
 
 
@@ -65,7 +65,7 @@ def test_each_command_with_each_wrong_value_changes_nothing(tmp_path):
     app, out = board(tmp_path)
     for bad in BAD:
         before, files, n = state(app), flash(tmp_path), len(out)
-        app.handle_line(bad if isinstance(bad, str) else json.dumps(bad))
+        app.link.handle_line(bad if isinstance(bad, str) else json.dumps(bad))
         replies = [json.loads(x) for x in out[n:]]
         assert replies and replies[-1]["t"] == "err", (bad, replies)
         assert not [r for r in replies if r["t"] == "ev"], bad
@@ -106,14 +106,14 @@ def test_base_refuses_impossible_states_and_changes_nothing(tmp_path):
     app, out = board(tmp_path, "swsb-example", plays=False)
     for what in BAD_BASES:
         before, files, n = state(app), flash(tmp_path), len(out)
-        app.handle_line(json.dumps({"c": "base", "base_seq": 5, "base": bad_base(app, what)}))
+        app.link.handle_line(json.dumps({"c": "base", "base_seq": 5, "base": bad_base(app, what)}))
         replies = [json.loads(x) for x in out[n:]]
         assert replies[-1]["t"] == "err", (what, replies)
         assert state(app) == before and flash(tmp_path) == files, what
     # afterwards undo and events still behave, and a restart finds the same game
-    app.handle_line('{"c": "undo"}')
+    app.link.handle_line('{"c": "undo"}')
     assert app.game.seq == 0
-    app.handle_line('{"c": "roll", "values": [9, 4]}')
+    app.link.handle_line('{"c": "roll", "values": [9, 4]}')
     assert app.game.seq == 1
     app2, _ = make_referee("swsb-example", seed=9)
     app2.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
@@ -127,7 +127,7 @@ def test_a_good_base_is_taken_and_journaled(tmp_path):
     g = app.game
     good = bytearray(g.state_bytes())
     good[0] = 7                                         # round 7
-    app.handle_line(json.dumps({"c": "base", "base_seq": 40, "base": good.hex()}))
+    app.link.handle_line(json.dumps({"c": "base", "base_seq": 40, "base": good.hex()}))
     assert json.loads(out[-1])["t"] == "ok" and g.seq == 40 and g.round == 7
     app2, _ = make_referee("swsb-example", seed=9)
     app2.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
@@ -136,7 +136,7 @@ def test_a_good_base_is_taken_and_journaled(tmp_path):
     # events 1..40 were never on this board: no damage to report, nothing set aside, before
     # and after play goes on from the saved state
     assert not app2.boot_note and not (tmp_path / "game.bad").exists()
-    app2.handle_line('{"c": "roll", "values": [9, 4]}')
+    app2.link.handle_line('{"c": "roll", "values": [9, 4]}')
     assert app2.game.seq == 41
     app3, _ = make_referee("swsb-example", seed=9)
     app3.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
@@ -153,11 +153,11 @@ def test_a_rule_that_raises_takes_its_event_back(tmp_path, monkeypatch):
     def boom(*a):
         raise TypeError("a roster value the checks let through")
     monkeypatch.setattr(type(prof), "start_phase", boom)
-    app.handle_line('{"c": "phase"}')
+    app.link.handle_line('{"c": "phase"}')
     assert json.loads(out[-1])["t"] == "err" and "applying it failed" in json.loads(out[-1])["msg"]
     assert state(app) == before and flash(tmp_path) == files
     monkeypatch.undo()
-    app.handle_line('{"c": "phase"}')
+    app.link.handle_line('{"c": "phase"}')
     assert app.game.seq == before[1] + 1
 
 
@@ -169,7 +169,7 @@ def test_a_failed_journal_write_takes_the_event_back(tmp_path, monkeypatch):
     def full(*a):
         raise OSError(28, "no space left on device")
     monkeypatch.setattr(j, "_append", full)
-    app.handle_line('{"c": "phase"}')
+    app.link.handle_line('{"c": "phase"}')
     assert "event not applied" in json.loads(out[-1])["msg"]
     assert state(app) == before
 
@@ -204,7 +204,7 @@ def test_no_command_sequence_moves_seq_without_an_event(tmp_path_factory, cmds):
     app, out = board(tmp)
     for msg in cmds:
         seq0, n = app.game.seq, len(out)
-        app.handle_line(json.dumps(msg))
+        app.link.handle_line(json.dumps(msg))
         replies = [json.loads(x) for x in out[n:]]
         evs = [r["seq"] for r in replies if r["t"] == "ev" and r.get("hash")]
         ok_base = msg["c"] == "base" and replies and replies[-1]["t"] == "ok"
@@ -227,7 +227,7 @@ def test_a_load_whose_journal_write_fails_keeps_the_game(tmp_path, monkeypatch):
     def full(*a):
         raise OSError(28, "no space left on device")
     monkeypatch.setattr(app.journal, "_write_atomic", full)
-    app.handle_line('{"c": "load", "scenario": "deathstar"}')
+    app.link.handle_line('{"c": "load", "scenario": "deathstar"}')
     assert json.loads(out[-1])["t"] == "err"
     assert state(app) == before and app.scenario == "hoth"
 
@@ -247,13 +247,13 @@ def test_a_load_that_runs_out_of_memory_keeps_the_game_and_says_so(tmp_path, mon
         monkeypatch.setattr(app, "game_parts", short)
     else:
         monkeypatch.setattr(app.journal, "new_game", short)
-    app.handle_line('{"c": "load", "scenario": "deathstar"}')
+    app.link.handle_line('{"c": "load", "scenario": "deathstar"}')
     err = json.loads(out[-1])
     assert err["t"] == "err" and "not enough memory" in err["msg"], err
     assert "nothing changed" in err["msg"] and "Traceback" not in err["msg"]
     assert state(app) == before and app.scenario == "hoth"
     assert flash(tmp_path) == files
-    app.handle_line('{"c": "snap"}')                    # the board answers for the old game
+    app.link.handle_line('{"c": "snap"}')                    # the board answers for the old game
     snap = json.loads(out[-1])
     assert snap["t"] == "snap" and snap["gid"] == before[0] and snap["seq"] == before[1]
 
@@ -265,7 +265,7 @@ def test_out_of_memory_in_the_journal_write_takes_the_event_back(tmp_path, monke
     def short(*a):
         raise MemoryError("memory allocation failed, allocating 512 bytes")
     monkeypatch.setattr(app.journal, "_append", short)
-    app.handle_line('{"c": "phase"}')
+    app.link.handle_line('{"c": "phase"}')
     assert json.loads(out[-1])["t"] == "err" and state(app) == before
 
 
@@ -278,7 +278,7 @@ def test_out_of_memory_after_an_event_is_in_play_says_where_the_game_is(tmp_path
     def short(*a):
         raise MemoryError("memory allocation failed, allocating 64 bytes")
     monkeypatch.setattr(app, "send_event", short)
-    app.handle_line('{"c": "undo"}')
+    app.link.handle_line('{"c": "undo"}')
     err = json.loads(out[-1])
     assert app.game.seq == seq + 1
     assert err["t"] == "err" and "nothing changed" not in err["msg"], err
@@ -314,7 +314,7 @@ def test_base_refuses_ruleset_bytes_out_of_range(tmp_path, scenario, spoil, word
     assert g.check_state(bytes(data)) is None
     spoil(data, g, _layout(g))
     before, files = state(app), flash(tmp_path)
-    app.handle_line(json.dumps({"c": "base", "base_seq": 576, "base": data.hex()}))
+    app.link.handle_line(json.dumps({"c": "base", "base_seq": 576, "base": data.hex()}))
     reply = json.loads(out[-1])
     assert reply["t"] == "err" and words in reply["msg"], reply
     assert state(app) == before and flash(tmp_path) == files

@@ -50,26 +50,26 @@ def test_entered_die_round_and_rolls_are_digits():
     r = Renderer(16, 16)
     r.render(a)
     assert read_digits(r, 0, 7, render.WHITE) == 1              # round 1, before the roll
-    a.key("enter")
+    a.pad.key("enter")
     for v in (13, 14):                                          # 13 and 14 look different
-        while a.entry_value != v:
-            a.key("dmg+" if a.entry_value < v else "dmg-")
+        while a.pad.entry_value != v:
+            a.pad.key("dmg+" if a.pad.entry_value < v else "dmg-")
         r.render(a)
         assert read_digits(r, 0, 7, render.WHITE) == v
-    a.key("enter")                                              # side 0: 14
-    while a.entry_value != 9:
-        a.key("dmg+" if a.entry_value < 9 else "dmg-")
+    a.pad.key("enter")                                              # side 0: 14
+    while a.pad.entry_value != 9:
+        a.pad.key("dmg+" if a.pad.entry_value < 9 else "dmg-")
     r.render(a)
     assert read_digits(r, 8, 15, render.WHITE) == 9
-    a.key("enter")
-    assert list(a.game.rolls) == [14, 9] and a.game.init == 0 and not a.entry
+    a.pad.key("enter")
+    assert list(a.game.rolls) == [14, 9] and a.game.init == 0 and not a.pad.entry
     r.render(a)
     assert read_digits(r, 0, 7, render.SIDE_RGB[0]) == 14       # the holder's bright
     assert read_digits(r, 8, 15, render.SIDE_DIM[1]) == 9
     # hoth has 4 and 3 ships: the digits sit below the fleets, hiding no ship row
     for y in range(2, 2 + 4):
         assert any(r.get(x, y) != (0, 0, 0) for x in range(8))
-    a.key("phase")                                              # movement: no digits
+    a.pad.key("phase")                                              # movement: no digits
     r.render(a)
     assert read_digits(r, 0, 15) is None
 
@@ -77,12 +77,12 @@ def test_entered_die_round_and_rolls_are_digits():
 def test_refusal_kind_colour_code():
     a, _ = make_referee("hoth")
     r = Renderer(16, 16)
-    assert a.key("dmg+")                                        # not in the initiative phase
+    assert a.pad.key("dmg+")                                        # not in the initiative phase
     assert overlay.refusal_kind(a.error_text) == overlay.KIND_PHASE
     r.render(a, error=True)
     assert [r.get(x, 1) for x in range(4)] == [overlay.KIND_RGB[overlay.KIND_PHASE]] * 3 + [render.RED]
     a2, _ = make_referee("hoth")
-    assert a2.key("undo")                                       # nothing to undo
+    assert a2.pad.key("undo")                                       # nothing to undo
     r.render(a2, error=True)
     assert r.get(0, 1) == overlay.KIND_RGB[overlay.KIND_NOTHING]
     assert overlay.refusal_kind("Empire moves first: Star Destroyer has not moved") == \
@@ -94,9 +94,9 @@ def test_refusal_kind_colour_code():
 def test_distinct_colours_and_the_gap():
     a, _ = make_referee("swsb-example")
     r = Renderer(16, 16)
-    a.handle_line('{"c": "roll", "values": [14, 9]}')
-    a.handle_line('{"c": "phase"}')
-    a.cursor = 1
+    a.link.handle_line('{"c": "roll", "values": [14, 9]}')
+    a.link.handle_line('{"c": "phase"}')
+    a.pad.cursor = 1
     a.mark = 0
     r.render(a)
     marked = r.get(render.STATUS_X, 2)
@@ -112,7 +112,7 @@ def test_keypad_numbers_mode_shows_round_phase_and_dice():
     a, _ = make_referee("hoth")
     ui = KeypadUI(a)
     assert ui.action(15, True) is None and ui.mode == NUMBERS_MODE
-    a.handle_line('{"c": "roll", "values": [13, 6]}')
+    a.link.handle_line('{"c": "roll", "values": [13, 6]}')
     fb = ui.render(a)
 
     def key(k):

@@ -69,9 +69,9 @@ def test_dice_entry_on_the_pad_holds_the_clock():
     assert t.clock["running"] == 0
     t.wait(20)
     t.app.mark = 255
-    t.app.entry = 1                                 # physical dice being entered on the pad
+    t.app.pad.entry = 1                                 # physical dice being entered on the pad
     t.wait(60)
-    t.app.entry = 0
+    t.app.pad.entry = 0
     t.wait(2)
     assert clock_of(t.app).live_left(t.app, 0) == 178
 
@@ -178,7 +178,7 @@ def test_grid_shows_minutes_left_and_warns_in_the_last_minutes():
         ref = Renderer(16, 16)                      # the number drawn alone, to compare
         wid = glyphs.W if n < 10 else 2 * glyphs.W + 1
         x = side * 8 + (8 - wid) // 2
-        y = 2 + max(t.app.side_count) + 1
+        y = 2 + max(t.app.pad.side_count) + 1
         glyphs.draw_number(ref, x, y, n, colour)
         lit = [(xx, yy) for yy in range(y, y + 5) for xx in range(side * 8, side * 8 + 8)
                if ref.get(xx, yy) != (0, 0, 0)]

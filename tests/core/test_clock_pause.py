@@ -93,11 +93,11 @@ def test_the_pad_pauses_and_resumes_with_a_long_press_of_side():
     assert t.events()[-1] == [EV_CLOCK, 0, 5, 0]      # the running side charged first
     assert lines(t, "clock")[-1]["paused"] is True and snap(t)["clock"]["paused"] is True
     t.wait(5)
-    t.app.key("clock")
+    t.app.pad.key("clock")
     assert lines(t, "clock")[-1]["paused"] is False and snap(t)["clock"]["running"] == 0
     # a game without clocks: refused in one line, nothing changes
     app, out = make_referee("swsb-example")
-    app.key("clock")
+    app.pad.key("clock")
     err = json.loads(out[-1])
     assert err["t"] == "err" and "no clocks" in err["msg"]
 
@@ -114,7 +114,7 @@ def test_grid_shows_the_pause_beside_the_clocks():
     from referee.render import Renderer, SIDE_DIM, SIDE_RGB
     t = moving(clock_s=45 * 60)
     r = Renderer(16, 16)
-    y = 2 + max(t.app.side_count) + 1               # the clocks' rows (below the fleets)
+    y = 2 + max(t.app.pad.side_count) + 1               # the clocks' rows (below the fleets)
 
     def colours(side):
         return {r.get(x, yy) for yy in range(y, y + 5) for x in range(8 * side, 8 * side + 7)
@@ -136,7 +136,7 @@ def test_grid_warns_under_five_minutes():
     from referee.render import Renderer
     t = moving(clock_s=5 * 60 + 30)
     r = Renderer(16, 16)
-    y = 2 + max(t.app.side_count) + 1
+    y = 2 + max(t.app.pad.side_count) + 1
     amber = (255, 110, 0)
 
     def has_amber(side):
@@ -162,8 +162,8 @@ def test_a_restored_game_runs_its_clock_without_waiting_for_an_event(tmp_path):
         return a, out
     a, _ = board()
     a.load_scenario("swsb-example", None, {"clock_s": 300})
-    a.handle_line(json.dumps({"c": "roll", "values": [3, 15]}))
-    a.handle_line(json.dumps({"c": "phase"}))
+    a.link.handle_line(json.dumps({"c": "roll", "values": [3, 15]}))
+    a.link.handle_line(json.dumps({"c": "phase"}))
     b, _ = board()                                  # the board restarts: a power cut
     b.boot("swsb-example")
     assert b.game.seq == 2 and b.game.clk

@@ -30,7 +30,7 @@ def game_line(out):
 ])
 def test_load_gives_a_shipped_scenario_clocks(load):
     app, out = make_referee("swsb-example")
-    app.handle_line(json.dumps(load))
+    app.link.handle_line(json.dumps(load))
     g = app.game
     assert g.profile.name == "smb" and g.clk
     snap = g.snapshot()
@@ -38,7 +38,7 @@ def test_load_gives_a_shipped_scenario_clocks(load):
     # the game line carries the settings played with: the mirror builds the same game
     roster = game_line(out)["roster"]
     assert roster["settings"]["clock_s"] == 2700
-    app.handle_line(json.dumps({"c": "roll", "values": [12, 4]}))
+    app.link.handle_line(json.dumps({"c": "roll", "values": [12, 4]}))
     norm, _ = scenarios.load_text(json.dumps(roster))
     mirror = Game(profiles.get(norm["ruleset"]), norm)
     mirror.replay([json.loads(x)["ev"] for x in out if x.startswith('{"t":"ev"')])
@@ -49,7 +49,7 @@ def test_load_settings_go_over_the_rosters_own():
     app, _out = make_referee("swsb-example")
     r = json.load(open(ROOT + "/firmware/rosters/swsb-example.json"))
     r.setdefault("settings", {})["damage_per_hit"] = 2
-    app.handle_line(json.dumps({"c": "load", "roster": r, "settings": {"clock_s": 60}}))
+    app.link.handle_line(json.dumps({"c": "load", "roster": r, "settings": {"clock_s": 60}}))
     assert app.game.settings["damage_per_hit"] == 2 and app.game.settings["clock_s"] == 60
 
 
@@ -63,7 +63,7 @@ def test_load_settings_go_over_the_rosters_own():
 def test_unknown_or_bad_settings_are_refused_in_one_line(load, words):
     app, out = make_referee("swsb-example")
     before = (app.gid, app.game.state_hash(), len(out))
-    app.handle_line(json.dumps(load))
+    app.link.handle_line(json.dumps(load))
     err = last(out)
     assert len(out) == before[2] + 1 and err["t"] == "err" and err["c"] == "load"
     assert words in err["msg"] and "\n" not in err["msg"]

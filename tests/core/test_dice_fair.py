@@ -191,7 +191,7 @@ def test_new_game_reveals_the_old_secret():
 def test_seeded_test_dice_refuse_reveal():
     from support.game import make_referee
     app, out = make_referee("hoth")
-    app.handle_line('{"c": "reveal"}')
+    app.link.handle_line('{"c": "reveal"}')
     msg = json.loads(out[-1])
     assert msg["t"] == "err" and "not committed" in msg["msg"]
 

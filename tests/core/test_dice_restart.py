@@ -42,10 +42,10 @@ class Pico:
             self.app.load_scenario(scenario)
         else:
             self.app.boot("hoth")
-        self.app.hello()
+        self.app.link.hello()
 
     def serial(self, obj):
-        self.app.handle_line(json.dumps(obj))
+        self.app.link.handle_line(json.dumps(obj))
 
     drive = Board.drive
 

@@ -1,5 +1,5 @@
 """Protocol 4's compact ``ev`` line (the serial speed goal): every event kind of every ruleset
-goes from the board's own code (SerialLink.send_event) to the mirror's parser and back
+goes from the board's own code (Referee.send_event) to the mirror's parser and back
 unchanged, printable, and short; a corrupt or truncated line draws one clear warning and the
 mirror catches up; a mirror catching up 100,000 events never recurses."""
 
@@ -102,7 +102,7 @@ class FakeSerial:
     def write(self, data):
         for line in data.decode().splitlines():
             k = len(self.out)
-            self.app.handle_line(line)
+            self.app.link.handle_line(line)
             for l in self.mangle(self.out[k:]):
                 self.rx += l.encode() + b"\n"
 

@@ -4,13 +4,13 @@ events and their texts."""
 import json
 
 from support.game import make_referee
-from referee.app import event_text
+from referee.views import event_text
 from referee.texts import possessive
 
 
 def step(app, line):
     n = app.game.seq
-    app.handle_line(json.dumps(line))
+    app.link.handle_line(json.dumps(line))
     assert app.game.seq == n + 1, app.error_text
     return event_text(app.game, app.game.event(app.game.seq))
 
@@ -22,7 +22,7 @@ def test_attack_says_hit_or_miss_with_the_numbers():
     while g.phase_name() != "attack":
         step(app, {"c": "phase"})
     texts = []
-    tgt = app.side_start[1]
+    tgt = app.pad.side_start[1]
     for roll in (20, 1):
         t = step(app, {"c": "attack", "ship": 0, "roll": roll, "target": tgt})
         last = g.snapshot()["profile"]["last_attack"]
@@ -74,7 +74,7 @@ def test_log_lines_hold_the_event_and_its_text():
     m = Mirror("/dev/null", warn=lambda s: None)
     m.log = io.StringIO()
     m.handle(json.loads(app.game_line()))
-    app.handle_line(json.dumps({"c": "roll", "values": [5, 9]}))
+    app.link.handle_line(json.dumps({"c": "roll", "values": [5, 9]}))
     m.handle(json.loads(out[-1]))
     rows = [json.loads(x) for x in m.log.getvalue().splitlines()]
     assert rows[-1]["ev"] == [1, 5, 9, 1]
@@ -85,9 +85,9 @@ def test_log_lines_hold_the_event_and_its_text():
 def board_lines(app, out, cmds):
     """The ``game`` and ``ev`` messages the board sends while ``cmds`` are applied."""
     del out[:]
-    app.handle_line(json.dumps({"c": "game"}))
+    app.link.handle_line(json.dumps({"c": "game"}))
     for c in cmds:
-        app.handle_line(json.dumps(c))
+        app.link.handle_line(json.dumps(c))
     return [json.loads(l) for l in out if l.startswith("{")]
 
 

@@ -59,7 +59,7 @@ def board(tmp, hold_ms=1000, scenario="swsb-example"):
     app.set_journal(j)
     app.load_scenario(scenario)
     for c in ("roll", "phase", "phase", "phase"):      # to the attack phase
-        app.handle_line('{"c": "roll", "values": [12, 5]}' if c == "roll" else '{"c": "phase"}')
+        app.link.handle_line('{"c": "roll", "values": [12, 5]}' if c == "roll" else '{"c": "phase"}')
     j.defer = True
     j.hold_ms = hold_ms
     keys = Keys()
@@ -152,13 +152,13 @@ def test_a_serial_line_commits_the_held_events_first(tmp_path):
     seq0 = app.game.seq
     press(r, "dmg+", "dmg+")
     n = len(out)
-    app.handle_line('{"c": "hit", "ship": 1, "n": 1}')
+    app.link.handle_line('{"c": "hit", "ship": 1, "n": 1}')
     got = [json.loads(x) for x in out[n:]]
     assert [m["seq"] for m in got if m["t"] == "ev"] == [seq0 + 1, seq0 + 2, seq0 + 3]
     assert app.unsent == []
     n = len(out)
     press(r, "dmg+")
-    app.handle_line('{"c": "state"}')              # a question: the answer sees it on flash
+    app.link.handle_line('{"c": "state"}')              # a question: the answer sees it on flash
     got = [json.loads(x) for x in out[n:]]
     assert got[0]["t"] == "ev" and got[0]["seq"] == seq0 + 4
 
@@ -166,7 +166,7 @@ def test_a_serial_line_commits_the_held_events_first(tmp_path):
 def test_the_serial_key_command_is_not_held(tmp_path):
     app, out, _r = board(tmp_path)
     n = len(out)
-    app.handle_line('{"c": "key", "key": "dmg+"}')
+    app.link.handle_line('{"c": "key", "key": "dmg+"}')
     assert app.unsent == [] and [m["seq"] for m in evs(out, n)] == [app.game.seq]
 
 
@@ -244,7 +244,7 @@ def test_any_presses_and_commits_announce_every_event_once_in_order(tmp_path_fac
                 app.journal._append = real
                 assert (app.gid, g.seq, g.state_hash()) == start
         elif step == "LINE":
-            app.handle_line('{"c": "hit", "ship": %d, "n": 1}' % rng.randrange(3))
+            app.link.handle_line('{"c": "hit", "ship": %d, "n": 1}' % rng.randrange(3))
         else:
             if not app.unsent:
                 batch_start = state(app)[:3]
@@ -282,7 +282,7 @@ def test_an_append_lines_events_are_written_sixteen_to_a_commit(tmp_path):
                                               real(name, data))[1]
     n = len(out)
     evs_ = [[2, 1, 1 if k % 2 == 0 else -1, 255] for k in range(20)]
-    app.handle_line(json.dumps({"c": "append", "events": evs_}))
+    app.link.handle_line(json.dumps({"c": "append", "events": evs_}))
     got = _lines(out, n)
     assert [m["t"] for m in got] == ["ev"] * 20 + ["ok"]
     assert [m["seq"] for m in got[:20]] == list(range(seq0 + 1, seq0 + 21))
@@ -296,7 +296,7 @@ def test_a_refused_event_stops_an_append_line_after_those_before_it(tmp_path):
     g = app.game
     seq0 = g.seq
     n = len(out)
-    app.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255], [2, 1, -1, 255],
+    app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255], [2, 1, -1, 255],
                                                           [99, 0, 0, 0], [2, 1, 1, 255]]}))
     got = _lines(out, n)
     assert [m["t"] for m in got] == ["ev", "ev", "err"]       # announced, then the refusal
@@ -304,7 +304,7 @@ def test_a_refused_event_stops_an_append_line_after_those_before_it(tmp_path):
     assert g.seq == seq0 + 2 and app.unsent == []
     assert restored(tmp_path) == (g.seq, g.state_hash())
     n = len(out)
-    app.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255], "x"]}))
+    app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255], "x"]}))
     assert [m["t"] for m in _lines(out, n)] == ["ev", "err"]     # a malformed one: the same
     assert g.seq == seq0 + 3 and restored(tmp_path) == (g.seq, g.state_hash())
 
@@ -315,7 +315,7 @@ def test_a_failed_append_commit_takes_the_lines_events_back(tmp_path, monkeypatc
     files = flash(tmp_path)
     monkeypatch.setattr(app.journal, "_append", flash_full)
     n = len(out)
-    app.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255]] * 3}))
+    app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255]] * 3}))
     got = _lines(out, n)
     assert [m["t"] for m in got] == ["err"]                    # no ev line, no ok
     assert got[0]["src"] == "serial" and "3 event(s) taken back" in got[0]["msg"]
@@ -335,7 +335,7 @@ def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(tm
     files = flash(tmp_path)
     monkeypatch.setattr(app.journal, "_append", flash_full)
     n = len(out)
-    app.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1 - 2 * (k % 2), 255]
+    app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1 - 2 * (k % 2), 255]
                                                           for k in range(12)]}))
     got = _lines(out, n)
     assert got and all(m["t"] == "err" and m["src"] == "serial" for m in got), got

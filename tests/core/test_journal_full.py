@@ -57,8 +57,8 @@ def state(app):
 
 def play(app, n):
     for _ in range(n):
-        app.handle_line('{"c": "roll", "values": [12, 5]}')
-        app.handle_line('{"c": "undo"}')
+        app.link.handle_line('{"c": "roll", "values": [12, 5]}')
+        app.link.handle_line('{"c": "undo"}')
 
 
 def played(tmp_path, fs, n):
@@ -73,7 +73,7 @@ def test_a_refused_append_leaves_no_half_record(tmp_path):
     fs = FullFS(str(tmp_path))
     app, out, before = played(tmp_path, fs, 10)
     fs.room = 5                                 # less than a record
-    app.handle_line('{"c": "roll", "values": [12, 5]}')
+    app.link.handle_line('{"c": "roll", "values": [12, 5]}')
     assert json.loads(out[-1])["msg"].startswith("journal: flash full")
     assert state(app) == before
     again, _ = board(tmp_path, OSFS(str(tmp_path)))
@@ -93,7 +93,7 @@ def test_a_repair_with_no_room_keeps_the_game_and_tries_again(tmp_path):
     assert state(app) == before                  # the game, not a new one
     assert "journal damaged" in app.boot_note and "not repaired" in app.boot_note
     assert sorted(os.listdir(os.path.join(str(tmp_path), "game"))) == files   # put back
-    app.handle_line('{"c": "roll", "values": [12, 5]}')          # still no room: refused
+    app.link.handle_line('{"c": "roll", "values": [12, 5]}')          # still no room: refused
     assert "damaged and not repaired" in json.loads(out[-1])["msg"] and state(app) == before
     # a power cut now: the same game again, from the same files
     app2, _ = board(tmp_path, fs)
@@ -101,7 +101,7 @@ def test_a_repair_with_no_room_keeps_the_game_and_tries_again(tmp_path):
     assert state(app2) == before and "not repaired" in app2.boot_note
     # room again: the next event repairs the journal first, then is written
     fs.room = 1 << 30
-    app2.handle_line('{"c": "roll", "values": [12, 5]}')
+    app2.link.handle_line('{"c": "roll", "values": [12, 5]}')
     assert app2.game.seq == before[1] + 1
     after = state(app2)
     app3, _ = board(tmp_path, OSFS(str(tmp_path)))
@@ -164,5 +164,5 @@ class MuteFS(OSFS):
 def test_a_write_that_takes_nothing_is_refused_not_looped_on(tmp_path):
     app, out, before = played(tmp_path, OSFS(str(tmp_path)), 3)
     app.journal.fs = MuteFS(str(tmp_path))
-    app.handle_line('{"c": "roll", "values": [12, 5]}')
+    app.link.handle_line('{"c": "roll", "values": [12, 5]}')
     assert json.loads(out[-1])["msg"].startswith("journal: flash full") and state(app) == before

@@ -10,14 +10,14 @@ from referee.menu import PREV
 
 def played(app, n=3):
     for k in ("roll", "phase")[:n]:
-        app.key(k)
+        app.pad.key(k)
     return app.game.seq
 
 
 def to(app, name):
-    app.key("menu")
-    while app.menu[app.menu_i] != name:
-        app.key("sel+")
+    app.pad.key("menu")
+    while app.pad.menu[app.pad.menu_i] != name:
+        app.pad.key("sel+")
 
 
 def test_loading_over_a_game_in_play_asks_again_and_keeps_it_in_ram():
@@ -26,14 +26,14 @@ def test_loading_over_a_game_in_play_asks_again_and_keeps_it_in_ram():
     assert seq == 2
     h = app.game.state_hash()
     to(app, "deathstar")
-    r = app.key("enter")
+    r = app.pad.key("enter")
     assert r and "press enter again" in r
     assert app.scenario == "hoth" and app.game.seq == seq     # nothing replaced yet
-    assert app.key("enter") is None
+    assert app.pad.key("enter") is None
     assert app.scenario == "deathstar" and app.game.seq == 0
-    assert "previous game" in app.key("undo")                  # undo says where it is
+    assert "previous game" in app.pad.key("undo")                  # undo says where it is
     to(app, PREV)
-    app.key("enter")                    # nothing in play in the new game: no second press
+    app.pad.key("enter")                    # nothing in play in the new game: no second press
     assert app.scenario == "hoth" and app.game.seq == seq and app.game.state_hash() == h
 
 
@@ -41,13 +41,13 @@ def test_any_other_key_leaves_the_load_unconfirmed():
     app, _ = make_referee("hoth")
     played(app)
     to(app, "deathstar")
-    app.key("enter")
-    app.key("sel+")
-    app.key("sel-")
-    assert app.key("enter")                                     # asks again
+    app.pad.key("enter")
+    app.pad.key("sel+")
+    app.pad.key("sel-")
+    assert app.pad.key("enter")                                     # asks again
     assert app.scenario == "hoth"
-    app.key("cancel")
-    assert app.menu is None and app.scenario == "hoth"
+    app.pad.key("cancel")
+    assert app.pad.menu is None and app.scenario == "hoth"
 
 
 def test_with_a_journal_the_replaced_game_is_kept_on_flash(tmp_path):
@@ -58,18 +58,18 @@ def test_with_a_journal_the_replaced_game_is_kept_on_flash(tmp_path):
     seq = played(app)
     h, gid = app.game.state_hash(), app.gid
     to(app, "deathstar")
-    app.key("enter")
-    assert app.key("enter") is None and app.scenario == "deathstar"
+    app.pad.key("enter")
+    assert app.pad.key("enter") is None and app.scenario == "deathstar"
     assert "setup.json" in os.listdir(str(tmp_path / "game.prev"))
-    app.key("roll")                                             # the new game goes on
+    app.pad.key("roll")                                             # the new game goes on
     to(app, PREV)
-    assert app.key("enter") and app.key("enter") is None        # in play: asked again
+    assert app.pad.key("enter") and app.pad.key("enter") is None        # in play: asked again
     assert (app.scenario, app.gid, app.game.seq, app.game.state_hash()) == ("hoth", gid, seq, h)
     assert '"t": "game"' in out[-1] or '"t":"game"' in out[-1]  # the host is told
     # the game replaced in its turn is kept: swap again
     to(app, PREV)
-    app.key("enter")
-    app.key("enter")
+    app.pad.key("enter")
+    app.pad.key("enter")
     assert app.scenario == "deathstar" and app.game.seq == 1
     # and a board restart restores the game in play
     app2, _ = make_referee("hoth")

@@ -5,7 +5,7 @@ the Empire wins by destroying the Troop Transport, the Rebels by its exit by the
 import json
 
 from support.game import make_referee
-from referee.app import event_text
+from referee.views import event_text
 from referee.texts import outcome, with_consequences, win_text
 from host_tools.link.replica import Replica
 

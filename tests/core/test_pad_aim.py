@@ -23,13 +23,13 @@ def to_the_response(a, out):
     next to X-Wing 1, which is marked, TIE Fighter 1 selected."""
     for c in ({"c": "roll", "values": [15, 8]}, {"c": "phase"},
               {"c": "launch", "ship": TIE1}, {"c": "move", "ship": TIE1, "mode": 1}):
-        a.handle_line(json.dumps(c))
+        a.link.handle_line(json.dumps(c))
         assert json.loads(out[-1])["t"] == "ev", out[-1]
-    while a.cursor != XW1:
-        a.key("sel+")
-    assert a.key("mark") is None
-    while a.cursor != TIE1:
-        a.key("sel+")
+    while a.pad.cursor != XW1:
+        a.pad.key("sel+")
+    assert a.pad.key("mark") is None
+    while a.pad.cursor != TIE1:
+        a.pad.key("sel+")
 
 
 def test_four_presses_to_rapid_fire_log_one_aim_when_the_ship_acts():
@@ -37,11 +37,11 @@ def test_four_presses_to_rapid_fire_log_one_aim_when_the_ship_acts():
     to_the_response(a, out)
     n = a.game.seq
     for _ in range(4):
-        assert a.key("alt2") is None
+        assert a.pad.key("alt2") is None
     assert a.game.seq == n                       # chosen on the pad: nothing logged yet
-    assert a.aim_pick == (XW1, RAPID, FRONT)
-    assert a.key("opt2") is None                 # X-Wing 1 answers with rapid fire
-    assert a.key("dmg+") is None                 # and hits TIE Fighter 1
+    assert a.pad.aim_pick == (XW1, RAPID, FRONT)
+    assert a.pad.key("opt2") is None                 # X-Wing 1 answers with rapid fire
+    assert a.pad.key("dmg+") is None                 # and hits TIE Fighter 1
     log = [a.game.event(s) for s in range(n + 1, a.game.seq + 1)]
     assert log == [(EV_AIM, XW1, RAPID, FRONT), (12, XW1, 2, TIE1), (2, TIE1, 1, XW1)], log
     assert a.game.destroyed(TIE1)
@@ -55,7 +55,7 @@ def test_the_simulator_shows_the_weapon_chosen_on_the_pad(tmp_path):
         a.send = out.append
         to_the_response(a, out)
         for _ in range(4):
-            a.key("alt2")
+            a.pad.key("alt2")
         text = rendered(view.render, 100, 30)
         assert "aiming: X-Wing 1's rapid-fire weapons at the front facing" in text, text
     finally:
@@ -73,11 +73,11 @@ def test_serial_aim_logs_at_once_and_old_logs_replay(tmp_path):
             m.handle(json.loads(line))
     n = a.game.seq
     for weapon, facing in ((5, 0), (5, 1), (5, 2), (RAPID, FRONT)):   # a press each, logged
-        a.handle_line(json.dumps({"c": "aim", "ship": XW1, "weapon": weapon, "arg": facing}))
+        a.link.handle_line(json.dumps({"c": "aim", "ship": XW1, "weapon": weapon, "arg": facing}))
         assert a.game.seq == n + 1 and a.game.event(a.game.seq) == (EV_AIM, XW1, weapon, facing)
         n += 1
         m.handle(json.loads(out[-1]))
-    a.handle_line(json.dumps({"c": "respond", "ship": XW1, "kind": 2, "mover": TIE1}))
+    a.link.handle_line(json.dumps({"c": "respond", "ship": XW1, "kind": 2, "mover": TIE1}))
     m.handle(json.loads(out[-1]))
     m.log.close()
     assert not m.rep.mismatches
@@ -89,12 +89,12 @@ def test_an_aim_chosen_on_the_pad_goes_with_its_mark():
     a, out = make_referee("hoth")
     to_the_response(a, out)
     n = a.game.seq
-    a.key("alt2")
-    a.key("unmark")
-    while a.cursor != XW1:
-        a.key("sel+")
-    a.key("mark")
-    while a.cursor != TIE1:
-        a.key("sel+")
-    assert a.key("opt2") is None
+    a.pad.key("alt2")
+    a.pad.key("unmark")
+    while a.pad.cursor != XW1:
+        a.pad.key("sel+")
+    a.pad.key("mark")
+    while a.pad.cursor != TIE1:
+        a.pad.key("sel+")
+    assert a.pad.key("opt2") is None
     assert [a.game.event(s)[0] for s in range(n + 1, a.game.seq + 1)] == [12]

@@ -86,7 +86,7 @@ def test_every_serial_event_kind_has_a_pad_action_or_a_reason(name):
         lines, keys = how
         a, out = make_referee(rs.example)
         for obj in lines:
-            a.handle_line(json.dumps(obj))
+            a.link.handle_line(json.dumps(obj))
             assert json.loads(out[-1])["t"] != "err", (name, obj, out[-1])
         seen = []
         submit = a.submit
@@ -96,5 +96,5 @@ def test_every_serial_event_kind_has_a_pad_action_or_a_reason(name):
             return submit(ev, origin, cmd)
         a.submit = spy
         for k in keys:
-            a.key(k)
+            a.pad.key(k)
         assert kind in seen, (name, kind, keys, seen, out[-1])

@@ -1,7 +1,7 @@
 """smb (seed 004, `../shared/seeds/004_e5d94d5ce87da14f.txt`) at the table: the Fighter Attack
 move and the Ion Cannon's facing and physical die on the pad, and the turns of a move over
 serial. Outcomes worked out by hand from the seed's text and its scenario tables; played on
-the in-process referee through its pad keys (``Referee.key``, the board's action names) and
+the in-process referee through its pad keys (``Referee.pad.key``, the board's action names) and
 serial lines (docs/protocol.md)."""
 
 import json
@@ -17,7 +17,7 @@ DS_TIE1, DS_YW1 = 0, 6
 
 
 def line(a, out, obj):
-    a.handle_line(json.dumps(obj))
+    a.link.handle_line(json.dumps(obj))
     return json.loads(out[-1])
 
 
@@ -29,13 +29,13 @@ def ok(a, out, **obj):
 
 def press(a, *actions):
     for k in actions:
-        r = a.key(k)
+        r = a.pad.key(k)
         assert r is None, (k, r)
 
 
 def select(a, i):
-    while a.cursor != i:
-        a.key("sel+")
+    while a.pad.cursor != i:
+        a.pad.key("sel+")
 
 
 def enter_d20(a, v):
@@ -62,7 +62,7 @@ def test_fighter_attack_move_and_torpedoes_from_the_pad():
     assert a.game.log[-1] == (11, DS_YW1, 3, 0), "move on the marked ship: the Fighter Attack"
     select(a, DS_TIE1)
     press(a, "alt2")
-    assert a.aim_pick == (DS_YW1, 5, 0), "aim: heavy weapons (5) at the front facing"
+    assert a.pad.aim_pick == (DS_YW1, 5, 0), "aim: heavy weapons (5) at the front facing"
     enter_d20(a, 16)
     press(a, "alt1")
     assert a.game.log[-2:] == [(8, DS_YW1, 5, 0), (9, DS_YW1, 16, DS_TIE1)]   # logged as it fires
@@ -105,7 +105,7 @@ def test_ion_cannon_side_facing_and_physical_die_from_the_pad():
     press(a, "alt3")
     assert a.game.log[-1] == (17, HOTH_SD, 10, 1)
     assert a.game.x[0] == 1, "seed: 26 against side 22 hits"
-    assert a.die == 0, "the physical die is used once"
+    assert a.pad.die == 0, "the physical die is used once"
 
 
 def test_ion_cannon_rear_facing_can_miss():
@@ -127,8 +127,8 @@ def test_refused_ion_keeps_the_physical_die():
     ok(a, out, c="phase")
     n = len(a.game.log)
     enter_d20(a, 12)
-    assert a.key("alt3")
-    assert len(a.game.log) == n and a.die == 12
+    assert a.pad.key("alt3")
+    assert len(a.game.log) == n and a.pad.die == 12
 
 
 def test_move_turns_are_checked_against_the_ships_limit():
@@ -285,7 +285,7 @@ def test_proximity_override_takes_a_counter_of_the_ships_own_class():
     select(a, mc)
     press(a, "mark")
     select(a, xw1)
-    assert a.key("alt4") is not None                        # refused on the pad
+    assert a.pad.key("alt4") is not None                        # refused on the pad
     assert "class" in a.error_text, a.error_text
     assert (g.seq, list(g.cc), bytes(g.chart)) == (seq, cc, chart)
     ok(a, out, c="counter", ship=red, option="Proximity Override", **{"for": xw1})
@@ -316,7 +316,7 @@ def test_ability_text_without_its_stat_warns_on_load_and_in_roster_check(tmp_pat
     a, out = make_referee("hoth")
     assert not [m for m in map(json.loads, out) if m.get("src") == "roster"]
     n = len(out)
-    a.handle_line(json.dumps({"c": "load", "roster": unwieldy_hoth()}))
+    a.link.handle_line(json.dumps({"c": "load", "roster": unwieldy_hoth()}))
     msgs = [json.loads(m) for m in out[n:]]
     assert msgs[0]["t"] == "game"
     w = [m for m in msgs if m.get("src") == "roster"]

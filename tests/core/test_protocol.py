@@ -33,45 +33,45 @@ def test_bad_line_gets_error_and_changes_nothing(line):
     a, out = make()
     before = (a.game.state_hash(), a.game.seq, a.gid)
     n = len(out)
-    a.handle_line(line)
+    a.link.handle_line(line)
     assert len(out) == n + 1
     msg = last(out)
     assert msg["t"] == "err" and msg["msg"]
     assert (a.game.state_hash(), a.game.seq, a.gid) == before
-    a.handle_line('{"c": "roll", "values": [7, 3]}')     # and the next good command works
+    a.link.handle_line('{"c": "roll", "values": [7, 3]}')     # and the next good command works
     assert last(out)["t"] == "ev" and a.game.init == 0
 
 
 def test_overlong_line_is_refused():
     a, out = make()
-    a.handle_line('{"c": "hello", "pad": "' + "x" * MAX_LINE + '"}')
+    a.link.handle_line('{"c": "hello", "pad": "' + "x" * MAX_LINE + '"}')
     assert "too long" in last(out)["msg"]
 
 
 def test_commands_produce_events_and_snapshots():
     a, out = make("swsb-example")
-    a.handle_line('{"c": "hello"}')
+    a.link.handle_line('{"c": "hello"}')
     h = last(out)
     assert h["t"] == "hello" and h["proto"] == PROTO_VERSION == 8 and h["ruleset"] == "swsb"
     # plain sources under CPython: no MicroPython version, no build that says its hash
     assert (h["micropython"], h["code"], h["src"]) == (None, "source", None)
-    a.handle_line('{"c": "mem"}')
+    a.link.handle_line('{"c": "mem"}')
     err = last(out)
     assert err["t"] == "err" and "no MicroPython heap" in err["msg"] and err["c"] == "mem"
-    a.handle_line('{"c": "roll"}')
+    a.link.handle_line('{"c": "roll"}')
     ev = last(out)
     assert ev["t"] == "ev" and ev["seq"] == 1 and ev["ev"][0] == 1 and ev["hash"] == a.game.state_hash()
-    a.handle_line('{"c": "roll", "values": [12, 4]}') if a.game.init == 255 else None
-    a.handle_line('{"c": "phase"}')
-    a.handle_line('{"c": "counter", "ship": "Imperial Star Destroyer", "option": "Power to Engines"}')
+    a.link.handle_line('{"c": "roll", "values": [12, 4]}') if a.game.init == 255 else None
+    a.link.handle_line('{"c": "phase"}')
+    a.link.handle_line('{"c": "counter", "ship": "Imperial Star Destroyer", "option": "Power to Engines"}')
     assert last(out)["t"] == "ev"
-    a.handle_line('{"c": "snap"}')
+    a.link.handle_line('{"c": "snap"}')
     snap = last(out)
     assert snap["t"] == "snap" and snap["state_hash"] == a.game.state_hash()
     isd = next(s for s in snap["ships"] if s["name"] == "Imperial Star Destroyer")
     assert isd["counters"] == 2
     n = len(out)
-    a.handle_line('{"c": "events", "since": 1}')
+    a.link.handle_line('{"c": "events", "since": 1}')
     got = [json.loads(l) for l in out[n:]]
     assert [g["seq"] for g in got[:-1]] == list(range(2, a.game.seq + 1))
     assert got[-1]["t"] == "events-end"
@@ -84,10 +84,10 @@ def test_load_pushed_roster_and_ruleset_example():
     roster = {"name": "Duel", "ruleset": "smb", "sides": [
         {"name": "A", "ships": [{"name": "One", "class": 3, "hp": 2}]},
         {"name": "B", "ships": [{"name": "Two", "class": 4, "hp": 1}]}]}
-    a.handle_line(encode({"c": "load", "roster": roster}))
+    a.link.handle_line(encode({"c": "load", "roster": roster}))
     g = last(out)
     assert g["t"] == "game" and g["roster"]["name"] == "Duel" and a.game.n == 2
-    a.handle_line('{"c": "load", "ruleset": "swsb"}')
+    a.link.handle_line('{"c": "load", "ruleset": "swsb"}')
     assert a.game.profile.name == "swsb"
 
 
@@ -96,8 +96,8 @@ def test_output_is_printable_ascii():
     roster = {"name": "Ünïcode ☄", "ruleset": "smb", "sides": [
         {"name": "Ä", "ships": [{"name": "Ωmega", "class": 3, "hp": 2}]},
         {"name": "B", "ships": [{"name": "Two", "class": 4, "hp": 1}]}]}
-    a.handle_line(encode({"c": "load", "roster": roster}))
-    a.handle_line('{"c": "snap"}')
+    a.link.handle_line(encode({"c": "load", "roster": roster}))
+    a.link.handle_line('{"c": "snap"}')
     for line in out:
         assert all(32 <= ord(ch) <= 126 for ch in line), line
     assert json.loads(out[-1])["ships"][0]["name"] == "Ωmega"

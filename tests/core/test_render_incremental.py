@@ -137,6 +137,6 @@ def test_pages_of_a_big_fleet():
             keys.push(*moves[rng.randrange(len(moves))])
             runner.step_keys()
             check(app, runner, "2x24 press %d" % m)
-        assert app.pages() > 1
+        assert app.pad.pages() > 1
     finally:
         ser.close()

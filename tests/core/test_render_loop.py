@@ -26,13 +26,13 @@ def make(scenario="swsb-example"):
 def test_layout_round_phase_initiative_bars_counters_chart_dice():
     a, _ = make()
     r = Renderer(16, 16)
-    a.handle_line('{"c": "roll", "values": [14, 9]}')
-    a.handle_line('{"c": "phase"}')
-    a.handle_line('{"c": "counter", "ship": 5, "option": 2}')
-    a.handle_line('{"c": "phase"}')
-    a.handle_line('{"c": "phase"}')
-    a.handle_line('{"c": "hit", "ship": 1, "n": 2}')       # Falcon 3/2: 2 pending
-    a.cursor = 3
+    a.link.handle_line('{"c": "roll", "values": [14, 9]}')
+    a.link.handle_line('{"c": "phase"}')
+    a.link.handle_line('{"c": "counter", "ship": 5, "option": 2}')
+    a.link.handle_line('{"c": "phase"}')
+    a.link.handle_line('{"c": "phase"}')
+    a.link.handle_line('{"c": "hit", "ship": 1, "n": 2}')       # Falcon 3/2: 2 pending
+    a.pad.cursor = 3
     fb = r.render(a)
     assert len(fb) == 16 * 16 * 3
     assert r.get(7, 0) == render.WHITE and r.get(6, 0) == (0, 0, 0)   # round 1 in binary
@@ -56,7 +56,7 @@ def test_layout_round_phase_initiative_bars_counters_chart_dice():
     # dice: 14 -> 6 px bright for the holder, 9 -> 4 px dim
     assert [r.get(x, 15) != (0, 0, 0) for x in range(8)] == [True] * 6 + [False] * 2
     assert r.get(8 + 3, 15) == render.SIDE_DIM[1] and r.get(8 + 4, 15) == (0, 0, 0)
-    a.handle_line('{"c": "phase"}')                           # damage lands
+    a.link.handle_line('{"c": "phase"}')                           # damage lands
     r.render(a)
     assert [r.get(x, 3) for x in range(2)] == [render.RED, render.RED]
     fb2 = r.render(a, error=True)
@@ -69,19 +69,19 @@ def test_paging_for_fleets_larger_than_the_grid():
     a.load_text(json.dumps({"name": "big", "ruleset": "smb", "sides": [
         {"name": "A", "ships": [{"name": "F", "class": 4, "hp": 1, "count": 30}]},
         {"name": "B", "ships": [{"name": "G", "class": 4, "hp": 1, "count": 5}]}]}))
-    assert a.pages() == 3
-    a.key("page+")
-    assert a.page == 1 and a.cursor == 12
-    a.key("side")
-    assert a.cursor == 34 and a.page == 0  # side B has 5 ships: its last one, on page 0
-    a.key("page+")
-    assert a.page == 1 and a.cursor == 12  # side B has nothing on page 1: side A's first
-    a.key("page+")
-    a.key("page+")
-    assert a.page == 0
+    assert a.pad.pages() == 3
+    a.pad.key("page+")
+    assert a.pad.page == 1 and a.pad.cursor == 12
+    a.pad.key("side")
+    assert a.pad.cursor == 34 and a.pad.page == 0  # side B has 5 ships: its last one, on page 0
+    a.pad.key("page+")
+    assert a.pad.page == 1 and a.pad.cursor == 12  # side B has nothing on page 1: side A's first
+    a.pad.key("page+")
+    a.pad.key("page+")
+    assert a.pad.page == 0
     for _ in range(13):
-        a.key("sel+")
-    assert a.page == 1
+        a.pad.key("sel+")
+    assert a.pad.page == 1
     r = Renderer(16, 16)
     r.render(a)
     assert r.get(1, 1) == render.WHITE and r.get(0, 1) == render.DIM_WHITE
@@ -154,7 +154,7 @@ def test_main_loop_tasks_keys_serial_render_and_task_errors_do_not_stop_it():
     asyncio.run(runner.main([stopper()]))
     kinds = [json.loads(l)["t"] for l in ser.out]
     assert "ev" in kinds and "snap" in kinds and kinds.count("err") >= 2
-    assert a.game.phase_name() == "movement" and a.cursor == 1
+    assert a.game.phase_name() == "movement" and a.pad.cursor == 1
     assert store.calls >= 2 and runner.crashes >= 2            # autosave failed, loop went on
     assert any("autosave task" in json.loads(l).get("msg", "") for l in ser.out)
     assert disp.frames and len(disp.frames) < 60                # renders only on change
@@ -320,24 +320,24 @@ def test_a_serial_line_is_handled_with_a_collection_every_span_of_allocations(mo
         return setting[0]
     monkeypatch.setattr(gc, "threshold", threshold, raising=False)
     runner = _runner(FakeDisplay(), IdleKeys())
-    handle = runner.app.handle_line
+    handle = runner.app.link.handle_line
 
     def watched(line):
         seen.append(setting[0])
         return handle(line)
-    runner.app.handle_line = watched
+    runner.app.link.handle_line = watched
     runner.gc_span = 16384
     runner.serial.lines = ['{"c": "phase"}', '{"c": "snap"}']
     runner.step_serial()
     assert seen == [16384] and setting[0] == -1
-    runner.app.handle_line = lambda line: 1 / 0
+    runner.app.link.handle_line = lambda line: 1 / 0
     try:
         runner.handle_line('{"c": "snap"}')
     except ZeroDivisionError:
         pass
     assert setting[0] == -1
     runner.gc_span = 0
-    runner.app.handle_line = watched
+    runner.app.link.handle_line = watched
     runner.serial.lines = ['{"c": "snap"}']
     runner.step_serial()
     assert seen == [16384, -1]

@@ -34,7 +34,7 @@ def test_a_win_is_a_banner_in_the_winners_colour():
     assert px(fb, 8, 0) == R.SIDE_RGB[0]
     # the same frame as a full redraw; a second frame of the same state the same too
     assert frame(app)[1] == fb
-    app.key("sel+")
+    app.pad.key("sel+")
     _, fb2 = frame(app, r)
     assert fb2 == frame(app)[1]
     assert all(px(fb2, 7, y) == R.SIDE_RGB[0] for y in range(2, 14))
@@ -43,11 +43,11 @@ def test_a_win_is_a_banner_in_the_winners_colour():
 def attack(roll):
     app, _ = make_referee("swsb-example")
     g = app.game
-    app.handle_line(json.dumps({"c": "roll", "values": [12, 8]}))
+    app.link.handle_line(json.dumps({"c": "roll", "values": [12, 8]}))
     while g.phase_name() != "attack":
-        app.handle_line(json.dumps({"c": "phase"}))
-    app.handle_line(json.dumps({"c": "attack", "ship": 0, "roll": roll,
-                                "target": app.side_start[1]}))
+        app.link.handle_line(json.dumps({"c": "phase"}))
+    app.link.handle_line(json.dumps({"c": "attack", "ship": 0, "roll": roll,
+                                "target": app.pad.side_start[1]}))
     assert g.event(g.seq)[0] == 9, app.error_text
     return app
 
@@ -67,6 +67,6 @@ def test_an_attack_roll_shows_like_an_initiative_roll():
     assert r.want[0] is not None and r.want[0][1] == 1 and r.want[0][2] == R.SIDE_DIM[0]
     assert lit(fb, 0, R.SIDE_DIM[0]) >= 5            # the digit "1" is drawn
     # the next event takes it off; incremental frames equal full redraws throughout
-    miss.handle_line(json.dumps({"c": "phase"}))
+    miss.link.handle_line(json.dumps({"c": "phase"}))
     r2, fb2 = frame(miss, r)
     assert r2.want[0] is None and fb2 == frame(miss)[1]

@@ -26,7 +26,7 @@ def flash_with_game(tmp_path, commands):
     app.set_journal(Journal(OSFS(str(d)), "/game"))
     app.load_scenario("hoth")
     for c in commands:
-        app.handle_line(json.dumps(c))
+        app.link.handle_line(json.dumps(c))
         assert json.loads(out[-1])["t"] == "ev", out[-1]
     app.commit()
     return str(d), app.game
@@ -50,7 +50,7 @@ def test_the_simulator_says_it_restored_the_game(tmp_path):
         text = rendered(view.render, 80, 24)
         assert "Restored the game in play: 2 events, round 1" in text, text
         assert view.app.game.state_hash() == g.state_hash()
-        assert view.app.key("undo") is None         # play goes on: the line has done its work
+        assert view.app.pad.key("undo") is None         # play goes on: the line has done its work
         assert "Restored" not in rendered(view.render, 80, 24)
     finally:
         ser.close()

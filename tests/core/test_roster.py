@@ -184,7 +184,7 @@ def test_smb_values_refused_on_the_board_and_by_the_cli(change, where, tmp_path)
     r = _hoth(change)
     app, out = make_referee("hoth")
     before = (app.gid, app.game.seq, app.game.state_hash())
-    app.handle_line(json.dumps({"c": "load", "roster": r}))
+    app.link.handle_line(json.dumps({"c": "load", "roster": r}))
     reply = json.loads(out[-1])
     assert reply["t"] == "err" and where in reply["msg"], reply
     assert (app.gid, app.game.seq, app.game.state_hash()) == before

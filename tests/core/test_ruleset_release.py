@@ -24,9 +24,9 @@ assert "referee.rules.smb" in smb and len(smb) > 1, smb
 app.load_scenario("swsb-example")
 left = sorted(m for m in sys.modules if m.startswith("referee.rules."))
 print("LEFT", " ".join(left))
-app.handle_line('{"c": "roll", "values": [9, 4]}')
+app.link.handle_line('{"c": "roll", "values": [9, 4]}')
 app.load_scenario("hoth")                        # smb again: imported afresh, and it plays
-app.handle_line('{"c": "roll", "values": [9, 4]}')
+app.link.handle_line('{"c": "roll", "values": [9, 4]}')
 print("SEQ", app.game.seq, app.game.profile.name)
 """
 

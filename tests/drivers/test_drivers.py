@@ -286,7 +286,7 @@ def test_the_board_sends_and_journals_a_loaded_games_line_in_parts(hw, tmp_path)
     assert app.send_parts is not None
     app.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
     del out[:]
-    app.handle_line('{"c": "load", "scenario": "deathstar"}')
+    app.link.handle_line('{"c": "load", "scenario": "deathstar"}')
     text = "".join(out)
     line = text.split("\n")[0]
     assert js.loads(line)["t"] == "game" and len([p for p in out if p != "\n"]) >= 3
@@ -333,8 +333,8 @@ def test_keypad_ui_modes(hw):
     runner, _w, _out = load_main(hw, board)
     ui, app = runner.keymap, runner.app
     assert ui.action(4, False) == "sel:4" and ui.action(4, True) == "markship:4"
-    app.key(ui.action(4, False))
-    assert app.cursor == 4
+    app.pad.key(ui.action(4, False))
+    assert app.pad.cursor == 4
     fb = ui.render(app)
     assert tuple(fb[12:15]) == (255, 255, 255)     # selected ship's key is white
     assert ui.action(12, False) is None and ui.mode == 1

@@ -49,7 +49,7 @@ def test_debounce_and_long_press_across_the_wrap(hw, start):
 def test_error_display_across_the_wrap():
     app, _out = make_referee()
     app.now_ms = t(0)
-    app.handle_line("not json")
+    app.link.handle_line("not json")
     assert app.showing_error()
     for ms in (1, 19, 20, 21, 600, 1199):
         app.now_ms = t(ms)

@@ -105,9 +105,9 @@ def cpython_frames(name, roster, events, ps):
     app, runner, ser, keys, display, _keymap = make_board(args)
     out = []
     try:
-        app.handle_line(json.dumps({"c": "load", "roster": roster}))
+        app.link.handle_line(json.dumps({"c": "load", "roster": roster}))
         for k in range(0, len(events), 20):
-            app.handle_line(json.dumps({"c": "append", "events": [list(e) for e in
+            app.link.handle_line(json.dumps({"c": "append", "events": [list(e) for e in
                                                                    events[k:k + 20]]}))
         assert app.game.seq == len(events)
         for k, lg in ps:

@@ -31,7 +31,7 @@ def cpython_steps(scenario, script_file, seed=1):
     actions, rows = [], []
     for st in steps:
         for a in scriptmod.expand(st, app):
-            app.key(a)
+            app.pad.key(a)
             r.render(app)
             actions.append(a)
             rows.append("%d %s %08x" % (app.game.seq, app.game.state_hash(), crc32(r.fb) & 0xFFFFFFFF))

@@ -45,7 +45,7 @@ def test_mirror_shows_the_pause_the_board_says(sim_factory):
         assert "clocks PAUSED" in text and "running" not in text.split("hashes agree")[-1]
         screen = MirrorScreen(a)                         # the mirrored grid: the pause sign
         screen.build(100, 40)
-        y = 2 + max(screen.face.ref.side_count) + 1
+        y = 2 + max(screen.face.ref.pad.side_count) + 1
         assert [screen.face.renderer.get(7, yy) for yy in range(y, y + 5)] == [(255, 255, 255)] * 5
         # a mirror that connects now learns the pause from the board's hello
         b = mirror(sim.port)
@@ -99,13 +99,13 @@ def test_simulator_view_shows_the_clocks_and_the_pause():
                         color_system=None)
             c.print(v.render(100, 30))
             return c.export_text()
-        app.key("roll")
-        app.key("phase")
+        app.pad.key("roll")
+        app.pad.key("phase")
         side = app.game.snapshot()["clock"]
         assert "clocks: Light Side 10:00" in text() and "clocks PAUSED" not in text()
-        app.key("clock")
+        app.pad.key("clock")
         assert "clocks PAUSED" in text() and " running" not in text().split("clocks:")[1]
-        app.key("clock")
+        app.pad.key("clock")
         assert "clocks PAUSED" not in text() and side["running"] in (0, 1)
     finally:
         ser.close()

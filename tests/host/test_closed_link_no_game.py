@@ -47,8 +47,8 @@ def test_a_mirror_without_a_game_says_so_for_a_snapshot_and_a_catch_up():
 def test_the_replica_hands_back_the_game_it_loaded_and_keeps_it_while_events_apply():
     app, out = make_referee("hoth")
     del out[:]
-    app.handle_line(json.dumps({"c": "game"}))
-    app.handle_line(json.dumps({"c": "roll", "values": [5, 9]}))
+    app.link.handle_line(json.dumps({"c": "game"}))
+    app.link.handle_line(json.dumps({"c": "roll", "values": [5, 9]}))
     msgs = [json.loads(line) for line in out if line.startswith("{")]
     rep = Replica()
     g = rep.load_game(next(m for m in msgs if m["t"] == "game"))

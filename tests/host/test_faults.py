@@ -64,7 +64,7 @@ def test_a_roster_changed_with_a_valid_check_is_refused(tmp_path):
     app.set_journal(journal_on(tmp_path))
     app.load_scenario("hoth")
     for c in ['{"c": "roll", "values": [9, 4]}', '{"c": "phase"}']:
-        app.handle_line(c)
+        app.link.handle_line(c)
     assert app.game.seq == 2
     j = journal_on(tmp_path)
     msg = json.loads(j.setup())
@@ -95,7 +95,7 @@ def test_setup_with_a_flipped_bit_is_refused_not_replaced(tmp_path):
     app, _out = make_referee("hoth")
     app.set_journal(journal_on(tmp_path))
     app.load_scenario("hoth")
-    app.handle_line('{"c": "roll", "values": [9, 4]}')
+    app.link.handle_line('{"c": "roll", "values": [9, 4]}')
     p = tmp_path / "game" / "setup.json"
     d = bytearray(p.read_bytes())
     d[100] ^= 4
@@ -108,7 +108,7 @@ def test_setup_with_a_flipped_bit_is_refused_not_replaced(tmp_path):
     assert app2.gid != app.gid and app2.game.seq == 0
     assert "journal damaged: no game restored" in app2.boot_note
     assert (tmp_path / "game.bad" / "setup.json").read_bytes() == bytes(d)   # kept aside
-    app2.hello()
+    app2.link.hello()
     assert '"code": "journal"' in out2[-1]      # said again to every host that says hello
 
 
@@ -118,7 +118,7 @@ def test_a_second_fault_keeps_the_first_faults_files(tmp_path):
     app, _ = make_referee("hoth")
     app.set_journal(journal_on(tmp_path))
     app.load_scenario("hoth")
-    app.handle_line('{"c": "roll", "values": [9, 4]}')
+    app.link.handle_line('{"c": "roll", "values": [9, 4]}')
     first = {}
     for k, where in ((1, "game.bad"), (2, "game.bad2")):
         p = tmp_path / "game" / "setup.json"
@@ -132,7 +132,7 @@ def test_a_second_fault_keeps_the_first_faults_files(tmp_path):
         assert (tmp_path / where / "setup.json").read_bytes() == bytes(d)
         if k == 1:
             first = {f.name: f.read_bytes() for f in (tmp_path / "game.bad").iterdir()}
-            app2.handle_line('{"c": "roll", "values": [3, 4]}')
+            app2.link.handle_line('{"c": "roll", "values": [3, 4]}')
     assert {f.name: f.read_bytes() for f in (tmp_path / "game.bad").iterdir()} == first
 
 

@@ -166,7 +166,7 @@ def test_a_load_that_finds_no_memory_is_tried_once_more_then_refused_whole():
             raise MemoryError("memory allocation failed, allocating 2552 bytes")
         return real(name, ruleset)
     app.load_scenario = flaky
-    app.handle_line(_json.dumps({"c": "load", "scenario": "deathstar"}))
+    app.link.handle_line(_json.dumps({"c": "load", "scenario": "deathstar"}))
     assert tries == ["deathstar", "deathstar"] and app.scenario == "deathstar"
 
     def broke(name, ruleset=None):
@@ -174,7 +174,7 @@ def test_a_load_that_finds_no_memory_is_tried_once_more_then_refused_whole():
     app.load_scenario = broke
     n = len(out)
     now = (app.gid, app.game.state_hash())
-    app.handle_line(_json.dumps({"c": "load", "scenario": "hoth"}))
+    app.link.handle_line(_json.dumps({"c": "load", "scenario": "hoth"}))
     errs = [_json.loads(x) for x in out[n:] if '"err"' in x]
     assert errs and "not enough memory" in errs[-1]["msg"] and "nothing changed" in errs[-1]["msg"]
     assert (app.gid, app.game.state_hash()) == now != before

@@ -39,17 +39,17 @@ class BoardPort:
             self.commands.append(c)
             if self.early_hello:
                 self.early_hello = False
-                self.app.hello()
-            self.app.handle_line(line)
+                self.app.link.hello()
+            self.app.link.handle_line(line)
             for cmd in self.play_after.pop(c, ()):
-                self.app.handle_line(json.dumps(cmd))
+                self.app.link.handle_line(json.dumps(cmd))
         self._flush()
         return len(data)
 
     def play(self, *cmds):
         """Player actions at the table: their ``ev`` lines go out live."""
         for cmd in cmds:
-            self.app.handle_line(json.dumps(cmd))
+            self.app.link.handle_line(json.dumps(cmd))
         self._flush()
 
     @property

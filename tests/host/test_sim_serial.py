@@ -39,7 +39,7 @@ def test_a_line_that_is_not_utf8_changes_nothing_and_gets_one_error():
     seq = app.game.seq
     n = len(out)
     for line in lines_of(b'{"c": "phase", "x": "\xff"}\n\n'):
-        app.handle_line(line)
+        app.link.handle_line(line)
     got = [json.loads(x) for x in out[n:]]
     assert [m["t"] for m in got] == ["err"] and "UTF-8" in got[0]["msg"]
     assert app.game.seq == seq

@@ -99,14 +99,14 @@ def test_sim_view_fits_80x24_and_refusal_clears():
     try:
         v = SimView(app, runner, display, keys, ser, asyncio.Event(),
                     console=Console(file=io.StringIO(), width=80, height=24))
-        app.key("undo")                        # nothing to undo: refused
+        app.pad.key("undo")                        # nothing to undo: refused
         assert app.error_text
         lines = rows_of(v.render(80, 24), 80, 24)
         assert len(lines) <= 24 and max(len(x) for x in lines) <= 80
         text = "\n".join(lines)
         assert "refused: " in text and "selected:" in text and "round" in text
         assert "1 sel-" in text                # the key legend is there, not cut
-        app.key("sel+")                        # the next action succeeds
+        app.pad.key("sel+")                        # the next action succeeds
         text = "\n".join(rows_of(v.render(80, 24), 80, 24))
         assert "refused:" not in text
         big = rows_of(v.render(160, 50), 160, 50)
@@ -122,9 +122,9 @@ def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
     try:
         m = Mirror("/dev/null", warn=lambda s: None)
         m.rep.load_game(json.loads(app.game_line()))
-        assert app.key("roll") is None
+        assert app.pad.key("roll") is None
         while app.game.seq < 29:
-            assert app.key("roll" if app.game.seq % 2 == 0 else "undo") is None
+            assert app.pad.key("roll" if app.game.seq % 2 == 0 else "undo") is None
         for seq in range(1, 30):
             assert m.rep.apply_event({"gid": m.rep.gid, "seq": seq,
                                       "ev": list(app.game.event(seq))}) == "ok"
@@ -138,7 +138,7 @@ def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
         assert "29 " in text                   # the newest event is kept
         small = "\n".join(rows_of(scr.build(80, 16), 80, 16))
         assert "earlier events" in small and "29 " in small
-        assert app.key("undo") is None
+        assert app.pad.key("undo") is None
         assert m.rep.apply_event({"gid": m.rep.gid, "seq": 30,
                                   "ev": list(app.game.event(30))}) == "ok"
         assert "refused:" not in "\n".join(rows_of(scr.build(80, 24), 80, 24))

@@ -32,7 +32,7 @@ print("IMPL", sys.implementation.name, sys.version)
 def step(i):
     gc.collect()
     live = gc.mem_alloc()
-    app.key(ACTIONS[i])
+    app.pad.key(ACTIONS[i])
     r.render(app)
     used = gc.mem_alloc()
     peak[1] = max(peak[1], live)

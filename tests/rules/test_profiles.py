@@ -263,8 +263,8 @@ def test_addon_grid_shows_whose_activation_and_who_has_yet_to_act():
     app.load_scenario("swsb-addon-example")
     for line in ['{"c": "roll", "values": [3, 12]}', '{"c": "phase"}', '{"c": "choose", "side": 1}',
                  '{"c": "move", "ship": 4}']:
-        app.handle_line(line)
-    app.cursor = 0
+        app.link.handle_line(line)
+    app.pad.cursor = 0
     r = Renderer(16, 16)
     r.render(app)
     assert r.get(14, 0) == SIDE_RGB[1]                 # the Dark Side's activation
@@ -473,16 +473,16 @@ def test_ruleset_and_scenario_menu_on_the_pad():
     app = Referee(board, os.path.join(ROOT, "firmware", "rosters"), out.append,
                   Dice(XorShift32(1)), 12)
     app.load_scenario("hoth")
-    app.key("menu")
-    names = app.menu
+    app.pad.key("menu")
+    names = app.pad.menu
     assert names == sorted(n[:-5] for n in os.listdir(os.path.join(ROOT, "firmware", "rosters"))
                            if n.endswith(".json"))
-    app.key("dmg+")                                  # the seed's own rule does not fire here
-    app.key("cancel")
-    assert app.menu is None and app.game.profile.name == "smb"
-    app.key("menu")
+    app.pad.key("dmg+")                                  # the seed's own rule does not fire here
+    app.pad.key("cancel")
+    assert app.pad.menu is None and app.game.profile.name == "smb"
+    app.pad.key("menu")
     for _ in range(names.index("squadrons-d6-example")):
-        app.key("sel+")
-    app.key("enter")
-    assert app.game.profile.name == "squadrons-d6" and app.menu is None
+        app.pad.key("sel+")
+    app.pad.key("enter")
+    assert app.game.profile.name == "squadrons-d6" and app.pad.menu is None
     assert json.loads(out[-1])["t"] == "game"        # the host is told of the new game

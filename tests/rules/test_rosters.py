@@ -110,14 +110,14 @@ def test_the_board_refuses_a_bad_roster_itself(tmp_path):
     from support.game import make_referee
     app, out = make_referee("hoth")
     app.scenario_dir = str(tmp_path)
-    app.handle_line(json.dumps({"c": "roster-put", "name": "x", "roster": {"ruleset": "nope"}}))
+    app.link.handle_line(json.dumps({"c": "roster-put", "name": "x", "roster": {"ruleset": "nope"}}))
     assert json.loads(out[-1])["t"] == "err" and os.listdir(tmp_path) == []
-    app.handle_line(json.dumps({"c": "roster-put", "name": "../x", "roster": {}}))
+    app.link.handle_line(json.dumps({"c": "roster-put", "name": "../x", "roster": {}}))
     assert json.loads(out[-1])["t"] == "err" and os.listdir(tmp_path) == []
     raw = json.loads(open(os.path.join(ROOT, "firmware", "rosters", "hoth.json")).read())
-    app.handle_line(json.dumps({"c": "roster-put", "name": "mine", "roster": raw}))
+    app.link.handle_line(json.dumps({"c": "roster-put", "name": "mine", "roster": raw}))
     assert json.loads(out[-1]) == {"t": "ok", "c": "roster-put", "name": "mine",
                                    "replaced": False}
-    app.handle_line(json.dumps({"c": "roster-put", "name": "mine", "roster": raw}))
+    app.link.handle_line(json.dumps({"c": "roster-put", "name": "mine", "roster": raw}))
     assert json.loads(out[-1])["replaced"] is True
     assert sorted(os.listdir(tmp_path)) == ["mine.json"]

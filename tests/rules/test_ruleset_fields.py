@@ -29,7 +29,7 @@ def followed(tmp_path, scenario):
     log = tmp_path / ("%s.log" % scenario)
     m = Mirror("/dev/null", log=open(log, "w"), warn=lambda s: None)
     m.handle(json.loads(app.game_line()))
-    app.handle_line(json.dumps({"c": "roll", "values": [12, 3]}))
+    app.link.handle_line(json.dumps({"c": "roll", "values": [12, 3]}))
     m.handle(json.loads(out[-1]))
     m.log.close()
     return m, str(log)

@@ -35,7 +35,7 @@ def referee(hero_in_squadron=True):
 def say(a, out, **cmd):
     """Send one command; returns the reply's error text or None when an event was made."""
     n = len(out)
-    a.handle_line(json.dumps(cmd))
+    a.link.handle_line(json.dumps(cmd))
     replies = [json.loads(line) for line in out[n:]]
     errs = [m["msg"] for m in replies if m["t"] == "err"]
     return errs[0] if errs else None

@@ -36,7 +36,7 @@ def test_100k_events_journal_mirror_save_load(tmp_path, monkeypatch):
     g = app.game
     base = bytearray(g.state_bytes())
     base[0:4] = bytes((START_ROUND & 255, START_ROUND >> 8, 0, 0))
-    app.handle_line(json.dumps({"c": "base", "base_seq": B, "base": base.hex()}))
+    app.link.handle_line(json.dumps({"c": "base", "base_seq": B, "base": base.hex()}))
     assert g.seq == B
     rep.load_game(json.loads(app.game_line()))          # the host joins after the base
     rep.game.set_window(B, bytes(base), b"", b"", [])
@@ -67,10 +67,10 @@ def test_100k_events_journal_mirror_save_load(tmp_path, monkeypatch):
     assert savefile.verify(data).state_hash() == g.state_hash()
     assert calls[0] < 300 * EVENTS // 11 + 4 * EVENTS
     fresh, _out = make_referee("swsb-example", seed=6)
-    fresh.handle_line(json.dumps({"c": "load", "roster": data["game"]["roster"],
+    fresh.link.handle_line(json.dumps({"c": "load", "roster": data["game"]["roster"],
                                   "scenario": data["game"]["scenario"]}))
-    fresh.handle_line(json.dumps({"c": "base", "base_seq": B, "base": data["base"]}))
+    fresh.link.handle_line(json.dumps({"c": "base", "base_seq": B, "base": data["base"]}))
     evs = [r["ev"] for r in data["events"]]
     for i in range(0, len(evs), 200):
-        fresh.handle_line(json.dumps({"c": "append", "events": evs[i:i + 200]}))
+        fresh.link.handle_line(json.dumps({"c": "append", "events": evs[i:i + 200]}))
     assert fresh.game.seq == B + EVENTS and fresh.game.state_hash() == g.state_hash()

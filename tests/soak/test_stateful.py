@@ -69,7 +69,7 @@ class RefereeMachine(RuleBasedStateMachine):
     def key(self, action):
         g = self.app.game
         s, h, before = g.seq, g.state_hash(), self._snap()
-        self.app.key(action)
+        self.app.pad.key(action)
         self._after(s, h, before)
 
     @rule(name=st.sampled_from(COMMAND_NAMES), ship=st.integers(0, 30), n=st.integers(-3, 3),
@@ -85,7 +85,7 @@ class RefereeMachine(RuleBasedStateMachine):
         if name == "counter":
             msg["for"] = (ship * 7) % g.n
         s, h, before = g.seq, g.state_hash(), self._snap()
-        self.app.handle_line(json.dumps(msg))
+        self.app.link.handle_line(json.dumps(msg))
         self._after(s, h, before)
 
     @invariant()

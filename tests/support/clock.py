@@ -24,7 +24,7 @@ class Table:
         ck.now = lambda: self.T[0]
 
     def send(self, obj):
-        self.app.handle_line(json.dumps(obj))
+        self.app.link.handle_line(json.dumps(obj))
 
     def wait(self, s):
         """``s`` seconds pass, the board's clock task polling every 250 ms."""

@@ -58,11 +58,11 @@ class Board:
         self.n = len(self.lines)
 
     def key(self, k):
-        self.app.key(k)
+        self.app.pad.key(k)
         self.pump()
 
     def serial(self, obj):
-        self.app.handle_line(json.dumps(obj))
+        self.app.link.handle_line(json.dumps(obj))
         self.pump()
 
     def play(self, keys=500, seed=5):
@@ -70,7 +70,7 @@ class Board:
         acts = [a for a in ACTIONS if a not in ("menu", "reveal")]
         for _ in range(keys):
             self.key(rnd.choice(acts + ["roll", "phase", "mark", "sel+"] * 3))
-            if self.app.entry and rnd.random() < 0.5:
+            if self.app.pad.entry and rnd.random() < 0.5:
                 self.key("enter")
 
     def drive(self, rounds=3):

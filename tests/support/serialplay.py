@@ -29,7 +29,7 @@ class Board:
 
     def line(self, obj):
         n = len(self.out)
-        self.app.handle_line(json.dumps(obj))
+        self.app.link.handle_line(json.dumps(obj))
         return [json.loads(l) for l in self.out[n:]]
 
     def c(self, c, **kw):

@@ -77,8 +77,10 @@ class Ruleset:
     - ``FLAGS``: names of the per-ship flag bits in ``Game.fl2`` (bit k = 1 << k).
     - ``ROUND_FLAGS``: mask of the fl2 bits cleared at the end of every round.
     - ``SHIP_BYTES`` / ``GAME_BYTES``: ruleset state bytes per ship / per game (hashed).
-    - ``COMMANDS``: serial commands of the ruleset (names; :meth:`command` builds the event).
-    - ``pad``: pad actions of opt1..opt4 (used when the ruleset has no chart) and alt1..alt4;
+    - ``COMMANDS``: serial commands of the ruleset (names; :meth:`command` builds the event),
+      looked up after the core's (link.COMMANDS), which they never reuse.
+    - ``pad``: pad actions of opt1..opt4 (used when the ruleset has no chart) and alt1..alt4
+      (the core's pad.ACTIONS name the keys; :meth:`pad_event` builds the event);
       ``""`` = unused. ``PAD_MARKED``: the pad actions that need a marked acting ship.
     - ``power``: (label, action) of the ``power`` key, or ("", "") when it does nothing.
     - ``VICTORY``: the ``when`` words a roster's victory conditions may use.
@@ -333,12 +335,16 @@ class Ruleset:
 
     # ---- serial commands and pad actions -------------------------------------------------
     def command(self, link, c, msg):
-        """The event (tuple) of serial command ``c`` (one of ``COMMANDS``). Raises ValueError."""
+        """The event (tuple) of serial command ``c`` (one of ``COMMANDS``), from message
+        ``msg`` read with ``link``'s helpers (link.SerialLink: ``ship_arg``, ``int_arg``,
+        ``roll_arg``; ``link.referee`` the game's app.Referee). Raises ValueError."""
         raise ValueError("unknown command %r" % c)
 
-    def pad_event(self, app, what, i, m):
+    def pad_event(self, pad, what, i, m):
         """The event (tuple) of pad action ``what`` on selected ship ``i`` and marked ship
-        ``m`` (NONE when none), or a reason (str)."""
+        ``m`` (NONE when none), or a reason (str), or None (only counted on the pad).
+        ``pad``: the referee's pad.Pad (``pad_d20``, ``count``, ``count2``,
+        ``counter_source``; ``pad.referee`` the game's app.Referee)."""
         return "unknown pad action %r" % what
 
     def pad_label(self, g, action):

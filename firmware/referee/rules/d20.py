@@ -211,10 +211,10 @@ class D20Rules(Ruleset):
     PAD_MARKED = ("attack", "aim")
     PAD_D20 = True
 
-    def pad_event(self, app, what, i, m):
+    def pad_event(self, pad, what, i, m):
         if what == "attack":
-            return (EV_ATTACK, m, app.pad_d20(), i)
+            return (EV_ATTACK, m, pad.pad_d20(), i)
         if what == "aim":
-            w, arg = self.next_aim(app.game, m)
+            w, arg = self.next_aim(pad.referee.game, m)
             return (EV_AIM, m, w, arg)
-        return Ruleset.pad_event(self, app, what, i, m)
+        return Ruleset.pad_event(self, pad, what, i, m)

@@ -397,6 +397,6 @@ class Rules(D20Rules):
             return [(1 - g.side[ev[1]], 20, ev[2])]
         return D20Rules.dice_shown(self, g, ev)
 
-    def pad_event(self, app, what, i, m):
+    def pad_event(self, pad, what, i, m):
         from referee.rules import smb_io
-        return smb_io.pad_event(self, app, what, i, m)
+        return smb_io.pad_event(self, pad, what, i, m)

@@ -72,20 +72,20 @@ def command(rules, link, c, msg):
     return D20Rules.command(rules, link, c, msg)
 
 
-def pad_event(rules, app, what, i, m):
+def pad_event(rules, pad, what, i, m):
     """The event (tuple) of pad action ``what`` on ship ``i`` (``m``: the marked ship). Seed
     004 "Movement Phase": ``move`` on the marked ship itself is its Fighter Attack ("2 spaces
     straight forward, but the fighter can fire any heavy or rapid weapons"), else a standard
     move. "The Ion Cannon" (Escape from Hoth): ``aim`` with no ship marked turns the cannon to
-    the next facing (``app.count``: 0 front, 1 side, 2 rear; kept until aimed again), and
+    the next facing (``pad.count``: 0 front, 1 side, 2 rear; kept until aimed again), and
     ``ion`` fires it at that facing of the selected ship with the physical d20 entered with
     ``enter``, else the board's."""
     if what == "move":
         return (EV_MOVE, i, 3 if i == m else 1, 0)
     if what == "aim" and m == NONE:
-        if not app.game.extras.get("ion_cannon"):
+        if not pad.referee.game.extras.get("ion_cannon"):
             return "mark the acting ship first (mark), then select the target"
-        app.count = (app.count + 1) % 3
+        pad.count = (pad.count + 1) % 3
         return None
     if what == "power":
         return (EV_POWER, i, 0, 0)
@@ -98,5 +98,5 @@ def pad_event(rules, app, what, i, m):
     if what == "port":
         return (EV_EXIT, i, 2, 0)
     if what == "ion":
-        return (EV_ION, i, app.pad_d20(), app.count % 3)
-    return D20Rules.pad_event(rules, app, what, i, m)
+        return (EV_ION, i, pad.pad_d20(), pad.count % 3)
+    return D20Rules.pad_event(rules, pad, what, i, m)

@@ -279,18 +279,18 @@ class Rules(Ruleset):
         return (EV_MOVE, link.ship_arg(msg), move_b(ia(msg, "mode", 1, 1, 3), h),
                 ia(msg, "turns", 0, 0, 9))
 
-    def pad_event(self, app, what, i, m):
+    def pad_event(self, pad, what, i, m):
         if what == "turn+":
-            app.count = (app.count + 1) % 10
+            pad.count = (pad.count + 1) % 10
             return None
         if what == "hex+":
-            app.count2 = (app.count2 + 1) % 63
+            pad.count2 = (pad.count2 + 1) % 63
             return None
         if what in ("attack-speed", "full-throttle", "stop"):
             mode = ("attack-speed", "full-throttle", "stop").index(what) + 1
-            turns = app.count
-            hexes = app.count2
-            app.count = 0       # counted afresh for every move (unused turns are lost)
-            app.count2 = 0
+            turns = pad.count
+            hexes = pad.count2
+            pad.count = 0       # counted afresh for every move (unused turns are lost)
+            pad.count2 = 0
             return (EV_MOVE, i, move_b(mode, hexes if hexes or mode == 3 else None), turns)
-        return Ruleset.pad_event(self, app, what, i, m)
+        return Ruleset.pad_event(self, pad, what, i, m)

@@ -313,7 +313,7 @@ class Rules(D20Rules):
 
     def command(self, link, c, msg):
         if c == "transfer":
-            g = link.game
+            g = link.referee.game
             return (EV_TRANSFER, link.ship_arg(msg),
                     link.int_arg(msg, "n", g.settings["damage_per_hit"], 1, 99),
                     link.ship_arg(msg, "to"))
@@ -321,13 +321,13 @@ class Rules(D20Rules):
             return (EV_DONE, link.ship_arg(msg), 0, 0)
         return D20Rules.command(self, link, c, msg)
 
-    def pad_event(self, app, what, i, m):
-        g = app.game
+    def pad_event(self, pad, what, i, m):
+        g = pad.referee.game
         if what == "transfer":
             return (EV_TRANSFER, m, g.settings["damage_per_hit"], i)
         if what == "done":
             return (EV_DONE, g.active if g.active != NONE else i, 0, 0)
-        return D20Rules.pad_event(self, app, what, i, m)
+        return D20Rules.pad_event(self, pad, what, i, m)
 
     def view(self, g):
         r = D20Rules.view(self, g)

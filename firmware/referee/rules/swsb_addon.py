@@ -376,14 +376,15 @@ class Rules(swsb.Rules):
             return (EV_CHOOSE, link.int_arg(msg, "side", None, 0, 1), 0, 0)
         return swsb.Rules.command(self, link, c, msg)
 
-    def override_source(self, app, i):
+    def override_source(self, pad, i):
         """The ship a Proximity Override counter for ship ``i`` comes from on the pad: the
         marked ship of its side (as marked, a wrong class is refused), else a ship of its side
         and class with counters left ("a Command token of the appropriate Class", seed 001),
         else the pad's usual source."""
-        g = app.game
-        src = app.counter_source()
-        if g.cls[src] == g.cls[i] or (app.mark != NONE and g.side[app.mark] == g.side[i]):
+        g = pad.referee.game
+        src = pad.counter_source()
+        m = pad.referee.mark
+        if g.cls[src] == g.cls[i] or (m != NONE and g.side[m] == g.side[i]):
             return src
         for k in range(g.n):
             if g.side[k] == g.side[i] and g.cls[k] == g.cls[i] and g.cc[k] and \
@@ -396,11 +397,11 @@ class Rules(swsb.Rules):
             return "choose/override"      # who moves first, then Proximity Override
         return swsb.Rules.pad_label(self, g, action)
 
-    def pad_event(self, app, what, i, m):
+    def pad_event(self, pad, what, i, m):
         if what == "move":
             return (EV_MOVE, i, 1, 0)
         if what == "choose":        # once chosen: the Proximity Override counter (option 5)
-            if app.game.x[X_FIRST]:
-                return (EV_COUNTER, self.override_source(app, i), len(self.options) - 1, i)
-            return (EV_CHOOSE, app.game.side[i], 0, 0)
-        return swsb.Rules.pad_event(self, app, what, i, m)
+            if pad.referee.game.x[X_FIRST]:
+                return (EV_COUNTER, self.override_source(pad, i), len(self.options) - 1, i)
+            return (EV_CHOOSE, pad.referee.game.side[i], 0, 0)
+        return swsb.Rules.pad_event(self, pad, what, i, m)

@@ -186,11 +186,11 @@ class Rules(Ruleset):
         rolls; without it the board rolls them)."""
         a = link.ship_arg(msg)
         o = link.ship_arg(msg, "other")
-        g = link.game
+        g = link.referee.game
         n = overlap_dice(self.size(g, a), self.size(g, o))
         v = msg.get("dice")
         if v is None:
-            v = [link.dice.roll(8) for _ in range(n)]
+            v = [link.referee.dice.roll(8) for _ in range(n)]
         elif isinstance(v, list):
             from referee.dice import fair_of
             f = fair_of(link)
@@ -216,9 +216,9 @@ class Rules(Ruleset):
             return g.side[ev[1]]
         return Ruleset.roller(self, g, ev)
 
-    def pad_event(self, app, what, i, m):
+    def pad_event(self, pad, what, i, m):
         if what == "overlap":
-            g = app.game
+            g = pad.referee.game
             n = overlap_dice(self.size(g, m), self.size(g, i))
-            return (EV_OVERLAP, m, faces_to_b([app.dice.roll(8) for _ in range(n)]), i)
-        return Ruleset.pad_event(self, app, what, i, m)
+            return (EV_OVERLAP, m, faces_to_b([pad.referee.dice.roll(8) for _ in range(n)]), i)
+        return Ruleset.pad_event(self, pad, what, i, m)
