@@ -85,53 +85,24 @@ def undone_seq(g, seq):
     return last
 
 
-def event_text(g, ev, seq=None, live=True):  # noqa: PLR0911 (dispatch)
+# the text of each core event kind: the name of this module's function for it, at the
+# kind's index ("": the kind is not the core's); constant names, looked up in globals()
+CORE_TEXTS = ("", "_init_text", "_hit_text", "_counter_text", "_phase_text", "_undo_text", "",
+              "_launch_text")
+
+
+def event_text(g, ev, seq=None, live=True):
     """The sentence for event ``ev`` (kind, a, b, c) of game ``g``; ``seq`` its number
     (default: the newest event, when ``ev`` is it). ``live``: the game stands just after
     ``ev`` (results are read from it); False for an older event (no results then).
     Never raises for a valid event."""
-    k, a, b, c = ev
-    nm = g.names
-    sides = g.side_names
+    k = ev[0]
     if seq is None and g.seq and g.event(g.seq) == tuple(ev):
         seq = g.seq
     live = live and seq is not None and seq == g.seq
-    if k == EV_INIT:
-        t = "Initiative roll%s: %s %d, %s %d" % (" (physical dice)" if c else "", sides[0], a,
-                                                 sides[1], b)
-        if live and g.init != NONE and seq == g.seq:
-            t += "; %s initiative" % (("a tie, settled by the ruleset: %s" if a == b
-                                       else "%s") % says(sides[g.init], "holds"))
-        return t + "."
-    if k == EV_HIT:
-        by = (" by %s" % nm[c]) if c != NONE else ""
-        if b >= 0:
-            if not live:
-                return "%s is hit%s: %s marked" % (nm[a], by, plural(b, "damage point"))
-            t = "%s is hit%s: %s marked%s (now %d of %d)" % (
-                nm[a], by, plural(b, "damage point"), " pending" if pending(g) else "",
-                g.dmg[a] + g.pend[a], g.hp1[a] + g.hp2[a])
-            if g.destroyed(a):
-                t += "; %s is destroyed" % nm[a]
-            elif g.pend[a] and g.dmg[a] + g.pend[a] >= g.hp1[a] + g.hp2[a]:
-                t += "; lethal damage pending"
-            return t + "."
-        return "%s pending on %s removed." % (plural(-b, "damage point"), nm[a])
-    if k == EV_COUNTER:
-        return "%s plays a fleet command counter (%s) for %s." % (
-            nm[a], g.profile.options[b].name, nm[c])
-    if k == EV_PHASE:
-        if not live:
-            return "next phase"
-        return "Next phase: round %d, %s." % (g.round, g.phase_name())
-    if k == EV_UNDO:                    # the event it took back, wherever the text is
-        s = undone_seq(g, seq) if seq is not None else None     # made (live or caught up)
-        if s is None:
-            return "Undo: the newest change was taken back."
-        return "Undo: took back event %d (%s)." % (s, event_text(g, g.event(s), s, False)
-                                                   .rstrip("."))
-    if k == EV_LAUNCH:
-        return "%s is launched." % nm[a]
+    name = CORE_TEXTS[k] if 0 <= k < len(CORE_TEXTS) else ""
+    if name:
+        return globals()[name](g, ev, seq, live)
     if k == EV_CLOCK:                   # (referee/clock.py)
         from referee.clock import text
         return text(g, ev)
@@ -140,6 +111,61 @@ def event_text(g, ev, seq=None, live=True):  # noqa: PLR0911 (dispatch)
     if k in CORE_NAMES:
         return CORE_NAMES[k]
     return "event %d" % k
+
+
+def _init_text(g, ev, seq, live):
+    _, a, b, c = ev
+    sides = g.side_names
+    t = "Initiative roll%s: %s %d, %s %d" % (" (physical dice)" if c else "", sides[0], a,
+                                             sides[1], b)
+    if live and g.init != NONE and seq == g.seq:
+        t += "; %s initiative" % (("a tie, settled by the ruleset: %s" if a == b
+                                   else "%s") % says(sides[g.init], "holds"))
+    return t + "."
+
+
+def _hit_text(g, ev, seq, live):
+    _, a, b, c = ev
+    nm = g.names
+    by = (" by %s" % nm[c]) if c != NONE else ""
+    if b < 0:
+        return "%s pending on %s removed." % (plural(-b, "damage point"), nm[a])
+    if not live:
+        return "%s is hit%s: %s marked" % (nm[a], by, plural(b, "damage point"))
+    t = "%s is hit%s: %s marked%s (now %d of %d)" % (
+        nm[a], by, plural(b, "damage point"), " pending" if pending(g) else "",
+        g.dmg[a] + g.pend[a], g.hp1[a] + g.hp2[a])
+    if g.destroyed(a):
+        t += "; %s is destroyed" % nm[a]
+    elif g.pend[a] and g.dmg[a] + g.pend[a] >= g.hp1[a] + g.hp2[a]:
+        t += "; lethal damage pending"
+    return t + "."
+
+
+def _counter_text(g, ev, seq, live):
+    _, a, b, c = ev
+    nm = g.names
+    return "%s plays a fleet command counter (%s) for %s." % (
+        nm[a], g.profile.options[b].name, nm[c])
+
+
+def _phase_text(g, ev, seq, live):
+    if not live:
+        return "next phase"
+    return "Next phase: round %d, %s." % (g.round, g.phase_name())
+
+
+def _undo_text(g, ev, seq, live):
+    # the event it took back, wherever the text is made (live or caught up)
+    s = undone_seq(g, seq) if seq is not None else None
+    if s is None:
+        return "Undo: the newest change was taken back."
+    return "Undo: took back event %d (%s)." % (s, event_text(g, g.event(s), s, False)
+                                               .rstrip("."))
+
+
+def _launch_text(g, ev, seq, live):
+    return "%s is launched." % g.names[ev[1]]
 
 
 # ---- consequences: what an event decided (a ship destroyed, a ship gone, a side winning) ---
