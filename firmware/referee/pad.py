@@ -15,10 +15,10 @@ ACTIONS = ("sel-", "sel+", "page-", "page+", "side", "mark", "unmark", "dmg+", "
 # the Pad method that runs each action, at the same index as in ACTIONS (constant names:
 # kept in flash; a key is looked up only once it is known to be in ACTIONS). Each handler
 # takes (game, action) and returns None or the reason the action was refused.
-HANDLERS = ("_sel", "_sel", "_page", "_page", "_side", "_mark", "_unmark", "_damage", "_damage",
-            "_power", "_launch", "_option", "_option", "_option", "_option", "_alt", "_alt",
-            "_alt", "_alt", "_roll", "_enter", "_cancel", "_phase", "_undo", "_menu_key",
-            "_reveal", "_clock")
+HANDLERS = ("_sel", "_sel", "_page", "_page", "_side", "_mark", "_mark", "_damage", "_damage",
+            "_power", "_launch", "_ruleset_key", "_ruleset_key", "_ruleset_key", "_ruleset_key",
+            "_ruleset_key", "_ruleset_key", "_ruleset_key", "_ruleset_key", "_roll", "_enter",
+            "_cancel", "_step", "_step", "_menu_key", "_reveal", "_clock")
 
 
 class Pad:
@@ -118,14 +118,10 @@ class Pad:
         i = self.side_start[s] + self.page * self.referee.rows_per_page
         self._set_cursor(min(i, self.side_start[s] + self.side_count[s] - 1))
 
-    def _mark(self, g, action):
+    def _mark(self, g, action):         # ``mark`` (again: unmark) and ``unmark``
         ref = self.referee
-        ref.mark = NONE if ref.mark == self.cursor else self.cursor
+        ref.mark = NONE if action == "unmark" or ref.mark == self.cursor else self.cursor
         self.aim_pick = None            # an aim chosen on the pad goes with its mark
-
-    def _unmark(self, g, action):
-        self.referee.mark = NONE
-        self.aim_pick = None
 
     def _damage(self, g, action):
         ref = self.referee
@@ -141,14 +137,15 @@ class Pad:
     def _launch(self, g, action):
         return self.referee.submit((EV_LAUNCH, self.cursor, 0, 0))
 
-    def _option(self, g, action):
+    def _ruleset_key(self, g, action):
+        # opt1..opt4: a fleet command counter (the ruleset's chart), else the ruleset's own
+        # action there (its ``pad``); alt1..alt4: the ruleset's own actions (``pad`` 4..7)
         k = int(action[3]) - 1
+        if action[0] == "a":
+            return self.special(g.profile.pad[4 + k])
         if g.nopt:
             return self.referee.submit((EV_COUNTER, self.counter_source(), k, self.cursor))
         return self.special(g.profile.pad[k])
-
-    def _alt(self, g, action):
-        return self.special(g.profile.pad[4 + int(action[3]) - 1])
 
     def _roll(self, g, action):
         return self.referee.roll_initiative()
@@ -167,12 +164,10 @@ class Pad:
             ref.mark = NONE if ref.mark == i else i
         return None
 
-    def _phase(self, g, action):
-        self.aim_pick = None
-        return self.referee.submit((EV_PHASE, 0, 0, 0))
-
-    def _undo(self, g, action):
-        self.aim_pick = None
+    def _step(self, g, action):         # ``phase`` and ``undo``
+        self.aim_pick = None            # (an aim chosen on the pad and not logged goes)
+        if action == "phase":
+            return self.referee.submit((EV_PHASE, 0, 0, 0))
         return self.referee.submit((EV_UNDO, 0, 0, 0)) if g.seq else self._undo_loaded()
 
     def _clock(self, g, action):

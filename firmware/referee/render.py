@@ -171,8 +171,16 @@ class Renderer:
             self.kpage = pad.page
             self.full = True
         sb = g.state_buf()              # the whole game state, in a reused buffer
-        if self.full:
-            self._forget()
+        if self.full:               # a full redraw: a blank frame, every band's cache dropped
+            self.clear()
+            self.row0[0] = -1
+            keys = self.keys
+            for k in range(len(keys)):
+                keys[k] = 0
+            self.drawn[0] = self.drawn[1] = None
+            self.full = False
+            self.rows_ok = False
+            self.marks_ok = False
         same = self.rows_ok and self.seen == sb     # a bytearray compare: in C, no allocation
         if not same:
             self._row0(g)
@@ -189,18 +197,6 @@ class Renderer:
         if self.win is not None or self.gap_lit:
             overlay.win_gap(self, self.win)     # (after the digits: they blank their half-rows)
         return self.fb
-
-    def _forget(self):
-        # a full redraw: a blank frame and every band's cache dropped
-        self.clear()
-        self.row0[0] = -1
-        keys = self.keys
-        for k in range(len(keys)):
-            keys[k] = 0
-        self.drawn[0] = self.drawn[1] = None
-        self.full = False
-        self.rows_ok = False
-        self.marks_ok = False
 
     def _row0(self, g):
         """Row 0: round, phases, who moves first, initiative (drawn from the state alone;
