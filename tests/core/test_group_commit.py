@@ -59,7 +59,8 @@ def board(tmp, hold_ms=1000, scenario="swsb-example"):
     app.set_journal(j)
     app.load_scenario(scenario)
     for c in ("roll", "phase", "phase", "phase"):      # to the attack phase
-        app.link.handle_line('{"c": "roll", "values": [12, 5]}' if c == "roll" else '{"c": "phase"}')
+        app.link.handle_line('{"c": "roll", "values": [12, 5]}' if c == "roll"
+                             else '{"c": "phase"}')
     j.defer = True
     j.hold_ms = hold_ms
     keys = Keys()
@@ -297,7 +298,7 @@ def test_a_refused_event_stops_an_append_line_after_those_before_it(tmp_path):
     seq0 = g.seq
     n = len(out)
     app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255], [2, 1, -1, 255],
-                                                          [99, 0, 0, 0], [2, 1, 1, 255]]}))
+                                                               [99, 0, 0, 0], [2, 1, 1, 255]]}))
     got = _lines(out, n)
     assert [m["t"] for m in got] == ["ev", "ev", "err"]       # announced, then the refusal
     assert got[-1]["src"] == "serial" and got[-1]["c"] == "append"
@@ -336,7 +337,7 @@ def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(tm
     monkeypatch.setattr(app.journal, "_append", flash_full)
     n = len(out)
     app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1 - 2 * (k % 2), 255]
-                                                          for k in range(12)]}))
+                                                               for k in range(12)]}))
     got = _lines(out, n)
     assert got and all(m["t"] == "err" and m["src"] == "serial" for m in got), got
     assert state(app) == before and flash(tmp_path) == files and app.unsent == []

@@ -47,7 +47,7 @@ def attack(roll):
     while g.phase_name() != "attack":
         app.link.handle_line(json.dumps({"c": "phase"}))
     app.link.handle_line(json.dumps({"c": "attack", "ship": 0, "roll": roll,
-                                "target": app.pad.side_start[1]}))
+                                     "target": app.pad.side_start[1]}))
     assert g.event(g.seq)[0] == 9, app.error_text
     return app
 

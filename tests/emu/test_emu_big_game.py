@@ -107,8 +107,8 @@ def cpython_frames(name, roster, events, ps):
     try:
         app.link.handle_line(json.dumps({"c": "load", "roster": roster}))
         for k in range(0, len(events), 20):
-            app.link.handle_line(json.dumps({"c": "append", "events": [list(e) for e in
-                                                                   events[k:k + 20]]}))
+            app.link.handle_line(json.dumps({"c": "append", "events": [
+                list(e) for e in events[k:k + 20]]}))
         assert app.game.seq == len(events)
         for k, lg in ps:
             keys.push(k, lg)

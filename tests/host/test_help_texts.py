@@ -39,7 +39,7 @@ def parsers(p, path=("fleetref",)):
 
 def test_every_help_speaks_of_behaviour_and_every_argument_has_one():
     classes = code_class_names()
-    assert {"MirrorScreen", "PadUI", "DiceLog"} <= classes      # the scan knows the code
+    assert {"MirrorScreen", "SerialLink", "DiceLog"} <= classes      # the scan knows the code
     bad = []
     descriptions = {}
     for path, p in parsers(parser()):

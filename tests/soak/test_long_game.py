@@ -68,7 +68,7 @@ def test_100k_events_journal_mirror_save_load(tmp_path, monkeypatch):
     assert calls[0] < 300 * EVENTS // 11 + 4 * EVENTS
     fresh, _out = make_referee("swsb-example", seed=6)
     fresh.link.handle_line(json.dumps({"c": "load", "roster": data["game"]["roster"],
-                                  "scenario": data["game"]["scenario"]}))
+                                       "scenario": data["game"]["scenario"]}))
     fresh.link.handle_line(json.dumps({"c": "base", "base_seq": B, "base": data["base"]}))
     evs = [r["ev"] for r in data["events"]]
     for i in range(0, len(evs), 200):
