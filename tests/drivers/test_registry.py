@@ -211,6 +211,6 @@ def test_the_simulator_assembles_its_board_the_same_way_with_its_own_drivers():
             runner.running = False
 
         asyncio.run(runner.main([stop(), assembly.clock_task(app)]))
-        assert app.cursor == 4 and display.count >= 1 and runner.crashes == 0
+        assert app.pad.cursor == 4 and display.count >= 1 and runner.crashes == 0
     finally:
         ser.close()
