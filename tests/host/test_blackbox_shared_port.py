@@ -1,0 +1,118 @@
+"""Several host tools on one serial port at once (docs/protocol.md "Sharing a board among
+host tools": "The mirror, `fleetref web`, `fleetref publish`, `save`, `load` and `roster
+push` can follow one board at the same time"): a logging mirror and the web view follow a
+simulator while its key script plays; `fleetref save` runs twice meanwhile; afterwards every
+tool holds the board's game (same seq and state hash) and the dice verify."""
+
+import json
+import os
+import socket
+import time
+import urllib.request
+
+from support import ROOT
+from support.followers import Tool
+from support.process import SimProcess, cli
+
+SCRIPT = os.path.join(ROOT, "docs", "scripts", "swsb-3-rounds.txt")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def web_state(http):
+    with urllib.request.urlopen("http://%s/api/state" % http, timeout=5) as reply:
+        return json.loads(reply.read())
+
+
+def wait_for(check, timeout=120):
+    end = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < end:
+        try:
+            last = check()
+            if last:
+                return last
+        except (OSError, ValueError) as exc:
+            last = exc
+        time.sleep(0.5)
+    raise AssertionError("not reached in %s s: %r" % (timeout, last))
+
+
+def log_newest(path):
+    """(seq, hash) of the newest event line in a mirror log."""
+    newest = None
+    for line in open(path).read().splitlines():
+        row = json.loads(line) if line.strip() else {}
+        if isinstance(row, dict) and "hash" in row and "seq" in row:
+            newest = (row["seq"], row["hash"])
+    return newest
+
+
+def test_mirror_web_and_saves_on_one_simulator(tmp_path):
+    env = dict(os.environ, TERM="dumb", COLUMNS="100", LINES="40")
+    sim = SimProcess("--headless", "--hold", "--scenario", "swsb-example", "--script", SCRIPT,
+                     "--wait-for-host", "--pace", "40")
+    log = tmp_path / "mirror.log"
+    http = "127.0.0.1:%d" % free_port()
+    tools = []
+    try:
+        tools.append(Tool(env, "mirror", "--port", sim.port, "--log", str(log)))
+        tools.append(Tool(env, "web", "--port", sim.port, "--http", http))
+        wait_for(lambda: web_state(http))
+        first = cli("save", "--port", sim.port, str(tmp_path / "mid.json"))
+        assert first.returncode == 0, first.stderr
+        final = sim.final(timeout=300)
+        second = cli("save", "--port", sim.port, str(tmp_path / "end.json"))
+        assert second.returncode == 0, second.stderr
+        want = (final["seq"], final["state_hash"])
+        wait_for(lambda: log_newest(log) == want)
+        wait_for(lambda: (web_state(http).get("seq"), web_state(http).get("state_hash")) == want)
+        assert log_newest(log) == want
+        for path in (tmp_path / "mid.json", tmp_path / "end.json", log):
+            out = cli("verify", str(path))
+            assert out.returncode == 0, out.stdout + out.stderr
+        replay = cli("replay", "--check", str(tmp_path / "end.json"))
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+        for tool in tools:
+            assert tool.proc.poll() is None, tool.text()
+            assert "Traceback" not in tool.text(), tool.text()
+    finally:
+        for tool in tools:
+            tool.stop()
+        sim.stop()
+
+
+def test_the_tool_holding_the_port_dies_and_the_others_go_on(tmp_path):
+    """docs/protocol.md "Leaving": "When the process holding the port ends, the other tools
+    see their link drop, say so once (`link lost (...); retrying`), attach again a second
+    later, and one of them holds the port from then on; each catches up from the newest
+    event it holds". The mirror (first, so it holds the port) is killed with SIGKILL while
+    the script plays; the web view still reaches the final state, and a save afterwards has
+    every event."""
+    env = dict(os.environ, TERM="dumb", COLUMNS="100", LINES="40")
+    sim = SimProcess("--headless", "--hold", "--scenario", "swsb-example", "--script", SCRIPT,
+                     "--wait-for-host", "--pace", "60")
+    http = "127.0.0.1:%d" % free_port()
+    tools = []
+    try:
+        holder = Tool(env, "mirror", "--port", sim.port)
+        tools.append(holder)
+        time.sleep(2)
+        tools.append(Tool(env, "web", "--port", sim.port, "--http", http))
+        wait_for(lambda: web_state(http).get("seq", 0) > 5)
+        holder.proc.kill()
+        final = sim.final(timeout=300)
+        want = (final["seq"], final["state_hash"])
+        wait_for(lambda: (web_state(http).get("seq"), web_state(http).get("state_hash")) == want)
+        out = cli("save", "--port", sim.port, str(tmp_path / "end.json"))
+        assert out.returncode == 0, out.stderr
+        assert ("saved %d events" % final["seq"]) in out.stdout, out.stdout
+        assert tools[1].proc.poll() is None and "Traceback" not in tools[1].text()
+    finally:
+        for tool in tools:
+            tool.stop()
+        sim.stop()
