@@ -83,7 +83,7 @@ def test_an_empty_game_in_between_does_not_lose_the_kept_one(board):
     needed: nothing to lose); "previous game" must still bring A back, not the empty B."""
     _, game_a = board.send({"c": "snap"})
     menu_load(board, 1)
-    _, game_c = menu_load(board, 2, confirm=False)
+    menu_load(board, 2, confirm=False)
     msgs, back = menu_load(board, -1, confirm=False)
     if errors(msgs):
         back = board.key("enter")[1]

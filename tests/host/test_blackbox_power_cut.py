@@ -146,7 +146,7 @@ def test_pad_roll_then_cut_keeps_the_game_and_no_alarm(tmp_path):
     try:
         msgs, snap = board.host.key("roll")
         assert snap["seq"] == 1, msgs
-        old_boot = [m for m in msgs if m.get("t") == "roll"][0]["boot"]
+        old_boot = next(m for m in msgs if m.get("t") == "roll")["boot"]
         board.cut()
         msgs, snap = board.host.send({"c": "hello"})
         hello = [m for m in msgs if m.get("t") == "hello"][-1]

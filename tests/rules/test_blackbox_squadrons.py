@@ -195,6 +195,6 @@ def test_pad_plays_a_squadron_move_with_turns_and_hexes(board):
     """docs/script.md: squadrons-d6 `opt4` one more turn used, `alt1` one more hex moved,
     `opt1` Attack Speed. The X-wing's 2 turns need 6 hexes (TD 3): 6 presses of alt1 and 2 of
     opt4 then opt1 record a move of mode 1, hexes 6, turns 2."""
-    msgs, snap = board.key("sel:0", "opt4", "opt4", *(["alt1"] * 6), "opt1")
+    msgs, _ = board.key("sel:0", "opt4", "opt4", *(["alt1"] * 6), "opt1")
     evs = [m["ev"] for m in msgs if m.get("t") == "ev"]
     assert evs == [[11, 0, 1 + 4 * 7, 2]], msgs
