@@ -116,3 +116,43 @@ def test_the_tool_holding_the_port_dies_and_the_others_go_on(tmp_path):
         for tool in tools:
             tool.stop()
         sim.stop()
+
+
+def test_load_while_mirror_and_web_follow(tmp_path):
+    """docs/protocol.md: "`fleetref load` takes as the answer to its `load` only a `game`
+    line of a game other than the one the board held"; a mirror takes "A `game` line of
+    another game ... as before (a new game on the board: `NEW GAME`)". A save of another
+    game (the squadrons-d6 demo, played on a second simulator) is loaded with --force onto
+    a board that a mirror and the web view follow: load succeeds, and the web view and a
+    save afterwards show the loaded game's seq and hash."""
+    env = dict(os.environ, TERM="dumb", COLUMNS="100", LINES="40")
+    other = SimProcess("--headless", "--hold", "--scenario", "squadrons-d6-example",
+                       "--script", os.path.join(ROOT, "docs", "scripts", "squadrons-d6-demo.txt"))
+    try:
+        other_final = other.final(timeout=300)
+        path = tmp_path / "other.json"
+        out = cli("save", "--port", other.port, str(path))
+        assert out.returncode == 0, out.stderr
+    finally:
+        other.stop()
+    want = (other_final["seq"], other_final["state_hash"])
+    sim = SimProcess("--headless", "--hold", "--scenario", "swsb-example", "--script", SCRIPT)
+    sim.final(timeout=300)
+    http = "127.0.0.1:%d" % free_port()
+    tools = []
+    try:
+        tools.append(Tool(env, "mirror", "--port", sim.port))
+        tools.append(Tool(env, "web", "--port", sim.port, "--http", http))
+        wait_for(lambda: web_state(http).get("seq"))
+        out = cli("load", "--force", "--port", sim.port, str(path))
+        assert out.returncode == 0, out.stdout + out.stderr
+        wait_for(lambda: (web_state(http).get("seq"), web_state(http).get("state_hash")) == want)
+        out = cli("save", "--port", sim.port, str(tmp_path / "after.json"))
+        assert out.returncode == 0 and ("saved %d events" % want[0]) in out.stdout, out.stdout
+        for tool in tools:
+            assert tool.proc.poll() is None, tool.text()
+            assert "Traceback" not in tool.text(), tool.text()
+    finally:
+        for tool in tools:
+            tool.stop()
+        sim.stop()
