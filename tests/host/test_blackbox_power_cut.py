@@ -159,3 +159,38 @@ def test_pad_roll_then_cut_keeps_the_game_and_no_alarm(tmp_path):
     assert "CANNOT BE CHECKED" in out.stdout, out.stdout
     saved = json.loads(path.read_text())
     assert saved, "empty save"
+
+
+def test_a_pad_roll_is_on_flash_before_a_quick_cut(tmp_path):
+    """docs/dice.md: "A roll cannot be re-rolled silently ... re-rolling needs an `undo`".
+    Pad keys are group-committed up to `commit_ms` (1000 ms, docs/reliability.md), so a
+    roll shown on the grid must not be one a power cut can take back: the script's `roll`
+    (started by the host's first line) is announced (`ev` and `roll` lines) well within
+    `commit_ms`, and after a SIGKILL right then the restored game holds it."""
+    import time
+
+    import serial
+    script = tmp_path / "roll.txt"
+    script.write_text("# plays: swsb-example\nroll\nwait 5000\n")
+    flash = str(tmp_path / "flash")
+    sim = SimProcess("--headless", "--flash", flash, "--scenario", "swsb-example",
+                     "--script", str(script), "--wait-for-host")
+    data = b""
+    try:
+        with serial.Serial(sim.port, timeout=0.05) as link:
+            link.write(b'{"c":"hello"}\n')
+            start = time.monotonic()
+            while time.monotonic() - start < 0.9 and b'"roll"' not in data:
+                data += link.read(4096)
+        sim.proc.kill()
+        sim.proc.wait(10)
+    finally:
+        sim.stop()
+    lines = [json.loads(l) for l in data.decode().splitlines() if l.startswith("{")]
+    assert [m["seq"] for m in lines if m.get("t") in ("ev", "roll")] == [1, 1], lines
+    board = FlashBoard(flash)
+    try:
+        _, snap = board.host.send({"c": "snap"})
+    finally:
+        board.stop()
+    assert snap["seq"] == 1 and snap["rolls"][0] > 0, snap["rolls"]
