@@ -246,3 +246,22 @@ def test_xwing_huge_over_huge_and_large_over_huge(play):
     snap = host.ok({"c": "overlap", "ship": 6, "other": 3, "dice": [1]})
     assert damage(snap, 6)[0] == 1 and damage(snap, 3)[0] == 1
     assert 6 in snap["profile"]["skips_action"]
+
+
+def test_smb_tie_keeps_last_rounds_initiative(play):
+    """Seed 004: "In the case of a tie the player who had the initiative last turn keeps it
+    for this turn." Round 1: 15:3, the Empire (side 0). Round 2: 7:7 keeps it with the
+    Empire, and play goes on (the phase is not refused as a tie)."""
+    host = play("hoth")
+    hoth_to_move(host)
+    for ship in (0, 4, 5, 6):
+        host.ok({"c": "move", "ship": ship})
+    for _ in range(4):
+        msgs, snap = host.send({"c": "phase"})
+        if snap["round"] == 2:
+            break
+    assert snap["round"] == 2, msgs
+    snap = host.ok({"c": "roll", "values": [7, 7]})
+    assert snap["initiative"] == 0
+    snap = host.ok({"c": "phase"})
+    assert snap["phase"] == "movement"
