@@ -10,6 +10,7 @@ import socket
 import time
 import urllib.request
 
+import support.blackbox  # noqa: F401  (the tools started run this checkout's firmware)
 from support import ROOT
 from support.followers import Tool
 from support.process import SimProcess, cli
