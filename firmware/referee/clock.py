@@ -157,7 +157,7 @@ class Clock:
         self.busy = False
         self.gid = None
         self.shown = -1
-        self.pin = None         # a host's: (seq, t0) the board said (host_tools/clockview.py)
+        self.pin = None         # a host's: (seq, t0) the board said (host_tools/views/clockview.py)
 
     def used_ms(self):
         if self.side == NONE:

@@ -1,5 +1,5 @@
 """What the grid shows on top of the ship rows so the table can follow a round without a
-laptop (docs/screen.md): numbers in the 3x5 pixel font (glyphs.py) and the refusal cue.
+laptop (docs/screen-layout.png): numbers in the 3x5 pixel font (glyphs.py) and the refusal cue.
 
 - While a physical die is entered: its value in white digits in that side's half.
 - In the initiative phase: before the roll, the round number in white in the left half;

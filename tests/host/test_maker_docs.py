@@ -88,8 +88,9 @@ def test_budget_in_the_guide_is_the_firmwares(monkeypatch):
         monkeypatch.delitem(sys.modules, m)
     ws = importlib.import_module("drivers.ws2812")
     g = board["grid"]
-    panel = ws.WS2812Panel(d["pin"], g["w"], g["h"], True, d["budget_ma"], d["ma_per_channel"],
-                           d["idle_ma"])
+    panel = ws.WS2812Panel.from_profile(d, board)
+    assert (panel.w, panel.h, panel.budget_ma, panel.idle_ma) == (g["w"], g["h"], d["budget_ma"],
+                                                                   d["idle_ma"])
     panel.show(bytearray([255] * (n * 3)))
     level = (255 * panel.last_scale) >> 16
     colour = n * 3 * level / 255 * d["ma_per_channel"]

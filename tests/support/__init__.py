@@ -14,3 +14,11 @@ FAKES = os.path.join(ROOT, "tests", "support", "fakes")
 for _path in (os.path.join(ROOT, "firmware"), ROOT):
     if _path not in sys.path:
         sys.path.insert(0, _path)
+# The processes the tests start (the simulator, fleetref commands) import this checkout's
+# firmware and host_tools too, not those of the checkout the virtual environment was installed
+# from (a second clone sharing one .venv would otherwise mix its host_tools with another's
+# firmware).
+_OWN = (os.path.join(ROOT, "firmware"), ROOT)
+if not os.environ.get("PYTHONPATH", "").startswith(_OWN[0] + os.pathsep):
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (*_OWN, os.environ.get("PYTHONPATH")) if p)

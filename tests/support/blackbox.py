@@ -3,22 +3,12 @@ that sends one command at a time and reads the board's answer up to the `snap` i
 after it, so every reply (and every pad key's group-committed `ev` line) is in by then."""
 
 import json
-import os
 import time
 
 import serial
 
 from support import ROOT
 from support.process import SimProcess
-
-# The simulators and fleetref commands these tests start run this checkout's firmware: the
-# shared virtual environment's editable install would otherwise import `referee` from the
-# checkout it was installed from (another clone's firmware, with this clone's host_tools).
-_FIRMWARE = os.path.join(ROOT, "firmware")
-if not os.environ.get("PYTHONPATH", "").startswith(_FIRMWARE + os.pathsep):
-    os.environ["PYTHONPATH"] = os.pathsep.join(
-        p for p in (_FIRMWARE, ROOT, os.environ.get("PYTHONPATH")) if p)
-
 
 class Host:
     """One host on a simulator's serial port. ``send(cmd)`` returns (messages, snap): the

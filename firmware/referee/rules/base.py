@@ -313,7 +313,7 @@ class Ruleset:
         """What an aim at ``weapon`` with ``arg`` means in this ruleset."""
         return "weapon %d" % weapon
 
-    # ---- dice (host_tools/verify.py, host_tools/dicestats.py; docs/dice.md) -------------
+    # ---- dice (host_tools/files/verify.py, files/dicestats.py; docs/dice.md) -------------
     def dice_shown(self, g, ev):
         """The dice event ``ev`` shows, as a list of (side that rolled, faces, value); [] when
         it shows none. EV_INIT: each side's d20 (seed 000 "initiative check")."""
