@@ -141,7 +141,7 @@ LATENCY_NOTE = (
 SNAPSHOT_NOTE = (
     "- rp2 rows, snapshots: the journal's snapshot (every 40 records) is written by the "
     "loop, not inside an event, one littlefs operation a turn while no key is down "
-    "(journal.Journal.maintain): the log's records into the history chunk (from the RAM "
+    "(journal_write.Writer.maintain): the log's records into the history chunk (from the RAM "
     "window, packed as they are, after the chunk's end kept in RAM: no read back), "
     "snap.bin.tmp written, renamed, a new log.bin.tmp written, renamed; the other tasks run "
     "between the steps, so a press waits for one step at most. Events between two steps "

@@ -28,8 +28,8 @@ if NAIVE:     # the baseline: the first design's frame path, measured in the sam
         r.full = True               # every frame drawn from scratch
         return full(app, err)
     runner.renderer.render = redraw_all
-    runner.app.journal.defer = False    # snapshots written inside the event, as at first
-    runner.app.journal.hold_ms = 0      # each event's record committed on its own
+    runner.app.journal.writer.defer = False    # snapshots written inside the event, as at first
+    runner.app.journal.writer.hold_ms = 0      # each event's record committed on its own
     runner.keys.deb.eager = False       # a release accepted after the debounce too
     runner.display.partial = False      # every frame sent whole
     runner.gc_low = 0                   # garbage collected when an allocation finds no room

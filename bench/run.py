@@ -118,9 +118,9 @@ def bench_flash():
         return (dev.prog_bytes - p0) / EVENTS, (dev.erases - e0) / float(EVENTS)
 
     def journal(fs, j, g, ev, last):           # fleetref's journal, as the board drives it
-        j.append(g, g.seq, ev, not last)       # held in RAM until the batch's last event
+        j.writer.append(g, g.seq, ev, not last)       # held in RAM until the batch's last event
         if last:
-            j.commit(g)
+            j.writer.commit(g)
 
     def state_only(fs, j, g, ev, last):        # naive: the state alone, written and renamed
         data = g.state_bytes()
@@ -131,7 +131,7 @@ def bench_flash():
         fs.rename("/game/state.tmp", "/game/state.bin")
 
     def snapshot(fs, j, g, ev, last):          # naive and exact: the whole snapshot
-        j.snapshot(g)
+        j.writer.snapshot(g)
         sizes["snapshot"] = max(sizes["snapshot"], fs.stat("/game/snap.bin").size)
 
     out = {"journal %d" % b: per_event(journal, b) for b in BATCHES}

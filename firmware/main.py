@@ -39,9 +39,9 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
         app.load_scenario(board.get("scenario", "hoth"))
     app.release_rulesets = True     # a new game's load gives back the old ruleset's RAM
     if app.journal is not None:
-        app.journal.defer = True    # snapshots off the event path: the loop writes them idle
+        app.journal.writer.defer = True    # snapshots off the event path: the loop writes them idle
         # group commit: a key's events are written together once the keys rest this long
-        app.journal.hold_ms = board.get("commit_ms", 1000)
+        app.journal.writer.hold_ms = board.get("commit_ms", 1000)
     runner.gc_low = 16384       # collect the garbage while idle (loop.Runner.step_gc) when
     runner.gc_span = 16384      # the heap runs low or this much was taken since the last
     gc.collect()        # the boot's garbage goes before the game makes its own

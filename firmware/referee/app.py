@@ -289,7 +289,7 @@ class Referee:
                 return self.error("journal: damaged and not repaired (%s; flash not written; "
                                   "event not applied)" % flash_error(e), origin, cmd)
         hold = ((self.pad_live or self.batching) and j is not None
-                and getattr(j, "hold_ms", 0) > 0)
+                and j.writer.hold_ms > 0)
         self._settle(hold, origin, cmd)
         if ck is not None:
             ck.before(self, ev)
@@ -313,7 +313,7 @@ class Referee:
             self.light()        # light first: the frame goes out (PIO/DMA) during the write
         if j is not None:
             try:
-                j.append(g, g.seq, ev, hold)
+                j.writer.append(g, g.seq, ev, hold)
             except (OSError, MemoryError) as e:     # all or nothing: not on flash, not in play
                 g.back_to(saved)
                 self.mark = mark
@@ -358,9 +358,9 @@ class Referee:
         if not seqs or g is None or j is None or batch is None:
             return 0
         try:
-            j.commit(g, origin != "key")    # a key's: no second write while a press waits
+            j.writer.commit(g, origin != "key")    # a key's: no second write while a press waits
         except OSError as e:
-            j.drop_held()
+            j.writer.drop_held()
             self.unsent = []
             saved, mark = batch
             self.batch = None
@@ -378,7 +378,7 @@ class Referee:
 
     def commit_due(self, idle):
         """True when the held events should be committed now (the board's loop asks every
-        turn): 8 held, or ``journal.hold_ms`` since the newest while ``idle`` (no key down),
+        turn): 8 held, or ``journal.writer.hold_ms`` since the newest while ``idle`` (no key down),
         or four times that since the first, or while ``idle`` when the window is full (the
         next event folds it, and submit would commit them first, between a press and its
         frame)."""
@@ -386,7 +386,7 @@ class Referee:
         j = self.journal
         if not seqs or j is None:
             return False
-        ms = j.hold_ms
+        ms = j.writer.hold_ms
         now = self.now_ms
         return (len(seqs) >= 8 or (idle and ticks_diff(now, self.held_last) >= ms)
                 or ticks_diff(now, self.held_first) >= 4 * ms

@@ -24,7 +24,7 @@ class OSFS:
         self.base = base
 
     def open(self, p, mode):
-        if mode == "ab" and HOST:       # unbuffered: Files._append cuts a failed append back
+        if mode == "ab" and HOST:       # unbuffered: Files.append cuts a failed append back
             return open(self.base + p, mode, buffering=0)
         return open(self.base + p, mode)
 
@@ -46,34 +46,35 @@ class OSFS:
 
 class Files:
     """The files of one directory ``root`` on ``fs``; ``bytes_written`` counts what is
-    written. Every method but :meth:`_read`, :meth:`_exists`, :meth:`_remove` and
-    :meth:`names` raises OSError when the filesystem does."""
+    written. Every method but :meth:`read`, :meth:`exists`, :meth:`remove` and
+    :meth:`names` raises OSError when the filesystem does. Knows nothing of what the files
+    hold (journal_rec.py: the formats)."""
 
     def __init__(self, fs, root):
         self.fs = fs
         self.root = root
         self.bytes_written = 0
-        self._mkdir(root)
+        self.mkdir(root)
 
-    def _mkdir(self, p):
+    def mkdir(self, p):
         try:
             self.fs.stat(p)
         except OSError:
             self.fs.mkdir(p)
 
-    def _p(self, name):
+    def path(self, name):
         return self.root + "/" + name
 
-    def _write_atomic(self, name, data):
+    def write_atomic(self, name, data):
         """Write ``data`` (bytes, or a tuple of bytes written one after the other: no joined
         copy of a long set-up line on a small heap) to ``name`` through a .tmp file renamed
         over it."""
-        self._write_tmp(name, data)
-        self._rename_tmp(name)
+        self.write_tmp(name, data)
+        self.rename_tmp(name)
 
-    def _write_tmp(self, name, data):
-        """The first half of :meth:`_write_atomic`: ``data`` written to ``name`` + ".tmp"."""
-        f = self.fs.open(self._p(name + ".tmp"), "wb")
+    def write_tmp(self, name, data):
+        """The first half of :meth:`write_atomic`: ``data`` written to ``name`` + ".tmp"."""
+        f = self.fs.open(self.path(name + ".tmp"), "wb")
         parts = data if isinstance(data, tuple) else (data,)
         try:
             for part in parts:
@@ -83,16 +84,16 @@ class Files:
         for part in parts:
             self.bytes_written += len(part)
 
-    def _rename_tmp(self, name):
+    def rename_tmp(self, name):
         """The second half: ``name`` + ".tmp" renamed over ``name``."""
-        self.fs.rename(self._p(name + ".tmp"), self._p(name))
+        self.fs.rename(self.path(name + ".tmp"), self.path(name))
 
-    def _append(self, name, data):
+    def append(self, name, data):
         """Append ``data`` to ``name``. littlefs commits a file on close, so a failed write
         leaves it as it was; a file that can be truncated (a host's filesystem: the
         simulator) is cut back to its old end when the write fails (ENOSPC), so the next
         restore finds no half record."""
-        f = self.fs.open(self._p(name), "ab")
+        f = self.fs.open(self.path(name), "ab")
         cut = getattr(f, "truncate", None)
         end = f.tell() if cut is not None else 0
         try:
@@ -116,9 +117,9 @@ class Files:
             f.close()
         self.bytes_written += len(data)
 
-    def _read(self, name):
+    def read(self, name):
         try:
-            f = self.fs.open(self._p(name), "rb")
+            f = self.fs.open(self.path(name), "rb")
         except OSError:
             return None
         try:
@@ -126,16 +127,16 @@ class Files:
         finally:
             f.close()
 
-    def _exists(self, name):
+    def exists(self, name):
         try:
-            self.fs.stat(self._p(name))
+            self.fs.stat(self.path(name))
             return True
         except OSError:
             return False
 
-    def _remove(self, name):
+    def remove(self, name):
         try:
-            self.fs.remove(self._p(name))
+            self.fs.remove(self.path(name))
         except OSError:
             pass
 

@@ -23,6 +23,7 @@ MAGIC = b"FRS3"
 CHUNK = 1000          # at most this many events per history chunk
 BLOCK = 4096          # and at most one flash block
 SEG_MAX = 255         # events per history segment
+SETUP = "setup.json"  # the set-up line's file
 
 
 def u32(b, o):

@@ -1,6 +1,6 @@
-"""The journal's snapshot written in steps (the files: journal.py): functions of (journal,
-game) called by :meth:`referee.journal.Journal.maintain`, which imports this module once a
-snapshot is first due (``budget`` log records after the last one).
+"""The journal's snapshot written in steps (the files: journal.py): functions of (writer,
+game) called by :meth:`referee.journal_write.Writer.maintain`, which imports this module once
+a snapshot is first due (``budget`` log records after the last one).
 
 The board's loop calls it between events while no key is down, one littlefs operation per
 call, so it is never held for a whole snapshot: (0) the log's records into the history (up to
@@ -8,7 +8,7 @@ seq S), (1) snap.bin.tmp written, (2) renamed over snap.bin, (3) log.bin.tmp wri
 from S with the records of the events since (from the RAM window), (4) renamed over log.bin.
 Events may come in between: their records go to the old log, which holds every event until
 (4), and (3) gives them to the new one; after (3) they are appended to log.bin.tmp too
-(Journal._tmp_too). When they are not (a failed write, a key's commit), (4) writes
+(Writer._tmp_too). When they are not (a failed write, a key's commit), (4) writes
 log.bin.tmp again instead, and if that happens twice running, writes it and renames it in one
 call (``twice`` counts those). Every step leaves flash that restores to the whole game
 (restore skips the records a snapshot holds).
@@ -18,7 +18,7 @@ from referee.journal_rec import head, records, snap_parts
 
 
 def maintain(j, game):
-    """The next step of journal ``j``'s due snapshot (``j.step``; the caller checked that one
+    """The next step of journal writer ``j``'s due snapshot (``j.step``; the caller checked that one
     is due and no record is held). Returns True (after an OSError or a MemoryError the
     snapshot is tried again at the next append)."""
     s = j.step
@@ -31,12 +31,12 @@ def maintain(j, game):
             j.snapshot(game)
             return True
         if s == 0:
-            j._archive(game)
+            j.archive(game)
             j.step_seq = game.seq
         elif s == 1:
-            j._write_tmp("snap.bin", snap_parts(j.key, game, j.chunk, j.hfirst))
+            j.files.write_tmp("snap.bin", snap_parts(j.key, game, j.chunk, j.hfirst))
         elif s == 2:
-            j._rename_tmp("snap.bin")
+            j.files.rename_tmp("snap.bin")
         elif s == 3 or j.log_seq != game.seq:
             if not write_log_tmp(j, game):
                 s = -1                  # the window lost events since S: start over
@@ -66,7 +66,7 @@ def write_log_tmp(j, game):
     if w.base_seq >= first:
         return False
     o = 4 * (first - w.base_seq - 1)
-    j._write_tmp("log.bin", (head(j.key, j.step_seq),
+    j.files.write_tmp("log.bin", (head(j.key, j.step_seq),
                              records(j.key, first, memoryview(w.events)[o:])))
     j.log_seq = game.seq
     return True
@@ -75,8 +75,8 @@ def write_log_tmp(j, game):
 def rename_log(j, game):
     """Step (4): the new log in place; the log then holds the events since ``j.step_seq``.
     Returns -1 (the next snapshot starts at step 0)."""
-    j._rename_tmp("log.bin")
-    j._log_started(j.step_seq)
+    j.files.rename_tmp("log.bin")
+    j.log_started(j.step_seq)
     j.records = game.seq - j.step_seq
     if j.records >= j.budget:
         j.due = True

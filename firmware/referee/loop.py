@@ -223,8 +223,8 @@ class Runner:
 
     def step_maintain(self):
         """The journal's work between events: the key's held events committed and announced
-        when app.commit_due says so (journal.Journal.hold_ms), then a snapshot the journal
-        left due (journal.Journal.defer), written one littlefs operation a turn while no key
+        when app.commit_due says so (journal_write.Writer.hold_ms), then a snapshot the journal
+        left due (journal_write.Writer.defer), written one littlefs operation a turn while no key
         is down or settling, so it never sits between a key's release and its frame and holds
         the loop for one operation at most; with nothing due, the next fold's base or the
         next undo's state replayed ahead (game.Game.prepare_fold, prepare_undo). Returns True
@@ -242,7 +242,7 @@ class Runner:
                 return False        # (one littlefs commit a turn: the snapshot next time)
         if not idle:
             return False
-        if j is not None and getattr(j, "due", False) and j.maintain(g):
+        if j is not None and j.writer.due and j.writer.maintain(g):
             return True             # (none while events are held)
         # the next fold's base, then the next undo's state, replayed ahead (game.py; with
         # events held too: a failed commit takes the window's kept states back with them)

@@ -18,7 +18,7 @@ PREV = "previous game"
 
 
 def _prev_dir(j):
-    return j.root + ".prev"
+    return j.files.root + ".prev"
 
 
 def has_kept(app):
@@ -27,7 +27,7 @@ def has_kept(app):
     if j is None:
         return app.kept is not None
     try:
-        return "setup.json" in j.names(_prev_dir(j))
+        return "setup.json" in j.files.names(_prev_dir(j))
     except OSError:
         return False
 
@@ -86,12 +86,13 @@ def _enter(app, arm):
 
 def _move_all(j, src, dst):
     """Move every file of folder ``src`` into folder ``dst`` (its old files removed)."""
-    j._mkdir(dst)
-    for n in j.names(dst):
-        j.fs.remove(dst + "/" + n)
-    for n in j.names(src):
-        j.fs.rename(src + "/" + n, dst + "/" + n)
-    j.tail = None
+    files = j.files
+    files.mkdir(dst)
+    for n in files.names(dst):
+        files.fs.remove(dst + "/" + n)
+    for n in files.names(src):
+        files.fs.rename(src + "/" + n, dst + "/" + n)
+    j.writer.tail = None
 
 
 def replace(app, name):
@@ -108,7 +109,7 @@ def replace(app, name):
         return
     app.commit()                            # held events on flash first: they are kept too
     prev = _prev_dir(j)
-    _move_all(j, j.root, prev)
+    _move_all(j, j.files.root, prev)
     try:
         app.load_scenario(name)
     except (ValueError, OSError, MemoryError):
@@ -120,9 +121,10 @@ def replace(app, name):
 def _fresh_journal(app):
     """A new Journal object on the same files (its RAM state is of the game it restores)."""
     j = app.journal
-    nj = type(j)(j.fs, j.root, j.budget, j.history_budget)
-    nj.hold_ms = j.hold_ms                  # (the board's settings: firmware/main.py)
-    nj.defer = getattr(j, "defer", False)
+    w = j.writer
+    nj = type(j)(j.files.fs, j.files.root, w.budget, w.history_budget)
+    nj.writer.hold_ms = w.hold_ms           # (the board's settings: firmware/main.py)
+    nj.writer.defer = w.defer
     app.journal = nj
     return nj
 
@@ -140,15 +142,16 @@ def swap_back(app):
         app.send_game()
         return
     app.commit()
-    prev, swap = _prev_dir(j), j.root + ".swap"
-    _move_all(j, j.root, swap)
-    _move_all(j, prev, j.root)
+    root = j.files.root
+    prev, swap = _prev_dir(j), root + ".swap"
+    _move_all(j, root, swap)
+    _move_all(j, prev, root)
     try:
         _fresh_journal(app)
         app.restore()
     except (ValueError, KeyError, TypeError, IndexError, OSError):
-        _move_all(j, j.root, prev)          # as it was: the game in play back in place
-        _move_all(j, swap, j.root)
+        _move_all(j, root, prev)          # as it was: the game in play back in place
+        _move_all(j, swap, root)
         _fresh_journal(app)
         app.restore()
         raise ValueError("the kept game does not restore")

@@ -168,7 +168,7 @@ def test_a_failed_journal_write_takes_the_event_back(tmp_path, monkeypatch):
 
     def full(*a):
         raise OSError(28, "no space left on device")
-    monkeypatch.setattr(j, "_append", full)
+    monkeypatch.setattr(j.files, "append", full)
     app.link.handle_line('{"c": "phase"}')
     assert "event not applied" in json.loads(out[-1])["msg"]
     assert state(app) == before
@@ -226,7 +226,7 @@ def test_a_load_whose_journal_write_fails_keeps_the_game(tmp_path, monkeypatch):
 
     def full(*a):
         raise OSError(28, "no space left on device")
-    monkeypatch.setattr(app.journal, "_write_atomic", full)
+    monkeypatch.setattr(app.journal.files, "write_atomic", full)
     app.link.handle_line('{"c": "load", "scenario": "deathstar"}')
     assert json.loads(out[-1])["t"] == "err"
     assert state(app) == before and app.scenario == "hoth"
@@ -264,7 +264,7 @@ def test_out_of_memory_in_the_journal_write_takes_the_event_back(tmp_path, monke
 
     def short(*a):
         raise MemoryError("memory allocation failed, allocating 512 bytes")
-    monkeypatch.setattr(app.journal, "_append", short)
+    monkeypatch.setattr(app.journal.files, "append", short)
     app.link.handle_line('{"c": "phase"}')
     assert json.loads(out[-1])["t"] == "err" and state(app) == before
 

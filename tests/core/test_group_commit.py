@@ -59,10 +59,9 @@ def board(tmp, hold_ms=1000, scenario="swsb-example"):
     app.set_journal(j)
     app.load_scenario(scenario)
     for c in ("roll", "phase", "phase", "phase"):      # to the attack phase
-        app.link.handle_line('{"c": "roll", "values": [12, 5]}' if c == "roll"
-                             else '{"c": "phase"}')
-    j.defer = True
-    j.hold_ms = hold_ms
+        app.link.handle_line('{"c": "roll", "values": [12, 5]}' if c == "roll" else '{"c": "phase"}')
+    j.writer.defer = True
+    j.writer.hold_ms = hold_ms
     keys = Keys()
     r = Runner(app, KeyMap(default_board(), ACTIONS), keys, Display(), Serial(),
                Renderer(16, 16))
@@ -114,12 +113,12 @@ def test_a_keys_events_are_lit_held_then_committed_together_and_announced(tmp_pa
     assert evs(out, n) == []                      # nothing announced yet
     assert flash(tmp_path) == files               # nothing written yet
     assert restored(tmp_path) == (seq0, h0)       # a cut now loses only the unannounced
-    written = app.journal.bytes_written
+    written = app.journal.files.bytes_written
     assert app.commit() == 3
     lines = evs(out, n)
     assert [m["seq"] for m in lines] == [seq0 + 1, seq0 + 2, seq0 + 3]
     assert lines[-1]["hash"] == g.state_hash()
-    assert app.journal.bytes_written - written == 3 * 12      # three records, one append
+    assert app.journal.files.bytes_written - written == 3 * 12      # three records, one append
     assert restored(tmp_path) == (g.seq, g.state_hash())
     assert app.commit() == 0 and app.unsent == []
 
@@ -134,7 +133,7 @@ def test_a_failed_commit_takes_every_held_event_back(tmp_path, monkeypatch):
     n = len(out)
     press(r, "dmg+", "undo", "sel+", "dmg+", "dmg+", "phase")
     assert app.game.seq == before[1] + 5 and len(app.unsent) == 5
-    monkeypatch.setattr(app.journal, "_append", flash_full)
+    monkeypatch.setattr(app.journal.files, "append", flash_full)
     assert app.commit() == 0
     assert state(app) == before
     err = json.loads(out[-1])
@@ -193,7 +192,7 @@ def test_when_the_loop_commits(tmp_path):
     press(r, "dmg-")
     assert app.commit_due(False)                  # eight held
     # the loop's own turn: a due commit, then the snapshot
-    app.journal.hold_ms = 0.0001
+    app.journal.writer.hold_ms = 0.0001
     r.step_maintain()
     assert app.unsent == []
 
@@ -236,13 +235,13 @@ def test_any_presses_and_commits_announce_every_event_once_in_order(tmp_path_fac
         elif step == "FAIL":
             if app.unsent:
                 start = state(app)[:3] if batch_start is None else batch_start
-                real = app.journal._append
+                real = app.journal.files.append
 
                 def full(*a):
                     raise OSError(5, "EIO")
-                app.journal._append = full
+                app.journal.files.append = full
                 app.commit()
-                app.journal._append = real
+                app.journal.files.append = real
                 assert (app.gid, g.seq, g.state_hash()) == start
         elif step == "LINE":
             app.link.handle_line('{"c": "hit", "ship": %d, "n": 1}' % rng.randrange(3))
@@ -278,8 +277,8 @@ def test_an_append_lines_events_are_written_sixteen_to_a_commit(tmp_path):
     g = app.game
     seq0 = g.seq
     writes = []
-    real = app.journal._append
-    app.journal._append = lambda name, data: (writes.append((name, len(data))),
+    real = app.journal.files.append
+    app.journal.files.append = lambda name, data: (writes.append((name, len(data))),
                                               real(name, data))[1]
     n = len(out)
     evs_ = [[2, 1, 1 if k % 2 == 0 else -1, 255] for k in range(20)]
@@ -314,7 +313,7 @@ def test_a_failed_append_commit_takes_the_lines_events_back(tmp_path, monkeypatc
     app, out, _r = board(tmp_path)
     before = state(app)
     files = flash(tmp_path)
-    monkeypatch.setattr(app.journal, "_append", flash_full)
+    monkeypatch.setattr(app.journal.files, "append", flash_full)
     n = len(out)
     app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255]] * 3}))
     got = _lines(out, n)
@@ -334,7 +333,7 @@ def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(tm
     app.commit()
     before = state(app)
     files = flash(tmp_path)
-    monkeypatch.setattr(app.journal, "_append", flash_full)
+    monkeypatch.setattr(app.journal.files, "append", flash_full)
     n = len(out)
     app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1 - 2 * (k % 2), 255]
                                                                for k in range(12)]}))

@@ -163,6 +163,6 @@ class MuteFS(OSFS):
 
 def test_a_write_that_takes_nothing_is_refused_not_looped_on(tmp_path):
     app, out, before = played(tmp_path, OSFS(str(tmp_path)), 3)
-    app.journal.fs = MuteFS(str(tmp_path))
+    app.journal.files.fs = MuteFS(str(tmp_path))
     app.link.handle_line('{"c": "roll", "values": [12, 5]}')
     assert json.loads(out[-1])["msg"].startswith("journal: flash full") and state(app) == before

@@ -291,8 +291,8 @@ def test_the_board_sends_and_journals_a_loaded_games_line_in_parts(hw, tmp_path)
     line = text.split("\n")[0]
     assert js.loads(line)["t"] == "game" and len([p for p in out if p != "\n"]) >= 3
     setup = (tmp_path / "game" / "setup.json").read_bytes()
-    assert setup[:-9].decode() == line and app.journal.key == crc32(line.encode())
-    assert setup[-8:].decode() == "%08x" % app.journal.key
+    assert setup[:-9].decode() == line and app.journal.writer.key == crc32(line.encode())
+    assert setup[-8:].decode() == "%08x" % app.journal.writer.key
 
 
 def load_main(hw, board):

@@ -69,7 +69,7 @@ def test_a_roster_changed_with_a_valid_check_is_refused(tmp_path):
     j = journal_on(tmp_path)
     msg = json.loads(j.setup())
     msg["roster"]["sides"][0]["ships"][0]["hp"] = [1, 1]
-    forged = Journal(j.fs, "/game")
+    forged = Journal(j.files.fs, "/game")
     line = json.dumps(msg)
     import binascii
     data = line.encode()

@@ -49,7 +49,7 @@ def one():
     else:
         ev = (6, rng.below(n), 0, 0)   # 6: full-power (smb)
     if game.submit(ev) is None:
-        journal.append(game, game.seq, game.event(game.seq))
+        journal.writer.append(game, game.seq, game.event(game.seq))
         accepted[0] += 1
         return True
     return False
@@ -90,4 +90,4 @@ def finish():
         last = seq
         n += 1
     print("SOAK", accepted[0], game.seq, game.state_hash(), g2.state_hash(), peak[0],
-          live[0], live[1], live[2], journal.bytes_written, n)
+          live[0], live[1], live[2], journal.files.bytes_written, n)

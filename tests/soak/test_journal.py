@@ -49,26 +49,26 @@ def run(cut_at, scenario="swsb-example", seed=11, defer=False, stats=None):
         if dev.dead:
             raise PowerCut
         done[0] = 0
-        j.defer = defer
+        j.writer.defer = defer
 
         def on_event(seq, ev):
-            if stats is not None and j.step:
+            if stats is not None and j.writer.step:
                 stats["between"] = stats.get("between", 0) + 1    # a snapshot half written
-            j.append(g, seq, ev)
+            j.writer.append(g, seq, ev)
             if dev.dead:
                 raise PowerCut
             done[0] = seq
             if stats is not None:
-                stats["log"] = max(stats.get("log", 0), j.records)
+                stats["log"] = max(stats.get("log", 0), j.writer.records)
             for _ in range(seq % 3 if defer else 0):
-                start = j.log_start
-                if not j.maintain(g):
+                start = j.writer.log_start
+                if not j.writer.maintain(g):
                     break
                 if dev.dead:
                     raise PowerCut
                 if stats is not None:
                     stats["steps"] = stats.get("steps", 0) + 1
-                    stats["snapshots"] = stats.get("snapshots", 0) + (j.log_start != start)
+                    stats["snapshots"] = stats.get("snapshots", 0) + (j.writer.log_start != start)
 
         play(g, EVENTS, seed, on_event)
     except PowerCut:
@@ -163,7 +163,7 @@ def test_history_ring_keeps_the_newest_chunks(tmp_path):
     g = new_game("swsb-example")
     j = Journal(OSFS(str(tmp_path)), "/game", history_budget=2 * 4096)   # two chunks
     j.new_game("{}", g)
-    play(g, 3 * CHUNK + 10, 3, lambda seq, ev: j.append(g, seq, ev))
+    play(g, 3 * CHUNK + 10, 3, lambda seq, ev: j.writer.append(g, seq, ev))
     seqs = [s for s, _ in j.events(0)]
     assert seqs == list(range(seqs[0], g.seq + 1))     # contiguous up to the newest event
     assert CHUNK < seqs[0] <= 2 * CHUNK + 1            # the oldest chunk was overwritten
@@ -185,24 +185,24 @@ def test_a_snapshot_whose_events_left_the_ram_window_starts_over(tmp_path):
     g = Game(profiles.get(norm["ruleset"]), norm, None, window=8)
     j = Journal(OSFS(str(tmp_path)), "/game", budget=BUDGET)
     j.new_game("{}", g)
-    j.defer = True
+    j.writer.defer = True
     seen = []
 
     def on_event(seq, ev):
-        j.append(g, seq, ev)
-        if j.due and not seen:
+        j.writer.append(g, seq, ev)
+        if j.writer.due and not seen:
             for _ in range(3):                  # steps 0-2: the history up to S, the snapshot
-                assert j.maintain(g)
-            seen.append(j.step_seq)
+                assert j.writer.maintain(g)
+            seen.append(j.writer.step_seq)
         elif len(seen) == 1 and g.win.base_seq > seen[0]:
-            assert j.step == 3 and j.maintain(g)    # step 3: events since S are out of RAM
-            seen.append(j.step)
-            while j.due:                        # then it runs through from step 0
-                assert j.maintain(g)
+            assert j.writer.step == 3 and j.writer.maintain(g)    # step 3: events since S are out of RAM
+            seen.append(j.writer.step)
+            while j.writer.due:                        # then it runs through from step 0
+                assert j.writer.maintain(g)
 
     play(g, 3 * BUDGET, 7, on_event)
     assert seen[1] == 0
-    assert j.log_start > seen[0]            # the finished snapshot's history end is later
+    assert j.writer.log_start > seen[0]            # the finished snapshot's history end is later
     g2, j2 = recover_dir(tmp_path, window=8)
     assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
     assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))
@@ -247,25 +247,25 @@ def test_events_after_the_new_log_is_written_reach_it(tmp_path, gaps, mode):
     g = new_game("swsb-example")
     j = Journal(FS(str(tmp_path)), "/game", budget=BUDGET)
     j.new_game("{}", g)
-    j.defer = True
+    j.writer.defer = True
 
     def more(n, seed):
-        key = mode == "key-commits" and j.step
-        play(g, g.seq + n, seed, lambda seq, ev: j.append(g, seq, ev, hold=key))
+        key = mode == "key-commits" and j.writer.step
+        play(g, g.seq + n, seed, lambda seq, ev: j.writer.append(g, seq, ev, hold=key))
         if key:
-            j.commit(g, False)
+            j.writer.commit(g, False)
 
     more(BUDGET, 4)
-    assert j.due
+    assert j.writer.due
     k = 0
-    while j.due:
-        assert j.maintain(g)
+    while j.writer.due:
+        assert j.writer.maintain(g)
         more(gaps[k] if k < len(gaps) else 0, k)
         k += 1
     again = mode != "tmp-appended" and gaps[3] > 0
     assert k == 5 + again                               # no step started over
-    assert j.twice == (1 if again and gaps[4] else 0)
-    assert j.records == g.seq - j.log_start and j.records >= sum(gaps[1:5])
+    assert j.writer.twice == (1 if again and gaps[4] else 0)
+    assert j.writer.records == g.seq - j.writer.log_start and j.writer.records >= sum(gaps[1:5])
     g2, j2 = recover_dir(tmp_path)
     assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
     assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))
@@ -277,8 +277,8 @@ def snapshot_due(fs):
     g = new_game("swsb-example")
     j = Journal(fs, "/game", budget=BUDGET)
     j.new_game("{}", g)
-    j.defer = True
-    play(g, BUDGET, 4, lambda seq, ev: j.append(g, seq, ev))
+    j.writer.defer = True
+    play(g, BUDGET, 4, lambda seq, ev: j.writer.append(g, seq, ev))
     return g, j
 
 
@@ -299,16 +299,16 @@ def test_a_whole_snapshot_during_the_steps_supersedes_them(tmp_path):
     fs = FS(str(tmp_path))
     g, j = snapshot_due(fs)
     for _ in range(4):
-        assert j.maintain(g)
-    assert j.step == 4                          # log.bin.tmp written, waiting for its rename
+        assert j.writer.maintain(g)
+    assert j.writer.step == 4                          # log.bin.tmp written, waiting for its rename
     fs.fail = True
     with pytest.raises(OSError):
-        j.snapshot(g)                           # its log's rename fails: log.bin.tmp = head
+        j.writer.snapshot(g)                           # its log's rename fails: log.bin.tmp = head
     fs.fail = False
-    assert j.step == 0
-    play(g, g.seq + 3, 5, lambda seq, ev: j.append(g, seq, ev))
-    while j.due:
-        assert j.maintain(g)
+    assert j.writer.step == 0
+    play(g, g.seq + 3, 5, lambda seq, ev: j.writer.append(g, seq, ev))
+    while j.writer.due:
+        assert j.writer.maintain(g)
     g2, j2 = recover_dir(tmp_path)
     assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
     assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))
@@ -330,14 +330,14 @@ def test_no_memory_for_a_step_leaves_it_for_later(tmp_path):
     fs = FS(str(tmp_path))
     g, j = snapshot_due(fs)
     fs.fail = True
-    assert j.maintain(g) and j.maintain(g)      # step 0, then step 1 fails: for later
-    assert not j.due and j.step == 0
+    assert j.writer.maintain(g) and j.writer.maintain(g)      # step 0, then step 1 fails: for later
+    assert not j.writer.due and j.writer.step == 0
     fs.fail = False
-    play(g, g.seq + 1, 5, lambda seq, ev: j.append(g, seq, ev))
-    assert j.due
-    while j.due:
-        assert j.maintain(g)
-    assert j.log_start > BUDGET - 1
+    play(g, g.seq + 1, 5, lambda seq, ev: j.writer.append(g, seq, ev))
+    assert j.writer.due
+    while j.writer.due:
+        assert j.writer.maintain(g)
+    assert j.writer.log_start > BUDGET - 1
     g2, j2 = recover_dir(tmp_path)
     assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
     assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))
