@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
 from devtools import faults  # noqa: E402
-from referee.journal import REC  # noqa: E402
+from referee.journal_rec import REC  # noqa: E402
 
 CLASSES = ("exact", "exact-noted", "prefix-noted", "prefix-silent", "refused", "fs-rollback",
            "unmountable", "wrong")

@@ -26,18 +26,16 @@ the recovered prefix is written (:meth:`Journal.repair`).
 The parts, one job each: journal_rec.py the stored formats and their checks, journal_fs.py
 the files (:class:`~referee.journal_fs.Files`), journal_write.py the writer
 (:class:`~referee.journal_write.Writer`: set-up, log, history, snapshot; journal_steps.py
-its snapshot in steps), journal_read.py the reading back, journal_recover.py the recovery. A
-:class:`Journal` holds a files object and a writer and is what the referee talks to.
+its snapshot in steps), journal_recover.py the recovery. A :class:`Journal` holds a files
+object and a writer, reads the files back, and is what the referee talks to.
 """
 
 from referee.journal_fs import Files, OSFS  # noqa: F401  (re-exported: main.py, the host tools)
-from referee.journal_rec import (crc32, BLOCK, CHUNK, HEAD, REC, SEG_MAX,  # noqa: F401
-                                 head, head_seq, parse_chunk, parse_records, parse_snap,
-                                 record, records, segment, snap_parts)
-from referee.journal_read import (JournalError,  # noqa: F401 (re-exported)
-                                  events, has_game, read_setup, read_snapshot)
+from referee import journal_rec as formats
+from referee.journal_recover import JournalError  # noqa: F401 (re-exported)
 from referee import journal_recover
 from referee.journal_write import Writer
+from referee.events import unpack
 
 
 class Journal:
@@ -59,59 +57,113 @@ class Journal:
 
     # ---- a game ------------------------------------------------------------------------
     def new_game(self, setup, game):
-        """Start the journal of a new game (:meth:`Writer.new_game`)."""
+        """Start the journal of a new game: ``setup`` is its set-up line (str) or that line
+        as a tuple of str parts (:meth:`Writer.new_game`). Raises OSError when the flash
+        does."""
         self.writer.new_game(setup, game)
 
     def set_base(self, game):
-        """Journal ``game`` just set to a saved state (:meth:`Writer.set_base`)."""
+        """Journal ``game`` just set to a saved state (:meth:`Writer.set_base`). Raises
+        OSError when its snapshot could not be written (the journal is then as before)."""
         self.writer.set_base(game)
 
     # ---- reading -----------------------------------------------------------------------
     def has_game(self):
         """True when the journal holds any file of a game (damaged or not)."""
-        return has_game(self.files)
+        for n in (formats.SETUP, "snap.bin", "log.bin"):
+            if self.files.exists(n):
+                return True
+        return False
 
     def setup(self):
         """The set-up line (str), or None when the journal holds no game; the writer takes
         its key. Raises JournalError when files of a game are there but the set-up is
         missing or fails its check."""
-        got = read_setup(self.files)
-        if got is None:
+        d = self.files.read(formats.SETUP)
+        if d is None:
+            if self.has_game():
+                raise JournalError("the set-up (setup.json) is missing")
             return None
+        body = d[:-9]
+        try:
+            ok = d[-9:-8] == b"\n" and d[-8:] == ("%08x" % formats.crc32(body)).encode()
+        except ValueError:          # UnicodeError is a ValueError on both runtimes
+            ok = False
+        if not ok:
+            raise JournalError("the set-up (setup.json) fails its check")
         w = self.writer
-        w.key, w.line = got
+        w.key = formats.crc32(body)
+        w.line = body.decode()
         return w.line
 
     def read_snapshot(self, name="snap.bin"):
-        """(base_seq, base bytes or None, window event bytes, hash bytes, undo stack list,
-        state hash int, ring slot, first seq of the history), or None when missing, of another
-        game or corrupt."""
-        return read_snapshot(self.files, self.writer.key, name)
+        """Snapshot ``name`` as journal_rec.parse_snap gives it, or None when missing, of
+        another game or corrupt."""
+        return formats.parse_snap(self.writer.key, self.files.read(name))
+
+    def chunks(self):
+        """(first seq, slot) of the history chunks whose header checks, oldest first."""
+        files = self.files
+        key = self.writer.key
+        out = []
+        for n in files.names():
+            if n[0] != "h" or not n.endswith(".bin"):
+                continue
+            try:
+                k = int(n[1:-4])
+                f = files.fs.open(files.path(n), "rb")
+            except (ValueError, OSError):
+                continue
+            try:
+                h = f.read(formats.HEAD)
+            finally:
+                f.close()
+            s = formats.head_seq(key, h)
+            if s is not None:
+                out.append((s, k))
+        out.sort()
+        return out
 
     def events(self, since):
         """Yield (seq, ev) of the consecutive events on flash from the first after ``since``,
         oldest first, until a gap; one history chunk in memory at a time."""
-        return events(self.files, self.writer.key, since)
+        files = self.files
+        key = self.writer.key
+        last = since
+        started = False
+        found = self.chunks()
+        for x in range(len(found)):
+            first, k = found[x]
+            if x + 1 < len(found) and found[x + 1][0] <= last + 1:
+                continue      # the next chunk starts at or before the first event wanted
+            d = files.read("h%d.bin" % k)
+            c = None if d is None else formats.parse_chunk(key, d)
+            if c is None:
+                continue
+            evs = c[1]
+            for j in range(max(0, last + 1 - first), len(evs) // 4):
+                seq = first + j
+                if seq > last:
+                    if started and seq != last + 1:
+                        return
+                    started = True
+                    last = seq
+                    yield seq, unpack(evs, 4 * j)
+        d = files.read("log.bin")
+        start = formats.head_seq(key, d)
+        if start is not None:
+            for seq, ev in formats.parse_records(d, key, start)[0]:
+                if seq > last:
+                    if started and seq != last + 1:
+                        return
+                    started = True
+                    last = seq
+                    yield seq, ev
 
-    # ---- recovery (journal_recover.py) -------------------------------------------------
-    def restore(self, game):
-        """Rebuild ``game`` from flash: the longest prefix that checks; returns the seq
-        reached (journal_recover.restore)."""
-        return journal_recover.restore(self, game)
-
-    def repair(self, game):
-        """Set the damaged files aside and write a clean journal of ``game``
-        (journal_recover.repair). Raises OSError when it found no room."""
-        return journal_recover.repair(self, game)
-
-    def report(self, seq):
-        """A one-line account of a damaged restore that reached ``seq``."""
-        return journal_recover.report(self, seq)
-
-    def set_aside(self):
-        """Move every journal file aside (journal_recover.set_aside); returns the folder."""
-        return journal_recover.set_aside(self)
-
-    def put_back(self, bad):
-        """Undo :meth:`set_aside` (journal_recover.put_back)."""
-        journal_recover.put_back(self, bad)
+    # ---- recovery: journal_recover's functions of a Journal, as its methods (no wrapper:
+    # a function object each costs RAM on the board) ---------------------------------------
+    restore = journal_recover.restore       # (game) -> seq reached
+    repair = journal_recover.repair         # (game) -> the folder the damaged files went to
+    report = journal_recover.report         # (seq) -> one line
+    set_aside = journal_recover.set_aside   # () -> the folder
+    put_back = journal_recover.put_back     # (folder)

@@ -148,9 +148,13 @@ def snap_parts(key, game, chunk, hfirst):
 
 
 def parse_snap(key, d):
-    """(base_seq, base bytes or None, window event bytes, hash bytes, undo stack list, state
-    hash int, ring slot, first seq of the history) of snapshot ``d``, or None when it is
-    missing, of another game or corrupt."""
+    """The stored snapshot ``d``, or None when it is missing, of another game or corrupt: a
+    tuple ``(base_seq, base, events, hashes, eff, state_hash, slot, hfirst)``, read by
+    unpacking it by these names (a tuple: no class for a record read once at boot). Its
+    first five are the RAM window as game.Game.set_window takes it (base state bytes or
+    None, window event bytes, hash bytes, undo stack list); ``state_hash`` (int) the hash
+    the rebuilt state must show, ``slot`` the history ring's chunk being filled, ``hfirst``
+    the first seq the history keeps."""
     if d is None or len(d) < 36 or d[:4] != MAGIC or u32(d, 4) != key:
         return None
     body = d[:-4]

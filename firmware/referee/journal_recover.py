@@ -1,27 +1,33 @@
 """Recovery of the journal's game at boot: the longest prefix that checks, and the repair of a
 damaged journal (its files kept aside). Functions of a :class:`referee.journal.Journal` ``j``:
-they read through its files (journal_read.py) and write through its writer
-(journal_write.py); what they found goes into ``j.problems``, ``j.seen`` and ``j.aside``."""
+they read the files back through it (``events``, ``chunks``, ``read_snapshot``) and write
+through its writer (journal_write.py); what they found goes into ``j.problems``, ``j.seen``
+and ``j.aside``."""
 
-from referee.journal_fs import Files
-from referee.journal_read import JournalError, chunks, events, read_snapshot
-from referee.journal_rec import REC, head_seq, parse_records, parse_chunk, record_ok, u32
+from referee import journal_rec as formats
 
 BAD_KEEP = 3        # folders of damaged files kept aside (/game.bad, /game.bad2, /game.bad3)
 
 
+class JournalError(ValueError):
+    """The journal holds a game that cannot be restored (its set-up fails its check)."""
+
+
 def _take(game, snap):
-    """Set ``game`` to snapshot ``snap``; True when its state hash matches the stored one."""
+    """Set ``game`` to snapshot ``snap`` (journal_rec.parse_snap's tuple); True when its
+    state hash matches the stored one."""
+    base_seq, base, evs, hashes, eff, state_hash, _, _ = snap
     try:
-        game.set_window(*snap[:5])
+        game.set_window(base_seq, base, evs, hashes, eff)
     except (ValueError, IndexError, KeyError, TypeError):
         return False
-    return int(game.state_hash(), 16) == snap[5]
+    return int(game.state_hash(), 16) == state_hash
+
 
 
 def _extend(j, game):
     """Apply the events on flash that follow on from ``game.seq``; returns the seq reached."""
-    for seq, ev in events(j.files, j.writer.key, game.seq):
+    for seq, ev in j.events(game.seq):
         if seq != game.seq + 1:
             break
         r = game.submit(ev)
@@ -34,7 +40,7 @@ def _extend(j, game):
 def _read_log(files, key, probs):
     """(start, records, newest seq named) of log.bin; damage goes into ``probs``."""
     log = files.read("log.bin")
-    start = head_seq(key, log)
+    start = formats.head_seq(key, log)
     recs = []
     seen = 0
     if log is None:
@@ -42,14 +48,14 @@ def _read_log(files, key, probs):
     elif start is None:
         probs.append("log.bin's header fails its check")
     else:
-        recs, end = parse_records(log, key, start)
+        recs, end = formats.parse_records(log, key, start)
         seen = recs[-1][0] if recs else 0
         if end != len(log):
             probs.append("log.bin: %d bytes after event %d fail their check"
                          % (len(log) - end, recs[-1][0] if recs else start))
-            for o in range(end, len(log) - REC + 1):     # what the damage hides
-                if record_ok(key, log, o):
-                    seen = max(seen, u32(log, o + 4))
+            for o in range(end, len(log) - formats.REC + 1):     # what the damage hides
+                if formats.record_ok(key, log, o):
+                    seen = max(seen, formats.u32(log, o + 4))
     return start, recs, seen
 
 
@@ -57,7 +63,7 @@ def restore(j, game):
     """Rebuild ``game`` (a fresh Game of the journal's set-up) from the snapshot, history
     and log: the longest prefix that checks. Returns the seq reached. ``j.problems`` then
     lists what was damaged (empty after a clean shutdown or a power cut). Raises
-    JournalError when the set-up does not check (journal_read.read_setup)."""
+    JournalError when the set-up does not check (Journal.setup)."""
     w = j.writer
     files = j.files
     if w.key is None and j.setup() is None:
@@ -66,60 +72,58 @@ def restore(j, game):
     j.aside = None
     w.tail = None                   # the history is read back, not taken from RAM
     start, recs, seen = _read_log(files, w.key, probs)
-    best = None
+    best = None                     # the snapshot that reaches furthest, and how far
+    reached = 0
     for name in ("snap.bin", "snap.bin.tmp"):
-        snap = read_snapshot(files, w.key, name)
+        snap = j.read_snapshot(name)
         if snap is None:
             if name == "snap.bin":
                 probs.append("snap.bin is %s" % ("missing" if files.read(name) is None
                                                  else "damaged or of another game"))
             continue
-        seen = max(seen, snap[0] + len(snap[2]) // 4)
+        base_seq, _, evs, _, _, _, _, _ = snap
+        seen = max(seen, base_seq + len(evs) // 4)
         if not _take(game, snap):
             probs.append("%s does not rebuild the state it stored" % name)
             continue
         n = _extend(j, game)
-        if best is None or n > best[0]:
-            best = (n, snap)
+        if best is None or n > reached:
+            best, reached = snap, n
     if best is not None:
-        _take(game, best[1])
-        w.chunk = best[1][6] % w.slots
-        w.hfirst = best[1][7]
+        _take(game, best)
+        base_seq, _, evs, _, _, _, slot, hfirst = best
+        w.chunk = slot % w.slots
+        w.hfirst = hfirst
     else:
         game.set_window(0, None, b"", b"", [])    # replay the history from event 1
     _extend(j, game)
-    for s, ev in events(files, w.key, game.seq):
+    for s, ev in j.events(game.seq):
         seen = max(seen, s)
     hist = _history_gap(j, game)
     if hist:
         probs.append(hist)
-    _check_chunks(files, w.key, probs)
-    j.seen = max(seen, game.seq)
-    for n in files.names():
-        if n.endswith(".tmp"):
-            files.remove(n)          # stale temporary files of a cut write
-    if probs or best is None:
-        return game.seq
-    w.records = len(recs)
-    w.log_start = start
-    if start > (best[1][0] + len(best[1][2]) // 4) or len(recs) != game.seq - start:
-        w.snapshot(game)             # a cut during rotation: start a clean log
-    # (a log may start before the snapshot: maintain's new log starts where the history
-    # ends; restore skips the records the snapshot holds)
-    return game.seq
-
-
-def _check_chunks(files, key, probs):
-    """Every history chunk whose header or segments fail their check, into ``probs``."""
     for n in files.names():
         if n[0] == "h" and n.endswith(".bin"):
             d = files.read(n) or b""
-            c = parse_chunk(key, d)
+            c = formats.parse_chunk(w.key, d)
             if c is None:
                 probs.append("%s fails its check" % n)
             elif c[2] != len(d):
                 probs.append("%s: %d bytes after event %d fail their check"
                              % (n, len(d) - c[2], c[0] + len(c[1]) // 4 - 1))
+    j.seen = max(seen, game.seq)
+    for n in files.names():
+        if n.endswith(".tmp"):
+            files.remove(n)          # stale temporary files of a cut write
+    if probs or best is None or start is None:     # (no start: a problem said so)
+        return game.seq
+    w.records = len(recs)
+    w.log_start = start
+    if start > base_seq + len(evs) // 4 or len(recs) != game.seq - start:
+        w.snapshot(game)             # a cut during rotation: start a clean log
+    # (a log may start before the snapshot: maintain's new log starts where the history
+    # ends; restore skips the records the snapshot holds)
+    return game.seq
 
 
 def _history_gap(j, game):
@@ -127,7 +131,7 @@ def _history_gap(j, game):
     (or the oldest chunk of a full ring) to ``game.seq``."""
     w = j.writer
     first = last = None
-    for s, _ in events(j.files, w.key, 0):
+    for s, _ in j.events(0):
         if first is None:
             first = s
         last = s
@@ -135,7 +139,7 @@ def _history_gap(j, game):
         if game.seq < w.hfirst:
             return None
         return "history: events %d..%d are not on flash" % (w.hfirst, game.seq)
-    if first > w.hfirst and len(chunks(j.files, w.key)) < w.slots:
+    if first > w.hfirst and len(j.chunks()) < w.slots:
         return "history: events %d..%d are not on flash" % (w.hfirst, first - 1)
     if last is not None and last < game.seq:
         return "history: events %d..%d are not on flash" % (last + 1, game.seq)
@@ -197,7 +201,10 @@ def repair(j, game):
     again before the next event is written) and the OSError is raised."""
     bad = set_aside(j)
     try:
-        _rewrite(j.writer, Files(j.files.fs, bad), game)
+        w = j.writer
+        old = type(j)(j.files.fs, bad, w.budget, w.history_budget)   # the damaged files
+        old.writer.key = w.key
+        _rewrite(w, old, game)
     except OSError:
         put_back(j, bad)
         j.unrepaired = True
@@ -208,11 +215,11 @@ def repair(j, game):
 
 def _rewrite(w, old, game):
     """A clean journal of ``game`` through writer ``w``: its history copied from the
-    readable part of the damaged files ``old`` (a journal_fs.Files)."""
+    readable part of the damaged files (``old``: a Journal of their folder)."""
     w.write_setup()
     w.chunk = 0
     first = last = 0
-    for s, _ in events(old, w.key, 0):     # the readable history before the RAM window
+    for s, _ in old.events(0):     # the readable history before the RAM window
         if s > game.base_seq:
             break
         first = first or s
@@ -220,7 +227,7 @@ def _rewrite(w, old, game):
     batch = []
     if last and last == game.base_seq:
         w.hfirst = first
-        for s, ev in events(old, w.key, 0):
+        for s, ev in old.events(0):
             if s > last:
                 break
             batch.append((s, ev))

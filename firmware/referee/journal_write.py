@@ -6,8 +6,7 @@ the game key, the log's start and length, the ring's slot and the snapshot left 
 
 import sys
 
-from referee.journal_rec import (crc32, BLOCK, CHUNK, REC, SEG_MAX, SETUP, head, head_seq,
-                                 parse_chunk, parse_records, record, segment, snap_parts)
+from referee import journal_rec as formats
 from referee.events import pack_into
 
 # a str is a buffer of its UTF-8 bytes on MicroPython (crc32 and file writes take it as is)
@@ -35,7 +34,7 @@ class Writer:
         self.history_budget = history_budget
         self.records = 0
         self.log_start = 0
-        self.slots = max(1, history_budget // BLOCK)
+        self.slots = max(1, history_budget // formats.BLOCK)
         self.chunk = 0        # the history chunk being filled
         self.hfirst = 1       # the first event the history keeps (after a repair: maybe later)
         self.key = None       # CRC-32 of the set-up line
@@ -65,7 +64,7 @@ class Writer:
         """The set-up line (``parts``: a tuple of buffers; None: ``line``'s) and its check."""
         if parts is None:
             parts = buffers(self.line or "")
-        self.files.write_atomic(SETUP, parts + (("\n%08x" % self.key).encode(),))
+        self.files.write_atomic(formats.SETUP, parts + (("\n%08x" % self.key).encode(),))
 
     def new_game(self, setup, game):
         """Start the journal of a new game: ``setup`` is its set-up line (str, printable), or
@@ -73,7 +72,7 @@ class Writer:
         data = buffers(setup)
         k = 0
         for p in data:
-            k = crc32(p, k)         # (CRC-32 runs on: the same as over the joined line)
+            k = formats.crc32(p, k)         # (CRC-32 runs on: the same as over the joined line)
         self.key = k
         self.line = setup
         self.write_setup(data)
@@ -108,7 +107,7 @@ class Writer:
         otherwise the held records and this one are written in one commit. Raises OSError
         when they could not be written (they are then not on flash, and still held: the
         caller takes this event back)."""
-        rec = record(self.key, seq, ev)
+        rec = formats.record(self.key, seq, ev)
         if hold:
             self.pend += rec
             self.held += 1
@@ -133,7 +132,7 @@ class Writer:
     def _tmp_too(self, game, data):
         """While maintain's new log (log.bin.tmp) waits for its rename, records written to
         log.bin go to it too, so the rename needs no second write."""
-        if self.step == 4 and self.log_seq == game.seq - len(data) // REC:
+        if self.step == 4 and self.log_seq == game.seq - len(data) // formats.REC:
             try:
                 self.files.append("log.bin.tmp", data)
                 self.log_seq = game.seq
@@ -181,7 +180,8 @@ class Writer:
         self.step = 0               # it supersedes one being written in steps (whose
         self.log_seq = -1           # log.bin.tmp it overwrites)
         self.archive(game)
-        self.files.write_atomic("snap.bin", snap_parts(self.key, game, self.chunk, self.hfirst))
+        self.files.write_atomic("snap.bin",
+                                formats.snap_parts(self.key, game, self.chunk, self.hfirst))
         self.new_log(game.seq)
 
     def archive(self, game):
@@ -195,10 +195,10 @@ class Writer:
             self.add_run(first, memoryview(game.win.events)[o:o + 4 * self.records])
             return
         log = self.files.read("log.bin")
-        start = head_seq(self.key, log)
+        start = formats.head_seq(self.key, log)
         if start is None:
             return
-        self.add_history(parse_records(log, self.key, start)[0])
+        self.add_history(formats.parse_records(log, self.key, start)[0])
 
     def add_history(self, recs):
         """Append events ``recs`` (a list of (seq, ev), consecutive) to the history ring,
@@ -223,9 +223,9 @@ class Writer:
                 first, count, end = t[1], t[2], t[3]    # as written last (no read back)
             else:
                 d = files.read(name) or b""
-                c = parse_chunk(self.key, d)
+                c = formats.parse_chunk(self.key, d)
                 if c is None:
-                    h = head(self.key, seq + i)
+                    h = formats.head(self.key, seq + i)
                     files.write_atomic(name, h)
                     self.tail = (self.chunk, seq + i, 0, len(h), self.key)
                     continue
@@ -240,21 +240,22 @@ class Writer:
             if i >= total:
                 self.tail = (self.chunk, first, count, end, self.key)
                 break
-            n = min(total - i, CHUNK - count, (BLOCK - end - 6) // 4, SEG_MAX)
+            n = min(total - i, formats.CHUNK - count, (formats.BLOCK - end - 6) // 4,
+                    formats.SEG_MAX)
             if seq + i != last + 1 or n <= 0:
                 self.chunk = (self.chunk + 1) % self.slots      # overwrite the oldest chunk
-                h = head(self.key, seq + i)
+                h = formats.head(self.key, seq + i)
                 files.write_atomic("h%d.bin" % self.chunk, h)
                 self.tail = (self.chunk, seq + i, 0, len(h), self.key)
                 continue
-            seg = segment(self.key, last + 1, evs[4 * i:4 * (i + n)])
+            seg = formats.segment(self.key, last + 1, evs[4 * i:4 * (i + n)])
             files.append(name, seg)
             self.tail = (self.chunk, first, count + n, end + len(seg), self.key)
             i += n
 
     def new_log(self, seq):
         """An empty log.bin that follows snapshot seq ``seq``."""
-        self.files.write_atomic("log.bin", head(self.key, seq))
+        self.files.write_atomic("log.bin", formats.head(self.key, seq))
         self.log_started(seq)
 
     def log_started(self, seq):

@@ -280,7 +280,8 @@ def test_the_board_sends_and_journals_a_loaded_games_line_in_parts(hw, tmp_path)
     ``game`` line written in parts, and the journal's set-up (its CRC the game key) is the
     same bytes as the line joined."""
     import json as js
-    from referee.journal import Journal, OSFS, crc32
+    from referee.journal import Journal, OSFS
+    from referee.journal_rec import crc32
     runner, _w, out = load_main(hw, default_board())
     app = runner.app
     assert app.send_parts is not None

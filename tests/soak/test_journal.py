@@ -6,7 +6,8 @@ import pytest
 from support.game import new_game
 from support.gen import play
 from devtools.flashsim import PowerCutDevice, new_fs, LfsFS, GEOMETRY
-from referee.journal import Journal, head, record, parse_records
+from referee.journal import Journal
+from referee.journal_rec import head, record, parse_records
 
 SIZE = GEOMETRY["block_size"] * GEOMETRY["block_count"]
 EVENTS = 200
@@ -159,7 +160,8 @@ def test_torn_record_is_dropped():
 
 
 def test_history_ring_keeps_the_newest_chunks(tmp_path):
-    from referee.journal import OSFS, CHUNK
+    from referee.journal import OSFS
+    from referee.journal_rec import CHUNK
     g = new_game("swsb-example")
     j = Journal(OSFS(str(tmp_path)), "/game", history_budget=2 * 4096)   # two chunks
     j.new_game("{}", g)
