@@ -15,6 +15,21 @@ from referee.fleet import (F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401 (r
 from referee.core_rules import CoreRules, EV_CLOCK  # noqa: F401 (EV_CLOCK re-exported)
 
 
+# A checkpoint (:meth:`Game.checkpoint`, taken back by :meth:`Game.back_to`) is a tuple of
+# these fields, in this order; a tuple, not an instance of a class, because one is taken for
+# every event and on MicroPython an instance with nine attributes costs about twice the RAM
+# (measured on its WebAssembly port: about 100 bytes against 50 for the tuple; the instance
+# has an attribute table besides the object); unpacked by name where it is read.
+#   many        False: it takes back the one next event; True: any number (no fold between)
+#   state       the state bytes before the event
+#   events_len  len(win.events), hashes_len len(win.hashes), base_seq win.base_seq
+#   tops        (win.top, win.top2)
+#   stack       one event: the undo stack's depth (int); many: a copy of the stack (list)
+#   stack_top   one event: the stack's top (window index, or -1); many: None
+#   ckpt        one event: the newest window checkpoint (or None); many: a copy of the list
+CK_STATE = 1        # the index of ``state`` (submit keeps it as the undo's start)
+
+
 class Rejected(Exception):
     """Raised by :meth:`Game.replay` when a log holds an event the rules refuse."""
 
@@ -200,7 +215,7 @@ class Game(CoreRules):
                 w.trim()
                 self._replay_to(len(w.eff), True)
             else:
-                w.keep(len(w.eff), saved[0])    # the state before it: its undo's start
+                w.keep(len(w.eff), saved[CK_STATE])    # the state before it: its undo's start
                 w.eff.append(i)
                 self._apply(ev)
                 if w.due():
@@ -214,9 +229,10 @@ class Game(CoreRules):
 
     def checkpoint(self, many=False):
         """What :meth:`back_to` needs to take back the next event (a few ints and the state
-        bytes: no copy of the log or the undo stack). Folds a full window first, so the next
-        event does not. ``many``: take back any number of events, so long as the window
-        does not fold in between (copies of the undo stack and the window's checkpoints)."""
+        bytes: no copy of the log or the undo stack): a tuple of the fields CK_STATE's
+        comment lists. Folds a full window first, so the next event does not. ``many``: take
+        back any number of events, so long as the window does not fold in between (copies of
+        the undo stack and the window's checkpoints)."""
         w = self.win
         if w.full():
             self._fold()
@@ -224,10 +240,10 @@ class Game(CoreRules):
         ck = w.ckpt
         state = self.state_bytes()
         if many:
-            return (state, len(w.events), len(w.hashes), list(eff), w.base_seq, list(ck),
-                    (w.top, w.top2))
-        return (state, len(w.events), len(w.hashes), len(eff), eff[-1] if eff else -1,
-                w.base_seq, ck[-1] if ck else None, (w.top, w.top2))
+            return (True, state, len(w.events), len(w.hashes), w.base_seq, (w.top, w.top2),
+                    list(eff), None, list(ck))
+        return (False, state, len(w.events), len(w.hashes), w.base_seq, (w.top, w.top2),
+                len(eff), eff[-1] if eff else -1, ck[-1] if ck else None)
 
     def back_to(self, saved):
         """Take back the one event submitted since :meth:`checkpoint` gave ``saved`` (or
@@ -235,30 +251,26 @@ class Game(CoreRules):
         as they were. Raises ValueError when the window was folded since."""
         w = self.win
         w.nb = None                      # (its stack may differ from the one taken back to)
-        if len(saved) == 7:
-            state, ne, nh, eff, base_seq, ck, w_top = saved
-            if w.base_seq != base_seq:
-                raise ValueError("the window was folded since the checkpoint")
-            w.truncate(ne, nh)
-            w.set_effects(eff)
-            w.ckpt = list(ck)
-            w.top, w.top2 = w_top
-            self.load_state(state)
-            return
-        state, ne, nh, n_eff, top, base_seq, top_ck, w_top = saved
+        many, state, events_len, hashes_len, base_seq, tops, stack, stack_top, ckpt = saved
         if w.base_seq != base_seq:
             raise ValueError("the window was folded since the checkpoint")
-        w.truncate(ne, nh)
+        w.truncate(events_len, hashes_len)
+        w.top, w.top2 = tops
+        if many:
+            w.set_effects(stack)
+            w.ckpt = list(ckpt)
+            self.load_state(state)
+            return
+        n_eff = stack
         while len(w.eff) > n_eff:        # the event pushed itself on the undo stack
             w.pop_effect()
         if len(w.eff) < n_eff:           # an undo popped the top
-            w.eff.append(top)
+            w.eff.append(stack_top)
         ck = w.ckpt
         while ck and ck[-1][0] > n_eff:  # the event added a checkpoint (it may have let a
             ck.pop()                     # deep one go: window.thin; that one stays gone)
-        if top_ck is not None and (not ck or ck[-1][0] < top_ck[0]):
-            ck.append(top_ck)            # an undo dropped the top one
-        w.top, w.top2 = w_top
+        if ckpt is not None and (not ck or ck[-1][0] < ckpt[0]):
+            ck.append(ckpt)              # an undo dropped the top one
         self.load_state(state)
 
     def replay(self, events):
