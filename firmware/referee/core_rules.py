@@ -1,28 +1,21 @@
 """The core rules every ruleset shares: which events are allowed now (:meth:`CoreRules.check`)
-and what each does to the state (:meth:`CoreRules._apply`): initiative (rules digest 1.1),
-hits and pending damage (2.2), Fleet Command counters (3.4), phases and the round's end (1.2),
-launches (4). A ruleset's own kinds go to its ``check_ext`` / ``apply_ext``. The event log,
-undo and the RAM window are game.Game's; the state's bytes are fleet.Fleet's.
+and what each does to the state (:meth:`CoreRules._apply`):
+initiative (rules digest 1.1), hits and pending damage (2.2), Fleet Command counters (3.4),
+phases and the round's end (1.2), launches (4). A ruleset's own kinds go to its
+``check_ext`` / ``apply_ext``. The event log, undo and the RAM window are game.Game's (it
+checks an undo itself); the state's bytes are fleet.Fleet's. CoreRules reads and writes only
+what fleet.Fleet holds and calls only its own and Fleet's methods.
 """
 
 from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE,
                             CORE_NAMES, EV_CLOCK, valid)
 from referee.fleet import Fleet, and_each, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE, ROUND_FLAGS
 from referee.rules.base import TIE_KEEP, EFFECT_AVOID
-from referee.window import EventWindow
 
 
 class CoreRules(Fleet):
-    """A fleet's state (fleet.Fleet) with the core rules' check and apply; game.Game adds
-    the event log and undo (arguments: game.Game's)."""
-
-    def __init__(self, rules, roster, settings=None, window=256):
-        given = dict(roster.get("settings") or {})
-        if settings:
-            given.update(settings)
-        self.settings = rules.settings(given)
-        self.win = EventWindow(window)      # (game.Game's log: undo reads its undo stack)
-        Fleet.__init__(self, rules, roster)
+    """A fleet's state (fleet.Fleet, and its constructor) with the core rules' check and
+    apply; game.Game adds the event log and undo."""
 
     def winner(self):
         """Side that has won by the roster's victory conditions (as the ruleset reads them),
@@ -34,7 +27,8 @@ class CoreRules(Fleet):
         return w
 
     def check(self, ev):  # noqa: PLR0911 (a refusal each)
-        """Return None if event ``ev`` is allowed now, else the reason (str). Changes nothing."""
+        """Return None if event ``ev`` is allowed now, else the reason (str). Changes nothing.
+        An undo of the right form passes here: game.Game checks it against its undo stack."""
         r = valid(ev)
         if r:
             return r
@@ -43,12 +37,6 @@ class CoreRules(Fleet):
                 (kind == EV_LAUNCH and (b or c)):      # docs/protocol.md: those fields are 0
             return "%s: the unused fields are 0" % CORE_NAMES[kind]
         if kind == EV_UNDO:
-            if not self.win.eff:
-                if self.win.base_seq:
-                    return ("nothing to undo within the last %d events (the board holds the "
-                            "newest %d to %d)" % (self.win.count(), self.win.size
-                                                  - self.win.size // 4, self.win.size))
-                return "nothing to undo"
             return None
         p = self.profile
         win = self.winner()          # the ruleset's, or a clock that ran out (clock.py)

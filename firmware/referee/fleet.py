@@ -90,10 +90,11 @@ def roster_digest(roster, settings):
 
 class Fleet:
     """The ships of ``roster`` (a dict normalised by roster.validate) under ``rules`` (a
-    rules.base.Ruleset)."""
+    rules.base.Ruleset) with the game's ``settings`` (a dict as ``rules.settings`` gives)."""
 
-    def __init__(self, rules, roster):
+    def __init__(self, rules, roster, settings):
         self.profile = rules      # the ruleset (rules.base.Ruleset)
+        self.settings = settings
         names = []
         side = []
         cls = []
@@ -145,9 +146,8 @@ class Fleet:
         self.sx = bytearray(n * rules.SHIP_BYTES)
         self.x = bytearray(rules.GAME_BYTES)
         # time banks (referee/clock.py BYTES, state_size): no bytes without clocks
-        self.clk = bytearray(7 if (getattr(self, "settings", None) or {}).get("clock_s")
-                             else 0)
-        self.rid = roster_digest(roster, getattr(self, "settings", None) or {})
+        self.clk = bytearray(7 if settings.get("clock_s") else 0)
+        self.rid = roster_digest(roster, settings)
         # the state's canonical bytes, refilled in place (hashing allocates nothing)
         self._sb = bytearray(12 + 5 * n + len(self.chart) + n * rules.SHIP_BYTES +
                              rules.GAME_BYTES + len(self.clk))

@@ -13,6 +13,7 @@ from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO,  # n
 from referee.fleet import (F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401 (re-exported)
                            ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)
 from referee.core_rules import CoreRules, EV_CLOCK  # noqa: F401 (EV_CLOCK re-exported)
+from referee.window import EventWindow
 
 
 # A checkpoint (:meth:`Game.checkpoint`, taken back by :meth:`Game.back_to`) is a tuple of
@@ -39,12 +40,17 @@ class Game(CoreRules):
     already normalised by roster.validate); ``settings`` (dict) override the roster's;
     ``window``: events held in RAM (undo reaches that far).
 
-    State attributes are fleet.Fleet's; ``log`` (the events in the RAM window) and ``eff``
-    (window indices of the events in effect) come from the window.
+    State attributes are fleet.Fleet's, the rules core.CoreRules's; ``win`` is the RAM
+    window (window.EventWindow): ``log`` (its events) and ``eff`` (window indices of the
+    events in effect) come from it.
     """
 
     def __init__(self, rules, roster, settings=None, window=256):
-        CoreRules.__init__(self, rules, roster, settings, window)
+        given = dict(roster.get("settings") or {})
+        if settings:
+            given.update(settings)
+        self.win = EventWindow(window)
+        CoreRules.__init__(self, rules, roster, rules.settings(given))
         self.saved = None       # the checkpoint the last accepted event took (submit)
 
     # ---- the window (public API for the journal, the serial link and save/load) --------
@@ -190,6 +196,21 @@ class Game(CoreRules):
         w.keep(m, self.state_bytes())
         self.load_state(now)
         return True
+
+    def check(self, ev):
+        """Return None if event ``ev`` is allowed now, else the reason (str). Changes nothing.
+        The core rules' check (core_rules.CoreRules.check), and an undo needs an event in
+        effect on the undo stack."""
+        r = CoreRules.check(self, ev)
+        if r or ev[0] != EV_UNDO:
+            return r
+        w = self.win
+        if w.eff:
+            return None
+        if w.base_seq:
+            return ("nothing to undo within the last %d events (the board holds the newest "
+                    "%d to %d)" % (w.count(), w.size - w.size // 4, w.size))
+        return "nothing to undo"
 
     def submit(self, ev, many=False):
         """Check event ``ev`` (tuple of 4 ints), append it to the log and apply it.
