@@ -282,7 +282,7 @@ class Referee:
             from referee.clock import clock_of
             ck = clock_of(self)
         j = self.journal
-        if j is not None and getattr(j, "unrepaired", False) and not self.unsent:
+        if j is not None and j.unrepaired and not self.unsent:
             try:                                # a damaged journal the boot could not repair
                 j.repair(g)
             except OSError as e:
@@ -295,13 +295,14 @@ class Referee:
             ck.before(self, ev)
             self._settle(hold, origin, cmd)
         first = hold and not self.unsent    # the held batch's first event
-        r = g.submit(ev, first)
+        # the state before it, taken back if the journal fails (the batch's first: with the
+        # undo stack, so the whole batch can be taken back)
+        saved = g.checkpoint(first)
+        r = g.submit(ev, saved)
         if r:
             if self.batching:
                 self.commit(origin, cmd)    # a line's earlier events: announced before this
             return self.error(r, origin, cmd)
-        saved = g.saved         # the state before it: taken back if the journal fails
-        g.saved = None          # (held here and in the batch only as long as needed)
         mark = self.mark
         if first:
             self.batch = (saved, mark)

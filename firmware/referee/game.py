@@ -51,7 +51,6 @@ class Game(CoreRules):
             given.update(settings)
         self.win = EventWindow(window)
         CoreRules.__init__(self, rules, roster, rules.settings(given))
-        self.saved = None       # the checkpoint the last accepted event took (submit)
 
     # ---- the window (public API for the journal, the serial link and save/load) --------
     @property
@@ -212,15 +211,15 @@ class Game(CoreRules):
                     "%d to %d)" % (w.count(), w.size - w.size // 4, w.size))
         return "nothing to undo"
 
-    def submit(self, ev, many=False):
+    def submit(self, ev, saved=None):
         """Check event ``ev`` (tuple of 4 ints), append it to the log and apply it.
 
         Returns None on success or the reason it was refused (str); a refused event changes
         nothing. EV_UNDO reverts the newest event in effect and stays in the log itself.
-        After a success ``self.saved`` is the :meth:`checkpoint` taken just before the event
-        was applied (``many``: ``checkpoint(True)``, so it can take back the events after it
-        too), for a caller that must take the event back (a failed journal write); a refused
-        event takes none (it costs a copy of the state).
+        ``saved``: a :meth:`checkpoint` the caller took right before, to take the event back
+        itself later (a failed journal write; ``checkpoint(True)`` to take back a run of
+        events); None: one is taken after the check (a refused event costs no copy of the
+        state) and dropped.
         """
         w = self.win
         if w.full():
@@ -228,7 +227,8 @@ class Game(CoreRules):
         r = self.check(ev)
         if r:
             return r
-        saved = self.saved = self.checkpoint(many)
+        if saved is None:
+            saved = self.checkpoint()
         try:
             i = w.append(ev)
             if ev[0] == EV_UNDO:

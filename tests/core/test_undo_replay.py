@@ -114,12 +114,13 @@ def test_deep_checkpoints_are_thinned_and_every_kept_state_is_right():
         ev = rng.choice(candidates(g, rng))
         if ev[0] == EV_UNDO and rng.random() < 0.8:
             continue
-        if g.submit(ev) is None:
+        saved = g.checkpoint()
+        if g.submit(ev, saved) is None:
             steps += 1
             if rng.random() < 0.3:         # the board idles: the next fold's base ahead
                 g.prepare_fold()
             if rng.random() < 0.1:         # taken back, as when the journal write fails
-                g.back_to(g.saved)
+                g.back_to(saved)
             if steps % 97 == 0:
                 kept_states_are_right(g)
     n = len(g.eff)
@@ -174,14 +175,15 @@ def test_what_undo_reaches_follows_from_the_log_alone():
         ev = rng.choice(candidates(board, rng))
         if ev[0] == EV_UNDO and rng.random() < 0.5:
             continue
-        if board.submit(ev) is not None:
+        saved = board.checkpoint()
+        if board.submit(ev, saved) is not None:
             continue                            # refused: nothing in the log
         if rng.random() < 0.3:                  # the board idles: the next fold's base ahead
             board.prepare_fold()
         if rng.random() < 0.3:                  # ... and the next undo's state
             board.prepare_undo()
         if rng.random() < 0.05:                 # taken back (a failed journal write)
-            board.back_to(board.saved)
+            board.back_to(saved)
             continue
         if rng.random() < 0.02:                 # a restart: the window as the journal saved it
             w = board.get_window()
@@ -246,14 +248,14 @@ def test_an_undo_prepared_while_idle_applies_nothing():
         many = rng.random() < 0.2
         folds = g.win.full()
         n[0] = 0
-        if g.submit(ev, many) is not None:
+        saved = g.checkpoint(many)
+        if g.submit(ev, saved) is not None:
             continue
         if ev[0] == EV_UNDO and not folds and ready:
             assert n[0] == 0, n[0]
         if many and not folds and rng.random() < 0.3 and g.win.count() < g.win.size - 8:
             # a held batch (no fold in it): more events, prepared between, then all taken
             # back as a failed journal write does
-            saved = g.saved
             g.prepare_undo()
             for _ in range(rng.randint(1, 5)):
                 e = UNDO if rng.random() < 0.5 else rng.choice(candidates(g, rng))
@@ -290,8 +292,8 @@ def test_the_window_keeps_its_buffers_through_folds_undos_and_a_taken_back_event
     log = []
     submit = g.submit
 
-    def logged(ev, many=False):
-        r = submit(ev, many)
+    def logged(ev, saved=None):
+        r = submit(ev, saved)
         if r is None:
             log.append(tuple(ev))
         return r
