@@ -118,9 +118,9 @@ class Pad:
         i = self.side_start[s] + self.page * self.referee.rows_per_page
         self._set_cursor(min(i, self.side_start[s] + self.side_count[s] - 1))
 
-    def _mark(self, g, action):         # ``mark`` (again: unmark) and ``unmark``
+    def _mark(self, g, action):         # ``mark`` (again: still marked) and ``unmark``
         ref = self.referee
-        ref.mark = NONE if action == "unmark" or ref.mark == self.cursor else self.cursor
+        ref.mark = NONE if action == "unmark" else self.cursor
         self.aim_pick = None            # an aim chosen on the pad goes with its mark
 
     def _damage(self, g, action):

@@ -59,7 +59,6 @@ def test_smb_move_and_responses_from_the_pad(hoth):
     assert events(msgs) == [[12, 5, 2, 0]], msgs
 
 
-@pytest.mark.xfail(strict=True, reason="mark on the ship already marked takes the mark away")
 def test_mark_twice_keeps_the_mark(hoth):
     """docs/script.md: `mark` (K3) "mark the selected ship as the attacker ... or as the
     source of counters", `unmark` (K3 long) takes it away. So mark pressed on the marked
