@@ -142,6 +142,8 @@ class SerialLink:
     def _hello(self, g, c, msg):
         ref = self.referee
         hp = msg.get("proto", PROTO_VERSION)
+        if not is_int(hp, 0, 0xFFFF):      # not a version at all: a bad argument, no hello
+            raise ValueError("proto must be a whole number (the host's protocol version)")
         if hp != PROTO_VERSION:
             ref._out({"t": "err", "src": "serial", "c": c, "code": "proto",
                       "msg": "host speaks protocol %r, this board speaks %d: update the %s"
