@@ -28,6 +28,14 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
     pass
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors are one line (the command, what is wrong and
+    where to read more) and exit status 2, as every other refusal of the CLI."""
+
+    def error(self, message):
+        self.exit(2, "%s: %s (see %s --help)\n" % (self.prog, message, self.prog))
+
+
 # The modules of the fleetref commands, in the order of ``fleetref --help``. Each declares
 # ``COMMAND`` (its name) and ``SUMMARY`` (its line in that list), with ``add_arguments(parser)``
 # and ``main(args)``; a module of several commands declares tuples of names and summaries,
@@ -101,7 +109,7 @@ def _complete(cmd, parser):
 def parser():
     """The command line: each command with its own description (helptexts.py)."""
     from host_tools.helptexts import DESCRIPTIONS
-    p = argparse.ArgumentParser(prog="fleetref", description=plain(__doc__), epilog=EPILOG,
+    p = Parser(prog="fleetref", description=plain(__doc__), epilog=EPILOG,
                                 formatter_class=Formatter)
     p.add_argument("--version", action="version", version=version_text())
     sub = p.add_subparsers(dest="cmd", title="commands", metavar="COMMAND",

@@ -5,6 +5,7 @@ end is a pseudo-terminal whose path is the first line printed (``serial: <path>`
 tools cannot tell the simulator from a Pico.
 """
 
+import argparse
 import asyncio
 import json
 import os
@@ -234,6 +235,18 @@ async def run(args):
         raise SystemExit(session.failed[0])
 
 
+def kilobytes(text):
+    """``--history-kb``: a whole number of kilobytes, 0 or more (argparse's type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a whole number of kilobytes: %r" % text) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("flash for the history must be 0 KB or more, not %d"
+                                         % value)
+    return value
+
+
 def add_arguments(p):
     p.add_argument("--scenario", help="scenario name (e.g. hoth, deathstar, swsb-example)")
     p.add_argument("--roster", help="roster file (.json or .toml)")
@@ -253,7 +266,7 @@ def add_arguments(p):
                                     "lives there and is restored at start (like a power cut)")
     p.add_argument("--new", action="store_true",
                    help="start a new game even when --flash holds one in play (it is replaced)")
-    p.add_argument("--history-kb", type=int, default=256,
+    p.add_argument("--history-kb", type=kilobytes, default=256,
                    help="with --flash: flash kept for the journal's history of events "
                         "(default 256, as on the Pico)")
     p.add_argument("--periodic", action="store_true",

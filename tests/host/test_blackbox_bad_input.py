@@ -62,8 +62,6 @@ def test_bad_roster_put_writes_nothing(board):
     assert before == after and "bad_one" not in after[0]["names"]
 
 
-@pytest.mark.xfail(strict=True, reason="hello with a proto that is not an integer tells the "
-                   "user to update the host tools although both speak version 8")
 @pytest.mark.parametrize("proto", ['"8"', "true"])
 def test_hello_with_a_proto_of_the_wrong_type_is_a_clear_argument_error(board, proto):
     """docs/protocol.md: `hello` takes "optional `proto` (the host's version: an `err` with
@@ -130,7 +128,6 @@ def test_bad_save_files_get_one_line(tmp_path):
         refused(cli(command, str(other)), "not a fleetref save file")
 
 
-@pytest.mark.xfail(strict=True, reason="sim --history-kb -1 is taken without a word")
 def test_negative_history_size_is_refused(tmp_path):
     """`sim --help`: "--history-kb: with --flash: flash kept for the journal's history of
     events (default 256, as on the Pico)". A negative amount of flash is bad input: one

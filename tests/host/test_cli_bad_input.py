@@ -77,3 +77,19 @@ def test_paths_that_are_not_what_they_should_be(tmp_path):
     script = tmp_path / "s.txt"
     script.write_bytes(b"\xff\xfe dmg+\n")
     refused(cli("sim", "--headless", "--script", str(script)), "is not UTF-8 text")
+
+
+@pytest.mark.parametrize("args,says", [
+    (("sim", "--seed", "abc"), "fleetref sim: argument --seed: invalid int value: 'abc'"),
+    (("verify",), "fleetref verify: the following arguments are required: game"),
+    (("roster", "check"), "fleetref roster check: the following arguments are required"),
+    (("report", "x.json", "--nosuch"), "unrecognized arguments: --nosuch"),
+    (("replay", "x.json", "--speed", "fast"), "fleetref replay: argument --speed"),
+    (("nosuch",), "fleetref: argument COMMAND: invalid choice: 'nosuch'"),
+])
+def test_usage_errors_are_one_line(args, says):
+    """argparse's usage errors of every command: one line naming the command, the argument
+    and where to read more (`fleetref COMMAND --help`), exit status 2, no usage block."""
+    out = cli(*args, timeout=60)
+    refused(out, says)
+    assert "usage:" not in out.stderr and "--help)" in out.stderr, out.stderr
