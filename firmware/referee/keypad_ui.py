@@ -17,7 +17,7 @@ that side, in white.
 
 Actions mode: 0 dmg+, 1 dmg-, 2 full power, 3 launch, 4-7 fleet command options 1-4 (lit
 while that option is free this round for the selected ship's side; long: the profile's own
-actions alt1-4), 8 roll, 9 enter physical
+actions alt1-4), 8 roll (long: reveal the dice secret, docs/dice.md), 9 enter physical
 dice (long: cancel), 10 other side (long: pause or resume the clocks), 11 mark; 12 back to
 ships, 13 phase, 14 undo, 15 next ship.
 
@@ -87,10 +87,8 @@ class KeypadUI:
             return ("markship:%d" if is_long else "sel:%d") % i
         if k == 15:
             return "sel+"
-        if k == 9 and is_long:
-            return "cancel"
-        if k == 10 and is_long:
-            return "clock"
+        if is_long and 8 <= k <= 10:        # roll, enter, side held
+            return ("reveal", "cancel", "clock")[k - 8]
         if 4 <= k <= 7 and is_long:
             return "alt%d" % (k - 3)
         return ACTION_KEYS[k]

@@ -80,6 +80,8 @@ def keypad_labels(rs, G, mode):
                 lg = "held: " + rs.pad_label(G, "alt" + a[3])
             elif a == "enter":
                 lg = "held: cancel"
+            elif a == "roll":
+                lg = "held: reveal dice"
             elif a == "side":
                 lg = "held: clock"
             out.append((s, lg))

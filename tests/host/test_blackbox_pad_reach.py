@@ -178,8 +178,6 @@ def test_16x16_board_reveals_with_roll_held(tmp_path):
     assert "roll" in kinds and "reveal" in kinds, lines
 
 
-@pytest.mark.xfail(strict=True, reason="no key of the pimoroni-rgb-keypad board reveals the "
-                   "dice secret")
 def test_keypad_board_can_reveal_the_dice(tmp_path):
     """docs/protocol.md offers `reveal` ("reveal the current dice secret and commit to a new
     one"); docs/dice.md: "the `reveal` pad action (long press of `roll` on the 16x16
