@@ -57,7 +57,7 @@ TABLE = {
         EV_PHASE: ([], ["phase"]), EV_UNDO: (ROLL, ["undo"]), EV_LAUNCH: ([], ["launch"]),
         6: ([], ["power"]), 8: ([], ["mark", "side", "alt2", "alt1"]),
         9: ([], ["mark", "side", "alt1"]), 11: ([], ["opt1"]),
-        12: ([], ["mark", "side", "opt2"]), 16: ([], ["opt4"]), 17: ([], ["alt3"]),
+        12: ([], ["mark", "side", "opt2"]), 16: ([], ["alt4"]), 17: ([], ["alt3"]),
         EV_CLOCK: CLOCK,
     },
 }

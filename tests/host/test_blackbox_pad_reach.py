@@ -105,7 +105,6 @@ def pad_records(host, select, move_key, wanted):
     return False
 
 
-@pytest.mark.xfail(strict=True, reason="the pad records no turns in an smb move")
 def test_smb_move_with_a_turn_from_the_pad(hoth):
     """Seed 004: a capital ship's standard move is "up to one space forward, and make one
     turn of 90 degrees"; serial `move` takes `turns` (docs/protocol.md: "smb: at most 1 for
@@ -116,8 +115,6 @@ def test_smb_move_with_a_turn_from_the_pad(hoth):
     assert pad_records(hoth, 0, "opt1", lambda ev: ev[0] == 11 and ev[3] >= 1)
 
 
-@pytest.mark.xfail(strict=True, reason="the pad cannot say that the mover ended directly "
-                   "behind, so it records a countermove the rules refuse")
 def test_smb_countermove_behind_from_the_pad(hoth):
     """Seed 004 "Countermoves": eligible only if the mover "moved into a space other than
     the one directly behind the ship". Serial `respond` takes `behind` and refuses that
@@ -134,7 +131,6 @@ def test_smb_countermove_behind_from_the_pad(hoth):
     assert pad_records(hoth, 0, "opt2", lambda ev: ev[0] == 12 and ev[2] >= 4)
 
 
-@pytest.mark.xfail(strict=True, reason="the pad records no turns in a swsb-addon move")
 def test_swsb_addon_move_with_turns_from_the_pad(addon):
     """Seed 001: "Units can make one turn per Class number"; serial `move` takes `turns`
     (swsb-addon) and records [11, 0, 1, 2] for the class 2 Mon Calamari Cruiser (3 turns are

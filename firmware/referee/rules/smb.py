@@ -99,7 +99,8 @@ class Rules(D20Rules):
     weapons = (W_CAPITAL, W_HEAVY, W_RAPID)
     aims = ((W_CAPITAL, 0), (W_CAPITAL, 1), (W_CAPITAL, 2), (W_HEAVY, 0), (W_HEAVY, 1),
             (W_HEAVY, 2), (W_RAPID, 0), (W_RAPID, 1), (W_RAPID, 2))
-    pad = ("move", "rapid", "counter", "exit", "attack", "aim", "ion", "port")
+    pad = ("move", "rapid", "counter", "turn/behind", "attack", "aim", "ion",
+           "exit/port")
     PAD_MARKED = ("attack", "rapid", "counter")    # aim unmarked: the Ion Cannon's facing
     power = ("full power", "power")
 

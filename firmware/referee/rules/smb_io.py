@@ -79,9 +79,19 @@ def pad_event(rules, pad, what, i, m):
     move. "The Ion Cannon" (Escape from Hoth): ``aim`` with no ship marked turns the cannon to
     the next facing (``pad.count``: 0 front, 1 side, 2 rear; kept until aimed again), and
     ``ion`` fires it at that facing of the selected ship with the physical d20 entered with
-    ``enter``, else the board's."""
+    ``enter``, else the board's. ``turn/behind`` counts one more turn of 90 degrees for the next
+    ``move`` ("one turn of 90 degrees", two for fighters and cruisers; ``pad.count2``, counted
+    afresh for every move); before a response it says the mover ended in the space directly
+    behind the responder ("Countermoves": kind + 4, as serial ``behind``). ``exit/port`` on
+    the marked ship itself is its hit on the target port, else it leaves by the far edge."""
+    if what == "turn/behind":
+        pad.count2 = (pad.count2 + 1) % 10
+        return None
+    turns = pad.count2
+    if what in ("move", "rapid", "counter"):
+        pad.count2 = 0
     if what == "move":
-        return (EV_MOVE, i, 3 if i == m else 1, 0)
+        return (EV_MOVE, i, 3 if i == m else 1, turns)
     if what == "aim" and m == NONE:
         if not pad.referee.game.extras.get("ion_cannon"):
             return "mark the acting ship first (mark), then select the target"
@@ -90,13 +100,11 @@ def pad_event(rules, pad, what, i, m):
     if what == "power":
         return (EV_POWER, i, 0, 0)
     if what == "rapid":
-        return (EV_RESPONSE, m, 2, i)
+        return (EV_RESPONSE, m, 6 if turns else 2, i)
     if what == "counter":
-        return (EV_RESPONSE, m, 1, i)
-    if what == "exit":
-        return (EV_EXIT, i, 1, 0)
-    if what == "port":
-        return (EV_EXIT, i, 2, 0)
+        return (EV_RESPONSE, m, 5 if turns else 1, i)
+    if what == "exit/port":
+        return (EV_EXIT, i, 2 if i == m else 1, 0)
     if what == "ion":
         return (EV_ION, i, pad.pad_d20(), pad.count % 3)
     return D20Rules.pad_event(rules, pad, what, i, m)

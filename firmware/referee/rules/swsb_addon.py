@@ -111,6 +111,7 @@ class Rules(swsb.Rules):
             (W_PRIMARY, 40), (W_PD, 0))
     pad = ("", "", "", "", "attack", "aim", "done", "choose")
     power = ("move", "move")
+    PAD_MARKED = ("attack",)    # aim unmarked: one more turn for the next move
 
     def parse_stats(self, st, ctx):
         v = swsb.Rules.parse_stats(self, st, ctx)
@@ -395,11 +396,21 @@ class Rules(swsb.Rules):
     def pad_label(self, g, action):
         if action == "alt4":
             return "choose/override"      # who moves first, then Proximity Override
+        if action == "alt2":
+            return "aim/turn+"            # marked: the next aim; unmarked: a turn more
         return swsb.Rules.pad_label(self, g, action)
 
     def pad_event(self, pad, what, i, m):
+        """Seed 001 "Movement": "Units can make one turn per Class number": ``aim`` with no
+        ship marked counts one more turn for the next ``move`` (``pad.count2``, counted afresh
+        for every move); marked, it picks the marked ship's aim (pad.Pad)."""
+        if what == "aim":
+            pad.count2 = (pad.count2 + 1) % 10
+            return None
         if what == "move":
-            return (EV_MOVE, i, 1, 0)
+            turns = pad.count2
+            pad.count2 = 0
+            return (EV_MOVE, i, 1, turns)
         if what == "choose":        # once chosen: the Proximity Override counter (option 5)
             if pad.referee.game.x[X_FIRST]:
                 return (EV_COUNTER, self.override_source(pad, i), len(self.options) - 1, i)
