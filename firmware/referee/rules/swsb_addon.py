@@ -51,6 +51,12 @@ X_COUNT = 6        # ships activated in this turn
 X_TIER = 7         # 0 class 1-3, 1 class 4
 
 
+def _turns():
+    """The alternating-activation helpers (rules/swsb_addon_turns.py), imported on first use."""
+    from referee.rules import swsb_addon_turns
+    return swsb_addon_turns
+
+
 def range_band(inches):
     """Range band index for a distance in inches (seed 001 range table): 0 Very Close 0-8,
     1 Close 9-16, 2 Medium 17-24, 3 Long 25-32, 4 Extreme 33+. The attack roll gets minus the
@@ -216,64 +222,12 @@ class Rules(swsb.Rules):
                 return band
         return swsb.Rules.check_hit(self, g, target, points, attacker)
 
-    # ---- alternating activation ----------------------------------------------------------------
-    def _done(self, g, i, moving):
-        return g.fl2[i] & MOVED if moving else g.fl[i] & F_FIRED
-
-    def _pending(self, g, side, tier, moving):
-        for i in range(g.n):
-            if g.side[i] != side or not g.in_play(i):
-                continue
-            if (g.cls[i] == 4) != (tier == 1):
-                continue
-            if not self._done(g, i, moving):
-                return True
-        return False
-
-    def _tier(self, g, moving):
-        if self._pending(g, 0, 0, moving) or self._pending(g, 1, 0, moving):
-            return 0
-        return 1
-
-    def _start(self, g, moving):
-        """A new tier (or phase): the player chosen to move first starts again."""
-        tier = self._tier(g, moving)
-        first = g.x[X_FIRST] - 1
-        g.x[X_TIER] = tier
-        g.x[X_COUNT] = 0
-        g.x[X_TURN] = first if self._pending(g, first, tier, moving) else 1 - first
-
-    def _advance(self, g, moving, per_turn):
-        """After an activation: whose turn it is next (alternating, tier by tier)."""
-        tier = self._tier(g, moving)
-        if tier != g.x[X_TIER]:
-            self._start(g, moving)    # "starting again with the player chosen to move first"
-            return
-        side = g.x[X_TURN]
-        other = 1 - side
-        if g.x[X_COUNT] >= per_turn or not self._pending(g, side, tier, moving):
-            g.x[X_COUNT] = 0
-            if self._pending(g, other, tier, moving):
-                g.x[X_TURN] = other
-            # else: the opponent ran out, this player finishes with the rest
-
-    def _check_turn(self, g, a, moving):
-        if not g.x[X_FIRST]:
-            return "the initiative winner first chooses who moves first"
-        if g.side[a] != g.x[X_TURN]:
-            from referee.texts import possessive    # (a refusal: the texts load only now)
-            return "%s activation: it is not %s turn" % (
-                possessive(g.side_names[g.x[X_TURN]]), possessive(g.side_names[g.side[a]]))
-        if self._tier(g, moving) == 0 and g.cls[a] == 4:
-            return "class 1-3 ships %s before class 4" % ("move" if moving else "fire")
-        return None
-
     def check_turn(self, g, a):
         if g.active != NONE and g.active != a:
             return "%s is firing: finish its activation (done) first" % g.names[g.active]
         if g.active == a:
             return None
-        return self._check_turn(g, a, False)
+        return _turns().check_turn(g, a, False)
 
     def check_ext(self, g, kind, a, b, c):  # noqa: PLR0911 (a refusal each)
         if kind == EV_CHOOSE:
@@ -292,7 +246,7 @@ class Rules(swsb.Rules):
             if g.phase != (1 if moving else 2):
                 return "ships move in the move phase" if moving else \
                     "a ship finishes firing in the attack phase"
-            if self._done(g, a, moving):
+            if _turns().done(g, a, moving):
                 return "%s has already %s" % (g.names[a], "moved" if moving else "fired")
             if not moving and g.active != NONE and g.active != a:
                 return "%s is firing now" % g.names[g.active]
@@ -306,23 +260,23 @@ class Rules(swsb.Rules):
                                                                    "s" if g.cls[a] > 1 else "")
             if not moving and g.active == a:
                 return None
-            return self._check_turn(g, a, moving)
+            return _turns().check_turn(g, a, moving)
         return swsb.Rules.check_ext(self, g, kind, a, b, c)
 
     def apply_ext(self, g, kind, a, b, c):
         if kind == EV_CHOOSE:
             g.x[X_FIRST] = a + 1
-            self._start(g, True)
+            _turns().start(g, True)
         elif kind == EV_MOVE:
             g.fl2[a] |= MOVED
             g.x[X_COUNT] += 1
-            self._advance(g, True, 2)
+            _turns().advance(g, True, 2)
         elif kind == EV_DONE:
             g.flush()                  # damage is assessed as soon as the ship has fired
             g.fl[a] |= F_FIRED
             g.active = NONE
             g.x[X_COUNT] = 1
-            self._advance(g, False, 1)
+            _turns().advance(g, False, 1)
         elif kind == EV_AIM:
             D20Rules.apply_ext(self, g, kind, a, b, c)
             g.sx[2 * a + 1] = min(c, 254)
@@ -331,7 +285,7 @@ class Rules(swsb.Rules):
 
     def start_phase(self, g):
         if g.phase == 2 and g.x[X_FIRST]:
-            self._start(g, False)      # the player that moved first fires first
+            _turns().start(g, False)      # the player that moved first fires first
         elif g.phase == 0:
             g.x[X_FIRST] = 0
 
@@ -345,7 +299,7 @@ class Rules(swsb.Rules):
     def yet_to_act(self, g, i):
         if g.phase not in self.TO_ACT_PHASES or not g.in_play(i):
             return False
-        return not self._done(g, i, g.phase == 1)
+        return not _turns().done(g, i, g.phase == 1)
 
     def view(self, g):
         r = swsb.Rules.view(self, g)
