@@ -8,7 +8,7 @@ import json
 import time
 
 from referee import game as G
-from referee import rules as profiles, scenarios
+from referee import rules, scenarios
 from referee.app import Referee
 from referee.dice import Dice, XorShift32
 from referee.render import Renderer

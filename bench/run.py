@@ -18,7 +18,7 @@ sys.path.insert(0, ROOT)
 
 from host_tools.board import flash  # noqa: E402
 from host_tools import paths  # noqa: E402
-from referee import game as G, rules as profiles, scenarios  # noqa: E402
+from referee import game as G, rules, scenarios  # noqa: E402
 from referee.journal import Journal  # noqa: E402
 from bench import host, workload  # noqa: E402
 
@@ -108,7 +108,7 @@ def bench_flash():
         game, event, last of a batch) after each; (bytes programmed, blocks erased) per
         event. ``budget``: the journal's log records before a snapshot."""
         dev, fs = faults.mount(None, fmt=True)
-        g = G.Game(profiles.get("swsb"), norm)
+        g = G.Game(rules.get("swsb"), norm)
         j = Journal(fs, "/game", budget=budget)
         j.new_game(json.dumps(roster_2x24()), g)
         p0, e0 = dev.prog_bytes, dev.erases

@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
-from referee import rules as profiles, scenarios  # noqa: E402
+from referee import rules, scenarios  # noqa: E402
 from referee.dice import XorShift32  # noqa: E402
 from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO,  # noqa: E402
                             EV_LAUNCH, NONE)
@@ -45,7 +45,7 @@ def roster_2x24(hp=None):
 
 def new_game(roster):
     norm = scenarios.load_text(json.dumps(roster))[0]
-    return Game(profiles.get(norm["ruleset"]), norm)
+    return Game(rules.get(norm["ruleset"]), norm)
 
 
 _CACHE = {}

@@ -115,10 +115,10 @@ class Referee:
             raise
         self.pad.reset(len(norm["sides"][0]["ships"]))
         if self.release_rulesets:       # (the menu's kept game keeps its ruleset)
-            rules.release([g.profile.name for g in (game, self.kept and self.kept[0]) if g])
+            rules.release([g.rules.name for g in (game, self.kept and self.kept[0]) if g])
         self._send_parts(line)
         from referee.roster_hints import send
-        send(self, game.profile, norm)  # ability texts nothing enforces: err lines
+        send(self, game.rules, norm)  # ability texts nothing enforces: err lines
         return game
 
     def restore(self):

@@ -140,7 +140,7 @@ def running_side(g):
     """Side whose clock runs by the rules now, or NONE."""
     if not g.clk or g.winner() is not None:
         return NONE
-    s = g.profile.acting_side(g)
+    s = g.rules.acting_side(g)
     return s if s in (0, 1) else NONE
 
 
@@ -333,7 +333,7 @@ def draw(r, app):
     phase, dice entry)."""
     g = app.game
     pad = app.pad
-    if not g.clk or pad.entry or g.profile.phases[g.phase] == "initiative":
+    if not g.clk or pad.entry or g.rules.phases[g.phase] == "initiative":
         return
     from referee import glyphs
     from referee.render import SIDE_RGB, SIDE_DIM

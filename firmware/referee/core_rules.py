@@ -20,7 +20,7 @@ class CoreRules(Fleet):
     def winner(self):
         """Side that has won by the roster's victory conditions (as the ruleset reads them),
         or None."""
-        w = self.profile.winner(self)
+        w = self.rules.winner(self)
         if w is None and self.clk:
             from referee.clock import winner
             return winner(self)
@@ -38,7 +38,7 @@ class CoreRules(Fleet):
             return "%s: the unused fields are 0" % CORE_NAMES[kind]
         if kind == EV_UNDO:
             return None
-        p = self.profile
+        p = self.rules
         win = self.winner()          # the ruleset's, or a clock that ran out (clock.py)
         if win is not None:
             from referee.texts import says     # (a refusal: the texts load only now)
@@ -92,7 +92,7 @@ class CoreRules(Fleet):
         return "%s does not use event kind %d" % (p.name, kind)
 
     def _check_hit(self, a, b, c):  # noqa: PLR0911 (a refusal each)
-        p = self.profile
+        p = self.rules
         r = self.ship(a)
         if r:
             return r
@@ -130,7 +130,7 @@ class CoreRules(Fleet):
         return p.check_hit(self, a, b, c)
 
     def _check_counter(self, a, b, c):
-        p = self.profile
+        p = self.rules
         if not self.nopt:
             return "%s has no fleet command chart" % p.name
         r = self.ship(a) or self.ship(c)
@@ -162,7 +162,7 @@ class CoreRules(Fleet):
 
     def _apply(self, ev):
         kind, a, b, c = ev
-        p = self.profile
+        p = self.rules
         if kind == EV_INIT:
             self.rolls = (a, b)
             self.roll_src = c
@@ -221,7 +221,7 @@ class CoreRules(Fleet):
     def mark(self, target, points, attacker):
         """Mark ``points`` of damage on ``target`` as EV_HIT does (pending in the ruleset's
         pending phases, else at once); ``attacker`` (or NONE) becomes the ship firing now."""
-        p = self.profile
+        p = self.rules
         if points > 0:
             if self.phase in p.pending_phases:
                 total = self.hp1[target] + self.hp2[target]

@@ -93,7 +93,7 @@ class Fleet:
     rules.base.Ruleset) with the game's ``settings`` (a dict as ``rules.settings`` gives)."""
 
     def __init__(self, rules, roster, settings):
-        self.profile = rules      # the ruleset (rules.base.Ruleset)
+        self.rules = rules      # the ruleset (rules.base.Ruleset)
         self.settings = settings
         names = []
         side = []
@@ -232,9 +232,9 @@ class Fleet:
         rnd = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
         if rnd < 1:
             return "round must be 1 or more"
-        if data[4] >= len(self.profile.phases):
-            return "phase %d: %s has %d phases" % (data[4], self.profile.name,
-                                                   len(self.profile.phases))
+        if data[4] >= len(self.rules.phases):
+            return "phase %d: %s has %d phases" % (data[4], self.rules.name,
+                                                   len(self.rules.phases))
         if data[5] not in (0, 1, NONE) or data[6] not in (0, 1, NONE):
             return "initiative holder must be side 0, 1 or none"
         if data[7] > 20 or data[8] > 20 or data[9] > 1:
@@ -260,7 +260,7 @@ class Fleet:
             if v != NONE and (v >= n or self.side[v] != j // k):
                 return "fleet command chart entry %d names no ship of that side" % j
         o += 2 * k
-        rules = self.profile
+        rules = self.rules
         nf = len(rules.FLAGS)
         for i in range(n):              # the ruleset's flags: only the bits it declares
             if data[o + i] >> nf:
@@ -349,4 +349,4 @@ class Fleet:
     def add_damage(self, i, points):
         """Apply ``points`` of damage to ship i at once (capped at X+Y) and tell the ruleset."""
         self.dmg[i] = min(self.dmg[i] + points, self.hp1[i] + self.hp2[i])
-        self.profile.on_damage(self, i)
+        self.rules.on_damage(self, i)

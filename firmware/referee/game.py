@@ -304,10 +304,10 @@ class Game(CoreRules):
     # ---- derived -----------------------------------------------------------------------
     def moves_first(self):
         """Side that moves first this round, or NONE before it is decided."""
-        return self.profile.moves_first(self)
+        return self.rules.moves_first(self)
 
     def phase_name(self):
-        return self.profile.phases[self.phase]
+        return self.rules.phases[self.phase]
 
     def snapshot(self):
         """The derived state as a JSON-ready dict (includes ``state_hash`` and ``seq``)."""

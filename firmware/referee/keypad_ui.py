@@ -161,7 +161,7 @@ class KeypadUI:
                 self._px(k0 + b, hi)
 
     def _numbers(self, app, g, error):
-        nph = len(g.profile.phases)
+        nph = len(g.rules.phases)
         for k in range(min(nph, 4)):
             self._px(k, PURPLE if k == g.phase else DIM_PURPLE)
         r = g.round

@@ -135,9 +135,9 @@ class SerialLink:
             return getattr(self, HANDLERS[i])(g, c, msg)
         if g is None:
             raise ValueError("no game loaded")
-        if c in g.profile.COMMANDS:
-            return ref.submit(g.profile.command(self, c, msg), "serial", c)
-        raise ValueError("unknown command %r (%s has none of that name)" % (c, g.profile.name))
+        if c in g.rules.COMMANDS:
+            return ref.submit(g.rules.command(self, c, msg), "serial", c)
+        raise ValueError("unknown command %r (%s has none of that name)" % (c, g.rules.name))
 
     def _hello(self, g, c, msg):
         ref = self.referee
@@ -161,7 +161,7 @@ class SerialLink:
         mpy, code, src = ref.build_info or runtime.describe()
         msg = {"t": "hello", "proto": PROTO_VERSION, "fw": FW_VERSION,
                "micropython": mpy, "code": code, "src": src, "board": ref.board.get("name", "?"),
-               "ruleset": g.profile.name if g else None, "scenario": ref.scenario,
+               "ruleset": g.rules.name if g else None, "scenario": ref.scenario,
                "gid": ref.gid, "seq": g.seq if g else 0}
         from referee.dice import hello_fields
         hello_fields(ref, msg)          # the dice commitment and boot (docs/dice.md)
@@ -236,11 +236,11 @@ class SerialLink:
         ship = self.ship_arg(msg)
         opt = msg.get("option")
         if isinstance(opt, str):
-            names = [o.name for o in g.profile.options]
+            names = [o.name for o in g.rules.options]
             if opt not in names:
                 raise ValueError("no option %r (options: %s)" % (opt, ", ".join(names)))
             opt = names.index(opt)
-        n = len(g.profile.options)
+        n = len(g.rules.options)
         if not is_int(opt, 0, max(n, 1) - 1):
             raise ValueError("option must be an option's number 0..%d or its name"
                              % (max(n, 1) - 1))

@@ -77,7 +77,7 @@ def plan(r, app, want):
         want[pad.entry - 1] = (_top(r, app), pad.entry_value, WHITE)
     elif r.win is not None:
         pass                        # the game is decided: the banner, no round to come
-    elif g.profile.phases[g.phase] == "initiative":
+    elif g.rules.phases[g.phase] == "initiative":
         y = _top(r, app)
         if g.init == NONE or not g.rolls[0]:
             want[0] = (y, g.round, WHITE)
@@ -103,11 +103,11 @@ def last_dice(r, g):
         r.dice = None
         if g.seq > g.base_seq:
             ev = g.event(g.seq)
-            shown = g.profile.dice_shown(g, ev) if ev[0] != EV_INIT else ()
+            shown = g.rules.dice_shown(g, ev) if ev[0] != EV_INIT else ()
             if len(shown) == 1:
                 s, v = shown[0][0], shown[0][2]
                 from referee.rules.d20 import D20Rules, EV_ATTACK
-                miss = (ev[0] == EV_ATTACK and isinstance(g.profile, D20Rules)
+                miss = (ev[0] == EV_ATTACK and isinstance(g.rules, D20Rules)
                         and g.x[0] == 2 and g.x[1] == v)    # (rules/d20.py: 2 a miss)
                 side_rgb, side_dim = _colours()
                 r.dice = (s, v, side_dim[s] if miss else side_rgb[s])

@@ -132,7 +132,7 @@ class Pad:
         return r or ref.submit((EV_HIT, self.cursor, dph if action == "dmg+" else -dph, by))
 
     def _power(self, g, action):
-        return self.special(g.profile.power[1])
+        return self.special(g.rules.power[1])
 
     def _launch(self, g, action):
         return self.referee.submit((EV_LAUNCH, self.cursor, 0, 0))
@@ -142,10 +142,10 @@ class Pad:
         # action there (its ``pad``); alt1..alt4: the ruleset's own actions (``pad`` 4..7)
         k = int(action[3]) - 1
         if action[0] == "a":
-            return self.special(g.profile.pad[4 + k])
+            return self.special(g.rules.pad[4 + k])
         if g.nopt:
             return self.referee.submit((EV_COUNTER, self.counter_source(), k, self.cursor))
-        return self.special(g.profile.pad[k])
+        return self.special(g.rules.pad[k])
 
     def _roll(self, g, action):
         return self.referee.roll_initiative()
@@ -186,7 +186,7 @@ class Pad:
         """Start entering physical dice: the initiative roll's two, or after it one d20 held
         for the ruleset's next pad action that rolls one (its ``PAD_D20``)."""
         die = g.phase != 0 or g.init != NONE
-        if die and not g.profile.PAD_D20:
+        if die and not g.rules.PAD_D20:
             return self.referee.error("physical dice are entered for the initiative roll",
                                       "key")
         self.entry_die = die
@@ -199,7 +199,7 @@ class Pad:
         ships: the ruleset builds the event (or only counts on the pad)."""
         ref = self.referee
         g = ref._g()
-        rules = g.profile
+        rules = g.rules
         mark = ref.mark
         if not what:
             return ref.error("that key does nothing in %s" % rules.name, "key")
@@ -247,7 +247,7 @@ class Pad:
         if p is None or p[0] != ref.mark:
             return None
         g = ref._g()
-        rules = g.profile
+        rules = g.rules
         if rules.aim(g, p[0]) == rules.aim_value(g, p[1], p[2]):
             return None
         from referee.rules.d20 import EV_AIM

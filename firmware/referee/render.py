@@ -203,7 +203,7 @@ class Renderer:
         redrawn only when one of them changed)."""
         w = self.w
         half = self.half
-        mf = g.profile.acting_side(g)
+        mf = g.rules.acting_side(g)
         win = self.winner(g)
         r = g.round
         r0 = self.row0
@@ -219,7 +219,7 @@ class Renderer:
         for b in range(8):
             if r & (1 << (7 - b)):
                 self.px(b, 0, WHITE)
-        nph = len(g.profile.phases)
+        nph = len(g.rules.phases)
         for k in range(nph):
             x = half + 1 + k
             if x < w - 2:
@@ -271,7 +271,7 @@ class Renderer:
             first = pad.side_start[s] + pad.page * rpp
             end = pad.side_start[s] + pad.side_count[s]
             if ask:
-                g.profile.act_marks(g, first, min(end, first + rpp), self.marks, s * rpp)
+                g.rules.act_marks(g, first, min(end, first + rpp), self.marks, s * rpp)
             cv = want[s]
             cv0 = cv[0] - 2 if cv is not None else rpp
             self._ship_half(g, s, first, end, cv0, cv0 + glyphs.H,

@@ -67,7 +67,7 @@ def pending(g):
     """True when damage marked now waits (the ruleset's pending phases: swsb's attack steps
     until the damage phase, digest 1.2; smb's capital weapons phase, seed 004; swsb-addon's
     attack phase until the ship has fired, seed 001), False when it is applied at once."""
-    return g.phase in g.profile.pending_phases
+    return g.phase in g.rules.pending_phases
 
 
 def undone_seq(g, seq):
@@ -106,8 +106,8 @@ def event_text(g, ev, seq=None, live=True):
     if k == EV_CLOCK:                   # (referee/clock.py)
         from referee.clock import text
         return text(g, ev)
-    if k in g.profile.EVENTS:
-        return g.profile.event_text(g, ev, live)
+    if k in g.rules.EVENTS:
+        return g.rules.event_text(g, ev, live)
     if k in CORE_NAMES:
         return CORE_NAMES[k]
     return "event %d" % k
@@ -146,7 +146,7 @@ def _counter_text(g, ev, seq, live):
     _, a, b, c = ev
     nm = g.names
     return "%s plays a fleet command counter (%s) for %s." % (
-        nm[a], g.profile.options[b].name, nm[c])
+        nm[a], g.rules.options[b].name, nm[c])
 
 
 def _phase_text(g, ev, seq, live):
@@ -172,7 +172,7 @@ def _launch_text(g, ev, seq, live):
 
 def _flag_bit(g, name):
     """The ``fl2`` bit of the ruleset flag ``name`` (its FLAGS index), or 0 when it has none."""
-    fl = g.profile.FLAGS
+    fl = g.rules.FLAGS
     return (1 << fl.index(name)) if name in fl else 0
 
 
@@ -256,9 +256,9 @@ def ship_state(g, i):
     if ex and f2 & ex:
         return "exited"
     if not g.fl[i] & F_LAUNCHED:
-        return "in the fighter pool" if g.profile.from_pool(g, i) else "aboard"
+        return "in the fighter pool" if g.rules.from_pool(g, i) else "aboard"
     t = STATUS_NAMES[g.status(i)]
-    for flag, words in getattr(g.profile, "STATE_WORDS", ()):   # the first that holds
+    for flag, words in getattr(g.rules, "STATE_WORDS", ()):   # the first that holds
         if f2 & _flag_bit(g, flag):
             return t + ", " + words
     return t
@@ -271,7 +271,7 @@ def shows(g):
     is the miniature's, display only); ``counters`` when it has a fleet command chart (its
     ``options``: seed 000 "Fleet Command"). Hit points are said per ship (:func:`hit_points`).
     """
-    p = g.profile
+    p = g.rules
     return {"class": bool(p.USES_CLASS), "counters": bool(p.options)}
 
 

@@ -8,7 +8,7 @@ def ship_dict(g, i):
     return {"i": i, "name": g.names[i], "side": g.side[i], "class": g.cls[i],
             "hp": [g.hp1[i], g.hp2[i]], "damage": g.dmg[i], "pending": g.pend[i],
             "counters": g.cc[i], "launched": bool(g.fl[i] & F_LAUNCHED),
-            "full_power": g.profile.full_power(g, i), "fired": bool(g.fl[i] & F_FIRED),
+            "full_power": g.rules.full_power(g, i), "fired": bool(g.fl[i] & F_FIRED),
             "status": STATUS_NAMES[g.status(i)]}
 
 
@@ -19,7 +19,7 @@ def chart_list(g):
         row = []
         for k in range(g.nopt):
             v = g.chart[s * g.nopt + k]
-            row.append([g.profile.options[k].name, None if v == NONE else v])
+            row.append([g.rules.options[k].name, None if v == NONE else v])
         out.append(row)
     return out
 
@@ -28,7 +28,7 @@ def snapshot(g):
     """The derived state of game ``g`` as a JSON-ready dict (with ``state_hash``, ``seq``)."""
     init = None if g.init == NONE else g.init
     mf = g.moves_first()
-    return {"ruleset": g.profile.name, "scenario": g.roster_name,
+    return {"ruleset": g.rules.name, "scenario": g.roster_name,
             "sides": list(g.side_names), "seq": g.seq, "round": g.round,
             "phase": g.phase_name(), "initiative": init,
             "moves_first": None if mf == NONE else mf,
@@ -36,7 +36,7 @@ def snapshot(g):
             "active": None if g.active == NONE else g.active,
             "ships": [ship_dict(g, i) for i in range(g.n)],
             "chart": chart_list(g), "settings": g.settings,
-            "winner": g.winner(), "profile": g.profile.view(g),
+            "winner": g.winner(), "profile": g.rules.view(g),
             "state_hash": g.state_hash(), "clock": clock_view(g)}
 
 

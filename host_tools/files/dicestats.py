@@ -25,7 +25,7 @@ import json
 import math
 import sys
 
-from referee import rules as profiles, scenarios
+from referee import rules, scenarios
 from referee.events import EV_INIT, EV_UNDO
 from referee.game import Game
 from referee.texts import plural
@@ -101,7 +101,7 @@ def rolls(roster, events, dice=None, start=None):
     from host_tools.files.verify import took_dice
     if start is None:
         norm, _raw = scenarios.load_text(json.dumps(roster))
-        start = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
+        start = Game(rules.get(norm["ruleset"]), norm, window=1 << 20)
     g = start
     recs = {r["seq"]: r for r in (dice or {}).get("rolls") or []}
     revealed = revealed_keys(dice or {})
@@ -130,9 +130,9 @@ def rolls(roster, events, dice=None, start=None):
             src, why = "unchecked", "secret lost in a restart"
         else:
             src = "board"
-        shown = g.profile.dice_shown(g, ev)
+        shown = g.rules.dice_shown(g, ev)
         if not shown and rec is not None:
-            side = g.profile.roller(g, ev)
+            side = g.rules.roller(g, ev)
             shown = [(side, rec["s"], v) for v in rec["d"]]
         out.append({"seq": seq, "round": g.round, "source": src, "why": why,
                     "dice": [[side, faces, v] for side, faces, v in shown],
@@ -149,7 +149,7 @@ def stats(roster, events, dice=None, start=None):
     and die."""
     if start is None:
         norm, _raw = scenarios.load_text(json.dumps(roster))
-        start = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
+        start = Game(rules.get(norm["ruleset"]), norm, window=1 << 20)
     names = list(start.side_names)
     rolled = {}
     for r in rolls(roster, events, dice, start):

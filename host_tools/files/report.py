@@ -86,7 +86,7 @@ def analyse(data):
         ships.append(dict([(k, d[k]) for k in SHIP_KEYS], state=ship_state(g, i),
                           hit_points=hit_points(g, i)))
     return {"scenario": g.roster_name or data["game"].get("scenario") or "",
-            "ruleset": g.profile.name, "gid": data["game"].get("gid") or "",
+            "ruleset": g.rules.name, "gid": data["game"].get("gid") or "",
             "source": data.get("source") or "save file", "base_seq": data["base_seq"],
             "sides": list(g.side_names), "ships": ships, "records": records, "shows": shows(g),
             "start_round": start_round, "start_phase": start_phase,

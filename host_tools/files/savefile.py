@@ -19,7 +19,7 @@ board.
 import hashlib
 import json
 
-from referee import rules as profiles, scenarios
+from referee import rules, scenarios
 from referee.events import EV_UNDO
 from referee.game import Game
 
@@ -82,7 +82,7 @@ def new_game_of(save):
     there: verify stays linear). Raises SaveError naming the bad roster field."""
     try:
         norm, _ = scenarios.load_text(json.dumps(save["game"]["roster"]))
-        return Game(profiles.get(norm["ruleset"]), norm)
+        return Game(rules.get(norm["ruleset"]), norm)
     except Exception as e:    # a roster the checks let through must still not crash the CLI
         raise SaveError("the roster in the file is bad: %s" % e)
 

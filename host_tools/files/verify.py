@@ -16,7 +16,7 @@ import json
 import sys
 
 from host_tools.files.dicelog import DiceLog, epoch_name  # noqa: F401  (DiceLog: the host's record)
-from referee import rules as profiles, scenarios
+from referee import rules, scenarios
 from referee.dice import derive
 from referee.events import EV_INIT
 from referee.game import Game
@@ -86,7 +86,7 @@ def took_dice(g, ev):
     """True when event ``ev`` (just applied to Game ``g``) took dice: no roll of none matches
     it (the rulesets' ``roll_matches``: an initiative, an attack, an Ion Cannon shot, an
     overlap that rolls attack dice)."""
-    return not g.profile.roll_matches(g, ev, 8, [])
+    return not g.rules.roll_matches(g, ev, 8, [])
 
 
 def verify_game(roster, events, dice):
@@ -102,7 +102,7 @@ def verify_game(roster, events, dice):
     save kept) and ``lost`` (seqs of board rolls with a record whose secret the board never
     revealed before a restart lost it)."""
     norm, _raw = scenarios.load_text(json.dumps(roster))
-    g = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
+    g = Game(rules.get(norm["ruleset"]), norm, window=1 << 20)
     rolls = {r["seq"]: r for r in dice.get("rolls") or []}
     problems, secrets = check_commitments(dice)
     cur = dice.get("boot")
@@ -138,7 +138,7 @@ def verify_game(roster, events, dice):
 def _check_roll(g, seq, ev, rec, secrets, cur):
     # one roll with a record: "ok", "physical", "unrevealed", "lost" or what is wrong (str)
     faces, draws = rec.get("s"), rec.get("d") or []
-    if not g.profile.roll_matches(g, ev, faces, draws):
+    if not g.rules.roll_matches(g, ev, faces, draws):
         return "event %d %r: shows other dice than the %s roll recorded for it (%s)" % (
             seq, list(ev), "physical" if rec.get("phys") else "board", draws)
     if rec.get("phys"):

@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 
-from referee import rules as profiles
+from referee import rules
 from referee.assembly import assemble, clock_task
 from referee.dice import Dice, XorShift32, board_seed
 from referee.loop import sleep_ms
@@ -61,7 +61,7 @@ def make_board(args):
     elif args.scenario:
         wanted = args.scenario
     elif args.ruleset:
-        wanted = profiles.get(args.ruleset).example
+        wanted = rules.get(args.ruleset).example
     j = app.journal
     if j is not None and not args.new and j.has_game():
         held = None

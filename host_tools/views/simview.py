@@ -115,7 +115,7 @@ class SimView:
         pick = app.pad.aim_pick
         if pick is not None and pick[0] == app.mark:     # the pad's aim, not logged yet
             sel.append(Text("aiming: %s %s (logged when it acts)" % (
-                possessive(g.names[pick[0]]), g.profile.aim_text(g, pick[1], pick[2])),
+                possessive(g.names[pick[0]]), g.rules.aim_text(g, pick[1], pick[2])),
                 style="magenta"))
         sel += clockview.sim_lines(app)     # time banks (docs/clock.md): paused, time left
         if app.pad.menu is not None:

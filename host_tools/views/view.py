@@ -27,7 +27,7 @@ def bar(game, i, width=10):
 def pad_label(game, action):
     """What a pad action does in this game's ruleset: the ruleset's own declaration
     (rules.base.Ruleset.pad_label), never a copy of its rules."""
-    return game.profile.pad_label(game, action)
+    return game.rules.pad_label(game, action)
 
 
 def ships_table(game, cursor=None):
@@ -62,7 +62,7 @@ def chart_text(game):
         t.append("%s chart: " % possessive(game.side_names[s]), style="bold")
         for k in range(game.nopt):
             v = game.chart[s * game.nopt + k]
-            name = game.profile.options[k].name
+            name = game.rules.options[k].name
             if v == 255:
                 t.append("[%s] " % name, style="dim")
             else:
@@ -75,9 +75,9 @@ def header_text(game, scenario):
     init = game.init
     holder = "undecided" if init == 255 else game.side_names[init]
     mf = game.moves_first()
-    act = game.profile.acting_side(game)
+    act = game.rules.acting_side(game)
     t = Text()
-    t.append("%s  (%s)" % (scenario, game.profile.name), style="bold")
+    t.append("%s  (%s)" % (scenario, game.rules.name), style="bold")
     w = game.winner()
     if w is not None:       # on the first line: a collapsed header (80x24) still shows it
         t.append("  WINNER: %s" % game.side_names[w], style="bold green")

@@ -148,7 +148,7 @@ def test_a_good_base_is_taken_and_journaled(tmp_path):
 def test_a_rule_that_raises_takes_its_event_back(tmp_path, monkeypatch):
     app, out = board(tmp_path, "swsb-example")
     before, files = state(app), flash(tmp_path)
-    prof = app.game.profile
+    prof = app.game.rules
 
     def boom(*a):
         raise TypeError("a roster value the checks let through")
@@ -289,7 +289,7 @@ def _layout(g):
     """Offsets of the ruleset's flags, ship bytes and game bytes in a state (fleet.py)."""
     fl2 = 12 + 4 * g.n + 2 * g.nopt
     sx = fl2 + g.n
-    return fl2, sx, sx + g.n * g.profile.SHIP_BYTES
+    return fl2, sx, sx + g.n * g.rules.SHIP_BYTES
 
 
 # states no game can reach, found accepted by an independent check (seed 004's Escape from

@@ -9,7 +9,7 @@ import json
 from referee.clock import clock_of
 from referee.events import EV_CLOCK
 from referee.game import Game
-from referee import rules as profiles, scenarios
+from referee import rules, scenarios
 from support.clock import Table, roster
 
 
@@ -150,7 +150,7 @@ def test_mirror_replays_the_clock_events_to_the_same_hash():
     assert any(e[0] == EV_CLOCK for e in t.events())
     norm, _ = scenarios.load_text(json.dumps(roster("swsb-example", clock_s=90,
                                                     clock_inc_s=5)))
-    mirror = Game(profiles.get(norm["ruleset"]), norm)
+    mirror = Game(rules.get(norm["ruleset"]), norm)
     mirror.replay(t.events())
     assert mirror.state_hash() == g.state_hash()
     assert mirror.snapshot()["clock"]["left"] == t.clock["left"]
@@ -159,9 +159,9 @@ def test_mirror_replays_the_clock_events_to_the_same_hash():
 def test_a_game_without_clocks_keeps_its_state_bytes():
     # the clock bytes are added only with clock_s, so every other game's hash is as before
     norm, _ = scenarios.load_text(json.dumps(roster("swsb-example")))
-    a = Game(profiles.get("swsb"), norm)
+    a = Game(rules.get("swsb"), norm)
     norm2, _ = scenarios.load_text(json.dumps(roster("swsb-example", clock_s=60)))
-    b = Game(profiles.get("swsb"), norm2)
+    b = Game(rules.get("swsb"), norm2)
     assert len(b.state_bytes()) == len(a.state_bytes()) + 7
     assert a.check((EV_CLOCK, 0, 1, 0)) and b.check((EV_CLOCK, 0, 1, 0)) is None
 

@@ -12,7 +12,7 @@ import pytest
 
 from support import ROOT
 from support.game import make_referee
-from referee import rules as profiles, scenarios
+from referee import rules, scenarios
 from referee.game import Game
 
 
@@ -32,7 +32,7 @@ def test_load_gives_a_shipped_scenario_clocks(load):
     app, out = make_referee("swsb-example")
     app.link.handle_line(json.dumps(load))
     g = app.game
-    assert g.profile.name == "smb" and g.clk
+    assert g.rules.name == "smb" and g.clk
     snap = g.snapshot()
     assert snap["clock"]["left"] == [2700, 2700] and snap["settings"]["clock_zero"] == 1
     # the game line carries the settings played with: the mirror builds the same game
@@ -40,7 +40,7 @@ def test_load_gives_a_shipped_scenario_clocks(load):
     assert roster["settings"]["clock_s"] == 2700
     app.link.handle_line(json.dumps({"c": "roll", "values": [12, 4]}))
     norm, _ = scenarios.load_text(json.dumps(roster))
-    mirror = Game(profiles.get(norm["ruleset"]), norm)
+    mirror = Game(rules.get(norm["ruleset"]), norm)
     mirror.replay([json.loads(x)["ev"] for x in out if x.startswith('{"t":"ev"')])
     assert mirror.state_hash() == g.state_hash()
 

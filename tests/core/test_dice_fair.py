@@ -141,7 +141,7 @@ def test_physical_attack_roll_is_recorded_as_physical():
     g = b.app.game
     b.serial({"c": "roll", "values": [15, 3]})
     b.serial({"c": "phase"})
-    while g.profile.phases[g.phase] != "attack" and g.seq < 20:
+    while g.rules.phases[g.phase] != "attack" and g.seq < 20:
         b.serial({"c": "phase"})
     side0 = [i for i in range(g.n) if g.side[i] == 0]
     side1 = [i for i in range(g.n) if g.side[i] == 1]

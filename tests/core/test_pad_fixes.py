@@ -230,7 +230,7 @@ def test_proximity_override_is_a_counter_on_the_pad_and_over_serial():
     the Mon Calamari Cruiser, one counter spent; on the pad, once who moves first is chosen,
     `alt4` plays it for the selected Cloaked Raider from its own counters."""
     a, out = make_referee("swsb-addon-example")
-    names = [o.name for o in a.game.profile.options]
+    names = [o.name for o in a.game.rules.options]
     assert names[4] == "Proximity Override"
     ok(a, out, c="roll", values=[12, 3])
     ok(a, out, c="phase")

@@ -88,7 +88,7 @@ def test_load_pushed_roster_and_ruleset_example():
     g = last(out)
     assert g["t"] == "game" and g["roster"]["name"] == "Duel" and a.game.n == 2
     a.link.handle_line('{"c": "load", "ruleset": "swsb"}')
-    assert a.game.profile.name == "swsb"
+    assert a.game.rules.name == "swsb"
 
 
 def test_output_is_printable_ascii():

@@ -56,7 +56,7 @@ def check(app, runner, where):
 def check_marks(g, where):
     """The ruleset's act_marks (what the grid asks, skipping phases outside TO_ACT_PHASES and
     the base's always-False tests) equal asking full_power and yet_to_act of every ship."""
-    prof = g.profile
+    prof = g.rules
     got = bytearray(g.n + 2)
     prof.act_marks(g, 1, g.n, got, 2)
     want = bytearray(2) + bytearray(1 if prof.full_power(g, i) else
@@ -82,7 +82,7 @@ def test_ships_yet_to_act_show_in_the_phases_of_turns(name, scenario):
     try:
         for _ in presses(name, app, runner, keys, keymap):
             g = app.game
-            if any(g.profile.yet_to_act(g, i) for i in range(g.n)):
+            if any(g.rules.yet_to_act(g, i) for i in range(g.n)):
                 seen.add(g.phase_name())
     finally:
         ser.close()

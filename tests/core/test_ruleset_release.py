@@ -27,7 +27,7 @@ print("LEFT", " ".join(left))
 app.link.handle_line('{"c": "roll", "values": [9, 4]}')
 app.load_scenario("hoth")                        # smb again: imported afresh, and it plays
 app.link.handle_line('{"c": "roll", "values": [9, 4]}')
-print("SEQ", app.game.seq, app.game.profile.name)
+print("SEQ", app.game.seq, app.game.rules.name)
 """
 
 

@@ -284,7 +284,7 @@ def test_the_window_keeps_its_buffers_through_folds_undos_and_a_taken_back_event
     and changed in place (on the Pico they then never move on the heap): the same objects
     after many folds, a run of undos and an event taken back, and the game still agrees
     with one that never folds, given the same events."""
-    from referee import profiles, scenarios
+    from referee import rules, scenarios
     from referee.game import Game
     g = new_game("swsb-example")
     w = g.win
@@ -308,7 +308,7 @@ def test_the_window_keeps_its_buffers_through_folds_undos_and_a_taken_back_event
     assert all(a is b for a, b in zip((w.events, w.hashes, w.eff), held))
     assert w.base_seq > 0 and len(w.events) == len(w.hashes) == 4 * w.count()
     norm, _raw = scenarios.load_text(scenario_text("swsb-example"))
-    whole = Game(profiles.get(norm["ruleset"]), norm, window=1 << 20)
+    whole = Game(rules.get(norm["ruleset"]), norm, window=1 << 20)
     whole.replay(log)
     assert whole.seq == g.seq and whole.state_hash() == g.state_hash()
     assert whole.win.events[-4 * w.count():] == w.events

@@ -12,7 +12,7 @@ import os
 from support import ROOT
 from support.emu import board_profile, boot, build_uf2, need_emu
 from host_tools.files.verify import DiceLog, verify_game
-from referee import rules as profiles, scenarios
+from referee import rules, scenarios
 from referee.events import EV_CLOCK
 from referee.game import Game
 
@@ -107,7 +107,7 @@ def test_emulated_pico_commits_rolls_and_runs_the_clock(uf2_dir):
     res = verify_game(r, [(s, e) for s, e, _h in events], log.as_dict())
     assert res["bad"] == [] and res["problems"] == [] and len(res["ok"]) >= 1
     norm, _ = scenarios.load_text(json.dumps(r))
-    g = Game(profiles.get("swsb"), norm)
+    g = Game(rules.get("swsb"), norm)
     for s, e, h in events:
         assert g.submit(tuple(e)) is None and g.state_hash() == h
     assert g.snapshot()["clock"]["expired"][holder]

@@ -32,7 +32,7 @@ def send(m, cmd, wait=3.0):
 
 def phase_to(m, name):
     g = m.rep.game
-    while g.profile.phases[g.phase] != name:
+    while g.rules.phases[g.phase] != name:
         assert send(m, {"c": "phase"})
 
 

@@ -104,7 +104,7 @@ def test_scenario_label_is_in_the_chain():
 def test_verify_is_linear_in_undo_chains(monkeypatch):
     """4,000 undos in chains: the replay applies at most a RAM window's events per undo, as
     the board does (it was quadratic: every undo replayed the whole game)."""
-    phases = len(new_game("swsb-example").profile.phases)
+    phases = len(new_game("swsb-example").rules.phases)
     rnd = [(EV_INIT, 12, 5, 0)] + [(EV_PHASE, 0, 0, 0)] * phases
     evs = []
     for _ in range(60):              # 60 x (24 rounds, then 8 rounds undone)
@@ -160,7 +160,7 @@ def test_save_of_a_long_history_over_serial(sim_factory, tmp_path):
     """3,000 events, most of them no longer in the board's RAM: the host streams them from
     the board's journal and saves the whole game (it recursed handle -> catch_up -> handle)."""
     from support.process import drive
-    phases = len(new_game("swsb-example").profile.phases)
+    phases = len(new_game("swsb-example").rules.phases)
     rnd = [[EV_INIT, 12, 5, 0]] + [[EV_PHASE, 0, 0, 0]] * phases
     evs = (rnd * (3000 // len(rnd) + 1))[:3000]
     sim = sim_factory("--headless", "--scenario", "swsb-example", "--seed", "1", "--flash",

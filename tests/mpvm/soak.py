@@ -5,7 +5,7 @@ import gc
 import json
 
 from referee import game as G
-from referee import rules as profiles, scenarios
+from referee import rules, scenarios
 from referee.dice import XorShift32
 from referee.journal import Journal, OSFS
 
@@ -22,7 +22,7 @@ for k in range(24):
 roster = {"name": "soak", "ruleset": spec["ruleset"], "sides": [
     {"name": "A", "ships": ships}, {"name": "B", "ships": ships}]}
 norm, raw = scenarios.load_text(json.dumps(roster))
-game = G.Game(profiles.get(norm["ruleset"]), norm, window=spec["window"])
+game = G.Game(rules.get(norm["ruleset"]), norm, window=spec["window"])
 journal = Journal(OSFS(""), "/game")
 journal.new_game(json.dumps(roster), game)
 rng = XorShift32(spec["seed"])
@@ -80,7 +80,7 @@ def step(i):
 
 def finish():
     gc.collect()
-    g2 = G.Game(profiles.get(norm["ruleset"]), norm, window=spec["window"])
+    g2 = G.Game(rules.get(norm["ruleset"]), norm, window=spec["window"])
     journal.restore(g2)
     n = 0
     last = 0

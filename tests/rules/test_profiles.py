@@ -7,7 +7,7 @@ import pytest
 
 from support import ROOT
 from support.game import new_game, smb_move_all
-from referee import game as G, rules as profiles, scenarios
+from referee import game as G, rules, scenarios
 from referee.game import NONE
 from referee.rules.d20 import EV_AIM, EV_ATTACK
 from referee.rules.swsb import EV_TRANSFER, EV_DONE, W_PRIMARY, W_PD, W_BROAD_L, W_BROAD_R
@@ -39,7 +39,7 @@ def idx(g, name):
 
 def game_of(roster):
     norm, _ = scenarios.load_text(json.dumps(roster))
-    return G.Game(profiles.get(norm["ruleset"]), norm)
+    return G.Game(rules.get(norm["ruleset"]), norm)
 
 
 # ---- swsb completed (seed 000; digest 2-4) ---------------------------------------------------
@@ -75,12 +75,12 @@ def to_attack(g, pd=False, rolls=(12, 3)):
 def test_swsb_damaged_side_stat_block():
     g = game_of(swsb_roster())
     c = idx(g, "Cruiser")
-    assert (g.profile.defense(g, c), g.profile.attack_bonus(g, c), g.profile.point_defense(g, c)) == (15, 6, 4)
+    assert (g.rules.defense(g, c), g.rules.attack_bonus(g, c), g.rules.point_defense(g, c)) == (15, 6, 4)
     to_attack(g)
     ok(g, (G.EV_HIT, c, 2, NONE))
     ok(g, PH)                                     # damage phase: the card flips
     assert g.status(c) == G.DAMAGED
-    assert (g.profile.defense(g, c), g.profile.attack_bonus(g, c), g.profile.point_defense(g, c)) == (11, 3, 0)
+    assert (g.rules.defense(g, c), g.rules.attack_bonus(g, c), g.rules.point_defense(g, c)) == (11, 3, 0)
     ok(g, PH)
     to_attack(g, pd=True)
     refused(g, (G.EV_HIT, idx(g, "TIE 1"), 1, c), "no point defense")   # damaged PD 0
@@ -172,8 +172,8 @@ def addon(settings=None):
 
 def attack_total(g, a, c, inches, roll=10, weapon=W_PRIMARY):
     ok(g, (EV_AIM, a, weapon, inches))
-    res = g.profile.attack_result(g, a, c, roll)
-    bonus = g.profile.point_defense(g, a) if weapon == W_PD else g.profile.attack_bonus(g, a)
+    res = g.rules.attack_result(g, a, c, roll)
+    bonus = g.rules.point_defense(g, a) if weapon == W_PD else g.rules.attack_bonus(g, a)
     return res if isinstance(res, str) else res[1] - roll - bonus
 
 
@@ -210,7 +210,7 @@ def test_addon_roll_of_20_always_hits():
     g.st = bytearray(g.st)
     g.st[cr * g.nst] = 60
     ok(g, (EV_AIM, mc, W_PRIMARY, 20))
-    assert g.profile.attack_result(g, mc, cr, 19)[0] is False
+    assert g.rules.attack_result(g, mc, cr, 19)[0] is False
     ok(g, (EV_ATTACK, mc, 20, cr))
     assert g.x[0] == 1 and g.pend[cr] == 1
 
@@ -230,16 +230,16 @@ def test_alternating_activation():
     refused(g, (EV_MOVE, x1, 1, 0), "class 1-3 ships move before class 4")
     ok(g, (EV_MOVE, mc, 1, 0))
     ok(g, (EV_MOVE, fal, 1, 0))          # two at a time: now the Dark Side
-    assert g.profile.acting_side(g) == 1
+    assert g.rules.acting_side(g) == 1
     ok(g, (EV_MOVE, ih, 1, 0))
     ok(g, (EV_MOVE, cr, 1, 0))           # class 1-3 done: class 4, the first player again
-    assert g.profile.acting_side(g) == 0
+    assert g.rules.acting_side(g) == 0
     ok(g, (EV_MOVE, x1, 1, 0))
     ok(g, (EV_MOVE, x2, 1, 0))
     ok(g, (EV_MOVE, v1, 1, 0))
     ok(g, (EV_MOVE, v2, 1, 0))
     ok(g, PH)                              # attack: the player that moved first fires first
-    assert g.profile.acting_side(g) == 0
+    assert g.rules.acting_side(g) == 0
     refused(g, (G.EV_HIT, mc, 1, ih), "not Dark")
     refused(g, (G.EV_HIT, v1, 1, x1), "class 1-3 ships fire before class 4")
     ok(g, (G.EV_HIT, ih, 2, mc))
@@ -251,7 +251,7 @@ def test_alternating_activation():
     ok(g, (G.EV_HIT, fal, 4, ih))          # the Invisible Hand (4/2) fires
     ok(g, (EV_DONE, ih, 0, 0))
     assert g.status(fal) == G.DAMAGED
-    assert g.profile.yet_to_act(g, cr) and not g.profile.yet_to_act(g, ih)
+    assert g.rules.yet_to_act(g, cr) and not g.rules.yet_to_act(g, ih)
 
 
 def test_addon_grid_shows_whose_activation_and_who_has_yet_to_act():
@@ -283,7 +283,7 @@ def test_movement_figures_from_the_seed_example():
     assert movement_figures(8, 4, 6)[3:] == (0, "two-hexside turn")
     assert movement_figures(8, 6, 5)[3:] == (-1, "bootlegger turn")
     g = new_game("squadrons-d6-example")
-    v = g.profile.view(g)["movement"]["Red 1"]
+    v = g.rules.view(g)["movement"]["Red 1"]
     assert (v["attack_speed"], v["full_throttle"], v["turns"], v["turn_distance"]) == (8, 12, 3, 3)
 
 
@@ -390,11 +390,11 @@ def test_smb_defense_by_facing_snub_and_capital_targets():
     ok(g, (EV_MOVE, sd, 1, 0))
     ok(g, (EV_MOVE, t1, 3, 0))                # fighter attack move: fires during the move
     ok(g, (EV_AIM, t1, W_RAPID, 0))         # lasers +2 at the Transport's front (14)
-    res = g.profile.attack_result(g, t1, tt, 15)   # 17 < 14 + 4 against snub weapons: a miss
+    res = g.rules.attack_result(g, t1, tt, 15)   # 17 < 14 + 4 against snub weapons: a miss
     assert res == (False, 17, 18)
     ok(g, (EV_ATTACK, t1, 16, tt))            # 18: a hit
     assert g.x[0] == 1 and g.dmg[tt] == 1
-    assert g.profile.defense(g, tt, 2) + g.stat(tt, S_SNUB_DEF) == 27   # the rear: 23 + 4
+    assert g.rules.defense(g, tt, 2) + g.stat(tt, S_SNUB_DEF) == 27   # the rear: 23 + 4
     refused(g, (EV_AIM, t1, W_CAPITAL, 0), "no capital weapon")
     smb_move_all(g)
     ok(g, PH)                                   # capital weapons
@@ -453,10 +453,10 @@ def test_victory_conditions():
 
 def test_every_profile_ships_example_fleets_and_a_docs_page():
     doc = open(os.path.join(ROOT, "docs", "rules.md")).read()
-    for name in profiles.RULESETS:
-        p = profiles.get(name)
+    for name in rules.RULESETS:
+        p = rules.get(name)
         g = new_game(p.example)
-        assert g.profile is p
+        assert g.rules is p
         assert "## `%s`" % name in doc
         assert p.source and p.source.split()[1] in doc
 
@@ -479,10 +479,10 @@ def test_ruleset_and_scenario_menu_on_the_pad():
                            if n.endswith(".json"))
     app.pad.key("dmg+")                                  # the seed's own rule does not fire here
     app.pad.key("cancel")
-    assert app.pad.menu is None and app.game.profile.name == "smb"
+    assert app.pad.menu is None and app.game.rules.name == "smb"
     app.pad.key("menu")
     for _ in range(names.index("squadrons-d6-example")):
         app.pad.key("sel+")
     app.pad.key("enter")
-    assert app.game.profile.name == "squadrons-d6" and app.pad.menu is None
+    assert app.game.rules.name == "squadrons-d6" and app.pad.menu is None
     assert json.loads(out[-1])["t"] == "game"        # the host is told of the new game

@@ -179,12 +179,12 @@ def test_a_snapshot_whose_events_left_the_ram_window_starts_over(tmp_path):
     """Step 3 builds the new log from the RAM window; when the window folded past the
     history's end meanwhile, the snapshot starts over at step 0 (the old log still holds
     every event), and the finished one restores the game played."""
-    from referee import scenarios, profiles
+    from referee import rules, scenarios
     from referee.game import Game
     from referee.journal import OSFS
     from support.game import scenario_text
     norm, _ = scenarios.load_text(scenario_text("swsb-example"))
-    g = Game(profiles.get(norm["ruleset"]), norm, None, window=8)
+    g = Game(rules.get(norm["ruleset"]), norm, None, window=8)
     j = Journal(OSFS(str(tmp_path)), "/game", budget=BUDGET)
     j.new_game("{}", g)
     j.writer.defer = True
@@ -211,12 +211,12 @@ def test_a_snapshot_whose_events_left_the_ram_window_starts_over(tmp_path):
 
 
 def recover_dir(path, window=256):
-    from referee import scenarios, profiles
+    from referee import rules, scenarios
     from referee.game import Game
     from referee.journal import OSFS
     from support.game import scenario_text
     norm, _ = scenarios.load_text(scenario_text("swsb-example"))
-    g = Game(profiles.get(norm["ruleset"]), norm, None, window=window)
+    g = Game(rules.get(norm["ruleset"]), norm, None, window=window)
     j = Journal(OSFS(str(path)), "/game", budget=BUDGET)
     j.restore(g)
     assert j.problems == []

@@ -77,20 +77,20 @@ class Board:
         """Serial commands that roll the board's dice: initiative, then in every phase each
         ruleset command that rolls (attack, ion, overlap) tried for each pair of ships."""
         g = self.app.game
-        cmds = [c for c in ("attack", "ion", "overlap") if c in g.profile.COMMANDS]
+        cmds = [c for c in ("attack", "ion", "overlap") if c in g.rules.COMMANDS]
         for i in range(g.n):
             self.serial({"c": "launch", "ship": i})
-        for _ in range(rounds * len(g.profile.phases)):
+        for _ in range(rounds * len(g.rules.phases)):
             if g.winner() is not None:
                 break
             for _ in range(4):
                 self.serial({"c": "roll"})
-            if "move" in g.profile.COMMANDS:
+            if "move" in g.rules.COMMANDS:
                 for a in range(g.n):
                     self.serial({"c": "move", "ship": a})
             for c in cmds:
                 for a in range(g.n):
-                    for w in [None] + list(getattr(g.profile, "weapons", ())):
+                    for w in [None] + list(getattr(g.rules, "weapons", ())):
                         if w is not None:
                             self.serial({"c": "aim", "ship": a, "weapon": w, "arg": 0})
                         for t in range(g.n):

@@ -14,10 +14,10 @@ def scenario_text(name):
 
 
 def new_game(name, settings=None):
-    from referee import profiles, scenarios
+    from referee import rules, scenarios
     from referee.game import Game
     norm, _raw = scenarios.load_text(scenario_text(name))
-    return Game(profiles.get(norm["ruleset"]), norm, settings)
+    return Game(rules.get(norm["ruleset"]), norm, settings)
 
 
 def default_board():
@@ -50,8 +50,8 @@ def accepted_events(g, n):
     """A deterministic stream of ``n`` events the rules accept: rounds of initiative and phases
     with hits and chains of undos."""
     k = 0
-    phases = len(g.profile.phases)
-    hp = g.profile.hit_phases[0]
+    phases = len(g.rules.phases)
+    hp = g.rules.hit_phases[0]
     ships = [i for i in range(g.n) if g.in_play(i)]
     while k < n:
         yield (EV_INIT, 3 + k % 15, 19, 0)
