@@ -100,6 +100,7 @@ test: lint $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware
 # package.json) over the firmware against the rp2 stubs and over host_tools (CPython, the venv)
 lint: $(DEV_STAMP) $(NODE_STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	node_modules/.bin/pyright -p firmware/pyrightconfig.json
 	node_modules/.bin/pyright -p host_tools/pyrightconfig.json
 

@@ -61,9 +61,13 @@ def build_flash(n, hist_kb):
     roster, evs = workload.long_game(n)
     d = tempfile.mkdtemp(prefix="fleetref-bench-")
     sizes = []
-    app = Referee(paths.board_profile(), paths.ROSTERS,
-                  lambda l: sizes.append(len(l) + 1) if l.startswith('{"t":"ev"') else None,
-                  Dice(XorShift32(1)), 12)
+    app = Referee(
+        paths.board_profile(),
+        paths.ROSTERS,
+        lambda l: sizes.append(len(l) + 1) if l.startswith('{"t":"ev"') else None,
+        Dice(XorShift32(1)),
+        12,
+    )
     app.set_journal(Journal(OSFS(d), "/game", history_budget=hist_kb * 1024))
     app.load_text(json.dumps(roster), None, "bench")
     for e in evs:
@@ -74,9 +78,13 @@ def build_flash(n, hist_kb):
 
 class Sim:
     def __init__(self, *args):
-        self.proc = subprocess.Popen([PY, "-m", "host_tools.cli", "sim", "--headless", "--hold"]
-                                     + list(args), stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        self.proc = subprocess.Popen(
+            [PY, "-m", "host_tools.cli", "sim", "--headless", "--hold"] + list(args),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
         first = self.proc.stdout.readline()
         if not first.startswith("serial: "):
             raise SystemExit("bench: the simulator did not start: " + self.proc.stderr.read())
@@ -121,12 +129,17 @@ def catch_up(flash_dir, n, hist_kb, want, cls=Mirror, reps=3):
             times.append(time.perf_counter() - t0)
             cpus.append((time.process_time() - c0, cpu_s(sim.proc.pid) - s0))
             g = m.rep.game
-            ok = g.seq == n and g.state_hash() == want and not m.rep.mismatches \
+            ok = (
+                g.seq == n
+                and g.state_hash() == want
+                and not m.rep.mismatches
                 and len(m.rep.rows) == n
+            )
             m.close()
             if not ok:
-                raise SystemExit("bench: the mirror did not catch up %d events (seq %d)"
-                                 % (n, g.seq))
+                raise SystemExit(
+                    "bench: the mirror did not catch up %d events (seq %d)" % (n, g.seq)
+                )
     finally:
         sim.stop()
     k = times.index(statistics.median_low(times))
@@ -142,7 +155,7 @@ def rules_core(roster, n):
     g.replay(evs)
     core = time.process_time() - t0
     t0 = time.process_time()
-    for _ in range(n):                # the state hash alone, once per event as submit does
+    for _ in range(n):  # the state hash alone, once per event as submit does
         g.state_hash()
     return core, time.process_time() - t0
 
@@ -201,10 +214,19 @@ def idle_mirror(seconds, polling):
     following an idle simulator."""
     sim = Sim("--scenario", "hoth", "--seed", "1")
     master, slave = pty.openpty()
-    cmd = [PY, "-c", POLLING, sim.port] if polling else \
-        [PY, "-m", "host_tools.cli", "mirror", "--port", sim.port]
-    proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
-                            env=dict(os.environ, COLUMNS="120", LINES="60", TERM="xterm"))
+    cmd = (
+        [PY, "-c", POLLING, sim.port]
+        if polling
+        else [PY, "-m", "host_tools.cli", "mirror", "--port", sim.port]
+    )
+    proc = subprocess.Popen(
+        cmd,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=ROOT,
+        env=dict(os.environ, COLUMNS="120", LINES="60", TERM="xterm"),
+    )
     os.close(slave)
     seen = bytearray()
 
@@ -218,6 +240,7 @@ def idle_mirror(seconds, polling):
                 return
             seen.extend(b)
             del seen[:-65536]
+
     threading.Thread(target=drain, daemon=True).start()
     try:
         end = time.monotonic() + 60
@@ -242,16 +265,26 @@ def host_heap(n=1000):
     after each: (KB after building, KB after the events, peak KB)."""
     import argparse
     from host_tools.sim import sim
+
     roster, evs = workload.long_game(n)
     d = tempfile.mkdtemp()
     path = os.path.join(d, "bench.json")
     with open(path, "w") as f:
         json.dump(roster, f)
-    args = argparse.Namespace(board=paths.DEFAULT_BOARD, seed=1, roster=path, scenario=None,
-                              ruleset=None, flash=None, new=False, history_kb=256)
+    args = argparse.Namespace(
+        board=paths.DEFAULT_BOARD,
+        seed=1,
+        roster=path,
+        scenario=None,
+        ruleset=None,
+        flash=None,
+        new=False,
+        history_kb=256,
+    )
     # the modules the board assembly imports on first use, imported before tracing: the
     # figure is the board's objects, not the code's first import
     from referee import app as _app, keymap as _map, loop as _loop, render as _render  # noqa: F401
+
     tracemalloc.start()
     app, runner, ser, _keys, display, _keymap = sim.make_board(args)
     built = tracemalloc.get_traced_memory()[0]
@@ -278,88 +311,158 @@ def measure(quick=False):
     ev, snap = serial_bytes()
     typ = statistics.median(ev)
     full = statistics.mean(snap)
-    rows.append(("Serial bytes per event line, typical (median of the %d `ev` lines of the "
-                 "five scripted games; p99 / max %d / %d B)" % (len(ev), pct(ev, 99), max(ev)),
-                 "%d B" % typ, "%.0f B" % full,
-                 "baseline: a `snap` line (the full state) after each of those events",
-                 "<= 64 B", verdict(typ <= 64)))
-    rows.append(("  full state per event / event line (bytes, same events)",
-                 "%.0fx" % (full / typ), "", "", ">= 20x", verdict(full / typ >= 20)))
+    rows.append(
+        (
+            "Serial bytes per event line, typical (median of the %d `ev` lines of the "
+            "five scripted games; p99 / max %d / %d B)" % (len(ev), pct(ev, 99), max(ev)),
+            "%d B" % typ,
+            "%.0f B" % full,
+            "baseline: a `snap` line (the full state) after each of those events",
+            "<= 64 B",
+            verdict(typ <= 64),
+        )
+    )
+    rows.append(
+        (
+            "  full state per event / event line (bytes, same events)",
+            "%.0fx" % (full / typ),
+            "",
+            "",
+            ">= 20x",
+            verdict(full / typ >= 20),
+        )
+    )
     sizes = [1000, 5000] if quick else [10000, 100000]
     hist_kb = 1024
     per = []
     for n in sizes:
         d, roster, want, lines = build_flash(n, hist_kb)
         if n == sizes[-1]:
-            rows.append(("Serial bytes per event line over a %d-event 2x24 game (mean; max)"
-                         % n, "%.1f B" % statistics.mean(lines), "",
-                         "every `ev` line the board's code sent while the game was played",
-                         "<= 64 B", verdict(max(lines) <= 64)))
+            rows.append(
+                (
+                    "Serial bytes per event line over a %d-event 2x24 game (mean; max)" % n,
+                    "%.1f B" % statistics.mean(lines),
+                    "",
+                    "every `ev` line the board's code sent while the game was played",
+                    "<= 64 B",
+                    verdict(max(lines) <= 64),
+                )
+            )
         t, (cm, cs) = catch_up(d, n, hist_kb, want, reps=1 if n > 10000 or quick else 3)
         per.append(t / n)
         core, hashing = rules_core(roster, n)
         base = ""
         if n == sizes[0]:
-            base = "%.2f s" % catch_up(d, n, hist_kb, want, OldReadMirror,
-                                       reps=1 if quick else 3)[0]
+            base = (
+                "%.2f s" % catch_up(d, n, hist_kb, want, OldReadMirror, reps=1 if quick else 3)[0]
+            )
         target = {10000: 0.5, 100000: 5.0}.get(n)
-        rows.append(("Mirror catches up %d events from a simulator over its pty (p50 of %d)"
-                     % (n, 1 if n > 10000 or quick else 3),
-                     "%.2f s (CPU: mirror %.2f s, simulator %.2f s)" % (t, cm, cs), base,
-                     "fresh mirror, `sync()` to the board's journal (%d events from flash "
-                     "in batches of 1000, then RAM); baseline: the same with the old "
-                     "`read(4096)` and its 50 ms timeout" % n,
-                     "<= %.1f s" % target if target else "",
-                     verdict(t <= target) if target else ""))
-        rows.append(("  of which the rules core alone: the same %d events through "
-                     "Game.submit in one process (the state hash alone: %.2f s)"
-                     % (n, hashing), "%.2f s" % core, "",
-                     "process time, no serial link: what any replica must spend; the hash: "
-                     "Game.state_hash() %d times" % n, "", ""))
-    rows.append(("  catch-up time per event, %d vs %d events (linear: about equal)"
-                 % tuple(sizes), "%.0f / %.0f us" % (per[0] * 1e6, per[1] * 1e6), "", "",
-                 "", ""))
+        rows.append(
+            (
+                "Mirror catches up %d events from a simulator over its pty (p50 of %d)"
+                % (n, 1 if n > 10000 or quick else 3),
+                "%.2f s (CPU: mirror %.2f s, simulator %.2f s)" % (t, cm, cs),
+                base,
+                "fresh mirror, `sync()` to the board's journal (%d events from flash "
+                "in batches of 1000, then RAM); baseline: the same with the old "
+                "`read(4096)` and its 50 ms timeout" % n,
+                "<= %.1f s" % target if target else "",
+                verdict(t <= target) if target else "",
+            )
+        )
+        rows.append(
+            (
+                "  of which the rules core alone: the same %d events through "
+                "Game.submit in one process (the state hash alone: %.2f s)" % (n, hashing),
+                "%.2f s" % core,
+                "",
+                "process time, no serial link: what any replica must spend; the hash: "
+                "Game.state_hash() %d times" % n,
+                "",
+                "",
+            )
+        )
+    rows.append(
+        (
+            "  catch-up time per event, %d vs %d events (linear: about equal)" % tuple(sizes),
+            "%.0f / %.0f us" % (per[0] * 1e6, per[1] * 1e6),
+            "",
+            "",
+            "",
+            "",
+        )
+    )
     secs = 2 if quick else 10
     for what, measure_idle, how in (
-            ("Idle simulator: CPU share of a core", idle_sim,
-             ("/proc utime+stime of `fleetref sim --headless --hold`; baseline: `--periodic` "
-             "(the firmware's loop: keys every 2 ms)")),
-            ("Idle mirror (live view): CPU share of a core", idle_mirror,
-             ("`fleetref mirror` on a pseudo-terminal following an idle simulator; baseline: "
-             "polling every 50 ms and redrawing every 80 ms"))):
+        (
+            "Idle simulator: CPU share of a core",
+            idle_sim,
+            (
+                "/proc utime+stime of `fleetref sim --headless --hold`; baseline: `--periodic` "
+                "(the firmware's loop: keys every 2 ms)"
+            ),
+        ),
+        (
+            "Idle mirror (live view): CPU share of a core",
+            idle_mirror,
+            (
+                "`fleetref mirror` on a pseudo-terminal following an idle simulator; baseline: "
+                "polling every 50 ms and redrawing every 80 ms"
+            ),
+        ),
+    ):
         share, wk = measure_idle(secs, False)
         bshare, bwk = measure_idle(secs, True)
-        rows.append(("%s over %d s (wake-ups/s %.1f; baseline %.0f)" % (what, secs, wk, bwk),
-                     "%.2f %%" % (100 * share), "%.1f %%" % (100 * bshare), how, "<= 1 %",
-                     verdict(share <= 0.01)))
+        rows.append(
+            (
+                "%s over %d s (wake-ups/s %.1f; baseline %.0f)" % (what, secs, wk, bwk),
+                "%.2f %%" % (100 * share),
+                "%.1f %%" % (100 * bshare),
+                how,
+                "<= 1 %",
+                verdict(share <= 0.01),
+            )
+        )
     built, cur, peak = host_heap(200 if quick else 1000)
-    rows.append(("Host heap of the simulator's board, 2x24 ships: built / after %d events / "
-                 "peak" % (200 if quick else 1000), "%.0f / %.0f / %.0f KB" % (built, cur, peak),
-                 "", "tracemalloc around sim.make_board and the events with a frame each",
-                 "", ""))
+    rows.append(
+        (
+            "Host heap of the simulator's board, 2x24 ships: built / after %d events / "
+            "peak" % (200 if quick else 1000),
+            "%.0f / %.0f / %.0f KB" % (built, cur, peak),
+            "",
+            "tracemalloc around sim.make_board and the events with a frame each",
+            "",
+            "",
+        )
+    )
     return rows
 
 
 NOTES = [
-    ("- Host rows (bench/host.py): the workload is real games (bench/workload.py): the five "
-    "key scripts of docs/scripts/ played by the real simulator, and for long games the "
-    "2x24-ship swsb roster with the scripted swsb game's event mix phase by phase. The "
-    "catch-up runs `fleetref sim` as a separate process with `--flash` (its journal built "
-    "beforehand by the board's own code) and times `Mirror.sync()` over the pseudo-terminal: "
-    "every event is applied through the rules and the final state hash checked. Idle CPU is "
-    "utime+stime from /proc of the real processes; wake-ups are context switches."),
+    (
+        "- Host rows (bench/host.py): the workload is real games (bench/workload.py): the five "
+        "key scripts of docs/scripts/ played by the real simulator, and for long games the "
+        "2x24-ship swsb roster with the scripted swsb game's event mix phase by phase. The "
+        "catch-up runs `fleetref sim` as a separate process with `--flash` (its journal built "
+        "beforehand by the board's own code) and times `Mirror.sync()` over the pseudo-terminal: "
+        "every event is applied through the rules and the final state hash checked. Idle CPU is "
+        "utime+stime from /proc of the real processes; wake-ups are context switches."
+    ),
 ]
+
 
 def notes_after():
     return [
-        ("- Catch-up: the mirror applies every event with the board's own rules (Game.submit) "
-        "and compares the hash the board sent; what it spends beyond the rules core is the "
-        "link (reading and parsing lines; the simulator streaming its journal in batches of "
-        "1000). The rules core hashes the state with CRC-32 (binascii.crc32, in C) and replays "
-        "an undo or a fold from the nearest checkpoint (one every 16 events in the window), "
-        "so its cost per event is flat. Wall-clock seconds depend on the machine's load; the "
-        "rules-core row is "
-        "process time."),
+        (
+            "- Catch-up: the mirror applies every event with the board's own rules (Game.submit) "
+            "and compares the hash the board sent; what it spends beyond the rules core is the "
+            "link (reading and parsing lines; the simulator streaming its journal in batches of "
+            "1000). The rules core hashes the state with CRC-32 (binascii.crc32, in C) and replays "
+            "an undo or a fold from the nearest checkpoint (one every 16 events in the window), "
+            "so its cost per event is flat. Wall-clock seconds depend on the machine's load; the "
+            "rules-core row is "
+            "process time."
+        ),
     ]
 
 

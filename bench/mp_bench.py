@@ -17,7 +17,7 @@ with open("/data.json") as f:
     spec = json.load(f)
 STEPS = len(spec["events"])
 roster = spec["roster"]
-played = bytearray(4 * STEPS)   # the events, 4 bytes each (a list of lists would sit in the heap)
+played = bytearray(4 * STEPS)  # the events, 4 bytes each (a list of lists would sit in the heap)
 for i, e in enumerate(spec["events"]):
     played[4 * i] = e[0]
     played[4 * i + 1] = e[1]
@@ -26,14 +26,17 @@ for i, e in enumerate(spec["events"]):
 del spec, i, e
 gc.collect()
 
-try:                        # the port's microsecond clock ticks in whole milliseconds here
+try:  # the port's microsecond clock ticks in whole milliseconds here
     import js
 
     def clock_us():
         return js.performance.now() * 1000.0
 except ImportError:
+
     def clock_us():
         return time.ticks_us()
+
+
 board = {"name": "bench", "grid": {"w": 16, "h": 16}}
 r = Renderer(16, 16)
 app = Referee(board, "/rosters", lambda line: None, Dice(XorShift32(1)), r.rows_per_page)
@@ -68,7 +71,7 @@ def timed_run():
     app2.load_text(json.dumps(roster))
     n = stats["n"]
     t0 = clock_us()
-    clock = clock_us() - t0          # what reading the clock itself costs
+    clock = clock_us() - t0  # what reading the clock itself costs
     times = []
     for i in range(n):
         o = 4 * i
@@ -99,6 +102,17 @@ REF_ITERS = 10000
 
 def finish():
     times, ref = timed_run()
-    print("BENCH", json.dumps({"events": stats["n"], "seq": g.seq, "loaded": stats["loaded"],
-                               "peak": stats["peak"], "live_max": stats["live_max"],
-                               "event_us": times, "ref_iter_us": ref}))
+    print(
+        "BENCH",
+        json.dumps(
+            {
+                "events": stats["n"],
+                "seq": g.seq,
+                "loaded": stats["loaded"],
+                "peak": stats["peak"],
+                "live_max": stats["live_max"],
+                "event_us": times,
+                "ref_iter_us": ref,
+            }
+        ),
+    )

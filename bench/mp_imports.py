@@ -1,5 +1,6 @@
 # Heap taken by the firmware's modules alone (compiled bytecode and module objects).
 import gc
+
 STEPS = 1
 
 

@@ -38,7 +38,7 @@ SIZES = [25, 50, 100, 200, 400, 800, 1600, 3200, 6400]
 QUICK_SIZES = [10, 40]
 CONNECTIONS = 16
 LATENCY_S = 1.0
-ROW = "MQTT"                   # every row of this bench starts so; notes start "- MQTT"
+ROW = "MQTT"  # every row of this bench starts so; notes start "- MQTT"
 
 
 def payloads():
@@ -56,6 +56,7 @@ def payloads():
         def publish(self, t, payload, retain=False):
             self.msgs.append(json.loads(payload))
             return len(self.msgs)
+
     out = []
     for name, scenario, evs in workload.scripted_games():
         with open(os.path.join(paths.ROSTERS, scenario + ".json")) as f:
@@ -68,7 +69,7 @@ def payloads():
             m.rep.apply_event({"seq": seq, "ev": list(ev)})
             n = len(cap.msgs)
             pub.publish_state()
-            out.append(cap.msgs[n - 1:])
+            out.append(cap.msgs[n - 1 :])
     return out
 
 
@@ -105,8 +106,11 @@ def sender(url, n, seconds):
         c = conns[table % len(conns)]
         for kind, d in (("events", ev), ("state", st)):
             d["t"] = time.time()
-            c.publish(mqttlink.topic(EVENT, "table-%04d" % table, kind), json.dumps(d),
-                      retain=kind == "state")
+            c.publish(
+                mqttlink.topic(EVENT, "table-%04d" % table, kind),
+                json.dumps(d),
+                retain=kind == "state",
+            )
         sent += 1
         k += 1
     time.sleep(1.0)
@@ -118,14 +122,17 @@ def sender(url, n, seconds):
 def start_broker(d):
     """Mosquitto on a free 127.0.0.1 port with persistence, anonymous; (Popen, URL)."""
     from host_tools.tournament.tournament import broker_folder, run_mosquitto
+
     port = webshots.free_port()
     conf = os.path.join(d, "mosquitto.conf")
-    os.chmod(d, 0o711)                 # Mosquitto started as root runs as the user mosquitto
+    os.chmod(d, 0o711)  # Mosquitto started as root runs as the user mosquitto
     broker_folder(os.path.join(d, "data"))
     with open(conf, "w") as f:
-        f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence true\n"
-                "persistence_location %s/\nautosave_interval 10\nmax_queued_messages 100000\n"
-                "max_inflight_messages 100\n" % (port, os.path.join(d, "data")))
+        f.write(
+            "listener %d 127.0.0.1\nallow_anonymous true\npersistence true\n"
+            "persistence_location %s/\nautosave_interval 10\nmax_queued_messages 100000\n"
+            "max_inflight_messages 100\n" % (port, os.path.join(d, "data"))
+        )
     return run_mosquitto(conf, port), "mqtt://127.0.0.1:%d" % port
 
 
@@ -142,26 +149,39 @@ def run_size(url, broker_pid, n, seconds):
             with lock:
                 lat.append((d["t"], now - d["t"]))
         board.take(t, payload)
+
     rx = mqttlink.Client(url, "bench-dash-%d" % n, on_message=on_message)
     rx.start()
     rx.subscribe("%s/%s/+/+" % (mqttlink.PREFIX, EVENT))
     time.sleep(0.3)
     b0, r0 = cpu_s(broker_pid), cpu_s(os.getpid())
-    p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--send", url, str(n),
-                          str(seconds)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    p = subprocess.Popen(
+        [sys.executable, os.path.abspath(__file__), "--send", url, str(n), str(seconds)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     out, _ = p.communicate(timeout=seconds + 120)
-    wall = seconds + 1.0           # the sending, then the 1 s the sender waits: the CPU
+    wall = seconds + 1.0  # the sending, then the 1 s the sender waits: the CPU
     #                                  shares below are over this (the start-up is idle time)
     res = json.loads(out.strip().splitlines()[-1])
     b1, r1 = cpu_s(broker_pid), cpu_s(os.getpid())
     rx.stop()
-    warm = min((t for t, _x in lat), default=0) + 1.5   # leave out the first 1.5 s sent
+    warm = min((t for t, _x in lat), default=0) + 1.5  # leave out the first 1.5 s sent
     xs = [x for t, x in lat if t >= warm] or [x for _t, x in lat]
-    return {"n": n, "sent": res["sent"], "got": len(lat), "lag": res["lag"],
-            "sender_cpu": res["cpu"],
-            "p50": host.pct(xs, 50), "p99": host.pct(xs, 99), "broker_cpu": b1 - b0,
-            "dash_cpu": r1 - r0, "wall": wall,
-            "tables_seen": len(board.view()["tables"])}
+    return {
+        "n": n,
+        "sent": res["sent"],
+        "got": len(lat),
+        "lag": res["lag"],
+        "sender_cpu": res["cpu"],
+        "p50": host.pct(xs, 50),
+        "p99": host.pct(xs, 99),
+        "broker_cpu": b1 - b0,
+        "dash_cpu": r1 - r0,
+        "wall": wall,
+        "tables_seen": len(board.view()["tables"]),
+    }
 
 
 def measure(quick=False, seconds=None):
@@ -171,12 +191,16 @@ def measure(quick=False, seconds=None):
     proc, url = start_broker(d)
     runs = []
     try:
-        for n in (QUICK_SIZES if quick else SIZES):
+        for n in QUICK_SIZES if quick else SIZES:
             r = run_size(url, proc.pid, n, seconds)
             runs.append(r)
-            print("bench/mqtt: %d tables: p50 %.1f ms, p99 %.1f ms, %d/%d events, broker "
-                  "%.2f s CPU" % (n, r["p50"] * 1e3, r["p99"] * 1e3, r["got"], r["sent"],
-                                  r["broker_cpu"]), file=sys.stderr, flush=True)
+            print(
+                "bench/mqtt: %d tables: p50 %.1f ms, p99 %.1f ms, %d/%d events, broker "
+                "%.2f s CPU"
+                % (n, r["p50"] * 1e3, r["p99"] * 1e3, r["got"], r["sent"], r["broker_cpu"]),
+                file=sys.stderr,
+                flush=True,
+            )
             if r["p99"] >= LATENCY_S or r["got"] < r["sent"] or r["lag"] >= LATENCY_S:
                 break
     finally:
@@ -199,53 +223,82 @@ def rows(runs, seconds):
     if ok(last):
         why, fig = "every size tried passed", "at least %d"
     elif last["lag"] >= LATENCY_S and last["p99"] < LATENCY_S and last["got"] >= last["sent"]:
-        why, fig = ("at %d tables the sender fell %.1f s behind its schedule: the load "
-                    "generator's limit, not the broker's" % (last["n"], last["lag"]),
-                    "at least %d")
+        why, fig = (
+            "at %d tables the sender fell %.1f s behind its schedule: the load "
+            "generator's limit, not the broker's" % (last["n"], last["lag"]),
+            "at least %d",
+        )
     else:
-        why, fig = ("at %d tables p99 %.0f ms, %d of %d events received within 1 s of the "
-                    "last sent"
-                    % (last["n"], last["p99"] * 1e3, last["got"], last["sent"]), "%d")
-    out = [("%s: tables at 1 event/s each that one Mosquitto on this machine carries with "
+        why, fig = (
+            "at %d tables p99 %.0f ms, %d of %d events received within 1 s of the "
+            "last sent" % (last["n"], last["p99"] * 1e3, last["got"], last["sent"]),
+            "%d",
+        )
+    out = [
+        (
+            "%s: tables at 1 event/s each that one Mosquitto on this machine carries with "
             "p99 end-to-end latency < 1 s (%s)" % (ROW, why),
-            fig % best, "", "bench/mqtt.py: sizes %s, %d s each"
-            % ("/".join(str(r["n"]) for r in runs), seconds), ">= 20 tables",
-            host.verdict(best >= 20))]
+            fig % best,
+            "",
+            "bench/mqtt.py: sizes %s, %d s each" % ("/".join(str(r["n"]) for r in runs), seconds),
+            ">= 20 tables",
+            host.verdict(best >= 20),
+        )
+    ]
     for r in runs:
         ev_s = r["sent"] / seconds
-        out.append(("%s   %d tables (%.0f events/s, each with its retained state): latency "
-                    "p50 / p99; CPU share of a core: broker, dashboard" % (ROW, r["n"], ev_s),
-                    "%.1f / %.1f ms; %.1f %%, %.1f %%" % (r["p50"] * 1e3, r["p99"] * 1e3,
-                                                         100 * r["broker_cpu"] / r["wall"],
-                                                         100 * r["dash_cpu"] / r["wall"]),
-                    "", "%d of %d events received within 1 s of the last sent; the sender: "
-                    "%.0f %% of a core, at most "
-                    "%.2f s behind its schedule" % (r["got"], r["sent"],
-                                                   100 * r["sender_cpu"] / r["wall"], r["lag"]),
-                    "", ""))
+        out.append(
+            (
+                "%s   %d tables (%.0f events/s, each with its retained state): latency "
+                "p50 / p99; CPU share of a core: broker, dashboard" % (ROW, r["n"], ev_s),
+                "%.1f / %.1f ms; %.1f %%, %.1f %%"
+                % (
+                    r["p50"] * 1e3,
+                    r["p99"] * 1e3,
+                    100 * r["broker_cpu"] / r["wall"],
+                    100 * r["dash_cpu"] / r["wall"],
+                ),
+                "",
+                "%d of %d events received within 1 s of the last sent; the sender: "
+                "%.0f %% of a core, at most "
+                "%.2f s behind its schedule"
+                % (r["got"], r["sent"], 100 * r["sender_cpu"] / r["wall"], r["lag"]),
+                "",
+                "",
+            )
+        )
     if len(good) >= 2:
-        a, b = good[0], good[-1]            # the smallest and the largest size carried
+        a, b = good[0], good[-1]  # the smallest and the largest size carried
         per = [1e6 * r["broker_cpu"] / max(1, r["sent"]) for r in (a, b)]
-        out.append(("%s   broker CPU per event (with its state), %d vs %d tables (ratio "
-                    "%.2f: 1 means the cost grows in proportion to the tables)"
-                    % (ROW, a["n"], b["n"], per[1] / per[0] if per[0] else 0),
-                    "%.0f / %.0f us" % tuple(per), "", ("/proc utime+stime of mosquitto "
-                    "(10 ms ticks) over each run"), "", ""))
+        out.append(
+            (
+                "%s   broker CPU per event (with its state), %d vs %d tables (ratio "
+                "%.2f: 1 means the cost grows in proportion to the tables)"
+                % (ROW, a["n"], b["n"], per[1] / per[0] if per[0] else 0),
+                "%.0f / %.0f us" % tuple(per),
+                "",
+                ("/proc utime+stime of mosquitto (10 ms ticks) over each run"),
+                "",
+                "",
+            )
+        )
     return out
 
 
 NOTES = [
-    ("- MQTT rows (bench/mqtt.py): Mosquitto 2 (Debian) on 127.0.0.1 with persistence, as "
-    "`fleetref tournament init` configures it but anonymous. Each table sends what "
-    "`fleetref publish` sends per event: the event (QoS 1) and the retained snapshot "
-    "(QoS 1), the payloads made by host_tools.tournament.publish.Publisher from the five scripted games. "
-    "One sender process spreads the tables evenly over each second on 16 connections; the "
-    "receiver is the dashboard's code (a persistent QoS 1 subscription into "
-    "host_tools.tournament.tables). Latency: from the sender's clock before publishing to the "
-    "receiver's on arrival (same machine), the first 1.5 s left out. Sizes double until the "
-    "p99 reaches 1 s or an event is missing; on this 2-core machine the sender and the "
-    "receiver share the cores with the broker, so the largest size is a lower bound for a "
-    "broker with the cores to itself."),
+    (
+        "- MQTT rows (bench/mqtt.py): Mosquitto 2 (Debian) on 127.0.0.1 with persistence, as "
+        "`fleetref tournament init` configures it but anonymous. Each table sends what "
+        "`fleetref publish` sends per event: the event (QoS 1) and the retained snapshot "
+        "(QoS 1), the payloads made by host_tools.tournament.publish.Publisher from the five scripted games. "
+        "One sender process spreads the tables evenly over each second on 16 connections; the "
+        "receiver is the dashboard's code (a persistent QoS 1 subscription into "
+        "host_tools.tournament.tables). Latency: from the sender's clock before publishing to the "
+        "receiver's on arrival (same machine), the first 1.5 s left out. Sizes double until the "
+        "p99 reaches 1 s or an event is missing; on this 2-core machine the sender and the "
+        "receiver share the cores with the broker, so the largest size is a lower bound for a "
+        "broker with the cores to itself."
+    ),
 ]
 
 
@@ -255,9 +308,11 @@ def rewrite(path, new_rows, notes):
     lines = open(path).read().splitlines()
     lines = [l for l in lines if not l.startswith("| " + ROW) and not l.startswith("- " + ROW)]
     last = max(i for i, l in enumerate(lines) if l.startswith("|"))
-    body = ["| %s | %s | %s | %s | %s | %s |" % (lab, val, tgt, ver, base, how)
-            for lab, val, base, how, tgt, ver in new_rows]
-    lines[last + 1:last + 1] = body
+    body = [
+        "| %s | %s | %s | %s | %s | %s |" % (lab, val, tgt, ver, base, how)
+        for lab, val, base, how, tgt, ver in new_rows
+    ]
+    lines[last + 1 : last + 1] = body
     while lines and not lines[-1]:
         lines.pop()
     with open(path, "w") as f:
@@ -282,6 +337,7 @@ def kept(path):
 
 def main():
     import argparse
+
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
     ap.add_argument("--quick", action="store_true", help="two small sizes, 4 s each")
@@ -291,6 +347,7 @@ def main():
         sender(args.send[0], int(args.send[1]), float(args.send[2]))
         return
     from host_tools.tournament.tournament import mosquitto_path
+
     if not mosquitto_path():
         raise SystemExit("bench/mqtt.py: mosquitto is missing (make mqtt-broker)")
     new = measure(args.quick)

@@ -21,8 +21,16 @@ sys.path.insert(0, ROOT)
 from devtools import faults  # noqa: E402
 from referee.journal_rec import REC  # noqa: E402
 
-CLASSES = ("exact", "exact-noted", "prefix-noted", "prefix-silent", "refused", "fs-rollback",
-           "unmountable", "wrong")
+CLASSES = (
+    "exact",
+    "exact-noted",
+    "prefix-noted",
+    "prefix-silent",
+    "refused",
+    "fs-rollback",
+    "unmountable",
+    "wrong",
+)
 KINDS = ("truncate", "bit flip", "zeroed block", "deleted", "stale temp")
 
 
@@ -61,10 +69,16 @@ def main():
             "### A %d-event game\n\nJournal files: %s. %d faults, %.0f s.\n\n%s\n\n"
             "Most events lost where the loss was said: %d; where it was not said (whole log "
             "records cut off: the same flash as a power cut before they were written): %d.\n"
-            % (n, sizes, len(results), time.time() - t, table(results), noted, silent))
-    doc = TEMPLATE % {"sections": "\n".join(sections), "total": sum(totals.values()),
-                      "wrong": totals["wrong"], "rec": REC,
-                      "unmountable": totals["unmountable"], "rollback": totals["fs-rollback"]}
+            % (n, sizes, len(results), time.time() - t, table(results), noted, silent)
+        )
+    doc = TEMPLATE % {
+        "sections": "\n".join(sections),
+        "total": sum(totals.values()),
+        "wrong": totals["wrong"],
+        "rec": REC,
+        "unmountable": totals["unmountable"],
+        "rollback": totals["fs-rollback"],
+    }
     with open(args.out, "w") as f:
         f.write(doc)
     print("wrote %s (%d faults, %d wrong)" % (args.out, sum(totals.values()), totals["wrong"]))

@@ -25,8 +25,14 @@ sys.path.insert(0, ROOT)
 
 from emu import pico as emu  # noqa: E402
 from bench import rp2_mem, rp2_notes, rp2_prev, rp2_rows  # noqa: E402
-from bench.rp2_boot import (SETTLE, answer, load_game, note, plain_uf2,  # noqa: E402
-                            probe_uf2)
+from bench.rp2_boot import (  # noqa: E402
+    SETTLE,
+    answer,
+    load_game,
+    note,
+    plain_uf2,
+    probe_uf2,
+)
 from bench.rp2_notes import GAME_KEYS  # noqa: E402
 
 
@@ -43,10 +49,13 @@ def latencies(pico, board, n, seed=3):
     150-250 ms between them (emulated). Returns (times, presses, events the presses made,
     LEDs each timed frame reached)."""
     import random
+
     rng = random.Random(seed)
     flat = [a for row in board["keys"] for a in row]
-    ps = [(flat.index(GAME_KEYS[i % len(GAME_KEYS)]), rng.randint(60, 100), rng.randint(150, 250))
-          for i in range(n)]
+    ps = [
+        (flat.index(GAME_KEYS[i % len(GAME_KEYS)]), rng.randint(60, 100), rng.randint(150, 250))
+        for i in range(n)
+    ]
     start = len(pico.events)
     mark = pico.mark()
     pico.press(ps)
@@ -62,7 +71,7 @@ def latencies(pico, board, n, seed=3):
         if after:
             out.append((after[0][0] - u) * 1000)
             sizes.append(after[0][1])
-    pico.sleep(5.0)             # the held events' commit (commit_ms after the last press)
+    pico.sleep(5.0)  # the held events' commit (commit_ms after the last press)
     made = len([m for m in pico.messages(mark) if m.get("t") == "ev"])
     return out, len(ups), made, sizes
 
@@ -73,20 +82,22 @@ def heap_run(pico, events, name):
     programmed and erased for the events, and "resent": times the load line was sent again)."""
     import json
     from bench.workload import roster_2x24
+
     game, resent, mark = load_game(pico, roster_2x24(), name)
-    loaded = pico.wait_msg(lambda m: m.get("t") == "heap" and m["gid"] == game["gid"]
-                           and m["seq"] == 0, 300, mark)
+    loaded = pico.wait_msg(
+        lambda m: m.get("t") == "heap" and m["gid"] == game["gid"] and m["seq"] == 0, 300, mark
+    )
     loaded["resent"] = resent
     mark = pico.mark()
     f0 = pico.time()["flashBytes"]
     for i in range(0, len(events), 5):
-        pico.write((json.dumps({"c": "append", "events": events[i:i + 5]}) + "\n").encode())
+        pico.write((json.dumps({"c": "append", "events": events[i : i + 5]}) + "\n").encode())
         got = answer(pico, mark)
-        if got["t"] == "err":       # the workload is valid: a refusal is a fault to report
+        if got["t"] == "err":  # the workload is valid: a refusal is a fault to report
             raise emu.EmuError("the board refused an append line of the workload: %r" % got)
         mark = pico.mark()
     last = pico.wait_msg(lambda m: m.get("t") == "heap" and m["seq"] == len(events), 300)
-    pico.sleep(SETTLE)      # the snapshot these events made due is written now: theirs
+    pico.sleep(SETTLE)  # the snapshot these events made due is written now: theirs
     f1 = pico.time()["flashBytes"]
     last["flash"] = (f1["program"] - f0["program"], f1["erase"] - f0["erase"])
     return loaded, last
@@ -104,14 +115,25 @@ def run_probe(uf2, board, name, events, n_press):
         f0 = pico.time()["flashBytes"]
         mark = pico.mark()
         lat, presses, made, sizes = latencies(pico, board, n_press)
-        pico.sleep(SETTLE)          # the probe's report after the last press; the held
+        pico.sleep(SETTLE)  # the probe's report after the last press; the held
         f1 = pico.time()["flashBytes"]  # events' commit and a due snapshot written
         end = [m for m in pico.messages() if m.get("t") == "heap"][-1]
         parts = [m["v"] for m in pico.messages(mark) if m.get("t") == "part"]
         note("%s: latencies %s" % (name, lat))
-    return {"hello": hello, "share": share, "span": span, "loaded": loaded, "last": last,
-            "end": end, "parts": parts, "lat": lat, "sizes": sizes, "presses": presses,
-            "made": made, "pflash": (f1["program"] - f0["program"], f1["erase"] - f0["erase"])}
+    return {
+        "hello": hello,
+        "share": share,
+        "span": span,
+        "loaded": loaded,
+        "last": last,
+        "end": end,
+        "parts": parts,
+        "lat": lat,
+        "sizes": sizes,
+        "presses": presses,
+        "made": made,
+        "pflash": (f1["program"] - f0["program"], f1["erase"] - f0["erase"]),
+    }
 
 
 def uf2_files(n_events):
@@ -119,8 +141,11 @@ def uf2_files(n_events):
     it is edited meanwhile): {job: (path, board)}."""
     d = tempfile.mkdtemp(prefix="fleetref-bench-")
     out = {}
-    for job, route, naive in (("image", "image", False), ("naive", "image", True),
-                              ("stock", "stock", False)):
+    for job, route, naive in (
+        ("image", "image", False),
+        ("naive", "image", True),
+        ("stock", "stock", False),
+    ):
         path = os.path.join(d, "probe-%s.uf2" % job)
         # (the baseline gets the parts' wrappers too, so both columns pay for them alike)
         out[job] = (path, probe_uf2(path, route, naive, n_events))
@@ -142,9 +167,12 @@ def run_all(uf2s, events, n_press, n_mem):
         except emu.EmuError as e:
             note("%s: %s" % (job, e))
             return {"why": str(e).split(" (emulator ")[0]}
+
     with ThreadPoolExecutor(5) as pool:
-        mems = {r: pool.submit(rp2_mem.run_mem, r, uf2s["mem-" + r][0], uf2s["mem-" + r][1],
-                               n_mem) for r in ("image", "stock")}
+        mems = {
+            r: pool.submit(rp2_mem.run_mem, r, uf2s["mem-" + r][0], uf2s["mem-" + r][1], n_mem)
+            for r in ("image", "stock")
+        }
         jobs = {j: pool.submit(probe, j) for j in ("image", "naive", "stock")}
         out = {j: f.result() for j, f in jobs.items()}
         out.update({"mem-" + r: f.result() for r, f in mems.items()})
@@ -165,21 +193,25 @@ def measure(quick=False, old_page=None):
     if why:
         raise emu.EmuError(why)
     from bench import workload
+
     n_press, n_events, n_mem = (10, 50, 400) if quick else (120, 300, rp2_mem.MEM_EVENTS)
     # heap_run loads workload.roster_2x24()
     events = [list(e) for e in workload.long_game(n_events, roster=workload.roster_2x24())[1]]
-    workload.long_game(n_mem)       # made once, before the threads
+    workload.long_game(n_mem)  # made once, before the threads
     r = run_all(uf2_files(n_events), events, n_press, n_mem)
     rows = rp2_mem.rows(r["mem-image"], r["mem-stock"])
-    rows += rp2_prev.add(rp2_rows.rows(r["image"], r["naive"],
-                                       dict(r["stock"], hello=r["mem-stock"]["hello"]),
-                                       n_events), old_page)
-    return rows, rp2_notes.notes(r["image"]["hello"], r["mem-stock"]["hello"], n_press,
-                                 n_events, n_mem)
+    rows += rp2_prev.add(
+        rp2_rows.rows(
+            r["image"], r["naive"], dict(r["stock"], hello=r["mem-stock"]["hello"]), n_events
+        ),
+        old_page,
+    )
+    return rows, rp2_notes.notes(
+        r["image"]["hello"], r["mem-stock"]["hello"], n_press, n_events, n_mem
+    )
 
 
 if __name__ == "__main__":
     page = os.path.join(ROOT, "docs", "performance.md")
     for row in measure("--quick" in sys.argv, page)[0]:
-        print("| %s | %s | %s | %s | %s | %s |" % (row[0], row[1], row[4], row[5], row[2],
-                                                    row[3]))
+        print("| %s | %s | %s | %s | %s | %s |" % (row[0], row[1], row[4], row[5], row[2], row[3]))

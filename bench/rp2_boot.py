@@ -26,9 +26,9 @@ from host_tools import paths  # noqa: E402
 from bench.rp2_probe import PROBE, PARTS  # noqa: E402  (the bench image's /main.py)
 from bench.rp2_notes import BOARD  # noqa: E402
 
-SETTLE = 3.0        # emulated s: after a workload, for the held commit and a due snapshot
-LOAD_TRIES = 8      # a load line the board found no room for is sent again, up to this in all
-ANSWER = re.compile(r'"t": ?"(ok|err)"[^\n]*\n')     # a whole line
+SETTLE = 3.0  # emulated s: after a workload, for the held commit and a due snapshot
+LOAD_TRIES = 8  # a load line the board found no room for is sent again, up to this in all
+ANSWER = re.compile(r'"t": ?"(ok|err)"[^\n]*\n')  # a whole line
 
 
 def note(msg):
@@ -41,6 +41,7 @@ def firmware(route):
     if route == "stock":
         return emu.firmware_path()
     from host_tools.board import firmware_build
+
     try:
         return firmware_build.build()["uf2"]
     except firmware_build.BuildError as e:
@@ -84,9 +85,13 @@ def describe(route, hello):
     """The route as a row says it, with what the board's ``hello`` said it runs."""
     if route == "image":
         return "fleetref's image (MicroPython %s, code %s in flash)" % (
-            hello.get("micropython"), hello.get("code"))
+            hello.get("micropython"),
+            hello.get("code"),
+        )
     return "the stock route (official MicroPython %s, code from the %s: .mpy files in /lib)" % (
-        hello.get("micropython"), hello.get("code"))
+        hello.get("micropython"),
+        hello.get("code"),
+    )
 
 
 def load_game(pico, roster, name):
@@ -103,11 +108,15 @@ def load_game(pico, roster, name):
             return game, attempt, mark
         if "memory" not in game.get("msg", ""):
             break
-        note("%s: the load line found no room on the heap (%s); sent again"
-             % (name, game.get("msg", "").split(" (")[0]))
+        note(
+            "%s: the load line found no room on the heap (%s); sent again"
+            % (name, game.get("msg", "").split(" (")[0])
+        )
         pico.sleep(1.0)
-    raise emu.EmuError("its load line was answered %d times: %s" % (
-        attempt + 1, game.get("msg", "").split(" (")[0]))
+    raise emu.EmuError(
+        "its load line was answered %d times: %s"
+        % (attempt + 1, game.get("msg", "").split(" (")[0])
+    )
 
 
 def answer(pico, mark):

@@ -8,10 +8,10 @@ import time
 from emu import pico as emu
 from bench.rp2_boot import SETTLE, answer, describe, load_game, note
 
-MEM_EVENTS = 20000      # the long game's events
-PER_LINE = 200          # events in one `append` line (the most the board takes)
-MIN_LINE = 25           # the fewest when the board has no room for a longer line
-USED_MAX = 64 * 1024    # targets on fleetref's image at each point
+MEM_EVENTS = 20000  # the long game's events
+PER_LINE = 200  # events in one `append` line (the most the board takes)
+MIN_LINE = 25  # the fewest when the board has no room for a longer line
+USED_MAX = 64 * 1024  # targets on fleetref's image at each point
 LARGEST_MIN = 32 * 1024
 HOW = "bench/rp2.py: the board's `mem` once it has rested %.0f s" % SETTLE
 
@@ -33,7 +33,7 @@ def send_events(pico, events, out):
     i, per = 0, PER_LINE
     while i < len(events):
         mark = pico.mark()
-        line = [list(e) for e in events[i:i + per]]
+        line = [list(e) for e in events[i : i + per]]
         pico.write((json.dumps({"c": "append", "events": line}) + "\n").encode())
         got = answer(pico, mark)
         msg = got.get("msg", "").split(" (")[0]
@@ -44,7 +44,10 @@ def send_events(pico, events, out):
             continue
         if got["t"] == "err":
             out["why"] = "the board refused the line of events %d-%d: %s" % (
-                i + 1, i + len(line), msg)
+                i + 1,
+                i + len(line),
+                msg,
+            )
             note("%s: %s" % (out["route"], out["why"]))
             return
         out["sent"] = got["seq"]
@@ -59,6 +62,7 @@ def run_mem(route, uf2, board, n_events):
     "boot", "loaded", "events" (mem answers; the last two absent when it did not get there),
     "sent", "n", "wall" and "emu" (s the events took), "why" (what stopped it)}."""
     from bench import workload
+
     roster, events = workload.long_game(n_events)
     out = {"route": route, "n": n_events, "sent": 0}
     with emu.EmulatedPico(uf2, board) as pico:
@@ -92,13 +96,22 @@ def verdict(ok):
 def points(img):
     """(key, what) of the three points, as the rows say them."""
     n, sent = img["n"], img.get("sent", 0)
-    done = "%s events" % format(n, ",") if sent >= n else "%s of %s events (%s)" % (
-        format(sent, ","), format(n, ","), img.get("why", "stopped"))
-    return [("boot", "after boot"),
-            ("loaded", "after loading a 2x24-ship game (bench/workload.py's long-game roster)"),
-            ("events", "after %s of that game (over serial, %d to an `append` line, the most a "
-                       "line holds%s, each line's answer awaited before the next)"
-             % (done, PER_LINE, "; " + shorter(img) if shorter(img) else ""))]
+    done = (
+        "%s events" % format(n, ",")
+        if sent >= n
+        else "%s of %s events (%s)"
+        % (format(sent, ","), format(n, ","), img.get("why", "stopped"))
+    )
+    return [
+        ("boot", "after boot"),
+        ("loaded", "after loading a 2x24-ship game (bench/workload.py's long-game roster)"),
+        (
+            "events",
+            "after %s of that game (over serial, %d to an `append` line, the most a "
+            "line holds%s, each line's answer awaited before the next)"
+            % (done, PER_LINE, "; " + shorter(img) if shorter(img) else ""),
+        ),
+    ]
 
 
 def resent(x, key):
@@ -109,8 +122,10 @@ def resent(x, key):
 
 def shorter(x):
     """What a run's lines were when the board had no room for PER_LINE events a line."""
-    return "; ".join("from event %s on, %d a line: no room for more" % (format(i, ","), n)
-                     for i, n in x.get("shorter", []))
+    return "; ".join(
+        "from event %s on, %d a line: no room for more" % (format(i, ","), n)
+        for i, n in x.get("shorter", [])
+    )
 
 
 def stock_value(stk, key):
@@ -118,17 +133,22 @@ def stock_value(stk, key):
         if key == "events" and shorter(stk):
             return "%s (%s)" % (stock_value(dict(stk, shorter=[]), key), shorter(stk))
         short = key == "events" and stk["sent"] < stk["n"]
-        return "%s; %s%s%s" % (kb(stk[key]["used"]), kb(stk[key]["largest"]), resent(stk, key),
-                               " (after %s events: %s)" % (format(stk["sent"], ","),
-                                                           stk.get("why")) if short else "")
+        return "%s; %s%s%s" % (
+            kb(stk[key]["used"]),
+            kb(stk[key]["largest"]),
+            resent(stk, key),
+            " (after %s events: %s)" % (format(stk["sent"], ","), stk.get("why")) if short else "",
+        )
     return "n/a: %s" % stk.get("why", "not measured")
 
 
 def took(x):
     if "wall" not in x:
         return ""
-    return "; the events took %.0f s emulated, %.1f min of wall time" % (x["emu"],
-                                                                        x["wall"] / 60.0)
+    return "; the events took %.0f s emulated, %.1f min of wall time" % (
+        x["emu"],
+        x["wall"] / 60.0,
+    )
 
 
 def rows(img, stk):
@@ -141,20 +161,53 @@ def rows(img, stk):
         m = img.get(key)
         how = HOW + (took(img) if key == "events" else "")
         if m is None:
-            out.append(("rp2 heap used %s, %s" % (what, describe("image", img["hello"])),
-                        "n/a: %s" % img.get("why"), "", how, "<= 64 KB", "not met"))
+            out.append(
+                (
+                    "rp2 heap used %s, %s" % (what, describe("image", img["hello"])),
+                    "n/a: %s" % img.get("why"),
+                    "",
+                    how,
+                    "<= 64 KB",
+                    "not met",
+                )
+            )
             continue
         out += [
-            ("rp2 heap used %s%s, %s%s" % (what, " (of %s)" % kb(total) if key == "boot"
-                                          else "", describe("image", img["hello"]),
-                                          resent(img, key)),
-             kb(m["used"]), "", how, "<= 64 KB", verdict(m["used"] <= USED_MAX)),
-            ("  largest free block then (one allocation's most)", kb(m["largest"]), "", HOW,
-             ">= 32 KB", verdict(m["largest"] >= LARGEST_MIN)),
+            (
+                "rp2 heap used %s%s, %s%s"
+                % (
+                    what,
+                    " (of %s)" % kb(total) if key == "boot" else "",
+                    describe("image", img["hello"]),
+                    resent(img, key),
+                ),
+                kb(m["used"]),
+                "",
+                how,
+                "<= 64 KB",
+                verdict(m["used"] <= USED_MAX),
+            ),
+            (
+                "  largest free block then (one allocation's most)",
+                kb(m["largest"]),
+                "",
+                HOW,
+                ">= 32 KB",
+                verdict(m["largest"] >= LARGEST_MIN),
+            ),
         ]
-        out.append(("  the same on %s, same run%s: used; largest free block"
-                    % (describe("stock", stk["hello"]),
-                       " (of %s)" % kb(stotal) if key == "boot" else ""),
-                    stock_value(stk, key), "", HOW + (took(stk) if key == "events" else ""),
-                    "", ""))
+        out.append(
+            (
+                "  the same on %s, same run%s: used; largest free block"
+                % (
+                    describe("stock", stk["hello"]),
+                    " (of %s)" % kb(stotal) if key == "boot" else "",
+                ),
+                stock_value(stk, key),
+                "",
+                HOW + (took(stk) if key == "events" else ""),
+                "",
+                "",
+            )
+        )
     return out

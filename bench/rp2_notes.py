@@ -6,8 +6,24 @@ BOARD = "pico-ws2812-16x16"
 # play the phase on, undo; in a long 2x24-ship game these make events that write journal
 # records, snapshots (every 40 records) and fold the undo window (refused presses light the
 # error row: a frame too)
-GAME_KEYS = ["sel+", "dmg+", "sel+", "dmg+", "dmg-", "side", "sel+", "dmg+", "undo", "mark",
-             "side", "dmg+", "phase", "sel-", "dmg+", "undo"]
+GAME_KEYS = [
+    "sel+",
+    "dmg+",
+    "sel+",
+    "dmg+",
+    "dmg-",
+    "side",
+    "sel+",
+    "dmg+",
+    "undo",
+    "mark",
+    "side",
+    "dmg+",
+    "phase",
+    "sel-",
+    "dmg+",
+    "undo",
+]
 
 
 def notes(img, stk, n_press, n_events, n_mem):
@@ -15,9 +31,16 @@ def notes(img, stk, n_press, n_events, n_mem):
     lines of fleetref's image and of the stock route, the run's sizes."""
     from bench.rp2_boot import LOAD_TRIES, SETTLE
     from bench.rp2_mem import LARGEST_MIN, MIN_LINE, PER_LINE, USED_MAX
-    return [rp2_note(img, stk, n_events), heap_note(img, stk, n_mem, (PER_LINE, MIN_LINE),
-                                                   SETTLE, LOAD_TRIES, USED_MAX, LARGEST_MIN),
-            LATENCY_NOTE % (n_press, " ".join(GAME_KEYS)), SNAPSHOT_NOTE, CPU_NOTE]
+
+    return [
+        rp2_note(img, stk, n_events),
+        heap_note(
+            img, stk, n_mem, (PER_LINE, MIN_LINE), SETTLE, LOAD_TRIES, USED_MAX, LARGEST_MIN
+        ),
+        LATENCY_NOTE % (n_press, " ".join(GAME_KEYS)),
+        SNAPSHOT_NOTE,
+        CPU_NOTE,
+    ]
 
 
 def rp2_note(img, stk, n_events):
@@ -36,8 +59,15 @@ def rp2_note(img, stk, n_events):
         "(bench/workload.py's roster_2x24) loaded over serial, then %d events of the bench "
         "workload over serial 5 per `append` line; the render task draws frames and the "
         "journal writes every event to littlefs."
-        % (BOARD, img.get("micropython"), img.get("code"), stk.get("micropython"),
-           stk.get("code"), n_events))
+        % (
+            BOARD,
+            img.get("micropython"),
+            img.get("code"),
+            stk.get("micropython"),
+            stk.get("code"),
+            n_events,
+        )
+    )
 
 
 def heap_note(img, stk, n_mem, lines, settle, tries, used_max, largest_min):
@@ -60,8 +90,18 @@ def heap_note(img, stk, n_mem, lines, settle, tries, used_max, largest_min):
         "answers with not enough memory is sent again, up to %d times in all, 1 s apart; "
         "when it never loads, the rows after it say so. MicroPython %s (image) and %s "
         "(stock), as their `hello` said."
-        % (settle, format(n_mem, ","), lines[0], lines[1], used_max // 1024, largest_min // 1024,
-           tries, img.get("micropython"), stk.get("micropython")))
+        % (
+            settle,
+            format(n_mem, ","),
+            lines[0],
+            lines[1],
+            used_max // 1024,
+            largest_min // 1024,
+            tries,
+            img.get("micropython"),
+            stk.get("micropython"),
+        )
+    )
 
 
 # (its %d: the presses, its %s: GAME_KEYS)
@@ -121,7 +161,7 @@ LATENCY_NOTE = (
     "oldest quarter into the base state, when it holds 256 events) replays its new base "
     "ahead while the board idles, once the window is within 32 events of folding "
     "(Game.prepare_fold), so the event that folds replays nothing for it. "
-    "What stops the 10 ms target (the row \"where a press's time goes\" gives the parts): "
+    'What stops the 10 ms target (the row "where a press\'s time goes" gives the parts): '
     "the release is seen at the next 2 ms scan; then the event's rules and CRC-32, and the "
     "frame drawn in Python, which takes longest when the game state changed (each ship "
     "half-row's key is worked out again, the rules say which ships are yet to act and who "
@@ -162,7 +202,8 @@ SNAPSHOT_NOTE = (
     "`ev` lines of its events, each built in Python and sent only once the records are on "
     "flash. Where the time goes inside littlefs is not a bench row. Next steps: time the "
     "block device's calls in the bench, write less per commit (the flash notes above), and "
-    "send a commit's `ev` lines over the next turns.")
+    "send a commit's `ev` lines over the next turns."
+)
 
 CPU_NOTE = (
     "- CPU share: emulated time the core spends executing instructions (not waiting in WFE) "
@@ -170,4 +211,5 @@ CPU_NOTE = (
     "sleeps until a column's pin interrupt (then scans every 2 ms until the keys are "
     "released and settled); the serial task sleeps in asyncio's poller until a byte "
     "arrives; the render task checks every 100 ms. Baseline: the polling of the first "
-    "design (above). The same lower-bound caveat holds.")
+    "design (above). The same lower-bound caveat holds."
+)

@@ -6,9 +6,13 @@ before them (the stock route's from that page, before the bench moved to fleetre
 import re
 
 # the rows that get one: (what the row's label starts with, its indent stripped)
-ROWS = ("Key release to WS2812 frame latched", "Longest event, emulated",
-        "snapshot writes, emulated", "group commits of a key's held events",
-        "journal commits of an `append` line's events")
+ROWS = (
+    "Key release to WS2812 frame latched",
+    "Longest event, emulated",
+    "snapshot writes, emulated",
+    "group commits of a key's held events",
+    "journal commits of an `append` line's events",
+)
 LABEL = "  the page this run replaced (%s), on %s: the same figure"
 
 
@@ -22,8 +26,9 @@ def read(page):
     date = re.search(r"\) on (\d{4}-\d\d-\d\d)\.", text)
     date = date.group(1) if date else "undated"
     ver = re.search(r"official MicroPython v?([0-9.]*[0-9])", text)
-    stock = "the stock route (official MicroPython %s)" % (ver.group(1) if ver else "as its "
-                                                           "notes say")
+    stock = "the stock route (official MicroPython %s)" % (
+        ver.group(1) if ver else "as its notes say"
+    )
     out = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
@@ -50,8 +55,14 @@ def add(rows, page):
         start = [s for s in ROWS if r[0].strip().startswith(s)]
         if start and start[0] in prev:
             value, route, date = prev[start[0]]
-            pending = (LABEL % (date, route), value, "", ("bench/rp2.py: read from the page "
-                       "before it was rewritten"), "", "")
+            pending = (
+                LABEL % (date, route),
+                value,
+                "",
+                ("bench/rp2.py: read from the page before it was rewritten"),
+                "",
+                "",
+            )
     if pending is not None:
         out.append(pending)
     return out

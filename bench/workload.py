@@ -23,24 +23,44 @@ sys.path.insert(0, ROOT)
 
 from referee import rules, scenarios  # noqa: E402
 from referee.dice import XorShift32  # noqa: E402
-from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO,  # noqa: E402
-                            EV_LAUNCH, NONE)
+from referee.events import (  # noqa: E402
+    EV_INIT,
+    EV_HIT,
+    EV_COUNTER,
+    EV_PHASE,
+    EV_UNDO,
+    EV_LAUNCH,
+    NONE,
+)
 from referee.game import Game  # noqa: E402
 
-SCRIPTS = [("hoth-3-rounds", "hoth"), ("swsb-3-rounds", "swsb-example"),
-           ("swsb-addon-demo", "swsb-addon-example"),
-           ("squadrons-d6-demo", "squadrons-d6-example"),
-           ("xwing-overlap-demo", "xwing-overlap-example")]
-EV_DONE = 15          # swsb's "done" (firmware/referee/rules/swsb.py)
+SCRIPTS = [
+    ("hoth-3-rounds", "hoth"),
+    ("swsb-3-rounds", "swsb-example"),
+    ("swsb-addon-demo", "swsb-addon-example"),
+    ("squadrons-d6-demo", "squadrons-d6-example"),
+    ("xwing-overlap-demo", "xwing-overlap-example"),
+]
+EV_DONE = 15  # swsb's "done" (firmware/referee/rules/swsb.py)
 
 
 def roster_2x24(hp=None):
     """The bench roster: swsb, 24 ships a side of classes 1-4 (``hp``: every ship's [X, Y],
     else varied small values)."""
-    ships = [{"name": "Ship %d" % k, "class": 1 + k % 4,
-              "hp": list(hp) if hp else [2 + k % 5, k % 3], "cc": k % 3} for k in range(24)]
-    return {"name": "bench", "ruleset": "swsb", "sides": [{"name": "A", "ships": ships},
-                                                         {"name": "B", "ships": ships}]}
+    ships = [
+        {
+            "name": "Ship %d" % k,
+            "class": 1 + k % 4,
+            "hp": list(hp) if hp else [2 + k % 5, k % 3],
+            "cc": k % 3,
+        }
+        for k in range(24)
+    ]
+    return {
+        "name": "bench",
+        "ruleset": "swsb",
+        "sides": [{"name": "A", "ships": ships}, {"name": "B", "ships": ships}],
+    }
 
 
 def new_game(roster):
@@ -56,10 +76,26 @@ def scripted_games():
     if "games" not in _CACHE:
         out = []
         for name, scenario in SCRIPTS:
-            r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
-                                "--scenario", scenario, "--seed", "1", "--script",
-                                os.path.join(ROOT, "docs", "scripts", name + ".txt")],
-                               capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
+            r = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "host_tools.cli",
+                    "sim",
+                    "--headless",
+                    "--scenario",
+                    scenario,
+                    "--seed",
+                    "1",
+                    "--script",
+                    os.path.join(ROOT, "docs", "scripts", name + ".txt"),
+                ],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                timeout=300,
+                check=False,
+            )
             if r.returncode:
                 raise SystemExit("sim failed on %s: %s" % (name, r.stderr[-2000:]))
             snap = json.loads(r.stdout.splitlines()[-1])
@@ -71,8 +107,7 @@ def scripted_games():
 def swsb_mix():
     """{phase: [(kind, share)]}: what the scripted swsb game did in each phase (phase
     advances included), from replaying its events through the real rules."""
-    roster = json.loads(scenarios.read("swsb-example", os.path.join(ROOT, "firmware",
-                                                                    "rosters")))
+    roster = json.loads(scenarios.read("swsb-example", os.path.join(ROOT, "firmware", "rosters")))
     g = new_game(roster)
     per = {}
     for name, _, evs in scripted_games():
@@ -82,8 +117,7 @@ def swsb_mix():
             d = per.setdefault(g.phase, {})
             d[e[0]] = d.get(e[0], 0) + 1
             g.submit(e)
-    return {ph: sorted((k, v / sum(d.values())) for k, v in d.items())
-            for ph, d in per.items()}
+    return {ph: sorted((k, v / sum(d.values())) for k, v in d.items()) for ph, d in per.items()}
 
 
 def _candidates(g, kind, rng):
@@ -98,24 +132,30 @@ def _candidates(g, kind, rng):
         return [(EV_LAUNCH, rng.below(n), 0, 0) for _ in range(4)]
     if kind == EV_COUNTER:
         out = []
-        half = n // 2                       # the bench rosters: n/2 ships a side
+        half = n // 2  # the bench rosters: n/2 ships a side
         for _ in range(6):
             a = rng.below(n)
             out.append((EV_COUNTER, a, rng.below(4), (a // half) * half + rng.below(half)))
         return out
     if kind == EV_DONE:
-        return [(EV_DONE, g.active, 0, 0)] if g.active != NONE else \
-            [(EV_DONE, rng.below(n), 0, 0) for _ in range(4)]
+        return (
+            [(EV_DONE, g.active, 0, 0)]
+            if g.active != NONE
+            else [(EV_DONE, rng.below(n), 0, 0) for _ in range(4)]
+        )
     if kind == EV_HIT:
         out = []
         pend = [i for i in range(n) if g.pend[i]]
-        if pend and rng.below(4) < 3:       # three of four marked hits are taken back
+        if pend and rng.below(4) < 3:  # three of four marked hits are taken back
             out.append((EV_HIT, pend[rng.below(len(pend))], -1, NONE))
         half = n // 2
         for _ in range(6):
             t = rng.below(n)
-            by = g.active if g.active != NONE and g.side[g.active] != g.side[t] else \
-                (1 - t // half) * half + rng.below(half)
+            by = (
+                g.active
+                if g.active != NONE and g.side[g.active] != g.side[t]
+                else (1 - t // half) * half + rng.below(half)
+            )
             out.append((EV_HIT, t, 1, by))
         return out
     return []
@@ -155,8 +195,11 @@ def _play(n, seed, roster):
         if ev is None and g.winner() is not None:
             raise ValueError("the bench game ended at event %d" % g.seq)
         if ev is None:
-            ev = (EV_PHASE, 0, 0, 0) if g.check((EV_PHASE, 0, 0, 0)) is None else \
-                (EV_INIT, 1 + rng.below(20), 1 + rng.below(20), 0)
+            ev = (
+                (EV_PHASE, 0, 0, 0)
+                if g.check((EV_PHASE, 0, 0, 0)) is None
+                else (EV_INIT, 1 + rng.below(20), 1 + rng.below(20), 0)
+            )
         if g.submit(ev) is None:
             out.append(ev)
     return out

@@ -35,9 +35,15 @@ from referee.dice import Dice, XorShift32
 from referee.journal import Journal
 from referee import game as G
 
-RP2_GEOMETRY = {"block_size": 4096, "block_count": 352, "read_size": 32, "prog_size": 256,
-                    "lookahead_size": 32, "cache_size": 1024,
-                    "block_cycles": 100}  # type: dict  # LittleFS's keyword arguments
+RP2_GEOMETRY = {
+    "block_size": 4096,
+    "block_count": 352,
+    "read_size": 32,
+    "prog_size": 256,
+    "lookahead_size": 32,
+    "cache_size": 1024,
+    "block_cycles": 100,
+}  # type: dict  # LittleFS's keyword arguments
 SIZE = RP2_GEOMETRY["block_size"] * RP2_GEOMETRY["block_count"]
 SCENARIO = "swsb-example"
 ROOT = "/game"
@@ -45,8 +51,11 @@ ROOT = "/game"
 
 def mount(image, fmt=False):
     """(device, LfsFS) over a copy of ``image`` (bytes), or raises littlefs errors."""
-    dev = PowerCutDevice(SIZE, buffer=bytearray(image)) if image is not None else \
-        PowerCutDevice(SIZE)
+    dev = (
+        PowerCutDevice(SIZE, buffer=bytearray(image))
+        if image is not None
+        else PowerCutDevice(SIZE)
+    )
     fs = littlefs.LittleFS(context=dev, mount=False, **RP2_GEOMETRY)
     if fmt:
         fs.format()
@@ -67,12 +76,20 @@ def referee(fs, out, seed=99):
 
 def _candidates(g, rng):
     n = g.n
-    return [(G.EV_PHASE, 0, 0, 0), (G.EV_INIT, rng.randint(1, 20), rng.randint(1, 20), 0),
-            (G.EV_HIT, rng.randrange(n), rng.choice((1, 1, 2, -1)),
-             rng.choice((255, rng.randrange(n)))),
-            (G.EV_UNDO, 0, 0, 0), (G.EV_COUNTER, rng.randrange(n), rng.randrange(4),
-                                   rng.randrange(n)),
-            (G.EV_LAUNCH, rng.randrange(n), 0, 0), (6, rng.randrange(n), 0, 0)]  # 6: full-power
+    return [
+        (G.EV_PHASE, 0, 0, 0),
+        (G.EV_INIT, rng.randint(1, 20), rng.randint(1, 20), 0),
+        (
+            G.EV_HIT,
+            rng.randrange(n),
+            rng.choice((1, 1, 2, -1)),
+            rng.choice((255, rng.randrange(n))),
+        ),
+        (G.EV_UNDO, 0, 0, 0),
+        (G.EV_COUNTER, rng.randrange(n), rng.randrange(4), rng.randrange(n)),
+        (G.EV_LAUNCH, rng.randrange(n), 0, 0),
+        (6, rng.randrange(n), 0, 0),
+    ]  # 6: full-power
 
 
 class Played:
@@ -120,20 +137,23 @@ def faults(played, flip_stride=1, cut_stride=1, rng_seed=1):
             bad[off] ^= 1 << (off % 8)
             yield "bit flip", "%s@%d" % (name, off), rewrite(played.image, {name: bytes(bad)})
         yield "deleted", name, rewrite(played.image, {name: None})
-        half = data[:len(data) // 2]
+        half = data[: len(data) // 2]
         yield "stale temp", name + ".tmp (half)", rewrite(played.image, {name + ".tmp": half})
         yield "stale temp", name + ".tmp (whole)", rewrite(played.image, {name + ".tmp": data})
-    other = Played(20, seed=rng_seed + 100)         # another game's set-up left as a temp file
-    yield "stale temp", "setup.json.tmp (other game)", \
-        rewrite(played.image, {"setup.json.tmp": other.files["setup.json"]})
+    other = Played(20, seed=rng_seed + 100)  # another game's set-up left as a temp file
+    yield (
+        "stale temp",
+        "setup.json.tmp (other game)",
+        rewrite(played.image, {"setup.json.tmp": other.files["setup.json"]}),
+    )
     bs = RP2_GEOMETRY["block_size"]
     img = played.image
     for b in range(RP2_GEOMETRY["block_count"]):
-        blk = img[b * bs:(b + 1) * bs]
+        blk = img[b * bs : (b + 1) * bs]
         if blk.count(0xFF) == bs:
-            continue                                # erased, unused
+            continue  # erased, unused
         bad = bytearray(img)
-        bad[b * bs:(b + 1) * bs] = bytes(bs)
+        bad[b * bs : (b + 1) * bs] = bytes(bs)
         yield "zeroed block", "block %d" % b, bytes(bad)
 
 
@@ -176,8 +196,11 @@ def _listing(image):
 def classify(played, kind, detail, image, reboot=False):
     """The outcome (see the module docstring) of booting on ``image``: (class, seq, text)."""
     c = _classify(played, kind, detail, image, reboot)
-    if c[0] in ("prefix-silent", "wrong") and kind == "zeroed block" and \
-            _listing(image) != {n: len(d) for n, d in played.files.items()}:
+    if (
+        c[0] in ("prefix-silent", "wrong")
+        and kind == "zeroed block"
+        and _listing(image) != {n: len(d) for n, d in played.files.items()}
+    ):
         return ("fs-rollback",) + c[1:]
     return c
 
@@ -188,7 +211,7 @@ def _classify(played, kind, detail, image, reboot):
         return "unmountable", 0, "littlefs does not mount"
     app, out, dev = r
     g, j = app.game, app.journal
-    if g is None or j is None:      # (boot restores a game or starts one, or raises)
+    if g is None or j is None:  # (boot restores a game or starts one, or raises)
         return "wrong", 0, "the board booted without a game on its journal"
     said = [json.loads(x) for x in out if '"code": "journal"' in x]
     noted = bool(app.boot_note) and len(said) == 1
@@ -203,7 +226,7 @@ def _classify(played, kind, detail, image, reboot):
     k = g.seq
     if k > n or g.state_hash() != played.hashes[k]:
         return "wrong", k, "state differs from the game's after %d events" % k
-    for s, ev in j.events(0):            # the events still on flash are the game's
+    for s, ev in j.events(0):  # the events still on flash are the game's
         if s > k:
             break
         if tuple(ev) != tuple(played.events[s - 1]):
@@ -211,7 +234,7 @@ def _classify(played, kind, detail, image, reboot):
     for s in range(g.base_seq + 1, g.seq + 1):
         if g.event(s) != tuple(played.events[s - 1]):
             return "wrong", k, "event %d in RAM differs" % s
-    if reboot:                                      # the repaired journal boots clean
+    if reboot:  # the repaired journal boots clean
         r2 = boot(bytes(dev.buffer))
         g2 = r2[0].game if r2 is not None else None
         if r2 is None or r2[0].boot_note or g2 is None or g2.state_hash() != g.state_hash():

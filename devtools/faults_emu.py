@@ -31,7 +31,7 @@ import littlefs
 from devtools import faults
 from host_tools.link.mirror import Replica
 
-ROOT = faults.ROOT           # /game
+ROOT = faults.ROOT  # /game
 SIZE = faults.SIZE
 BS = faults.RP2_GEOMETRY["block_size"]
 REC = 12
@@ -58,8 +58,18 @@ def more_events(game_msg, evs, n):
     g = rep.load_game(game_msg)
     for m in evs:
         rep.apply_event(m)
-    cands = [[1, 15, 8, 1], [4, 0, 0, 0], [2, 5, 1, 255], [2, 6, 1, 255], [3, 0, 0, 0],
-             [4, 0, 0, 0], [5, 0, 0, 0], [1, 3, 17, 1], [2, 4, 1, 255], [6, 1, 0, 0]]
+    cands = [
+        [1, 15, 8, 1],
+        [4, 0, 0, 0],
+        [2, 5, 1, 255],
+        [2, 6, 1, 255],
+        [3, 0, 0, 0],
+        [4, 0, 0, 0],
+        [5, 0, 0, 0],
+        [1, 3, 17, 1],
+        [2, 4, 1, 255],
+        [6, 1, 0, 0],
+    ]
     out, i = [], 0
     while len(out) < n:
         ev = cands[i % len(cands)]
@@ -95,7 +105,7 @@ def play(pico, presses, extra, tmp):
     pico.wait_msg(lambda m: m.get("t") == "hello")
     start = pico.mark()
     pico.press(presses)
-    pico.sleep(2.0)     # the keys rest: the board commits their held events and announces them
+    pico.sleep(2.0)  # the keys rest: the board commits their held events and announces them
     evs = [m for m in pico.messages(start) if m["t"] == "ev"]
     more = more_events(game, evs, extra)
     # all but the last 10 events, a rest (the snapshot the board's loop writes in steps
@@ -104,7 +114,7 @@ def play(pico, presses, extra, tmp):
     for part in (more[:-10], more[-10:]):
         for k in range(0, len(part), 20):
             mark = pico.mark()
-            pico.write(json.dumps({"c": "append", "events": part[k:k + 20]}) + "\n")
+            pico.write(json.dumps({"c": "append", "events": part[k : k + 20]}) + "\n")
             pico.wait_msg(lambda m: m.get("t") in ("ok", "err"), 120, mark)
         pico.sleep(1.0)
     evs = [m for m in pico.messages(start) if m["t"] == "ev"]
@@ -133,7 +143,7 @@ def raw_flip(played, name, at):
     (the copy in use: older copies in superseded commits change nothing): (image, offset),
     or None when no copy is found."""
     data = played.files[name]
-    pat = data[max(0, at - 8):at + 8]
+    pat = data[max(0, at - 8) : at + 8]
     img = played.image
     offs, o = [], img.find(pat)
     while o >= 0:
@@ -155,7 +165,7 @@ def block_of(played, name):
 
 def with_block(image, b, value):
     bad = bytearray(image)
-    bad[b * BS:(b + 1) * BS] = bytes((value,)) * BS
+    bad[b * BS : (b + 1) * BS] = bytes((value,)) * BS
     return bytes(bad)
 
 
@@ -165,20 +175,36 @@ def fault_list(played, other_setup):
     log = f["log.bin"]
     hist = sorted(n for n in f if n[0] == "h")
     out = [("none", "clean reboot", played.image)]
-    cuts = [("log.bin", len(log) - 5), ("log.bin", len(log) - 2 * REC), ("log.bin", 8),
-            ("log.bin", 3), ("snap.bin", len(f["snap.bin"]) // 2),
-            ("setup.json", len(f["setup.json"]) // 2)]
+    cuts = [
+        ("log.bin", len(log) - 5),
+        ("log.bin", len(log) - 2 * REC),
+        ("log.bin", 8),
+        ("log.bin", 3),
+        ("snap.bin", len(f["snap.bin"]) // 2),
+        ("setup.json", len(f["setup.json"]) // 2),
+    ]
     cuts += [(h, len(f[h]) // 2) for h in hist[:1]]
     for name, off in cuts:
-        out.append(("truncate", "%s@%d" % (name, off), faults.rewrite(played.image, {name: f[name][:off]})))
+        out.append(
+            (
+                "truncate",
+                "%s@%d" % (name, off),
+                faults.rewrite(played.image, {name: f[name][:off]}),
+            )
+        )
     for name in ["log.bin", "snap.bin", "setup.json"] + hist[:1]:
         out.append(("deleted", name, faults.rewrite(played.image, {name: None})))
-    flips = [("log.bin", len(log) - 7), ("snap.bin", len(f["snap.bin"]) // 3),
-             ("setup.json", 200)] + [(h, len(f[h]) // 2) for h in hist[:1]]
+    flips = [
+        ("log.bin", len(log) - 7),
+        ("snap.bin", len(f["snap.bin"]) // 3),
+        ("setup.json", 200),
+    ] + [(h, len(f[h]) // 2) for h in hist[:1]]
     for name, at in flips:
         bad = bytearray(f[name])
         bad[at] ^= 4
-        out.append(("bit flip", "%s@%d" % (name, at), faults.rewrite(played.image, {name: bytes(bad)})))
+        out.append(
+            ("bit flip", "%s@%d" % (name, at), faults.rewrite(played.image, {name: bytes(bad)}))
+        )
     for name, at in flips:
         r = raw_flip(played, name, at)
         if r is not None:
@@ -191,12 +217,28 @@ def fault_list(played, other_setup):
     for b in blocks:
         out.append(("zeroed block", "block %d" % b, with_block(played.image, b, 0)))
     if blocks:
-        out.append(("erased block", "block %d" % blocks[0], with_block(played.image, blocks[0], 255)))
-    out.append(("stale temp", "snap.bin.tmp (half)",
-                faults.rewrite(played.image, {"snap.bin.tmp": f["snap.bin"][:len(f["snap.bin"]) // 2]})))
-    out.append(("stale temp", "log.bin.tmp (whole)", faults.rewrite(played.image, {"log.bin.tmp": log})))
-    out.append(("stale temp", "setup.json.tmp (other game)",
-                faults.rewrite(played.image, {"setup.json.tmp": other_setup})))
+        out.append(
+            ("erased block", "block %d" % blocks[0], with_block(played.image, blocks[0], 255))
+        )
+    out.append(
+        (
+            "stale temp",
+            "snap.bin.tmp (half)",
+            faults.rewrite(
+                played.image, {"snap.bin.tmp": f["snap.bin"][: len(f["snap.bin"]) // 2]}
+            ),
+        )
+    )
+    out.append(
+        ("stale temp", "log.bin.tmp (whole)", faults.rewrite(played.image, {"log.bin.tmp": log}))
+    )
+    out.append(
+        (
+            "stale temp",
+            "setup.json.tmp (other game)",
+            faults.rewrite(played.image, {"setup.json.tmp": other_setup}),
+        )
+    )
     return out
 
 
@@ -206,7 +248,7 @@ def red_row(board, frame):
     every pixel red-only but the three that carry the refusal kind's colour code (overlay.py;
     wherever the serpentine wiring puts them), which have no green either."""
     w = board["grid"]["w"]
-    row = frame[w:2 * w]
+    row = frame[w : 2 * w]
     pure = sum(1 for p in row if p[0] > 0 and p[1] == 0 and p[2] == 0)
     return pure >= w - 3 and all(p[0] > 0 and p[1] == 0 for p in row)
 
@@ -232,8 +274,11 @@ def boot_on(pico, image, tmp, board):
     pico.write(b'{"c": "snap"}\n')
     snap = pico.wait_msg(lambda m: m.get("t") == "snap", 120, mark)
     text = bytes(pico.serial[start:]).decode("utf-8", "replace")
-    notes = [m["msg"] for m in pico.messages(start)
-             if m.get("t") == "err" and m.get("code") == "journal"]
+    notes = [
+        m["msg"]
+        for m in pico.messages(start)
+        if m.get("t") == "err" and m.get("code") == "journal"
+    ]
     frames = [e for e in pico.events[n:] if e.get("ev") == "ws2812"]
     if not frames:
         # no frame is decoded after a boot until something changes (seen on every boot in the
@@ -242,9 +287,14 @@ def boot_on(pico, image, tmp, board):
         m = len(pico.events)
         pico.press([(key_index(board, "sel+"), 80, 200)])
         frames = [e for e in pico.events[m:] if e.get("ev") == "ws2812"]
-    return {"seq": snap["seq"], "hash": snap["state_hash"], "gid": hello["gid"],
-            "notes": notes, "traceback": "Traceback" in text,
-            "red": any(red_row(board, f["px"]) for f in frames)}
+    return {
+        "seq": snap["seq"],
+        "hash": snap["state_hash"],
+        "gid": hello["gid"],
+        "notes": notes,
+        "traceback": "Traceback" in text,
+        "red": any(red_row(board, f["px"]) for f in frames),
+    }
 
 
 def classify(played, kind, detail, image, got):
@@ -257,8 +307,11 @@ def classify(played, kind, detail, image, got):
     if len(set(got["notes"])) > 1:
         return "wrong", k, "two different journal notes: %r" % got["notes"]
     if bool(note) != got["red"]:
-        return "wrong", k, "said %r but the grid's error row is %s" % (
-            note, "red" if got["red"] else "not red")
+        return (
+            "wrong",
+            k,
+            "said %r but the grid's error row is %s" % (note, "red" if got["red"] else "not red"),
+        )
     if k > n or got["hash"] != played.hashes[k]:
         return "wrong", k, "state is no prefix of the announced events (hash %s)" % got["hash"]
     if note.startswith("journal damaged: no game restored"):
@@ -275,16 +328,28 @@ def classify(played, kind, detail, image, got):
     v = view(image)
     intended = kind not in ("raw bit flip", "zeroed block", "erased block")
     if not intended and v is not None and v.get("log.bin") != played.files["log.bin"]:
-        return "fs-rollback", k, "littlefs shows an older log.bin (%d B)" % len(v.get("log.bin") or b"")
+        return (
+            "fs-rollback",
+            k,
+            "littlefs shows an older log.bin (%d B)" % len(v.get("log.bin") or b""),
+        )
     return "prefix-silent", k, ""
 
 
 # one of each kind of damage (kind, how its detail starts), for a run that must stay short:
 # each case is a reboot of the real firmware on the emulated RP2040, tens of seconds here
-SAMPLE = (("none", ""), ("truncate", "log.bin@"), ("truncate", "setup.json@"),
-          ("deleted", "snap.bin"), ("bit flip", "log.bin@"), ("raw bit flip", "log.bin@"),
-          ("zeroed block", ""), ("erased block", ""), ("stale temp", "log.bin.tmp"),
-          ("stale temp", "setup.json.tmp"))
+SAMPLE = (
+    ("none", ""),
+    ("truncate", "log.bin@"),
+    ("truncate", "setup.json@"),
+    ("deleted", "snap.bin"),
+    ("bit flip", "log.bin@"),
+    ("raw bit flip", "log.bin@"),
+    ("zeroed block", ""),
+    ("erased block", ""),
+    ("stale temp", "log.bin.tmp"),
+    ("stale temp", "setup.json.tmp"),
+)
 
 
 def sample(cases):
@@ -306,7 +371,7 @@ def campaign(pico, board, presses, extra, tmp, other_setup, recheck=2, quick=Fal
     played = play(pico, presses, extra, tmp)
     results = []
     cases = fault_list(played, other_setup)
-    for kind, detail, image in (sample(cases) if quick else cases):
+    for kind, detail, image in sample(cases) if quick else cases:
         got = boot_on(pico, image, tmp, board)
         c, k, text = classify(played, kind, detail, image, got)
         if recheck and got["notes"] and c != "wrong":

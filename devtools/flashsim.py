@@ -27,13 +27,13 @@ class PowerCutDevice(littlefs.UserContext):
         return self.frozen is not None
 
     def read(self, cfg, block, off, size):
-        start = block * cfg.block_size + off     # (the base class logs every read: slow)
-        return self.buffer[start:start + size]
+        start = block * cfg.block_size + off  # (the base class logs every read: slow)
+        return self.buffer[start : start + size]
 
     def erase(self, cfg, block):
         self.erases += 1
         start = block * cfg.block_size
-        self.buffer[start:start + cfg.block_size] = b"\xff" * cfg.block_size
+        self.buffer[start : start + cfg.block_size] = b"\xff" * cfg.block_size
         return 0
 
     def prog(self, cfg, block, off, data):
@@ -42,15 +42,20 @@ class PowerCutDevice(littlefs.UserContext):
         start = block * cfg.block_size + off
         if self.cut_at is not None and n == self.cut_at:
             self.frozen = bytearray(self.buffer)
-            half = bytes(data[:len(data) // 2])
-            self.frozen[start:start + len(half)] = half
-        self.buffer[start:start + len(data)] = data
+            half = bytes(data[: len(data) // 2])
+            self.frozen[start : start + len(half)] = half
+        self.buffer[start : start + len(data)] = data
         self.prog_bytes += len(data)
         return 0
 
 
-GEOMETRY = {"block_size": 4096, "block_count": 64, "read_size": 32, "prog_size": 32,
-                "lookahead_size": 32}  # type: dict  # LittleFS's keyword arguments
+GEOMETRY = {
+    "block_size": 4096,
+    "block_count": 64,
+    "read_size": 32,
+    "prog_size": 32,
+    "lookahead_size": 32,
+}  # type: dict  # LittleFS's keyword arguments
 
 
 def new_fs(dev, fmt=True):

@@ -21,18 +21,36 @@ SCRIPT = os.path.join(paths.ROOT, "docs", "scripts", "hoth-3-rounds.txt")
 def scripted_save(scenario="hoth", script=SCRIPT, seed=1):
     """The save dict of ``script`` played on a headless simulator of ``scenario``. Raises
     RuntimeError when the simulator gives no snapshot."""
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
-                        "--scenario", scenario, "--seed", str(seed), "--script", script],
-                       capture_output=True, text=True, cwd=paths.ROOT, timeout=120,
-                       env=dict(os.environ, FLEETREF_SIM_UNLISTED="1"), check=False)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "host_tools.cli",
+            "sim",
+            "--headless",
+            "--scenario",
+            scenario,
+            "--seed",
+            str(seed),
+            "--script",
+            script,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=paths.ROOT,
+        timeout=120,
+        env=dict(os.environ, FLEETREF_SIM_UNLISTED="1"),
+        check=False,
+    )
     snaps = [line for line in r.stdout.splitlines() if line.startswith("{")]
     if not snaps:
         raise RuntimeError("the simulator gave no snapshot: %s" % r.stderr.strip())
     snap = json.loads(snaps[-1])
     with open(os.path.join(paths.ROSTERS, scenario + ".json")) as f:
         roster = json.load(f)
-    data = savefile.build({"roster": roster, "scenario": scenario, "gid": snap["gid"]}, 0,
-                          None, [], None)
+    data = savefile.build(
+        {"roster": roster, "scenario": scenario, "gid": snap["gid"]}, 0, None, [], None
+    )
     g = savefile.new_game_of(data)
     rows = []
     for k, ev in enumerate(snap["events"], 1):
@@ -45,8 +63,9 @@ def scripted_save(scenario="hoth", script=SCRIPT, seed=1):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="reportpicture",
-                                 description=(__doc__ or "").split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="reportpicture", description=(__doc__ or "").split("\n\n")[0]
+    )
     ap.add_argument("--out", default=os.path.join(paths.ROOT, "docs", "report-plot.png"))
     ap.add_argument("--html", help="also write the whole report page here")
     args = ap.parse_args(argv)

@@ -34,8 +34,10 @@ def _which(names):
 def missing():
     """None when headless Chromium can be driven here, else what is missing (one line)."""
     if _which(CHROMIUM) is None or _which(DRIVER) is None:
-        return ("headless Chromium is missing: install Debian's chromium and chromium-driver "
-                "(make browser, as root: apt-get install chromium chromium-driver)")
+        return (
+            "headless Chromium is missing: install Debian's chromium and chromium-driver "
+            "(make browser, as root: apt-get install chromium chromium-driver)"
+        )
     try:
         import selenium  # noqa: F401
     except ImportError:
@@ -47,40 +49,52 @@ def browser(width=1280, height=900):
     """A headless Chromium WebDriver (selenium), window ``width`` x ``height`` CSS pixels."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
-    os.environ.setdefault("SE_OFFLINE", "true")        # selenium-manager never downloads
+
+    os.environ.setdefault("SE_OFFLINE", "true")  # selenium-manager never downloads
     chromium, driver = _which(CHROMIUM), _which(DRIVER)
     if chromium is None or driver is None:
         raise RuntimeError(missing())
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              "--hide-scrollbars", "--force-device-scale-factor=1",
-              "--window-size=%d,%d" % (width, height)):
+    for a in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+        "--force-device-scale-factor=1",
+        "--window-size=%d,%d" % (width, height),
+    ):
         opts.add_argument(a)
     return webdriver.Chrome(options=opts, service=Service(executable_path=driver))
 
 
 def viewport(driver, width, height):
     """Set the page's viewport to exactly ``width`` x ``height`` CSS pixels."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1,
-                            "mobile": False})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
 
 
 def text_of(driver, elem_id):
     """The textContent of element ``elem_id`` ("" when there is none)."""
-    return driver.execute_script("var e = document.getElementById(arguments[0]);"
-                                 "return e ? e.textContent : '';", elem_id)
+    return driver.execute_script(
+        "var e = document.getElementById(arguments[0]);return e ? e.textContent : '';", elem_id
+    )
 
 
 def screenshot(driver, path=None, transparent=False):
     """PNG bytes of the viewport (written to ``path`` when given). ``transparent``: what the
     page leaves unpainted stays transparent (alpha 0) instead of the browser's white."""
     if transparent:
-        driver.execute_cdp_cmd("Emulation.setDefaultBackgroundColorOverride",
-                               {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
-    data = base64.b64decode(driver.execute_cdp_cmd("Page.captureScreenshot",
-                                                   {"format": "png"})["data"])
+        driver.execute_cdp_cmd(
+            "Emulation.setDefaultBackgroundColorOverride",
+            {"color": {"r": 0, "g": 0, "b": 0, "a": 0}},
+        )
+    data = base64.b64decode(
+        driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})["data"]
+    )
     if transparent:
         driver.execute_cdp_cmd("Emulation.setDefaultBackgroundColorOverride", {})
     if path:
@@ -108,11 +122,12 @@ def sim_port(sim):
     first = next_line(sim).strip()
     if not first.startswith("serial: "):
         raise RuntimeError("the simulator did not start: %r" % first)
-    return first[len("serial: "):]
+    return first[len("serial: ") :]
 
 
 def wait_http(url, timeout=20):
     import urllib.request
+
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:
@@ -134,14 +149,23 @@ def main(argv=None):
     env = dict(os.environ, TMPDIR=tempfile.mkdtemp(prefix="fleetref-shots-"))
     py = [sys.executable, "-m", "host_tools.cli"]
     script = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
-    sim = subprocess.Popen(py + ["sim", "--headless", "--scenario", "hoth", "--seed", "1",
-                                 "--script", script, "--hold"], stdout=subprocess.PIPE,
-                           text=True, cwd=ROOT, env=env)
+    sim = subprocess.Popen(
+        py
+        + ["sim", "--headless", "--scenario", "hoth", "--seed", "1", "--script", script, "--hold"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
     port = sim_port(sim)
-    next_line(sim)                                         # the script has been played
+    next_line(sim)  # the script has been played
     http = free_port()
-    web = subprocess.Popen(py + ["web", "--port", port, "--http", "127.0.0.1:%d" % http],
-                           stdout=subprocess.DEVNULL, cwd=ROOT, env=env)
+    web = subprocess.Popen(
+        py + ["web", "--port", port, "--http", "127.0.0.1:%d" % http],
+        stdout=subprocess.DEVNULL,
+        cwd=ROOT,
+        env=env,
+    )
     d = None
     try:
         base = "http://127.0.0.1:%d" % http
@@ -159,9 +183,21 @@ def main(argv=None):
         screenshot(d, os.path.join(args.out, "web-overlay.png"), transparent=True)
         # the battle report of the same script (fleetref report's page, host_tools.files.report)
         page = os.path.join(env["TMPDIR"], "report.html")
-        subprocess.run([sys.executable, "-m", "devtools.reportpicture", "--out",
-                        os.path.join(env["TMPDIR"], "plot.png"), "--html", page],
-                       check=True, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "devtools.reportpicture",
+                "--out",
+                os.path.join(env["TMPDIR"], "plot.png"),
+                "--html",
+                page,
+            ],
+            check=True,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
         viewport(d, 1280, 1400)
         d.get("file://" + page)
         time.sleep(0.5)
@@ -172,8 +208,13 @@ def main(argv=None):
         for proc in (web, sim):
             proc.terminate()
             proc.wait(10)
-    print("wrote %s" % ", ".join(os.path.join(args.out, n) for n in
-                                  ("web-page.png", "web-overlay.png", "report-page.png")))
+    print(
+        "wrote %s"
+        % ", ".join(
+            os.path.join(args.out, n)
+            for n in ("web-page.png", "web-overlay.png", "report-page.png")
+        )
+    )
     return 0
 
 

@@ -27,8 +27,9 @@ FIRMWARE_NAME = "RPI_PICO-20241129-v1.24.1.uf2"
 
 
 def firmware_path():
-    return os.environ.get("FLEETREF_PICO_FIRMWARE") or os.path.join(SHARED, "firmware",
-                                                                    FIRMWARE_NAME)
+    return os.environ.get("FLEETREF_PICO_FIRMWARE") or os.path.join(
+        SHARED, "firmware", FIRMWARE_NAME
+    )
 
 
 def bootrom_path():
@@ -43,13 +44,16 @@ def missing():
         return "emulated Pico: rp2040js is not installed (run `make setup`)"
     fw, rom = firmware_path(), bootrom_path()
     if not os.path.isfile(fw):
-        return ("emulated Pico: no MicroPython image at %s: download the RPI_PICO .uf2 (v1.24.1) "
-                "from https://micropython.org/download/RPI_PICO/ and set FLEETREF_PICO_FIRMWARE"
-                % fw)
+        return (
+            "emulated Pico: no MicroPython image at %s: download the RPI_PICO .uf2 (v1.24.1) "
+            "from https://micropython.org/download/RPI_PICO/ and set FLEETREF_PICO_FIRMWARE" % fw
+        )
     if not os.path.isfile(rom):
-        return ("emulated Pico: no bootrom at %s: take demo/bootrom.ts from "
-                "https://github.com/wokwi/rp2040js (as a .js module exporting bootromB1) and set "
-                "FLEETREF_PICO_BOOTROM" % rom)
+        return (
+            "emulated Pico: no bootrom at %s: take demo/bootrom.ts from "
+            "https://github.com/wokwi/rp2040js (as a .js module exporting bootromB1) and set "
+            "FLEETREF_PICO_BOOTROM" % rom
+        )
     return None
 
 
@@ -79,20 +83,25 @@ class EmulatedPico:
         if why:
             raise EmuError(why)
         self.board = board
-        self.tmp = os.path.join(os.environ.get("TMPDIR", "/tmp"),
-                                "fleetref-emu-%d-%d" % (os.getpid(), id(self)))
+        self.tmp = os.path.join(
+            os.environ.get("TMPDIR", "/tmp"), "fleetref-emu-%d-%d" % (os.getpid(), id(self))
+        )
         os.makedirs(self.tmp, exist_ok=True)
         bpath = os.path.join(self.tmp, "board.json")
         with open(bpath, "w") as f:
             json.dump(board, f)
         self.proc = subprocess.Popen(
             ["node", SERVER, "--uf2", uf2, "--bootrom", bootrom_path(), "--board", bpath],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+        )
         self.lock = threading.Condition()
         self.replies = {}
         self.events = []
         self.frames = []
-        self.panel_px = None        # what the WS2812 chain shows (see _panel)
+        self.panel_px = None  # what the WS2812 chain shows (see _panel)
         self.serial = bytearray()
         self.next_id = 1
         self.ready = queue.Queue()
@@ -128,7 +137,7 @@ class EmulatedPico:
                     step = FRAME_BYTES.get(msg.get("ev"))
                     if step:
                         h = bytes.fromhex(msg.pop("hex"))
-                        px = [tuple(h[i:i + step]) for i in range(0, len(h), step)]
+                        px = [tuple(h[i : i + step]) for i in range(0, len(h), step)]
                         if msg["ev"] == "ws2812":
                             px = self._panel(px)
                             msg["same"] = px == self.panel_px
@@ -150,7 +159,7 @@ class EmulatedPico:
         if len(px) >= n:
             return px
         prev = self.panel_px if self.panel_px is not None else [(0, 0, 0)] * n
-        return px + prev[len(px):]
+        return px + prev[len(px) :]
 
     def cmd(self, command, timeout=30, **kw):
         """Send a control command, wait for its reply (dict). Raises EmuError."""
@@ -183,7 +192,10 @@ class EmulatedPico:
 
     def stderr(self):
         state = "running" if self.proc.poll() is None else "exit %s" % self.proc.returncode
-        return "emulator %s; stderr: %s" % (state, bytes(self.err).decode(errors="replace")[-3000:])
+        return "emulator %s; stderr: %s" % (
+            state,
+            bytes(self.err).decode(errors="replace")[-3000:],
+        )
 
     def wait_event(self, pred, timeout=60, start=0):
         """The first event (index >= start) for which pred(event) holds. Raises EmuError."""
@@ -207,8 +219,9 @@ class EmulatedPico:
         after the other. Returns when the last gap has passed (emulated)."""
         n = len(self.events)
         r = self.cmd("presses", list=[list(p) for p in presses])
-        self.wait_event(lambda e: e.get("ev") == "presses-done" and e.get("id") == r["id"],
-                        timeout, n)
+        self.wait_event(
+            lambda e: e.get("ev") == "presses-done" and e.get("id") == r["id"], timeout, n
+        )
 
     def sleep(self, seconds, timeout=300):
         """Return once ``seconds`` of emulated time have passed."""
@@ -267,8 +280,9 @@ class EmulatedPico:
                     return text
                 left = end - time.monotonic()
                 if left <= 0 or self.proc.poll() is not None:
-                    raise EmuError("timed out waiting on serial; got %r (%s)"
-                                   % (text[-1500:], self.stderr()))
+                    raise EmuError(
+                        "timed out waiting on serial; got %r (%s)" % (text[-1500:], self.stderr())
+                    )
                 self.lock.wait(min(left, 1.0))
 
     def wait_msg(self, pred, timeout=60, start=0):
@@ -281,6 +295,7 @@ class EmulatedPico:
                     found.append(m)
                     return True
             return False
+
         self.wait_serial(check, timeout)
         return found[0]
 
@@ -293,6 +308,7 @@ class EmulatedPico:
         """A pseudo-terminal bridged to the USB CDC port: a serial device path that pyserial and
         mpremote open, as they open /dev/ttyACM0 of a real Pico. Needs connect_serial=False."""
         from emu.ptybridge import PtyBridge
+
         self.bridge = PtyBridge(self.serial_port)
         return self.bridge.path
 

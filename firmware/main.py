@@ -25,39 +25,44 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
     Returns the Runner. Every pin and bus comes from the profile. Raises ValueError for an
     unknown driver name, KeyError for a pin the profile lacks."""
     from drivers.usbserial import USBSerial
+
     serial = USBSerial(stdin, stdout)
     # committed board rolls (docs/dice.md); a given seed: reproducible, uncommitted test dice
     dice = Dice(Fair() if seed is None else XorShift32(seed))
     runner = assemble(board, scenario_dir, serial, dice)
     app = runner.app
-    app.send_parts = serial.write_line     # takes a tuple of parts too (a long line)
+    app.send_parts = serial.write_line  # takes a tuple of parts too (a long line)
     if journal_fs is not None:
         from referee.journal import Journal
+
         app.set_journal(Journal(journal_fs, "/game"))
-        app.boot(board.get("scenario", "hoth"))   # the game in play before a reset or power cut
+        app.boot(board.get("scenario", "hoth"))  # the game in play before a reset or power cut
     else:
         app.load_scenario(board.get("scenario", "hoth"))
-    app.release_rulesets = True     # a new game's load gives back the old ruleset's RAM
+    app.release_rulesets = True  # a new game's load gives back the old ruleset's RAM
     if app.journal is not None:
-        app.journal.writer.defer = True    # snapshots off the event path: the loop writes them idle
+        app.journal.writer.defer = True  # snapshots off the event path: the loop writes them idle
         # group commit: a key's events are written together once the keys rest this long
         app.journal.writer.hold_ms = board.get("commit_ms", 1000)
-    runner.gc_low = 16384       # collect the garbage while idle (loop.Runner.step_gc) when
-    runner.gc_span = 16384      # the heap runs low or this much was taken since the last
-    gc.collect()        # the boot's garbage goes before the game makes its own
+    runner.gc_low = 16384  # collect the garbage while idle (loop.Runner.step_gc) when
+    runner.gc_span = 16384  # the heap runs low or this much was taken since the last
+    gc.collect()  # the boot's garbage goes before the game makes its own
     return runner
 
 
 def main():
     from referee.journal import OSFS
+
     try:
         with open("/board.json") as f:
             board = json.load(f)
         runner = build(board, journal_fs=OSFS(""))
     except (OSError, ValueError, KeyError) as e:
         # a missing or broken /board.json: one line, then the REPL (fleetref flash fixes it)
-        print("fleetref: cannot start from /board.json: %s: %s (run fleetref flash)"
-              % (type(e).__name__, e))
+        print(
+            "fleetref: cannot start from /board.json: %s: %s (run fleetref flash)"
+            % (type(e).__name__, e)
+        )
         return
     runner.app.link.hello()
     asyncio.run(runner.main((clock_task(runner.app),)))

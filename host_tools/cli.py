@@ -64,15 +64,17 @@ def declared(mod):
     """The commands module ``mod`` declares: (name, summary, add_arguments, main) each."""
     if isinstance(mod.COMMAND, str):
         return [(mod.COMMAND, mod.SUMMARY, mod.add_arguments, mod.main)]
-    return [(name, summary, getattr(mod, "add_%s_arguments" % name),
-             getattr(mod, "main_%s" % name)) for name, summary in zip(mod.COMMAND, mod.SUMMARY,
-                                                                    strict=True)]
+    return [
+        (name, summary, getattr(mod, "add_%s_arguments" % name), getattr(mod, "main_%s" % name))
+        for name, summary in zip(mod.COMMAND, mod.SUMMARY, strict=True)
+    ]
 
 
 def commands():
     """Every fleetref command: (name, summary, module, add_arguments, main), in the order of
     COMMAND_MODULES."""
     import importlib
+
     out = []
     for path in COMMAND_MODULES:
         mod = importlib.import_module(path)
@@ -83,6 +85,7 @@ def commands():
 def version_text():
     from importlib.metadata import version, PackageNotFoundError
     from referee import FW_VERSION, PROTO_VERSION
+
     try:
         v = version("fleetref")
     except PackageNotFoundError:
@@ -95,6 +98,7 @@ def _complete(cmd, parser):
     arguments were declared without (helptexts.ARG_HELP), and each sub-command of it its
     one-line help as description when it has none."""
     from host_tools.helptexts import ARG_HELP
+
     for a in parser._actions:
         if a.help is None and (cmd, a.dest) in ARG_HELP:
             a.help = ARG_HELP[(cmd, a.dest)]
@@ -109,16 +113,25 @@ def _complete(cmd, parser):
 def parser():
     """The command line: each command with its own description (helptexts.py)."""
     from host_tools.helptexts import DESCRIPTIONS
-    p = Parser(prog="fleetref", description=plain(__doc__), epilog=EPILOG,
-                                formatter_class=Formatter)
+
+    p = Parser(
+        prog="fleetref", description=plain(__doc__), epilog=EPILOG, formatter_class=Formatter
+    )
     p.add_argument("--version", action="version", version=version_text())
-    sub = p.add_subparsers(dest="cmd", title="commands", metavar="COMMAND",
-                           help="the command to run (fleetref COMMAND --help tells more)")
+    sub = p.add_subparsers(
+        dest="cmd",
+        title="commands",
+        metavar="COMMAND",
+        help="the command to run (fleetref COMMAND --help tells more)",
+    )
     for name, helptext, mod, add, run in commands():
         said = DESCRIPTIONS.get(name)
-        sp = sub.add_parser(name, help=helptext, formatter_class=Formatter,
-                            description=textwrap.fill(" ".join(said.split()), 88) if said
-                            else plain(mod.__doc__))
+        sp = sub.add_parser(
+            name,
+            help=helptext,
+            formatter_class=Formatter,
+            description=textwrap.fill(" ".join(said.split()), 88) if said else plain(mod.__doc__),
+        )
         add(sp)
         _complete(name, sp)
         sp.set_defaults(run=run)
@@ -135,8 +148,8 @@ def dispatch(argv=None):
     try:
         return args.run(args)
     except SystemExit as e:
-        if isinstance(e.code, str):   # a command's one-line refusal: said, and exit 2 as
-            print(e.code, file=sys.stderr)    # every other refusal of the CLI
+        if isinstance(e.code, str):  # a command's one-line refusal: said, and exit 2 as
+            print(e.code, file=sys.stderr)  # every other refusal of the CLI
             return 2
         raise
 
@@ -145,6 +158,7 @@ def stdout_closed():
     """True when nothing reads this process's standard output any more (``| head`` has
     ended: the pipe's reading end is closed)."""
     import select
+
     try:
         poll = select.poll()
         poll.register(sys.stdout.fileno(), select.POLLOUT)
@@ -161,9 +175,9 @@ def main(argv=None):
             return dispatch(argv)
         finally:
             if sys.stdout is not None:
-                sys.stdout.flush()      # a closed pipe shows here, not at the interpreter's exit
+                sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
     except BrokenPipeError as e:
-        if not stdout_closed():         # another pipe (not the output's): say it in one line
+        if not stdout_closed():  # another pipe (not the output's): say it in one line
             print("fleetref: %s" % (e.strerror or e), file=sys.stderr)
             return 2
         # the output's reader has gone: what is still buffered goes nowhere, without a word

@@ -28,6 +28,7 @@ def unknown(kind, name, known):
 
 def scenario_names(base=None):
     from referee import scenarios
+
     return scenarios.list_names(base or paths.ROSTERS)
 
 
@@ -41,6 +42,7 @@ def check_scenario(name, base=None):
 
 def check_ruleset(name):
     from referee import rules
+
     if name not in rules.RULESETS:
         raise NameError_(unknown("ruleset", name, rules.RULESETS))
     return name
@@ -67,8 +69,9 @@ def check_roster_file(path):
     close = suggest(base, files)
     msg = "roster file %s not found" % path
     if close:
-        msg += "; did you mean %s?" % " or ".join(os.path.join(folder, c) if folder != "."
-                                                  else c for c in close)
+        msg += "; did you mean %s?" % " or ".join(
+            os.path.join(folder, c) if folder != "." else c for c in close
+        )
     stem = os.path.splitext(base)[0]
     if stem in scenario_names():
         msg += " (%r is a scenario: use --scenario %s)" % (stem, stem)

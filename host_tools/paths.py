@@ -13,9 +13,11 @@ def board_profile(name=DEFAULT_BOARD):
     """Load board profile ``name`` (file boards/<name>.json). Raises SystemExit with the known
     names when there is no such board."""
     import json
+
     path = os.path.join(BOARDS, name + ".json")
     if not os.path.exists(path):
         from host_tools import names
+
         known = sorted(f[:-5] for f in os.listdir(BOARDS) if f.endswith(".json"))
         raise SystemExit("fleetref: " + names.unknown("board profile", name, known))
     with open(path) as f:
@@ -28,9 +30,11 @@ def load_roster_file(path):
     Raises SystemExit with a clear message when the file is missing or not parseable.
     """
     import json
+
     try:
         if path.endswith(".toml"):
             import tomllib
+
             with open(path, "rb") as f:
                 data = tomllib.load(f)
             text = json.dumps(data)
@@ -40,14 +44,17 @@ def load_roster_file(path):
             data = json.loads(text)
     except FileNotFoundError:
         from host_tools import names
+
         try:
             names.check_roster_file(path)
         except names.NameError_ as e:
             raise SystemExit("fleetref: %s" % e)
         raise SystemExit("fleetref: roster file %s not found" % path)
     except Exception as e:
-        raise SystemExit("fleetref: roster file %s is not valid %s: %s"
-                         % (path, "TOML" if path.endswith(".toml") else "JSON", e))
+        raise SystemExit(
+            "fleetref: roster file %s is not valid %s: %s"
+            % (path, "TOML" if path.endswith(".toml") else "JSON", e)
+        )
     check_roster_size(path, data)
     return text
 
@@ -56,12 +63,14 @@ def check_roster_size(path, data):
     """SystemExit (one line) when roster ``data`` is longer as one serial line than a board
     takes (docs/protocol.md: lines up to protocol.MAX_ROSTER bytes for a roster)."""
     from referee import protocol
+
     size = len(protocol.encode(data))
     if size > protocol.MAX_ROSTER:
-        raise SystemExit("fleetref: roster file %s is %d bytes as one line; a board takes "
-                         "rosters up to %d (its serial lines are at most %d): shorten the "
-                         "notes and abilities texts" % (path, size, protocol.MAX_ROSTER,
-                                                        protocol.MAX_LINE))
+        raise SystemExit(
+            "fleetref: roster file %s is %d bytes as one line; a board takes "
+            "rosters up to %d (its serial lines are at most %d): shorten the "
+            "notes and abilities texts" % (path, size, protocol.MAX_ROSTER, protocol.MAX_LINE)
+        )
 
 
 def firmware_modules(pkg):
@@ -72,5 +81,7 @@ def firmware_modules(pkg):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         for f in files:
             if f.endswith(".py"):
-                out.append(os.path.relpath(os.path.join(dirpath, f), FIRMWARE).replace(os.sep, "/"))
+                out.append(
+                    os.path.relpath(os.path.join(dirpath, f), FIRMWARE).replace(os.sep, "/")
+                )
     return sorted(out)

@@ -22,6 +22,7 @@ def sim_factory():
         p = SimProcess(*args)
         procs.append(p)
         return p
+
     yield make
     for p in procs:
         p.stop()
@@ -43,6 +44,7 @@ def broker(tmp_path):
     (table-01..03) and a dashboard (tests/support/mqtt.py); skips without Mosquitto, fails
     under FLEETREF_REQUIRE_MQTT."""
     from support.mqtt import Broker, need_mqtt
+
     need_mqtt()
     b = Broker(tmp_path / "broker", tables=3)
     yield b
@@ -56,7 +58,7 @@ def env(tmp_path):
     d = tmp_path / "tmp"
     d.mkdir()
     e = dict(os.environ, TMPDIR=str(d))
-    e.pop("FLEETREF_SIM_UNLISTED", None)     # listed, but only in this private registry
+    e.pop("FLEETREF_SIM_UNLISTED", None)  # listed, but only in this private registry
     return e
 
 
@@ -66,6 +68,7 @@ def chrome():
     it); one per test module."""
     from devtools import webshots
     from support.web import need_browser
+
     need_browser()
     d = webshots.browser()
     webshots.viewport(d, 1280, 900)
@@ -88,6 +91,7 @@ def hw():
         sys.modules.pop(m, None)
     import machine
     import rp2
+
     machine.reset()
     del rp2.LOG[:]
     for m in list(sys.modules):

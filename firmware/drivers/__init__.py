@@ -9,10 +9,10 @@ profile's section (``display`` or ``input``) and builds the driver. ``DRIVERS`` 
 # the driver a profile names -> (its section, its module in drivers/, its class); one line per
 # driver. The emulator attaches its chip model by the same name (emu/models.mjs).
 DRIVERS = (
-    ("ws2812", "display", "ws2812", "WS2812Panel"),     # WS2812 panel on PIO
-    ("apa102", "display", "rgbkeypad", "KeypadLEDs"),   # keypad base's APA102 LEDs on SPI
-    ("matrix", "input", "keymatrix", "KeyMatrix"),      # diode key matrix on GPIO
-    ("tca9555", "input", "rgbkeypad", "KeypadKeys"),    # keypad base's TCA9555 on I2C
+    ("ws2812", "display", "ws2812", "WS2812Panel"),  # WS2812 panel on PIO
+    ("apa102", "display", "rgbkeypad", "KeypadLEDs"),  # keypad base's APA102 LEDs on SPI
+    ("matrix", "input", "keymatrix", "KeyMatrix"),  # diode key matrix on GPIO
+    ("tca9555", "input", "rgbkeypad", "KeypadKeys"),  # keypad base's TCA9555 on I2C
 )
 
 

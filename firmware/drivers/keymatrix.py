@@ -28,11 +28,11 @@ class Debouncer:
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
         self.raw = bytearray(n)
-        self.state = bytearray(n)          # debounced state
-        self.changed_at = [0] * n          # when raw last changed
-        self.down_at = [0] * n             # when the debounced press began
+        self.state = bytearray(n)  # debounced state
+        self.changed_at = [0] * n  # when raw last changed
+        self.down_at = [0] * n  # when the debounced press began
         self.long_done = bytearray(n)
-        self.eager = True                  # False: a release waits out the debounce too
+        self.eager = True  # False: a release waits out the debounce too
         self.ring = bytearray(16)
         self.head = 0
         self.count = 0
@@ -49,9 +49,13 @@ class Debouncer:
         if raw != self.raw[i]:
             self.raw[i] = raw
             self.changed_at[i] = now
-            if not raw and self.state[i] and self.eager and \
-                    ticks_diff(now, self.down_at[i]) >= self.debounce_ms:
-                self._release(i, now)     # eager release: the first open reading counts
+            if (
+                not raw
+                and self.state[i]
+                and self.eager
+                and ticks_diff(now, self.down_at[i]) >= self.debounce_ms
+            ):
+                self._release(i, now)  # eager release: the first open reading counts
         elif raw != self.state[i] and ticks_diff(now, self.changed_at[i]) >= self.debounce_ms:
             self.state[i] = raw
             if raw:
@@ -59,8 +63,11 @@ class Debouncer:
                 self.long_done[i] = 0
             else:
                 self._release(i, now)
-        if (self.state[i] and not self.long_done[i]
-                and ticks_diff(now, self.down_at[i]) >= self.long_ms):
+        if (
+            self.state[i]
+            and not self.long_done[i]
+            and ticks_diff(now, self.down_at[i]) >= self.long_ms
+        ):
             self.long_done[i] = 1
             self._emit(i, True)
 
@@ -97,16 +104,17 @@ class KeyMatrix(Keys):
         self.rows = row_pins
         self.cols = col_pins
         self.nc = len(col_pins)
-        self._rows(1)               # all rows high, waiting for any column to read high
+        self._rows(1)  # all rows high, waiting for any column to read high
         self.deb = Debouncer(len(row_pins) * len(col_pins), debounce_ms, long_ms)
-        self.flag = None            # set by a column's rising edge (a press while idle)
+        self.flag = None  # set by a column's rising edge (a press while idle)
         try:
             import asyncio
+
             self.flag = asyncio.ThreadSafeFlag()
             for col in self.cols:
                 col.irq(self._edge, col.IRQ_RISING)
         except (ImportError, AttributeError):
-            self.flag = None        # no pin interrupts here: the loop polls instead
+            self.flag = None  # no pin interrupts here: the loop polls instead
 
     @classmethod  # pyright: ignore[reportArgumentType]  (the MicroPython stubs: cls alone)
     def from_profile(cls, section, board):
@@ -114,6 +122,7 @@ class KeyMatrix(Keys):
         the board's ``debounce_ms`` (5) and ``long_press_ms`` (600). Raises KeyError for a
         missing list."""
         from machine import Pin
+
         rows = [Pin(p, Pin.OUT, value=1) for p in section["rows"]]
         cols = [Pin(p, Pin.IN, Pin.PULL_DOWN) for p in section["cols"]]
         return cls(rows, cols, board.get("debounce_ms", 5), board.get("long_press_ms", 600))
@@ -121,7 +130,7 @@ class KeyMatrix(Keys):
     def _edge(self, pin):
         flag = self.flag
         if flag is not None:
-            flag.set()              # interrupt context: ThreadSafeFlag is made for it
+            flag.set()  # interrupt context: ThreadSafeFlag is made for it
 
     def _rows(self, v):
         for row in self.rows:
@@ -135,7 +144,7 @@ class KeyMatrix(Keys):
                 if col.value():
                     break
             else:
-                return              # nothing pressed: nothing to debounce
+                return  # nothing pressed: nothing to debounce
             self._rows(0)
         nc = self.nc
         cols = self.cols

@@ -32,10 +32,16 @@ class KeypadKeys(Keys):
         ``scl`` (GPIO numbers), ``addr`` (0x20); the board's ``debounce_ms`` (5) and
         ``long_press_ms`` (600). Raises KeyError for a missing pin."""
         from machine import I2C, Pin
-        i2c = I2C(section.get("i2c", 0), scl=Pin(section["scl"]), sda=Pin(section["sda"]),
-                  freq=400_000)
-        return cls(i2c, section.get("addr", TCA9555_ADDR), board.get("debounce_ms", 5),
-                   board.get("long_press_ms", 600))
+
+        i2c = I2C(
+            section.get("i2c", 0), scl=Pin(section["scl"]), sda=Pin(section["sda"]), freq=400_000
+        )
+        return cls(
+            i2c,
+            section.get("addr", TCA9555_ADDR),
+            board.get("debounce_ms", 5),
+            board.get("long_press_ms", 600),
+        )
 
     def read(self):
         """The 16 key states as an int, bit i set while key i is held (inputs are active low)."""
@@ -71,8 +77,13 @@ class KeypadLEDs(Display):
         ``mosi``, ``cs`` (GPIO numbers), ``brightness`` (8); one LED per grid cell. Raises
         KeyError for a missing pin or grid."""
         from machine import SPI, Pin
-        spi = SPI(section.get("spi", 0), baudrate=4_000_000, sck=Pin(section["sck"]),
-                  mosi=Pin(section["mosi"]))
+
+        spi = SPI(
+            section.get("spi", 0),
+            baudrate=4_000_000,
+            sck=Pin(section["sck"]),
+            mosi=Pin(section["mosi"]),
+        )
         cs = Pin(section["cs"], Pin.OUT, value=1)
         grid = board["grid"]
         return cls(spi, cs, section.get("brightness", 8), grid["w"] * grid["h"])

@@ -20,7 +20,7 @@ from referee.assembly import Serial
 from referee.protocol import MAX_LINE, NO_ROOM, NOT_UTF8, OVERLONG
 
 OUT_LIMIT = 8192
-LINE0 = 256         # the line buffer's first size (bytes); commands are shorter
+LINE0 = 256  # the line buffer's first size (bytes); commands are shorter
 
 
 def _size(line):
@@ -43,9 +43,9 @@ class USBSerial(Serial):
         self.stdout = stdout if stdout is not None else sys.stdout
         self.poller = select.poll()
         self.poller.register(self.stdin, select.POLLIN)
-        self.buf = bytearray(LINE0)     # the line being read is buf[:n]
+        self.buf = bytearray(LINE0)  # the line being read is buf[:n]
         self.n = 0
-        self.discarding = None      # OVERLONG / NO_ROOM: the rest of this line is dropped
+        self.discarding = None  # OVERLONG / NO_ROOM: the rest of this line is dropped
         self.out = []
         self.out_bytes = 0
         self.dropped = 0
@@ -73,13 +73,13 @@ class USBSerial(Serial):
                     continue
                 self.n = 0
                 try:
-                    line = str(memoryview(self.buf)[:n], "utf-8")   # one copy, checked
+                    line = str(memoryview(self.buf)[:n], "utf-8")  # one copy, checked
                 except UnicodeError:
                     line = NOT_UTF8
                 except MemoryError:
                     line = NO_ROOM
                 if len(self.buf) > LINE0:
-                    self.buf = bytearray(LINE0)     # a long line's buffer is not kept
+                    self.buf = bytearray(LINE0)  # a long line's buffer is not kept
                 return line
             if not self.discarding:
                 try:
@@ -88,7 +88,7 @@ class USBSerial(Serial):
                     else:
                         for x in ch.encode():
                             self._put(x)
-                except MemoryError:         # no block for a longer buffer: drop the line
+                except MemoryError:  # no block for a longer buffer: drop the line
                     self.n = 0
                     self.discarding = NO_ROOM
                 if self.n > MAX_LINE:

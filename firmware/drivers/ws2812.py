@@ -29,8 +29,9 @@ from referee.ticks import sleep_us, ticks_add, ticks_diff, ticks_us
 # (wrap_target, label, out, jmp, nop, x, not_x are names rp2.asm_pio gives the body: pyright and
 # ruff cannot see them, hence the directive below and the F821 ignore in pyproject.toml)
 # pyright: reportUndefinedVariable=false
-@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True,
-             pull_thresh=24)
+@rp2.asm_pio(
+    sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=24
+)
 def ws2812_program():
     wrap_target()
     label("bitloop")
@@ -76,8 +77,11 @@ def pack_py(fb, order, words, n, s):
     tests, ports without the native emitter)."""
     for i in range(n):
         o = order[i]
-        words[i] = ((((fb[o + 1] * s) >> 16) << 24) | (((fb[o] * s) >> 16) << 16)
-                    | (((fb[o + 2] * s) >> 16) << 8))
+        words[i] = (
+            (((fb[o + 1] * s) >> 16) << 24)
+            | (((fb[o] * s) >> 16) << 16)
+            | (((fb[o + 2] * s) >> 16) << 8)
+        )
     return sum(fb)
 
 
@@ -134,19 +138,20 @@ def native_pack():
     """(pack_viper, changed_viper) compiled from VIPER, or None where there is no MicroPython
     native emitter (CPython, ports built without it)."""
     try:
-        import micropython     # (``micropython.viper`` is the compiler's, not an attribute)
+        import micropython  # (``micropython.viper`` is the compiler's, not an attribute)
+
         g = {"micropython": micropython}
         exec(VIPER, g)
         return g["pack_viper"], g["changed_viper"]
-    except Exception:   # ImportError, or a compiler without the emitter (SyntaxError/ValueError)
+    except Exception:  # ImportError, or a compiler without the emitter (SyntaxError/ValueError)
         return None
 
 
 _native = native_pack()
 pack = _native[0] if _native else pack_py
 changed = _native[1] if _native else changed_py
-RESET_US = 300      # the line held low between frames (WS2812B-V5 latches after 280 us)
-US_PER_LED = 30     # 24 bits at 800 kHz
+RESET_US = 300  # the line held low between frames (WS2812B-V5 latches after 280 us)
+US_PER_LED = 30  # 24 bits at 800 kHz
 
 
 class WS2812Panel(Display):
@@ -159,8 +164,17 @@ class WS2812Panel(Display):
     limit (``brightness_scale``).
     """
 
-    def __init__(self, pin_or_sm, w, h, serpentine=True, budget_ma=400, ma_per_channel=20,
-                 idle_ma=0, sm_id=0):
+    def __init__(
+        self,
+        pin_or_sm,
+        w,
+        h,
+        serpentine=True,
+        budget_ma=400,
+        ma_per_channel=20,
+        idle_ma=0,
+        sm_id=0,
+    ):
         self.w = w
         self.h = h
         self.n = w * h
@@ -175,8 +189,9 @@ class WS2812Panel(Display):
             for x in range(w):
                 self.order[pixel_index(x, y, w, serpentine)] = (y * w + x) * 3
         if isinstance(pin_or_sm, Pin):
-            pin_or_sm = rp2.StateMachine(sm_id, ws2812_program, freq=8_000_000,
-                                         sideset_base=pin_or_sm)
+            pin_or_sm = rp2.StateMachine(
+                sm_id, ws2812_program, freq=8_000_000, sideset_base=pin_or_sm
+            )
         self.sm = pin_or_sm
         self.sm.active(1)
         self.dma = None
@@ -191,14 +206,14 @@ class WS2812Panel(Display):
         # the words on the panel, as last sent; 0xFFFFFFFF is no packed word (their low byte
         # is 0), so the first frame differs everywhere and goes out whole
         self.sent = array.array("I", [0xFFFFFFFF] * self.n)
-        self.partial = True     # False: every frame whole (the bench's baseline)
-        self.done_at = ticks_us()   # when the last frame's data and reset are over
-        self.last_count = 0     # LEDs the last frame sent (0: nothing changed, none sent)
+        self.partial = True  # False: every frame whole (the bench's baseline)
+        self.done_at = ticks_us()  # when the last frame's data and reset are over
+        self.last_count = 0  # LEDs the last frame sent (0: nothing changed, none sent)
 
     def _wait_idle(self):
         dma = self.dma
         if dma is not None:
-            while dma.active():   # the previous frame is still going out of this buffer
+            while dma.active():  # the previous frame is still going out of this buffer
                 pass
         # its last words leave the PIO FIFO after the DMA is done, then the reset time
         d = ticks_diff(self.done_at, ticks_us())
@@ -210,8 +225,7 @@ class WS2812Panel(Display):
         self.done_at = ticks_add(ticks_us(), count * US_PER_LED + RESET_US)
         if self.dma is not None:
             # DREQ of PIO0 TX FIFO n is n (RP2040 datasheet 2.5.3.1)
-            self.dma.config(read=buf, write=self.sm, count=count, ctrl=self.ctrl,
-                            trigger=True)
+            self.dma.config(read=buf, write=self.sm, count=count, ctrl=self.ctrl, trigger=True)
         elif count == self.n:
             self.sm.put(buf)
         else:
@@ -221,7 +235,7 @@ class WS2812Panel(Display):
         """Send ``fb`` (RGB, row-major, 3 bytes per pixel): the chain up to the last LED that
         changed since the last frame (all of it when ``partial`` is False); nothing when no
         LED changed."""
-        words = self.words      # (not the DMA's source: packed while a frame goes out)
+        words = self.words  # (not the DMA's source: packed while a frame goes out)
         # packed at full scale, which also adds up the frame (sum() over it takes ~2 ms on
         # the Pico); packed again, scaled, only when the current budget needs it
         total = pack(fb, self.order, words, self.n, 65536)  # type: ignore  (see native_pack)
@@ -229,7 +243,7 @@ class WS2812Panel(Display):
         self.last_scale = s
         if s != 65536:
             pack(fb, self.order, words, self.n, s)  # pyright: ignore[reportCallIssue]
-        self._wait_idle()       # the DMA reads ``sent``: changed() rewrites it
+        self._wait_idle()  # the DMA reads ``sent``: changed() rewrites it
         m = changed(words, self.sent, self.n)  # type: ignore  (see native_pack)
         if not self.partial and m:
             m = self.n
@@ -253,6 +267,12 @@ class WS2812Panel(Display):
         ``budget_ma`` (400), ``ma_per_channel`` (20), ``idle_ma`` (0); the grid's ``w``, ``h``
         and ``wiring``. Raises KeyError for a missing pin or grid."""
         grid = board["grid"]
-        return cls(Pin(section["pin"]), grid["w"], grid["h"],
-                   grid.get("wiring") == "serpentine", section.get("budget_ma", 400),
-                   section.get("ma_per_channel", 20), section.get("idle_ma", 0))
+        return cls(
+            Pin(section["pin"]),
+            grid["w"],
+            grid["h"],
+            grid.get("wiring") == "serpentine",
+            section.get("budget_ma", 400),
+            section.get("ma_per_channel", 20),
+            section.get("idle_ma", 0),
+        )

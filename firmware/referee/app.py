@@ -14,9 +14,10 @@ from referee.game import Game
 from referee.dice import fair_of
 from referee.link import SerialLink
 from referee.pad import Pad, ACTIONS  # noqa: F401  (ACTIONS: main.py and the host import it here)
+
 try:
     from typing import Callable  # noqa: F401  (for a type comment)
-except ImportError:     # MicroPython: no typing module, and no need of one
+except ImportError:  # MicroPython: no typing module, and no need of one
     pass
 
 ERROR_MS = 1200
@@ -54,8 +55,8 @@ class Referee:
         self.dice = dice
         self.rows_per_page = rows_per_page
         self.game = None
-        self.raw_parts = ()     # the roster as loaded: printable JSON in parts (encode_parts)
-        self.release_rulesets = False   # True: a load lets unused rulesets go (rules.release)
+        self.raw_parts = ()  # the roster as loaded: printable JSON in parts (encode_parts)
+        self.release_rulesets = False  # True: a load lets unused rulesets go (rules.release)
         self.scenario = ""
         self.gid = ""
         self.version = 0
@@ -65,11 +66,11 @@ class Referee:
         self.link = SerialLink(self)
         self.error_text = ""
         self.error_until = 0
-        self.error_on = False    # error_until is meaningful (ticks wrap: compare with ticks_diff)
+        self.error_on = False  # error_until is meaningful (ticks wrap: compare with ticks_diff)
         self.now_ms = 0
-        self.on_event = None   # optional callable(seq, ev), e.g. the simulator's full record
-        self.journal = None    # optional journal.Journal: every event goes to flash
-        self.boot_note = ""    # what a damaged journal lost at boot (said after every hello)
+        self.on_event = None  # optional callable(seq, ev), e.g. the simulator's full record
+        self.journal = None  # optional journal.Journal: every event goes to flash
+        self.boot_note = ""  # what a damaged journal lost at boot (said after every hello)
         # (micropython version, code location, source hash) for hello; None: asked of the
         # running MicroPython (referee/runtime.py); the simulator sets its own
         self.build_info = None
@@ -78,11 +79,11 @@ class Referee:
         self.light = None
         # group commit (journal.hold_ms > 0, the board): a key's events wait, applied and
         # shown, for one journal commit; their ``ev`` lines go out once it is done
-        self.pad_live = False   # True while the loop runs a pressed key's action
-        self.batching = False   # True while an ``append`` line's events are submitted
-        self.unsent = []        # seqs applied and held, not yet on flash nor announced
-        self.batch = None       # (game checkpoint, mark) before the first of them
-        self.held_first = 0     # ticks_ms of the first and the newest held event
+        self.pad_live = False  # True while the loop runs a pressed key's action
+        self.batching = False  # True while an ``append`` line's events are submitted
+        self.unsent = []  # seqs applied and held, not yet on flash nor announced
+        self.batch = None  # (game checkpoint, mark) before the first of them
+        self.held_first = 0  # ticks_ms of the first and the newest held event
         self.held_last = 0
 
     # ---- set-up ------------------------------------------------------------------------
@@ -96,28 +97,30 @@ class Referee:
         return self._start(*scenarios.load_raw(raw, ruleset, settings), scenario=scenario)
 
     def _start(self, norm, raw, scenario=""):
-        self.commit()           # the game in play's held events: on flash and announced first
+        self.commit()  # the game in play's held events: on flash and announced first
         import gc
-        gc.collect()          # the roster check's garbage goes before the new game is built
+
+        gc.collect()  # the roster check's garbage goes before the new game is built
         game = Game(rules.get(norm["ruleset"]), norm)
         old = (self.game, self.raw_parts, self.scenario, self.gid)
         try:
             self.game = game
-            self.raw_parts = protocol.encode_parts(raw)     # (no block of a few KB)
+            self.raw_parts = protocol.encode_parts(raw)  # (no block of a few KB)
             self.scenario = scenario or norm["name"]
             self.gid = "%08x" % self.dice.source.next32()
-            gc.collect()        # the game's building garbage goes before its long line is made
-            line = self.game_parts()    # never joined on the board: no block of a few KB
+            gc.collect()  # the game's building garbage goes before its long line is made
+            line = self.game_parts()  # never joined on the board: no block of a few KB
             if self.journal is not None:
                 self.journal.new_game(line, game)
         except (OSError, MemoryError):  # all or nothing: the game in play stays
             self.game, self.raw_parts, self.scenario, self.gid = old
             raise
         self.pad.reset(len(norm["sides"][0]["ships"]))
-        if self.release_rulesets:       # (the menu's kept game keeps its ruleset)
+        if self.release_rulesets:  # (the menu's kept game keeps its ruleset)
             rules.release([g.rules.name for g in (game, self.kept and self.kept[0]) if g])
         self._send_parts(line)
         from referee.roster_hints import send
+
         send(self, game.rules, norm)  # ability texts nothing enforces: err lines
         return game
 
@@ -127,6 +130,7 @@ class Referee:
         files kept aside) and ``boot_note`` says what was kept and lost. Raises ValueError
         (journal.JournalError) / OSError when there is no usable journal."""
         import json
+
         j = self.journal
         if j is None:
             raise ValueError("no journal")
@@ -141,10 +145,11 @@ class Referee:
             try:
                 j.repair(game)
                 self.boot_note = j.report(n)
-            except OSError as e:        # no room for the repaired journal: the damaged one
-                self.boot_note = (j.report(n) + "; not repaired (%s): the files stay as they "
-                                  "were and are repaired before the next event is written"
-                                  % flash_error(e))
+            except OSError as e:  # no room for the repaired journal: the damaged one
+                self.boot_note = (
+                    j.report(n) + "; not repaired (%s): the files stay as they "
+                    "were and are repaired before the next event is written" % flash_error(e)
+                )
         self.game = game
         self.raw_parts = protocol.encode_parts(raw)
         self.scenario = msg.get("scenario") or norm["name"]
@@ -170,14 +175,15 @@ class Referee:
                     where = j.set_aside()
                 except OSError:
                     pass
-                self.boot_note = ("journal damaged: no game restored (%s); damaged files kept in "
-                                  "%s; new game %s started" % (e, where or "place (set-aside "
-                                                              "failed)", scenario))
+                self.boot_note = (
+                    "journal damaged: no game restored (%s); damaged files kept in "
+                    "%s; new game %s started" % (e, where or "place (set-aside failed)", scenario)
+                )
         try:
             self.load_scenario(scenario)
-        except OSError:         # no room for the new game: the set-aside files go back, so
-            if where and j is not None:     # the next boot says all this again (never
-                j.put_back(where)               # silent)
+        except OSError:  # no room for the new game: the set-aside files go back, so
+            if where and j is not None:  # the next boot says all this again (never
+                j.put_back(where)  # silent)
             raise
         if self.boot_note:
             self.journal_error()
@@ -191,8 +197,9 @@ class Referee:
         self.send(self.journal_line())
 
     def journal_line(self):
-        return protocol.encode({"t": "err", "src": "boot", "code": "journal",
-                                "msg": self.boot_note})
+        return protocol.encode(
+            {"t": "err", "src": "boot", "code": "journal", "msg": self.boot_note}
+        )
 
     def load_scenario(self, name, ruleset=None, settings=None):
         """Load scenario file ``name`` (e.g. "hoth"). Raises OSError / ValueError."""
@@ -218,10 +225,18 @@ class Referee:
         """The ``game`` message as one line in parts (head, the roster's raw_parts, end: str
         each, printable JSON): joined, they are :meth:`game_line`."""
         g = self._g()
-        f = fair_of(self)               # the dice commitment (docs/dice.md)
-        head = ('{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s"%s, '
-                '"roster": ' % (self.gid, protocol.encode(self.scenario), g.seq,
-                                g.state_hash(), f.game_fields() if f else ""))
+        f = fair_of(self)  # the dice commitment (docs/dice.md)
+        head = (
+            '{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s"%s, '
+            '"roster": '
+            % (
+                self.gid,
+                protocol.encode(self.scenario),
+                g.seq,
+                g.state_hash(),
+                f.game_fields() if f else "",
+            )
+        )
         return (head,) + self.raw_parts + ("}",)
 
     @property
@@ -250,7 +265,7 @@ class Referee:
         g = self._g()
         self.send(protocol.ev_line(seq, g.event(seq), g.event_hash(seq)))
         f = fair_of(self)
-        if f is not None:               # its roll record, if a roll went into it (dice.py)
+        if f is not None:  # its roll record, if a roll went into it (dice.py)
             f.on_event(self, seq)
 
     def error(self, msg, origin, cmd=None):
@@ -278,48 +293,55 @@ class Referee:
         if g is None:
             return self.error("no game loaded", origin, cmd)
         ck = None
-        if g.clk:                               # time banks (referee/clock.py)
+        if g.clk:  # time banks (referee/clock.py)
             from referee.clock import clock_of
+
             ck = clock_of(self)
         j = self.journal
         if j is not None and j.unrepaired and not self.unsent:
-            try:                                # a damaged journal the boot could not repair
+            try:  # a damaged journal the boot could not repair
                 j.repair(g)
             except OSError as e:
-                return self.error("journal: damaged and not repaired (%s; flash not written; "
-                                  "event not applied)" % flash_error(e), origin, cmd)
-        hold = ((self.pad_live or self.batching) and j is not None
-                and j.writer.hold_ms > 0)
+                return self.error(
+                    "journal: damaged and not repaired (%s; flash not written; "
+                    "event not applied)" % flash_error(e),
+                    origin,
+                    cmd,
+                )
+        hold = (self.pad_live or self.batching) and j is not None and j.writer.hold_ms > 0
         self._settle(hold, origin, cmd)
         if ck is not None:
             ck.before(self, ev)
             self._settle(hold, origin, cmd)
-        first = hold and not self.unsent    # the held batch's first event
+        first = hold and not self.unsent  # the held batch's first event
         # the state before it, taken back if the journal fails (the batch's first: with the
         # undo stack, so the whole batch can be taken back)
         saved = g.checkpoint(first)
         r = g.submit(ev, saved)
         if r:
             if self.batching:
-                self.commit(origin, cmd)    # a line's earlier events: announced before this
+                self.commit(origin, cmd)  # a line's earlier events: announced before this
             return self.error(r, origin, cmd)
         mark = self.mark
         if first:
             self.batch = (saved, mark)
         ev = g.event(g.seq)
-        if ev[0] == EV_PHASE:   # a new phase starts with no ship marked
+        if ev[0] == EV_PHASE:  # a new phase starts with no ship marked
             self.mark = NONE
         self.version += 1
         if origin == "key" and self.light is not None:
-            self.light()        # light first: the frame goes out (PIO/DMA) during the write
+            self.light()  # light first: the frame goes out (PIO/DMA) during the write
         if j is not None:
             try:
                 j.writer.append(g, g.seq, ev, hold)
-            except (OSError, MemoryError) as e:     # all or nothing: not on flash, not in play
+            except (OSError, MemoryError) as e:  # all or nothing: not on flash, not in play
                 g.back_to(saved)
                 self.mark = mark
-                return self.error("journal: %s (flash not written; event not applied)"
-                                  % flash_error(e), origin, cmd)
+                return self.error(
+                    "journal: %s (flash not written; event not applied)" % flash_error(e),
+                    origin,
+                    cmd,
+                )
         if ck is not None:
             ck.after(self)
             self.version += 1
@@ -359,7 +381,7 @@ class Referee:
         if not seqs or g is None or j is None or batch is None:
             return 0
         try:
-            j.writer.commit(g, origin != "key")    # a key's: no second write while a press waits
+            j.writer.commit(g, origin != "key")  # a key's: no second write while a press waits
         except OSError as e:
             j.writer.drop_held()
             self.unsent = []
@@ -368,8 +390,12 @@ class Referee:
             g.back_to(saved)
             self.mark = mark
             self.version += 1
-            self.error("journal: %s (flash not written; %d event(s) taken back)"
-                       % (flash_error(e), len(seqs)), origin, cmd)
+            self.error(
+                "journal: %s (flash not written; %d event(s) taken back)"
+                % (flash_error(e), len(seqs)),
+                origin,
+                cmd,
+            )
             return 0
         self.unsent = []
         self.batch = None
@@ -389,9 +415,12 @@ class Referee:
             return False
         ms = j.writer.hold_ms
         now = self.now_ms
-        return (len(seqs) >= 8 or (idle and ticks_diff(now, self.held_last) >= ms)
-                or ticks_diff(now, self.held_first) >= 4 * ms
-                or (idle and self.game is not None and self.game.win.full()))
+        return (
+            len(seqs) >= 8
+            or (idle and ticks_diff(now, self.held_last) >= ms)
+            or ticks_diff(now, self.held_first) >= 4 * ms
+            or (idle and self.game is not None and self.game.win.full())
+        )
 
     def roll_initiative(self, origin="key", cmd=None):
         """Roll a d20 per side with the board's dice (seed 000 "initiative check")."""

@@ -63,23 +63,28 @@ def assemble(board, scenario_dir, serial, dice, display=None, keys=None):
     grid entry the profile lacks."""
     from referee.app import Referee
     from referee.loop import Runner
+
     if board.get("ui") == "keypad":
         from referee.keypad_ui import KeypadUI, PER_PAGE
+
         app = Referee(board, scenario_dir, serial.write_line, dice, PER_PAGE)
         renderer = keymap = KeypadUI(app)
     else:
         from referee.app import ACTIONS
         from referee.keymap import KeyMap
         from referee.render import Renderer
+
         grid = board["grid"]
         renderer = Renderer(grid["w"], grid["h"])
         keymap = KeyMap(board, ACTIONS)
         app = Referee(board, scenario_dir, serial.write_line, dice, renderer.rows_per_page)
     if display is None:
         from drivers import build
+
         display = build("display", board)
     if keys is None:
         from drivers import build
+
         keys = build("input", board)
     return Runner(app, keymap, keys, display, serial, renderer)
 
@@ -91,6 +96,7 @@ async def clock_task(app):
         game = app.game
         if game is not None and game.clk:
             from referee.clock import clock_of
+
             clock_of(app).poll(app)
             await sleep_ms(250)
         else:

@@ -28,8 +28,8 @@ from referee.ticks import ticks_ms, ticks_diff
 
 SETTINGS = {"clock_s": (0, 0, 360000), "clock_inc_s": (0, 0, 3600), "clock_zero": (0, 0, 1)}
 BYTES = 7
-WARN_S = 300          # under five minutes left: the warning colour (amber) in every view
-LAST_S = 60           # under a minute left: red in the host views (the grid keeps amber)
+WARN_S = 300  # under five minutes left: the warning colour (amber) in every view
+LAST_S = 60  # under a minute left: red in the host views (the grid keeps amber)
 
 
 def state_size(settings):
@@ -100,13 +100,17 @@ def winner(g):
 def text(g, ev):
     """The sentence of a clock event: "Rebels' clock: 75 s used; time ran out, Empire wins."
     (a plural side's name takes its possessive and verb: "Empire's clock", "Rebels win")."""
-    from referee.texts import possessive, says     # (texts: only when a host asks)
+    from referee.texts import possessive, says  # (texts: only when a host asks)
+
     _k, a, b, c = ev
     name = g.side_names[a & 1]
     t = "%s clock: %d s used" % (possessive(name), b | (c << 8))
     if a & 2:
-        t += "; time ran out" + (", %s" % says(g.side_names[1 - (a & 1)], "wins")
-                                 if g.settings.get("clock_zero", 0) else "")
+        t += "; time ran out" + (
+            ", %s" % says(g.side_names[1 - (a & 1)], "wins")
+            if g.settings.get("clock_zero", 0)
+            else ""
+        )
     return t + "."
 
 
@@ -118,9 +122,15 @@ def view(g, run=None, paused=False):
     if not g.clk:
         return None
     r = running_side(g) if run is None else run
-    return {"left": [left(g, 0), left(g, 1)], "expired": [expired(g, 0), expired(g, 1)],
-            "running": None if r == NONE or paused else r, "paused": bool(paused),
-            "zero": g.settings.get("clock_zero", 0), "warn_s": WARN_S, "last_s": LAST_S}
+    return {
+        "left": [left(g, 0), left(g, 1)],
+        "expired": [expired(g, 0), expired(g, 1)],
+        "running": None if r == NONE or paused else r,
+        "paused": bool(paused),
+        "zero": g.settings.get("clock_zero", 0),
+        "warn_s": WARN_S,
+        "last_s": LAST_S,
+    }
 
 
 def live_view(app):
@@ -157,7 +167,7 @@ class Clock:
         self.busy = False
         self.gid = None
         self.shown = -1
-        self.pin = None         # a host's: (seq, t0) the board said (host_tools/views/clockview.py)
+        self.pin = None  # a host's: (seq, t0) the board said (host_tools/views/clockview.py)
 
     def used_ms(self):
         if self.side == NONE:
@@ -185,9 +195,14 @@ class Clock:
         """Before ``ev`` is submitted: if it passes the turn to the other side (tried on the
         game and taken back), charge the running side the time it used."""
         g = app.game
-        if self.busy or g is None or not g.clk or ev[0] in (EV_CLOCK, EV_UNDO) or \
-                self.side == NONE:
-            return        # (an undo gives the turn back uncharged: a charge would be undone)
+        if (
+            self.busy
+            or g is None
+            or not g.clk
+            or ev[0] in (EV_CLOCK, EV_UNDO)
+            or self.side == NONE
+        ):
+            return  # (an undo gives the turn back uncharged: a charge would be undone)
         saved = g.checkpoint()
         if g.submit(ev):
             return
@@ -224,6 +239,7 @@ class Clock:
         self.t0 = self.now()
         app.version += 1
         from referee import protocol
+
         app.send(protocol.encode(self.line(app)))
 
     def state(self):
@@ -236,8 +252,15 @@ class Clock:
         """The ``clock`` message: the clocks paused or resumed (docs/protocol.md)."""
         g = app.game
         p, run, used = self.state()
-        return {"t": "clock", "gid": app.gid, "seq": g.seq, "paused": p, "running": run,
-                "used_ms": used, "left": [left(g, 0), left(g, 1)]}
+        return {
+            "t": "clock",
+            "gid": app.gid,
+            "seq": g.seq,
+            "paused": p,
+            "running": run,
+            "used_ms": used,
+            "left": [left(g, 0), left(g, 1)],
+        }
 
     def poll(self, app):
         """Every few hundred ms: hold the clock while physical dice are entered or it is
@@ -252,12 +275,12 @@ class Clock:
         elif not expired(g, self.side) and self.used_ms() >= 1000 * left(g, self.side):
             self._charge(app, self.side, left(g, self.side), True)
         self.last = t
-        if self.side == NONE:           # the expiry ended the game
+        if self.side == NONE:  # the expiry ended the game
             app.version += 1
             return
         sec = self.live_left(app, self.side)
         m = (sec + 59) // 60 + (1000 if sec < WARN_S else 0)
-        if m != self.shown:             # the grid's minutes (or colour) change: redraw
+        if m != self.shown:  # the grid's minutes (or colour) change: redraw
             self.shown = m
             app.version += 1
 
@@ -286,7 +309,7 @@ def clock_of(app):
         c.paused = False
         c.pin = None
         if app.game is not None and app.game.clk:
-            c.after(app)        # a game loaded or restored: its acting side's clock runs
+            c.after(app)  # a game loaded or restored: its acting side's clock runs
     return c
 
 
@@ -337,6 +360,7 @@ def draw(r, app):
         return
     from referee import glyphs
     from referee.render import SIDE_RGB, SIDE_DIM
+
     rpp = r.rows_per_page
     shown = 0
     for s in range(2):
@@ -344,7 +368,7 @@ def draw(r, app):
         shown = max(shown, n)
     y = 2 + min(shown, rpp) + 1
     if y + glyphs.H > r.h - 2:
-        return                      # no free rows: the ships stay visible
+        return  # no free rows: the ships stay visible
     ck = clock_of(app)
     for s in range(2):
         sec = ck.live_left(app, s)

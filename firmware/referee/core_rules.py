@@ -7,8 +7,18 @@ checks an undo itself); the state's bytes are fleet.Fleet's. CoreRules reads and
 what fleet.Fleet holds and calls only its own and Fleet's methods.
 """
 
-from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE,
-                            CORE_NAMES, EV_CLOCK, valid)
+from referee.events import (
+    EV_INIT,
+    EV_HIT,
+    EV_COUNTER,
+    EV_PHASE,
+    EV_UNDO,
+    EV_LAUNCH,
+    NONE,
+    CORE_NAMES,
+    EV_CLOCK,
+    valid,
+)
 from referee.fleet import Fleet, and_each, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE, ROUND_FLAGS
 from referee.rules.base import TIE_KEEP, EFFECT_AVOID
 
@@ -23,6 +33,7 @@ class CoreRules(Fleet):
         w = self.rules.winner(self)
         if w is None and self.clk:
             from referee.clock import winner
+
             return winner(self)
         return w
 
@@ -33,22 +44,24 @@ class CoreRules(Fleet):
         if r:
             return r
         kind, a, b, c = ev
-        if ((kind == EV_UNDO or kind == EV_PHASE) and (a or b or c)) or \
-                (kind == EV_LAUNCH and (b or c)):      # docs/protocol.md: those fields are 0
+        if ((kind == EV_UNDO or kind == EV_PHASE) and (a or b or c)) or (
+            kind == EV_LAUNCH and (b or c)
+        ):  # docs/protocol.md: those fields are 0
             return "%s: the unused fields are 0" % CORE_NAMES[kind]
         if kind == EV_UNDO:
             return None
         p = self.rules
-        win = self.winner()          # the ruleset's, or a clock that ran out (clock.py)
+        win = self.winner()  # the ruleset's, or a clock that ran out (clock.py)
         if win is not None:
-            from referee.texts import says     # (a refusal: the texts load only now)
-            return "%s: play has stopped (undo to go back)" % says(self.side_names[win],
-                                                                   "has won")
+            from referee.texts import says  # (a refusal: the texts load only now)
+
+            return "%s: play has stopped (undo to go back)" % says(self.side_names[win], "has won")
         ph = p.phases[self.phase]
-        if kind == EV_CLOCK:                    # time banks (referee/clock.py)
+        if kind == EV_CLOCK:  # time banks (referee/clock.py)
             if not self.clk:
                 return "this game has no clocks (setting clock_s)"
             from referee.clock import check
+
             return check(self, a, b, c)
         if kind == EV_INIT:
             if p.phases[0] != "initiative":
@@ -124,8 +137,12 @@ class CoreRules(Fleet):
                 return "%s is destroyed and cannot attack" % an
             if not self.fl[c] & F_LAUNCHED:
                 return "%s has not launched" % an
-            if b > 0 and self.phase == p.one_ship_at_a_time and self.fl[c] & F_FIRED \
-                    and self.active != c:
+            if (
+                b > 0
+                and self.phase == p.one_ship_at_a_time
+                and self.fl[c] & F_FIRED
+                and self.active != c
+            ):
                 return "%s has already fired this round" % an
         return p.check_hit(self, a, b, c)
 
@@ -139,8 +156,7 @@ class CoreRules(Fleet):
         if not 0 <= b < self.nopt:
             return "no fleet command option %d" % b
         if self.phase not in p.counter_phases:
-            return "fleet command counters are not played in the %s phase" % \
-                p.phases[self.phase]
+            return "fleet command counters are not played in the %s phase" % p.phases[self.phase]
         opt = p.options[b]
         s = self.side[a]
         if self.side[c] != s:
@@ -155,7 +171,9 @@ class CoreRules(Fleet):
             return "%s is destroyed" % self.names[c]
         if opt.classes and self.cls[c] not in opt.classes:
             return "%s is for class %s ships only" % (
-                opt.name, "/".join([str(x) for x in opt.classes]))
+                opt.name,
+                "/".join([str(x) for x in opt.classes]),
+            )
         if opt.effect == EFFECT_AVOID and self.pend[c] == 0:
             return "%s: no hit on %s to avoid" % (opt.name, self.names[c])
         return p.check_counter(self, a, b, c)
@@ -173,7 +191,7 @@ class CoreRules(Fleet):
             elif p.tie == TIE_KEEP and self.prev_init != NONE:
                 self.init = self.prev_init
             else:
-                self.init = p.tie_without_holder(self)   # NONE: roll again
+                self.init = p.tie_without_holder(self)  # NONE: roll again
         elif kind == EV_HIT:
             if b > 0:
                 self.mark(a, b, c)
@@ -198,6 +216,7 @@ class CoreRules(Fleet):
                 p.end_round(self)
                 if self.clk:
                     from referee.clock import end_round
+
                     end_round(self)
                 self.round += 1
                 self.phase = 0
@@ -209,6 +228,7 @@ class CoreRules(Fleet):
             p.start_phase(self)
         elif kind == EV_CLOCK:
             from referee.clock import apply
+
             apply(self, a, b, c)
         elif kind == EV_LAUNCH:
             self.fl[a] |= F_LAUNCHED
@@ -238,11 +258,10 @@ class CoreRules(Fleet):
     def flush(self):
         """Apply all pending damage now (the Damage phase; digest 1.2)."""
         pend = self.pend
-        if not any(pend):       # (in C: most Damage phases of a replay find none)
+        if not any(pend):  # (in C: most Damage phases of a replay find none)
             return
         for i in range(self.n):
             pts = pend[i]
             if pts:
                 pend[i] = 0
                 self.add_damage(i, pts)
-

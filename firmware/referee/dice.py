@@ -41,10 +41,12 @@ def board_seed():
     """A 32-bit seed from ``os.urandom`` (hardware entropy on the rp2 port)."""
     try:
         import os
+
         b = os.urandom(4)
         return b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)
     except Exception:  # a port without urandom: fall back to the clock
         import time
+
         return int(time.time() * 1000) & 0xFFFFFFFF
 
 
@@ -68,7 +70,7 @@ class Dice:
 # ---- verifiable board rolls: commit, then reveal (docs/dice.md, issue 14) ---------------
 try:
     import hashlib
-except ImportError:      # very old MicroPython
+except ImportError:  # very old MicroPython
     import uhashlib as hashlib
 try:
     from binascii import hexlify
@@ -76,7 +78,7 @@ except ImportError:
     from ubinascii import hexlify
 
 DOMAIN = b"fleetref-roll-v1"
-MAX_RECORDS = 600        # roll records held per game (RAM); older ones are dropped
+MAX_RECORDS = 600  # roll records held per game (RAM); older ones are dropped
 
 
 def hexs(b):
@@ -127,25 +129,31 @@ def new_secret(rng):
     docs/dice.md says so)."""
     try:
         import os
+
         return os.urandom(32)
     except Exception:
         import time
+
         h = hashlib.sha256(u32le(rng.next32()) + u32le(rng.next32()))
         t = getattr(time, "ticks_us", None)
         h.update(u32le(t() if t else int(time.time() * 1e6)))
         return h.digest()
 
 
-try:            # bound once: an import inside stir() cost ~3 ms a key press on the Pico
+try:  # bound once: an import inside stir() cost ~3 ms a key press on the Pico
     from time import ticks_us as now_us  # pyright: ignore[reportAssignmentType]
 except ImportError:
+
     def now_us():
         """The time in µs (CPython: perf_counter)."""
         import time
+
         return int(getattr(time, "perf_counter")() * 1000000)
+
+
 try:
     from binascii import crc32 as _crc32
-except ImportError:       # MicroPython before binascii was renamed
+except ImportError:  # MicroPython before binascii was renamed
     from ubinascii import crc32 as _crc32
 
 
@@ -170,10 +178,10 @@ class Fair:
         self.ent = 0
         self.gen = 0
         self.gid = None
-        self.recs = []          # records (bytes): seq 4, ent 4, ep 1, sides 1, phys 1, dice
-        self.rseq = []          # their seqs (same order)
-        self.reveals = []       # this game's reveal lines (str)
-        self.last_seq = 0       # newest event seen (the reveal line says how far it covers)
+        self.recs = []  # records (bytes): seq 4, ent 4, ep 1, sides 1, phys 1, dice
+        self.rseq = []  # their seqs (same order)
+        self.reveals = []  # this game's reveal lines (str)
+        self.last_seq = 0  # newest event seen (the reveal line says how far it covers)
         self.boot = hexs(new_secret(self.rng)[:4])
         self._new_epoch(0)
         self._clear()
@@ -182,7 +190,7 @@ class Fair:
         self.ep = ep
         self.secret = new_secret(self.rng)
         self.commit = commitment(self.secret)
-        self.unrevealed = 0     # board rolls made under this secret
+        self.unrevealed = 0  # board rolls made under this secret
 
     def _clear(self):
         self.pseq = -1
@@ -207,8 +215,8 @@ class Fair:
         if app is None:
             return None
         g = app.game
-        if g is not None and app.gid != self.gid:     # a new game: a new secret
-            if self.unrevealed:         # the game left behind: its rolls stay verifiable
+        if g is not None and app.gid != self.gid:  # a new game: a new secret
+            if self.unrevealed:  # the game left behind: its rolls stay verifiable
                 self.reveal(app)
             self.gid = app.gid
             self.recs = []
@@ -222,8 +230,7 @@ class Fair:
     def _pending(self, sides, phys):
         g = self._game()
         seq = (g.seq if g is not None else 0) + 1
-        if seq != self.pseq or self.gen != self.pgen or phys != self.pphys or \
-                sides != self.psides:
+        if seq != self.pseq or self.gen != self.pgen or phys != self.pphys or sides != self.psides:
             self.pseq = seq
             self.pgen = self.gen
             self.pj = 0
@@ -272,10 +279,19 @@ class Fair:
         g = self._game()
         if g is not None and seq == g.seq:
             self.last_seq = seq
-        if self.pd and self.pseq == seq and self.pgen == self.gen and g is not None and \
-                seq == g.seq:
-            rec = u32le(seq) + u32le(self.pent) + bytes((self.ep, self.psides, self.pphys)) + \
-                bytes(self.pd)
+        if (
+            self.pd
+            and self.pseq == seq
+            and self.pgen == self.gen
+            and g is not None
+            and seq == g.seq
+        ):
+            rec = (
+                u32le(seq)
+                + u32le(self.pent)
+                + bytes((self.ep, self.psides, self.pphys))
+                + bytes(self.pd)
+            )
             if not self.pphys:
                 self.unrevealed += 1
             self.rseq.append(seq)
@@ -299,15 +315,23 @@ class Fair:
             return '{"t":"roll","seq":%d,"phys":1,"s":%d,"d":[%s]}' % (seq, rec[9], d)
         ent = rec[4] | (rec[5] << 8) | (rec[6] << 16) | (rec[7] << 24)
         return '{"t":"roll","seq":%d,"boot":"%s","ep":%d,"ent":"%08x","s":%d,"d":[%s]}' % (
-            seq, self.boot, rec[8], ent, rec[9], d)
+            seq,
+            self.boot,
+            rec[8],
+            ent,
+            rec[9],
+            d,
+        )
 
     def reveal(self, link):
         """Publish the secret of this epoch (``reveal`` line: the game id, boot, epoch,
         commitment, secret, the newest event seq it covers and the next commitment) and commit
         to a new one."""
-        line = ('{"t":"reveal","gid":"%s","boot":"%s","ep":%d,"commit":"%s","secret":"%s",'
-                '"seq":%d,' % (self.gid or "", self.boot, self.ep, self.commit,
-                               hexs(self.secret), self.last_seq))
+        line = (
+            '{"t":"reveal","gid":"%s","boot":"%s","ep":%d,"commit":"%s","secret":"%s",'
+            '"seq":%d,'
+            % (self.gid or "", self.boot, self.ep, self.commit, hexs(self.secret), self.last_seq)
+        )
         self._new_epoch(self.ep + 1)
         self._clear()
         line += '"next":"%s"}' % self.commit
@@ -321,8 +345,10 @@ class Fair:
             link.send(self.roll_line(r))
         for line in self.reveals:
             link.send(line)
-        link.send('{"t":"dice-end","gid":"%s","boot":"%s","ep":%d,"commit":"%s","held":%d}'
-                  % (self.gid or "", self.boot, self.ep, self.commit, len(self.recs)))
+        link.send(
+            '{"t":"dice-end","gid":"%s","boot":"%s","ep":%d,"commit":"%s","held":%d}'
+            % (self.gid or "", self.boot, self.ep, self.commit, len(self.recs))
+        )
 
 
 def hello_fields(app, msg):

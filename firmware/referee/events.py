@@ -29,12 +29,18 @@ EV_COUNTER = 3
 EV_PHASE = 4
 EV_UNDO = 5
 EV_LAUNCH = 7
-EV_CLOCK = 40      # time banks (referee/clock.py, imported only by games with clocks)
+EV_CLOCK = 40  # time banks (referee/clock.py, imported only by games with clocks)
 
-CORE_NAMES = {EV_INIT: "initiative", EV_HIT: "hit", EV_COUNTER: "counter", EV_PHASE: "phase",
-              EV_UNDO: "undo", EV_LAUNCH: "launch"}
+CORE_NAMES = {
+    EV_INIT: "initiative",
+    EV_HIT: "hit",
+    EV_COUNTER: "counter",
+    EV_PHASE: "phase",
+    EV_UNDO: "undo",
+    EV_LAUNCH: "launch",
+}
 
-NONE = 255   # "no ship" / "no side" in a byte
+NONE = 255  # "no ship" / "no side" in a byte
 
 
 def pack_into(buf, ev):

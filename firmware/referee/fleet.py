@@ -14,7 +14,7 @@ from referee.events import NONE
 
 # core per-ship flag bits (Fleet.fl)
 F_LAUNCHED = 1
-F_FIRED = 4       # finished firing this round (the ruleset's one-ship-at-a-time phase)
+F_FIRED = 4  # finished firing this round (the ruleset's one-ship-at-a-time phase)
 F_LAUNCHED_ONE = 8  # as a carrier, launched a fighter this round
 ROUND_FLAGS = F_FIRED | F_LAUNCHED_ONE
 
@@ -25,7 +25,7 @@ STATUS_NAMES = ("ok", "damaged", "destroyed")
 
 try:
     from binascii import crc32
-except ImportError:       # MicroPython before binascii was renamed
+except ImportError:  # MicroPython before binascii was renamed
     from ubinascii import crc32
 
 
@@ -93,7 +93,7 @@ class Fleet:
     rules.base.Ruleset) with the game's ``settings`` (a dict as ``rules.settings`` gives)."""
 
     def __init__(self, rules, roster, settings):
-        self.rules = rules      # the ruleset (rules.base.Ruleset)
+        self.rules = rules  # the ruleset (rules.base.Ruleset)
         self.settings = settings
         names = []
         side = []
@@ -149,8 +149,9 @@ class Fleet:
         self.clk = bytearray(7 if settings.get("clock_s") else 0)
         self.rid = roster_digest(roster, settings)
         # the state's canonical bytes, refilled in place (hashing allocates nothing)
-        self._sb = bytearray(12 + 5 * n + len(self.chart) + n * rules.SHIP_BYTES +
-                             rules.GAME_BYTES + len(self.clk))
+        self._sb = bytearray(
+            12 + 5 * n + len(self.chart) + n * rules.SHIP_BYTES + rules.GAME_BYTES + len(self.clk)
+        )
         self.reset()
 
     def stat(self, i, k):
@@ -184,6 +185,7 @@ class Fleet:
         self.x[:] = bytes(len(self.x))
         if self.clk:
             from referee.clock import reset
+
             reset(self)
 
     def state_buf(self):
@@ -191,7 +193,7 @@ class Fleet:
         a buffer this game reuses: a bytearray valid until the state changes. Allocates
         nothing; :meth:`state_bytes` is the copy to keep."""
         b = self._sb
-        r = self.round                  # 32 bits: a long game never wraps it
+        r = self.round  # 32 bits: a long game never wraps it
         b[0] = r & 255
         b[1] = (r >> 8) & 255
         b[2] = (r >> 16) & 255
@@ -205,10 +207,19 @@ class Fleet:
         b[10] = self.active
         b[11] = self.n
         o = 12
-        for arr in (self.dmg, self.pend, self.cc, self.fl, self.chart, self.fl2, self.sx,
-                    self.x, self.clk):
+        for arr in (
+            self.dmg,
+            self.pend,
+            self.cc,
+            self.fl,
+            self.chart,
+            self.fl2,
+            self.sx,
+            self.x,
+            self.clk,
+        ):
             k = len(arr)
-            b[o:o + k] = arr
+            b[o : o + k] = arr
             o += k
         return b
 
@@ -224,17 +235,22 @@ class Fleet:
         nothing."""
         n = self.n
         k = self.nopt
-        if not isinstance(data, (bytes, bytearray)) or \
-                len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) + \
-                len(self.clk) or \
-                data[11] != n:
+        if (
+            not isinstance(data, (bytes, bytearray))
+            or len(data)
+            != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) + len(self.clk)
+            or data[11] != n
+        ):
             return "state does not fit this game (%d ships)" % n
         rnd = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
         if rnd < 1:
             return "round must be 1 or more"
         if data[4] >= len(self.rules.phases):
-            return "phase %d: %s has %d phases" % (data[4], self.rules.name,
-                                                   len(self.rules.phases))
+            return "phase %d: %s has %d phases" % (
+                data[4],
+                self.rules.name,
+                len(self.rules.phases),
+            )
         if data[5] not in (0, 1, NONE) or data[6] not in (0, 1, NONE):
             return "initiative holder must be side 0, 1 or none"
         if data[7] > 20 or data[8] > 20 or data[9] > 1:
@@ -250,8 +266,11 @@ class Fleet:
             if data[o + i] + data[o + n + i] > total:
                 return "%s: pending damage %d is more than it can take" % (nm, data[o + n + i])
             if data[o + 2 * n + i] > self._cc0[i]:
-                return "%s: %d command counters, its card has %d" % (nm, data[o + 2 * n + i],
-                                                                    self._cc0[i])
+                return "%s: %d command counters, its card has %d" % (
+                    nm,
+                    data[o + 2 * n + i],
+                    self._cc0[i],
+                )
             if data[o + 3 * n + i] & ~(F_LAUNCHED | 2 | F_FIRED | F_LAUNCHED_ONE) & 255:
                 return "%s: unknown flags" % nm
         o += 4 * n
@@ -262,7 +281,7 @@ class Fleet:
         o += 2 * k
         rules = self.rules
         nf = len(rules.FLAGS)
-        for i in range(n):              # the ruleset's flags: only the bits it declares
+        for i in range(n):  # the ruleset's flags: only the bits it declares
             if data[o + i] >> nf:
                 return "%s: unknown %s flags" % (self.names[i], rules.name)
         o += n
@@ -271,21 +290,31 @@ class Fleet:
         for j in range(n * sb):
             if data[o + j] > ship_max[j % sb]:
                 return "%s: %s ship byte %d is %d (at most %d)" % (
-                    self.names[j // sb], rules.name, j % sb, data[o + j], ship_max[j % sb])
+                    self.names[j // sb],
+                    rules.name,
+                    j % sb,
+                    data[o + j],
+                    ship_max[j % sb],
+                )
         o += n * sb
         for j in range(len(game_max)):
             if data[o + j] > game_max[j]:
-                return "%s game byte %d is %d (at most %d)" % (rules.name, j, data[o + j],
-                                                                game_max[j])
+                return "%s game byte %d is %d (at most %d)" % (
+                    rules.name,
+                    j,
+                    data[o + j],
+                    game_max[j],
+                )
         return None
 
     def load_state(self, data):
         """Set the state from ``data`` (bytes made by :meth:`state_bytes` for this roster).
         Raises ValueError when the length or ship count does not match."""
         n = self.n
-        if len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) + \
-                len(self.clk) or \
-                data[11] != n:
+        if (
+            len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) + len(self.clk)
+            or data[11] != n
+        ):
             raise ValueError("state does not fit this game")
         self.round = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
         self.phase = data[4]
@@ -295,10 +324,19 @@ class Fleet:
         self.roll_src = data[9]
         self.active = data[10]
         o = 12
-        for arr in (self.dmg, self.pend, self.cc, self.fl, self.chart, self.fl2, self.sx,
-                    self.x, self.clk):
+        for arr in (
+            self.dmg,
+            self.pend,
+            self.cc,
+            self.fl,
+            self.chart,
+            self.fl2,
+            self.sx,
+            self.x,
+            self.clk,
+        ):
             k = len(arr)
-            arr[:] = data[o:o + k]
+            arr[:] = data[o : o + k]
             o += k
 
     def state_hash_int(self):
@@ -337,8 +375,9 @@ class Fleet:
         hp1 = self.hp1
         hp2 = self.hp2
         for i in range(i0, i1):
-            out[o + i - i0] = (2 if fl[i] & F_LAUNCHED and dmg[i] < hp1[i] + hp2[i]
-                               and not done[i] & mask else 0)
+            out[o + i - i0] = (
+                2 if fl[i] & F_LAUNCHED and dmg[i] < hp1[i] + hp2[i] and not done[i] & mask else 0
+            )
 
     def ship(self, i):
         """None when ``i`` is a ship index, else the reason (str)."""

@@ -8,10 +8,26 @@ never enters the log. The RAM window of events (undo reaches back as far as it) 
 window.EventWindow; the fleet's state is fleet.Fleet; the JSON views are views.py.
 """
 
-from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO,  # noqa: F401
-                            EV_LAUNCH, NONE, CORE_NAMES)                  # (re-exported)
-from referee.fleet import (F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE,  # noqa: F401 (re-exported)
-                           ROUND_FLAGS, OK, DAMAGED, DESTROYED, STATUS_NAMES)
+from referee.events import (
+    EV_INIT,
+    EV_HIT,
+    EV_COUNTER,
+    EV_PHASE,
+    EV_UNDO,  # noqa: F401
+    EV_LAUNCH,
+    NONE,
+    CORE_NAMES,
+)  # (re-exported)
+from referee.fleet import (
+    F_LAUNCHED,
+    F_FIRED,
+    F_LAUNCHED_ONE,  # noqa: F401 (re-exported)
+    ROUND_FLAGS,
+    OK,
+    DAMAGED,
+    DESTROYED,
+    STATUS_NAMES,
+)
 from referee.core_rules import CoreRules, EV_CLOCK  # noqa: F401 (EV_CLOCK re-exported)
 from referee.window import EventWindow
 
@@ -28,7 +44,7 @@ from referee.window import EventWindow
 #   stack       one event: the undo stack's depth (int); many: a copy of the stack (list)
 #   stack_top   one event: the stack's top (window index, or -1); many: None
 #   ckpt        one event: the newest window checkpoint (or None); many: a copy of the list
-CK_STATE = 1        # the index of ``state`` (submit keeps it as the undo's start)
+CK_STATE = 1  # the index of ``state`` (submit keeps it as the undo's start)
 
 
 class Rejected(Exception):
@@ -103,7 +119,7 @@ class Game(CoreRules):
         self.win.set(base_seq, base, events, hashes, eff)
         try:
             self._rebuild()
-        except Exception as e:          # all or nothing: the window as it was
+        except Exception as e:  # all or nothing: the window as it was
             self.win.set(*old)
             self._rebuild()
             raise ValueError("the window does not replay: %s" % e)
@@ -189,7 +205,7 @@ class Game(CoreRules):
         m = len(w.eff) - 1
         t = w.top
         if m <= 0 or (t is not None and t[0] == m) or w.start(m)[1] == m:
-            return False                # (the first test allocates nothing: the idle case)
+            return False  # (the first test allocates nothing: the idle case)
         now = self.state_bytes()
         self._replay_to(m)
         w.keep(m, self.state_bytes())
@@ -207,8 +223,10 @@ class Game(CoreRules):
         if w.eff:
             return None
         if w.base_seq:
-            return ("nothing to undo within the last %d events (the board holds the newest "
-                    "%d to %d)" % (w.count(), w.size - w.size // 4, w.size))
+            return (
+                "nothing to undo within the last %d events (the board holds the newest "
+                "%d to %d)" % (w.count(), w.size - w.size // 4, w.size)
+            )
         return "nothing to undo"
 
     def submit(self, ev, saved=None):
@@ -223,7 +241,7 @@ class Game(CoreRules):
         """
         w = self.win
         if w.full():
-            self._fold()   # before the check: an undo must see the undo stack that is left
+            self._fold()  # before the check: an undo must see the undo stack that is left
         r = self.check(ev)
         if r:
             return r
@@ -236,14 +254,14 @@ class Game(CoreRules):
                 w.trim()
                 self._replay_to(len(w.eff), True)
             else:
-                w.keep(len(w.eff), saved[CK_STATE])    # the state before it: its undo's start
+                w.keep(len(w.eff), saved[CK_STATE])  # the state before it: its undo's start
                 w.eff.append(i)
                 self._apply(ev)
                 if w.due():
                     w.ckpt.append((len(w.eff), self.state_bytes()))
                     w.thin()
             w.push_hash(self.state_hash_int())
-        except Exception as e:          # all or nothing: a rule that raises changes nothing
+        except Exception as e:  # all or nothing: a rule that raises changes nothing
             self.back_to(saved)
             return "refused: applying it failed (%s: %s)" % (type(e).__name__, e)
         return None
@@ -261,17 +279,35 @@ class Game(CoreRules):
         ck = w.ckpt
         state = self.state_bytes()
         if many:
-            return (True, state, len(w.events), len(w.hashes), w.base_seq, (w.top, w.top2),
-                    list(eff), None, list(ck))
-        return (False, state, len(w.events), len(w.hashes), w.base_seq, (w.top, w.top2),
-                len(eff), eff[-1] if eff else -1, ck[-1] if ck else None)
+            return (
+                True,
+                state,
+                len(w.events),
+                len(w.hashes),
+                w.base_seq,
+                (w.top, w.top2),
+                list(eff),
+                None,
+                list(ck),
+            )
+        return (
+            False,
+            state,
+            len(w.events),
+            len(w.hashes),
+            w.base_seq,
+            (w.top, w.top2),
+            len(eff),
+            eff[-1] if eff else -1,
+            ck[-1] if ck else None,
+        )
 
     def back_to(self, saved):
         """Take back the one event submitted since :meth:`checkpoint` gave ``saved`` (or
         every event, for ``checkpoint(True)``): the window, undo stack, checkpoints and state
         as they were. Raises ValueError when the window was folded since."""
         w = self.win
-        w.nb = None                      # (its stack may differ from the one taken back to)
+        w.nb = None  # (its stack may differ from the one taken back to)
         many, state, events_len, hashes_len, base_seq, tops, stack, stack_top, ckpt = saved
         if w.base_seq != base_seq:
             raise ValueError("the window was folded since the checkpoint")
@@ -283,15 +319,15 @@ class Game(CoreRules):
             self.load_state(state)
             return
         n_eff = stack
-        while len(w.eff) > n_eff:        # the event pushed itself on the undo stack
+        while len(w.eff) > n_eff:  # the event pushed itself on the undo stack
             w.pop_effect()
-        if len(w.eff) < n_eff:           # an undo popped the top
+        if len(w.eff) < n_eff:  # an undo popped the top
             w.eff.append(stack_top)
         ck = w.ckpt
         while ck and ck[-1][0] > n_eff:  # the event added a checkpoint (it may have let a
-            ck.pop()                     # deep one go: window.thin; that one stays gone)
+            ck.pop()  # deep one go: window.thin; that one stays gone)
         if ckpt is not None and (not ck or ck[-1][0] < ckpt[0]):
-            ck.append(ckpt)              # an undo dropped the top one
+            ck.append(ckpt)  # an undo dropped the top one
         self.load_state(state)
 
     def replay(self, events):
@@ -312,8 +348,10 @@ class Game(CoreRules):
     def snapshot(self):
         """The derived state as a JSON-ready dict (includes ``state_hash`` and ``seq``)."""
         from referee.views import snapshot
+
         return snapshot(self)
 
     def ship_dict(self, i):
         from referee.views import ship_dict
+
         return ship_dict(self, i)

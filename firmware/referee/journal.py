@@ -87,7 +87,7 @@ class Journal:
         body = d[:-9]
         try:
             ok = d[-9:-8] == b"\n" and d[-8:] == ("%08x" % formats.crc32(body)).encode()
-        except ValueError:          # UnicodeError is a ValueError on both runtimes
+        except ValueError:  # UnicodeError is a ValueError on both runtimes
             ok = False
         if not ok:
             raise JournalError("the set-up (setup.json) fails its check")
@@ -135,7 +135,7 @@ class Journal:
         for x in range(len(found)):
             first, k = found[x]
             if x + 1 < len(found) and found[x + 1][0] <= last + 1:
-                continue      # the next chunk starts at or before the first event wanted
+                continue  # the next chunk starts at or before the first event wanted
             d = files.read("h%d.bin" % k)
             c = None if d is None else formats.parse_chunk(key, d)
             if c is None:
@@ -162,8 +162,8 @@ class Journal:
 
     # ---- recovery: journal_recover's functions of a Journal, as its methods (no wrapper:
     # a function object each costs RAM on the board) ---------------------------------------
-    restore = journal_recover.restore       # (game) -> seq reached
-    repair = journal_recover.repair         # (game) -> the folder the damaged files went to
-    report = journal_recover.report         # (seq) -> one line
-    set_aside = journal_recover.set_aside   # () -> the folder
-    put_back = journal_recover.put_back     # (folder)
+    restore = journal_recover.restore  # (game) -> seq reached
+    repair = journal_recover.repair  # (game) -> the folder the damaged files went to
+    report = journal_recover.report  # (seq) -> one line
+    set_aside = journal_recover.set_aside  # () -> the folder
+    put_back = journal_recover.put_back  # (folder)

@@ -7,9 +7,9 @@ plus ``open`` on the Pico (:class:`OSFS`), littlefs-python in the tests, a direc
 simulator.
 """
 
-
 try:
     import sys
+
     HOST = sys.implementation.name != "micropython"
 except (ImportError, AttributeError):
     HOST = False
@@ -20,11 +20,12 @@ class OSFS:
 
     def __init__(self, base=""):
         import os
+
         self.os = os
         self.base = base
 
     def open(self, p, mode):
-        if mode == "ab" and HOST:       # unbuffered: Files.append cuts a failed append back
+        if mode == "ab" and HOST:  # unbuffered: Files.append cuts a failed append back
             return open(self.base + p, mode, buffering=0)
         return open(self.base + p, mode)
 
@@ -99,12 +100,12 @@ class Files:
         try:
             if cut is None:
                 f.write(data)
-            else:                       # (OSFS opens it unbuffered on a host: a short write
-                k = 0                   # returns what it wrote, the next one raises)
+            else:  # (OSFS opens it unbuffered on a host: a short write
+                k = 0  # returns what it wrote, the next one raises)
                 while k < len(data):
                     w = f.write(memoryview(data)[k:])
-                    if not w:           # wrote nothing and said nothing: no room
-                        raise OSError(28)   # ENOSPC
+                    if not w:  # wrote nothing and said nothing: no room
+                        raise OSError(28)  # ENOSPC
                     k += w
         except OSError:
             if cut is not None:

@@ -18,11 +18,11 @@ except ImportError:  # pragma: no cover - very old MicroPython
 from referee.events import pack_into, unpack
 
 REC = 12
-HEAD = 8              # log and history chunk header: seq, CRC-32
+HEAD = 8  # log and history chunk header: seq, CRC-32
 MAGIC = b"FRS3"
-CHUNK = 1000          # at most this many events per history chunk
-BLOCK = 4096          # and at most one flash block
-SEG_MAX = 255         # events per history segment
+CHUNK = 1000  # at most this many events per history chunk
+BLOCK = 4096  # and at most one flash block
+SEG_MAX = 255  # events per history segment
 SETUP = "setup.json"  # the set-up line's file
 
 
@@ -59,18 +59,18 @@ def records(key, first, evs):
     event, as a game's window holds them) numbered from ``first``: the same bytes as
     :func:`record` of each."""
     n = len(evs) // 4
-    out = bytearray(REC * n)        # its exact size: one block, no growth on the heap
+    out = bytearray(REC * n)  # its exact size: one block, no growth on the heap
     for i in range(n):
         o = REC * i
-        out[o:o + 4] = evs[4 * i:4 * i + 4]
-        out[o + 4:o + 8] = p32(first + i)
-        out[o + 8:o + 12] = p32(crc32(out[o:o + 8], key))
+        out[o : o + 4] = evs[4 * i : 4 * i + 4]
+        out[o + 4 : o + 8] = p32(first + i)
+        out[o + 8 : o + 12] = p32(crc32(out[o : o + 8], key))
     return out
 
 
 def record_ok(key, d, o):
     """True when the record at offset ``o`` of ``d`` passes its check."""
-    return u32(d, o + 8) == crc32(d[o:o + 8], key)
+    return u32(d, o + 8) == crc32(d[o : o + 8], key)
 
 
 def parse_records(data, key, start):
@@ -110,7 +110,7 @@ def parse_chunk(key, d):
     if first is None:
         return None
     evs = bytearray()
-    m = memoryview(d)           # slices of a memoryview copy nothing (RAM: issue 11)
+    m = memoryview(d)  # slices of a memoryview copy nothing (RAM: issue 11)
     o = HEAD
     while o + 6 <= len(d):
         n = d[o] | (d[o + 1] << 8)
@@ -120,7 +120,7 @@ def parse_chunk(key, d):
         seed = crc32(p32(first + len(evs) // 4), key)
         if u32(d, end) != crc32(m[o:end], seed):
             break
-        evs.extend(m[o + 2:end])
+        evs.extend(m[o + 2 : end])
         o = end + 4
     return first, evs, o
 
@@ -138,11 +138,23 @@ def snap_parts(key, game, chunk, hfirst):
         i = stack[k]
         eff[2 * k] = i & 255
         eff[2 * k + 1] = i >> 8
-    parts = (MAGIC, p32(key), p32(w.base_seq), bytes((len(base) & 255, len(base) >> 8)), base,
-             p32(len(w.events) // 4), w.events, w.hashes, p32(len(stack)), eff,
-             bytes((chunk & 255, chunk >> 8)), p32(hfirst), p32(game.state_hash_int()))
+    parts = (
+        MAGIC,
+        p32(key),
+        p32(w.base_seq),
+        bytes((len(base) & 255, len(base) >> 8)),
+        base,
+        p32(len(w.events) // 4),
+        w.events,
+        w.hashes,
+        p32(len(stack)),
+        eff,
+        bytes((chunk & 255, chunk >> 8)),
+        p32(hfirst),
+        p32(game.state_hash_int()),
+    )
     c = key
-    for part in parts:              # CRC-32 runs on: the same as over the joined body
+    for part in parts:  # CRC-32 runs on: the same as over the joined body
         c = crc32(part, c)
     return parts + (p32(c),)
 
@@ -169,13 +181,13 @@ def parse_snap(key, d):
 def _snap_fields(body):
     base_seq = u32(body, 8)
     nb = body[12] | (body[13] << 8)
-    base = bytes(body[14:14 + nb]) if nb else None
+    base = bytes(body[14 : 14 + nb]) if nb else None
     o = 14 + nb
     nw = u32(body, o)
     o += 4
-    events = bytes(body[o:o + 4 * nw])
+    events = bytes(body[o : o + 4 * nw])
     o += 4 * nw
-    hashes = bytes(body[o:o + 4 * nw])
+    hashes = bytes(body[o : o + 4 * nw])
     o += 4 * nw
     ne = u32(body, o)
     o += 4

@@ -6,7 +6,7 @@ and ``j.aside``."""
 
 from referee import journal_rec as formats
 
-BAD_KEEP = 3        # folders of damaged files kept aside (/game.bad, /game.bad2, /game.bad3)
+BAD_KEEP = 3  # folders of damaged files kept aside (/game.bad, /game.bad2, /game.bad3)
 
 
 class JournalError(ValueError):
@@ -22,7 +22,6 @@ def _take(game, snap):
     except (ValueError, IndexError, KeyError, TypeError):
         return False
     return int(game.state_hash(), 16) == state_hash
-
 
 
 def _extend(j, game):
@@ -51,9 +50,11 @@ def _read_log(files, key, probs):
         recs, end = formats.parse_records(log, key, start)
         seen = recs[-1][0] if recs else 0
         if end != len(log):
-            probs.append("log.bin: %d bytes after event %d fail their check"
-                         % (len(log) - end, recs[-1][0] if recs else start))
-            for o in range(end, len(log) - formats.REC + 1):     # what the damage hides
+            probs.append(
+                "log.bin: %d bytes after event %d fail their check"
+                % (len(log) - end, recs[-1][0] if recs else start)
+            )
+            for o in range(end, len(log) - formats.REC + 1):  # what the damage hides
                 if formats.record_ok(key, log, o):
                     seen = max(seen, formats.u32(log, o + 4))
     return start, recs, seen
@@ -70,16 +71,18 @@ def restore(j, game):
         raise JournalError("no saved game")
     j.problems = probs = []
     j.aside = None
-    w.tail = None                   # the history is read back, not taken from RAM
+    w.tail = None  # the history is read back, not taken from RAM
     start, recs, seen = _read_log(files, w.key, probs)
-    best = None                     # the snapshot that reaches furthest, and how far
+    best = None  # the snapshot that reaches furthest, and how far
     reached = 0
     for name in ("snap.bin", "snap.bin.tmp"):
         snap = j.read_snapshot(name)
         if snap is None:
             if name == "snap.bin":
-                probs.append("snap.bin is %s" % ("missing" if files.read(name) is None
-                                                 else "damaged or of another game"))
+                probs.append(
+                    "snap.bin is %s"
+                    % ("missing" if files.read(name) is None else "damaged or of another game")
+                )
             continue
         base_seq, _, evs, _, _, _, _, _ = snap
         seen = max(seen, base_seq + len(evs) // 4)
@@ -95,7 +98,7 @@ def restore(j, game):
         w.chunk = slot % w.slots
         w.hfirst = hfirst
     else:
-        game.set_window(0, None, b"", b"", [])    # replay the history from event 1
+        game.set_window(0, None, b"", b"", [])  # replay the history from event 1
     _extend(j, game)
     for s, ev in j.events(game.seq):
         seen = max(seen, s)
@@ -109,18 +112,20 @@ def restore(j, game):
             if c is None:
                 probs.append("%s fails its check" % n)
             elif c[2] != len(d):
-                probs.append("%s: %d bytes after event %d fail their check"
-                             % (n, len(d) - c[2], c[0] + len(c[1]) // 4 - 1))
+                probs.append(
+                    "%s: %d bytes after event %d fail their check"
+                    % (n, len(d) - c[2], c[0] + len(c[1]) // 4 - 1)
+                )
     j.seen = max(seen, game.seq)
     for n in files.names():
         if n.endswith(".tmp"):
-            files.remove(n)          # stale temporary files of a cut write
-    if probs or best is None or start is None:     # (no start: a problem said so)
+            files.remove(n)  # stale temporary files of a cut write
+    if probs or best is None or start is None:  # (no start: a problem said so)
         return game.seq
     w.records = len(recs)
     w.log_start = start
     if start > base_seq + len(evs) // 4 or len(recs) != game.seq - start:
-        w.snapshot(game)             # a cut during rotation: start a clean log
+        w.snapshot(game)  # a cut during rotation: start a clean log
     # (a log may start before the snapshot: maintain's new log starts where the history
     # ends; restore skips the records the snapshot holds)
     return game.seq
@@ -135,7 +140,7 @@ def _history_gap(j, game):
         if first is None:
             first = s
         last = s
-    if first is None:                # none since a saved state (base) is no damage
+    if first is None:  # none since a saved state (base) is no damage
         if game.seq < w.hfirst:
             return None
         return "history: events %d..%d are not on flash" % (w.hfirst, game.seq)
@@ -152,8 +157,11 @@ def report(j, seq):
     if j.seen > seq:
         lost = ", lost events %d..%d" % (seq + 1, j.seen)
     return "journal damaged: kept %s%s (%s)%s" % (
-        "events 1..%d" % seq if seq else "no events", lost, "; ".join(j.problems),
-        "; damaged files kept in %s" % j.aside if j.aside else "")
+        "events 1..%d" % seq if seq else "no events",
+        lost,
+        "; ".join(j.problems),
+        "; damaged files kept in %s" % j.aside if j.aside else "",
+    )
 
 
 def set_aside(j):
@@ -202,7 +210,7 @@ def repair(j, game):
     bad = set_aside(j)
     try:
         w = j.writer
-        old = type(j)(j.files.fs, bad, w.budget, w.history_budget)   # the damaged files
+        old = type(j)(j.files.fs, bad, w.budget, w.history_budget)  # the damaged files
         old.writer.key = w.key
         _rewrite(w, old, game)
     except OSError:
@@ -219,7 +227,7 @@ def _rewrite(w, old, game):
     w.write_setup()
     w.chunk = 0
     first = last = 0
-    for s, _ in old.events(0):     # the readable history before the RAM window
+    for s, _ in old.events(0):  # the readable history before the RAM window
         if s > game.base_seq:
             break
         first = first or s
@@ -234,7 +242,7 @@ def _rewrite(w, old, game):
             if len(batch) >= 64:
                 w.add_history(batch)
                 batch = []
-    else:                            # it does not reach the window: keep from the window on
+    else:  # it does not reach the window: keep from the window on
         w.hfirst = game.base_seq + 1
     for s in range(game.base_seq + 1, game.seq + 1):
         batch.append((s, game.event(s)))

@@ -23,8 +23,8 @@ def maintain(j, game):
     snapshot is tried again at the next append)."""
     s = j.step
     if j.records >= 2 * j.budget:
-        s = 5       # the steps cannot keep up (the window no longer holds the records
-                    # since S): all of it now, so the log stays short
+        s = 5  # the steps cannot keep up (the window no longer holds the records
+        # since S): all of it now, so the log stays short
     try:
         if s == 5:
             j.whole += 1
@@ -39,10 +39,10 @@ def maintain(j, game):
             j.files.rename_tmp("snap.bin")
         elif s == 3 or j.log_seq != game.seq:
             if not write_log_tmp(j, game):
-                s = -1                  # the window lost events since S: start over
-            elif s == 4:                # events came after (3): written again above;
-                if j.again:             # renamed too when they did so twice running
-                    j.twice += 1        # (a stream of serial lines), so it ends
+                s = -1  # the window lost events since S: start over
+            elif s == 4:  # events came after (3): written again above;
+                if j.again:  # renamed too when they did so twice running
+                    j.twice += 1  # (a stream of serial lines), so it ends
                     s = rename_log(j, game)
                 else:
                     j.again = True
@@ -53,8 +53,8 @@ def maintain(j, game):
             s = rename_log(j, game)
         j.step = s + 1
     except (OSError, MemoryError):  # (no block for a buffer on a fragmented heap: the
-        j.due = False               # old log still holds every event) tried again at
-        j.step = 0                  # the next append
+        j.due = False  # old log still holds every event) tried again at
+        j.step = 0  # the next append
     return True
 
 
@@ -66,8 +66,9 @@ def write_log_tmp(j, game):
     if w.base_seq >= first:
         return False
     o = 4 * (first - w.base_seq - 1)
-    j.files.write_tmp("log.bin", (head(j.key, j.step_seq),
-                             records(j.key, first, memoryview(w.events)[o:])))
+    j.files.write_tmp(
+        "log.bin", (head(j.key, j.step_seq), records(j.key, first, memoryview(w.events)[o:]))
+    )
     j.log_seq = game.seq
     return True
 

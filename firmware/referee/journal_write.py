@@ -35,29 +35,29 @@ class Writer:
         self.records = 0
         self.log_start = 0
         self.slots = max(1, history_budget // formats.BLOCK)
-        self.chunk = 0        # the history chunk being filled
-        self.hfirst = 1       # the first event the history keeps (after a repair: maybe later)
-        self.key = None       # CRC-32 of the set-up line
-        self.line = None      # the set-up line (str)
+        self.chunk = 0  # the history chunk being filled
+        self.hfirst = 1  # the first event the history keeps (after a repair: maybe later)
+        self.key = None  # CRC-32 of the set-up line
+        self.line = None  # the set-up line (str)
         # True: append only marks a snapshot due (``due``) and maintain() writes it (the
         # board's loop, between events); False: append writes it at once
         self.defer = False
         self.due = False
-        self.step = 0         # maintain(): the next step of the snapshot left due
-        self.step_seq = 0     # the game's seq when its records went into the history
-        self.log_seq = -1     # the game's seq when log.bin.tmp was written (step 3)
-        self.again = False    # log.bin.tmp written again at step 4 (events came after 3)
-        self.twice = 0        # steps that wrote log.bin.tmp again and renamed it (two
-                              # littlefs operations: events kept coming)
-        self.whole = 0        # snapshots maintain() wrote in one go (a burst of events)
-        self.tail = None      # (chunk, first seq, events, length, key) of the history chunk
-                              # being filled, as last written (None: read it back)
+        self.step = 0  # maintain(): the next step of the snapshot left due
+        self.step_seq = 0  # the game's seq when its records went into the history
+        self.log_seq = -1  # the game's seq when log.bin.tmp was written (step 3)
+        self.again = False  # log.bin.tmp written again at step 4 (events came after 3)
+        self.twice = 0  # steps that wrote log.bin.tmp again and renamed it (two
+        # littlefs operations: events kept coming)
+        self.whole = 0  # snapshots maintain() wrote in one go (a burst of events)
+        self.tail = None  # (chunk, first seq, events, length, key) of the history chunk
+        # being filled, as last written (None: read it back)
         # group commit (the board: main.py): records appended with ``hold`` wait in RAM,
         # ``held`` of them, until commit() writes them in one littlefs commit (littlefs pads
         # every commit to the 256-byte program size, so one record per commit costs the most)
         self.pend = b""
         self.held = 0
-        self.hold_ms = 0      # > 0: a key's events are held (app.Referee.commit_due)
+        self.hold_ms = 0  # > 0: a key's events are held (app.Referee.commit_due)
 
     # ---- the set-up and a new game -----------------------------------------------------
     def write_setup(self, parts=None):
@@ -72,7 +72,7 @@ class Writer:
         data = buffers(setup)
         k = 0
         for p in data:
-            k = formats.crc32(p, k)         # (CRC-32 runs on: the same as over the joined line)
+            k = formats.crc32(p, k)  # (CRC-32 runs on: the same as over the joined line)
         self.key = k
         self.line = setup
         self.write_setup(data)
@@ -84,7 +84,7 @@ class Writer:
         self.chunk = 0
         self.hfirst = 1
         self.tail = None
-        self.new_log(0)                   # the old game's log: its records fail the new key
+        self.new_log(0)  # the old game's log: its records fail the new key
         self.snapshot(game)
 
     def set_base(self, game):
@@ -113,7 +113,7 @@ class Writer:
             self.held += 1
             return
         data = self.pend + rec
-        self.files.append("log.bin", data)   # OSError: not on flash
+        self.files.append("log.bin", data)  # OSError: not on flash
         self._tmp_too(game, data)
         self._written(game, self.held + 1)
 
@@ -137,7 +137,7 @@ class Writer:
                 self.files.append("log.bin.tmp", data)
                 self.log_seq = game.seq
             except (OSError, MemoryError):  # (the records are on flash in log.bin: this
-                pass                        # must not fail the event) step 4 writes it again
+                pass  # must not fail the event) step 4 writes it again
 
     def drop_held(self):
         """Forget the held records (their events were taken back)."""
@@ -149,12 +149,12 @@ class Writer:
         self.records += n
         if self.records >= self.budget:
             if self.defer:
-                self.due = True     # maintain() writes it when the loop is idle
+                self.due = True  # maintain() writes it when the loop is idle
                 return
             try:
                 self.snapshot(game)
             except OSError:
-                pass     # the event is in the log; the rotation is tried again at the next one
+                pass  # the event is in the log; the rotation is tried again at the next one
 
     # ---- snapshot and rotation ---------------------------------------------------------
     def maintain(self, game):
@@ -165,8 +165,8 @@ class Writer:
         if not self.due or self.held:
             return False
         try:
-            from referee import journal_steps   # (imported once a snapshot is first due)
-        except MemoryError:     # (.mpy code goes into the heap) tried again at the next append
+            from referee import journal_steps  # (imported once a snapshot is first due)
+        except MemoryError:  # (.mpy code goes into the heap) tried again at the next append
             self.due = False
             return True
         return journal_steps.maintain(self, game)
@@ -177,11 +177,12 @@ class Writer:
         with none held, as the board's loop does). A cut at any point leaves a snapshot and
         a log that restore reads correctly (records the snapshot holds are skipped, and the
         history skips records it holds)."""
-        self.step = 0               # it supersedes one being written in steps (whose
-        self.log_seq = -1           # log.bin.tmp it overwrites)
+        self.step = 0  # it supersedes one being written in steps (whose
+        self.log_seq = -1  # log.bin.tmp it overwrites)
         self.archive(game)
-        self.files.write_atomic("snap.bin",
-                                formats.snap_parts(self.key, game, self.chunk, self.hfirst))
+        self.files.write_atomic(
+            "snap.bin", formats.snap_parts(self.key, game, self.chunk, self.hfirst)
+        )
         self.new_log(game.seq)
 
     def archive(self, game):
@@ -189,10 +190,13 @@ class Writer:
         holds all of them (the same events: each was recorded from it), else read back from
         log.bin."""
         first = self.log_start + 1
-        if (not self.held and game.seq == self.log_start + self.records
-                and game.win.base_seq < first):
+        if (
+            not self.held
+            and game.seq == self.log_start + self.records
+            and game.win.base_seq < first
+        ):
             o = 4 * (first - game.win.base_seq - 1)
-            self.add_run(first, memoryview(game.win.events)[o:o + 4 * self.records])
+            self.add_run(first, memoryview(game.win.events)[o : o + 4 * self.records])
             return
         log = self.files.read("log.bin")
         start = formats.head_seq(self.key, log)
@@ -218,9 +222,9 @@ class Writer:
         while i < total:
             name = "h%d.bin" % self.chunk
             t = self.tail
-            self.tail = None                # set again once a write went through
+            self.tail = None  # set again once a write went through
             if t is not None and t[0] == self.chunk and t[4] == self.key:
-                first, count, end = t[1], t[2], t[3]    # as written last (no read back)
+                first, count, end = t[1], t[2], t[3]  # as written last (no read back)
             else:
                 d = files.read(name) or b""
                 c = formats.parse_chunk(self.key, d)
@@ -230,25 +234,26 @@ class Writer:
                     self.tail = (self.chunk, seq + i, 0, len(h), self.key)
                     continue
                 first, c, end = c
-                if end != len(d):            # a torn segment: keep what checks
+                if end != len(d):  # a torn segment: keep what checks
                     files.write_atomic(name, d[:end])
                 count = len(c) // 4
                 d = c = None
             last = first + count - 1
-            if first <= seq + i <= last:     # already in the history (a cut after archiving)
+            if first <= seq + i <= last:  # already in the history (a cut after archiving)
                 i = min(total, last + 1 - seq)
             if i >= total:
                 self.tail = (self.chunk, first, count, end, self.key)
                 break
-            n = min(total - i, formats.CHUNK - count, (formats.BLOCK - end - 6) // 4,
-                    formats.SEG_MAX)
+            n = min(
+                total - i, formats.CHUNK - count, (formats.BLOCK - end - 6) // 4, formats.SEG_MAX
+            )
             if seq + i != last + 1 or n <= 0:
-                self.chunk = (self.chunk + 1) % self.slots      # overwrite the oldest chunk
+                self.chunk = (self.chunk + 1) % self.slots  # overwrite the oldest chunk
                 h = formats.head(self.key, seq + i)
                 files.write_atomic("h%d.bin" % self.chunk, h)
                 self.tail = (self.chunk, seq + i, 0, len(h), self.key)
                 continue
-            seg = formats.segment(self.key, last + 1, evs[4 * i:4 * (i + n)])
+            seg = formats.segment(self.key, last + 1, evs[4 * i : 4 * (i + n)])
             files.append(name, seg)
             self.tail = (self.chunk, first, count + n, end + len(seg), self.key)
             i += n

@@ -30,7 +30,7 @@ from referee.fleet import F_LAUNCHED
 from referee.render import SIDE_RGB, SIDE_DIM, RED, GREY, WHITE, YELLOW, DIM_WHITE, OPTION_RGB
 from referee.render import CYAN as MARKED
 
-MODE_RGB = (0, 60, 255)    # key 12, the mode key (cyan means the marked ship)
+MODE_RGB = (0, 60, 255)  # key 12, the mode key (cyan means the marked ship)
 DIM_RED = (60, 0, 0)
 BLUE = (0, 0, 255)
 AMBER = (255, 110, 0)
@@ -42,8 +42,20 @@ NUMBERS_MODE = 2
 PURPLE = (120, 0, 255)
 DIM_PURPLE = (20, 0, 45)
 PER_PAGE = 12
-ACTION_KEYS = ("dmg+", "dmg-", "power", "launch", "opt1", "opt2", "opt3", "opt4",
-               "roll", "enter", "side", "mark")
+ACTION_KEYS = (
+    "dmg+",
+    "dmg-",
+    "power",
+    "launch",
+    "opt1",
+    "opt2",
+    "opt3",
+    "opt4",
+    "roll",
+    "enter",
+    "side",
+    "mark",
+)
 
 
 class KeypadUI:
@@ -87,7 +99,7 @@ class KeypadUI:
             return ("markship:%d" if is_long else "sel:%d") % i
         if k == 15:
             return "sel+"
-        if is_long and 8 <= k <= 10:        # roll, enter, side held
+        if is_long and 8 <= k <= 10:  # roll, enter, side held
             return ("reveal", "cancel", "clock")[k - 8]
         if 4 <= k <= 7 and is_long:
             return "alt%d" % (k - 3)

@@ -7,17 +7,57 @@ from referee import FW_VERSION, PROTO_VERSION, protocol, rules, scenarios
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
 from referee.dice import fair_of, stir
 
-BATCH = 16      # events of one ``append`` line written in one journal commit, at most
+BATCH = 16  # events of one ``append`` line written in one journal commit, at most
 LOAD_FIELDS = ("c", "scenario", "roster", "ruleset", "settings")
 # the core's commands and the SerialLink method (game or None, command, message) that runs
 # each, at the same index: constant names (in flash), looked up once known to be here
-COMMANDS = ("hello", "mem", "load", "scenarios", "roster-put", "game", "snap", "events", "state",
-            "base", "append", "roll", "hit", "counter", "launch", "phase", "undo", "clock",
-            "reveal", "dice", "key")
-HANDLERS = ("_hello", "_mem", "_load", "_scenarios", "_roster_put", "_game", "_snap", "_events",
-            "_state", "_base", "_append", "_roll", "_hit", "_counter", "_launch", "_step",
-            "_step", "_clock", "_reveal", "_reveal", "_key")
-NO_GAME_NEEDED = 5      # COMMANDS before this index answer while no game is loaded
+COMMANDS = (
+    "hello",
+    "mem",
+    "load",
+    "scenarios",
+    "roster-put",
+    "game",
+    "snap",
+    "events",
+    "state",
+    "base",
+    "append",
+    "roll",
+    "hit",
+    "counter",
+    "launch",
+    "phase",
+    "undo",
+    "clock",
+    "reveal",
+    "dice",
+    "key",
+)
+HANDLERS = (
+    "_hello",
+    "_mem",
+    "_load",
+    "_scenarios",
+    "_roster_put",
+    "_game",
+    "_snap",
+    "_events",
+    "_state",
+    "_base",
+    "_append",
+    "_roll",
+    "_hit",
+    "_counter",
+    "_launch",
+    "_step",
+    "_step",
+    "_clock",
+    "_reveal",
+    "_reveal",
+    "_key",
+)
+NO_GAME_NEEDED = 5  # COMMANDS before this index answer while no game is loaded
 
 
 def _hex(data):
@@ -67,7 +107,7 @@ class SerialLink:
             return self.referee.dice.d20()
         v = self.int_arg(msg, "roll", 0, 1, 20)
         f = fair_of(self.referee)
-        if f is not None:               # marked physical in its roll record (docs/dice.md)
+        if f is not None:  # marked physical in its roll record (docs/dice.md)
             f.physical(20, v)
         return v
 
@@ -77,10 +117,20 @@ class SerialLink:
         ref = self.referee
         base_seq, base, events, hashes, eff = g.get_window()
         hexs = "null" if base is None else '"%s"' % _hex(base)
-        ref.send('{"t": "state", "gid": "%s", "base_seq": %d, "base": %s, "window": "%s", '
-                  '"hashes": "%s", "eff": [%s], "seq": %d, "hash": "%s"}'
-                  % (ref.gid, base_seq, hexs, _hex(events), _hex(hashes),
-                     ", ".join([str(i) for i in eff]), g.seq, g.state_hash()))
+        ref.send(
+            '{"t": "state", "gid": "%s", "base_seq": %d, "base": %s, "window": "%s", '
+            '"hashes": "%s", "eff": [%s], "seq": %d, "hash": "%s"}'
+            % (
+                ref.gid,
+                base_seq,
+                hexs,
+                _hex(events),
+                _hex(hashes),
+                ", ".join([str(i) for i in eff]),
+                g.seq,
+                g.state_hash(),
+            )
+        )
 
     # ---- commands ----------------------------------------------------------------------
     def handle_line(self, line):
@@ -93,8 +143,8 @@ class SerialLink:
             ref.error(str(e), "serial")
             return
         c = msg["c"]
-        ref.commit()        # a key's held events: on flash and announced before any answer
-        stir(ref)                       # command timing feeds the dice entropy (dice.py)
+        ref.commit()  # a key's held events: on flash and announced before any answer
+        stir(ref)  # command timing feeds the dice entropy (dice.py)
         before = self._where()
         try:
             self._command(c, msg)
@@ -108,13 +158,22 @@ class SerialLink:
             ref.error("%r failed on the board's flash: %s" % (c, e), "serial", c)
         except MemoryError:
             import gc
+
             gc.collect()
             now = self._where()
-            ref.error("not enough memory on the board for %r: %s (a firmware image with "
-                       "fleetref frozen in leaves the heap to the game: docs/build.md)"
-                       % (c, "nothing changed" if now == before else
-                          "stopped partway, the game is at seq %d" % now[1]), "serial", c)
-        except Exception as e:      # never a traceback on the wire (Ctrl-C is not an Exception)
+            ref.error(
+                "not enough memory on the board for %r: %s (a firmware image with "
+                "fleetref frozen in leaves the heap to the game: docs/build.md)"
+                % (
+                    c,
+                    "nothing changed"
+                    if now == before
+                    else "stopped partway, the game is at seq %d" % now[1],
+                ),
+                "serial",
+                c,
+            )
+        except Exception as e:  # never a traceback on the wire (Ctrl-C is not an Exception)
             ref.error("internal error: %s: %s" % (type(e).__name__, e), "serial", c)
 
     def _where(self):
@@ -142,14 +201,25 @@ class SerialLink:
     def _hello(self, g, c, msg):
         ref = self.referee
         hp = msg.get("proto", PROTO_VERSION)
-        if not is_int(hp, 0, 0xFFFF):      # not a version at all: a bad argument, no hello
+        if not is_int(hp, 0, 0xFFFF):  # not a version at all: a bad argument, no hello
             raise ValueError("proto must be a whole number (the host's protocol version)")
         if hp != PROTO_VERSION:
-            ref._out({"t": "err", "src": "serial", "c": c, "code": "proto",
-                      "msg": "host speaks protocol %r, this board speaks %d: update the %s"
-                             % (hp, PROTO_VERSION, "firmware (fleetref flash)"
-                                if isinstance(hp, int) and hp > PROTO_VERSION
-                                else "host tools")})
+            ref._out(
+                {
+                    "t": "err",
+                    "src": "serial",
+                    "c": c,
+                    "code": "proto",
+                    "msg": "host speaks protocol %r, this board speaks %d: update the %s"
+                    % (
+                        hp,
+                        PROTO_VERSION,
+                        "firmware (fleetref flash)"
+                        if isinstance(hp, int) and hp > PROTO_VERSION
+                        else "host tools",
+                    ),
+                }
+            )
         self.hello()
 
     def hello(self):
@@ -158,15 +228,27 @@ class SerialLink:
         ref = self.referee
         g = ref.game
         from referee import runtime
+
         mpy, code, src = ref.build_info or runtime.describe()
-        msg = {"t": "hello", "proto": PROTO_VERSION, "fw": FW_VERSION,
-               "micropython": mpy, "code": code, "src": src, "board": ref.board.get("name", "?"),
-               "ruleset": g.rules.name if g else None, "scenario": ref.scenario,
-               "gid": ref.gid, "seq": g.seq if g else 0}
+        msg = {
+            "t": "hello",
+            "proto": PROTO_VERSION,
+            "fw": FW_VERSION,
+            "micropython": mpy,
+            "code": code,
+            "src": src,
+            "board": ref.board.get("name", "?"),
+            "ruleset": g.rules.name if g else None,
+            "scenario": ref.scenario,
+            "gid": ref.gid,
+            "seq": g.seq if g else 0,
+        }
         from referee.dice import hello_fields
-        hello_fields(ref, msg)          # the dice commitment and boot (docs/dice.md)
-        if g is not None and g.clk:     # the clocks paused or running (docs/clock.md)
+
+        hello_fields(ref, msg)  # the dice commitment and boot (docs/dice.md)
+        if g is not None and g.clk:  # the clocks paused or running (docs/clock.md)
             from referee.clock import hello_fields as clock_fields
+
             clock_fields(ref, msg)
         ref._out(msg)
         if ref.boot_note:
@@ -174,6 +256,7 @@ class SerialLink:
 
     def _mem(self, g, c, msg):
         from referee import runtime
+
         self.referee._out(runtime.heap())
 
     def _scenarios(self, g, c, msg):
@@ -181,7 +264,8 @@ class SerialLink:
         ref._out({"t": "scenarios", "names": scenarios.list_names(ref.scenario_dir)})
 
     def _roster_put(self, g, c, msg):
-        from referee import rosterstore     # fleetref roster push (referee/rosterstore.py)
+        from referee import rosterstore  # fleetref roster push (referee/rosterstore.py)
+
         rosterstore.command(self.referee, msg)
 
     def _game(self, g, c, msg):
@@ -192,8 +276,9 @@ class SerialLink:
         snap = g.snapshot()
         snap["t"] = "snap"
         snap["gid"] = ref.gid
-        if g.clk:                       # the board's clocks now: paused, live (clock.py)
+        if g.clk:  # the board's clocks now: paused, live (clock.py)
             from referee.clock import live_view
+
             snap["clock"] = live_view(ref)
         ref._out(snap)
 
@@ -210,7 +295,7 @@ class SerialLink:
             done = self._append_events(evs, c)
         finally:
             ref.batching = False
-            if ref.unsent:          # (an exception: the events before it go out first)
+            if ref.unsent:  # (an exception: the events before it go out first)
                 ref.commit("serial", c)
         if done:
             ref._out({"t": "ok", "c": c, "seq": g.seq, "hash": g.state_hash()})
@@ -242,23 +327,24 @@ class SerialLink:
             opt = names.index(opt)
         n = len(g.rules.options)
         if not is_int(opt, 0, max(n, 1) - 1):
-            raise ValueError("option must be an option's number 0..%d or its name"
-                             % (max(n, 1) - 1))
+            raise ValueError(
+                "option must be an option's number 0..%d or its name" % (max(n, 1) - 1)
+            )
         for_ = self.ship_arg(msg, "for") if msg.get("for") is not None else ship
         return self.referee.submit((EV_COUNTER, ship, opt, for_), "serial", c)
 
     def _launch(self, g, c, msg):
         return self.referee.submit((EV_LAUNCH, self.ship_arg(msg), 0, 0), "serial", c)
 
-    def _step(self, g, c, msg):         # ``phase`` and ``undo``: events without arguments
-        return self.referee.submit((EV_PHASE if c == "phase" else EV_UNDO, 0, 0, 0),
-                                   "serial", c)
+    def _step(self, g, c, msg):  # ``phase`` and ``undo``: events without arguments
+        return self.referee.submit((EV_PHASE if c == "phase" else EV_UNDO, 0, 0, 0), "serial", c)
 
     def _clock(self, g, c, msg):
-        from referee.clock import command       # pause / resume (referee/clock.py)
+        from referee.clock import command  # pause / resume (referee/clock.py)
+
         command(self.referee, g, msg)
 
-    def _reveal(self, g, c, msg):       # ``reveal``, ``dice``: verifiable rolls (docs/dice.md)
+    def _reveal(self, g, c, msg):  # ``reveal``, ``dice``: verifiable rolls (docs/dice.md)
         ref = self.referee
         f = fair_of(ref)
         if f is None:
@@ -267,14 +353,17 @@ class SerialLink:
 
     def _key(self, g, c, msg):
         from referee.pad import ACTIONS
+
         k = msg.get("key")
         if k is None:
-            raise ValueError("key needs 'key': one of the pad's actions (%s) or sel:<n>"
-                             % " ".join(ACTIONS))
-        if k not in ACTIONS and not (isinstance(k, str) and k[:4] == "sel:"
-                                     and k[4:].isdigit()):
-            raise ValueError("key must be one of the pad's actions (%s) or sel:<n>, not %r"
-                             % (" ".join(ACTIONS), k))
+            raise ValueError(
+                "key needs 'key': one of the pad's actions (%s) or sel:<n>" % " ".join(ACTIONS)
+            )
+        if k not in ACTIONS and not (isinstance(k, str) and k[:4] == "sel:" and k[4:].isdigit()):
+            raise ValueError(
+                "key must be one of the pad's actions (%s) or sel:<n>, not %r"
+                % (" ".join(ACTIONS), k)
+            )
         self.referee.pad.key(k)
 
     def _append_events(self, evs, c):
@@ -284,16 +373,17 @@ class SerialLink:
             if not isinstance(ev, list) or len(ev) != 4:
                 raise ValueError("an event is [kind, a, b, c]")
             if ref.submit(tuple(ev), "serial", c):
-                return False            # (submit committed the events before it)
+                return False  # (submit committed the events before it)
             n = len(ref.unsent)
             if n >= BATCH and ref.commit("serial", c) != n:
-                return False            # not written: taken back, and said so
+                return False  # not written: taken back, and said so
         n = len(ref.unsent)
         return not n or ref.commit("serial", c) == n
 
     def _load(self, g, c, msg):
         import gc
-        gc.collect()          # a 2x24-ship roster needs blocks of a few KB on the Pico's heap
+
+        gc.collect()  # a 2x24-ship roster needs blocks of a few KB on the Pico's heap
         rs = msg.get("ruleset")
         if rs is not None and not isinstance(rs, str):
             raise ValueError("ruleset must be a name")
@@ -311,11 +401,10 @@ class SerialLink:
             self._load_once(msg, rs)
 
     def _load_once(self, msg, rs):
-        for k in msg:                   # a misspelt field is said, never ignored
+        for k in msg:  # a misspelt field is said, never ignored
             if k not in LOAD_FIELDS:
-                raise ValueError("load takes scenario, roster, ruleset and settings, not %r"
-                                 % k)
-        st = msg.get("settings")        # over the roster's own (scenarios.with_settings)
+                raise ValueError("load takes scenario, roster, ruleset and settings, not %r" % k)
+        st = msg.get("settings")  # over the roster's own (scenarios.with_settings)
         if "roster" in msg:
             r = msg["roster"]
             if not isinstance(r, dict):
@@ -348,7 +437,7 @@ class SerialLink:
         if since < g.base_seq:
             first = True
             if ref.journal is not None:
-                for seq, ev in ref.journal.events(since):   # streamed from flash
+                for seq, ev in ref.journal.events(since):  # streamed from flash
                     if first and seq != since + 1:
                         break
                     first = False
@@ -358,11 +447,18 @@ class SerialLink:
                     since = seq
                     left -= 1
             if first:
-                ref._out({"t": "err", "src": "serial", "c": "events", "code": "gone",
-                           "msg": "events %d..%d are no longer held: ask for state"
-                                  % (since + 1, g.base_seq)})
+                ref._out(
+                    {
+                        "t": "err",
+                        "src": "serial",
+                        "c": "events",
+                        "code": "gone",
+                        "msg": "events %d..%d are no longer held: ask for state"
+                        % (since + 1, g.base_seq),
+                    }
+                )
                 return
-            if since < g.base_seq:           # a batch's worth sent from flash
+            if since < g.base_seq:  # a batch's worth sent from flash
                 left = 0
         for s in range(since + 1, min(g.seq, since + left) + 1):
             ref.send_event(s)
@@ -373,15 +469,16 @@ class SerialLink:
         if g.seq != 0:
             raise ValueError("base is set only on a freshly loaded game (seq 0)")
         import binascii
+
         seq = self.int_arg(msg, "base_seq", 0, 0, 1 << 30)
         base = msg.get("base")
         if not isinstance(base, str):
             raise ValueError("base must be hex text")
         try:
             data = binascii.unhexlify(base)
-        except (ValueError, TypeError):       # binascii.Error is a ValueError
+        except (ValueError, TypeError):  # binascii.Error is a ValueError
             raise ValueError("base must be hex text")
-        r = g.check_state(data)               # validated before anything changes
+        r = g.check_state(data)  # validated before anything changes
         rnd = data[0] | data[1] << 8 | data[2] << 16 | data[3] << 24 if len(data) > 3 else 0
         if not r and rnd > seq + 1:
             r = "round %d cannot be reached in %d events" % (rnd, seq)
@@ -394,8 +491,7 @@ class SerialLink:
             try:
                 ref.journal.set_base(g)
             except OSError:
-                g.set_window(*old)            # all or nothing
+                g.set_window(*old)  # all or nothing
                 raise
         ref.version += 1
         ref._out({"t": "ok", "c": "base", "seq": g.seq, "hash": g.state_hash()})
-

@@ -15,7 +15,7 @@ try:
 except ImportError:  # MicroPython before asyncio was renamed
     import uasyncio as asyncio
 
-from referee.ticks import ticks_diff, ticks_ms   # wrapping ticks: the loop's clock
+from referee.ticks import ticks_diff, ticks_ms  # wrapping ticks: the loop's clock
 
 
 async def sleep_ms(ms):
@@ -33,8 +33,21 @@ class Runner:
     an error row timing out, the clocks; a key or a line is drawn at once);
     ``save_ms``: autosave period. ``crashes`` counts exceptions caught in tasks."""
 
-    def __init__(self, app, keymap, keys, display, serial, renderer, store=None,
-                 scan_ms=2, frame_ms=100, save_ms=2000, idle_scan_ms=10, refresh_ms=2000):
+    def __init__(
+        self,
+        app,
+        keymap,
+        keys,
+        display,
+        serial,
+        renderer,
+        store=None,
+        scan_ms=2,
+        frame_ms=100,
+        save_ms=2000,
+        idle_scan_ms=10,
+        refresh_ms=2000,
+    ):
         self.app = app
         self.keymap = keymap
         self.keys = keys
@@ -47,15 +60,15 @@ class Runner:
         self.frame_ms = frame_ms
         self.save_ms = save_ms
         self.refresh_ms = refresh_ms
-        self.gc_low = 0             # > 0: collect while idle once less is free (step_gc)
-        self.gc_span = 0            # > 0: ... or once this many bytes were taken since
-        self.gc_after = -1          # gc.mem_alloc() after the last collection (-1: unknown)
-        self.gc_total = 0           # the heap's size (gc.mem_alloc() + gc.mem_free())
-        self.gc_version = -1        # the app version step_gc looked at last
+        self.gc_low = 0  # > 0: collect while idle once less is free (step_gc)
+        self.gc_span = 0  # > 0: ... or once this many bytes were taken since
+        self.gc_after = -1  # gc.mem_alloc() after the last collection (-1: unknown)
+        self.gc_total = 0  # the heap's size (gc.mem_alloc() + gc.mem_free())
+        self.gc_version = -1  # the app version step_gc looked at last
         self.shown_at = ticks_ms()  # when the last frame was sent
         self.crashes = 0
         self.frames = 0
-        self.shown = [-1, False]    # the app version and error flag of the frame on the grid
+        self.shown = [-1, False]  # the app version and error flag of the frame on the grid
         self.render_on_input = True  # draw right after a key or a line (False: only the task)
         self.running = True
         app.light = self.light
@@ -78,13 +91,13 @@ class Runner:
         k = self.keys.poll(self.app.now_ms)
         if k is not None:
             a = self.keymap.action(k[0], k[1])
-            if a is not None:   # None: the key only changed the UI's own mode
-                self.app.pad_live = True    # its events may be held (group commit)
+            if a is not None:  # None: the key only changed the UI's own mode
+                self.app.pad_live = True  # its events may be held (group commit)
                 try:
                     self.app.pad.key(a)
                 finally:
                     self.app.pad_live = False
-            if self.render_on_input:    # light the change now, not at the task's next turn
+            if self.render_on_input:  # light the change now, not at the task's next turn
                 self.step_render()
 
     def step_serial(self):
@@ -116,6 +129,7 @@ class Runner:
         in the low part of the heap, next to what lives on (step_gc explains), instead of
         being scattered over it. A key's event never gets such a collection inside it."""
         import gc
+
         threshold = getattr(gc, "threshold", None) if self.gc_span else None
         if threshold is None:
             self.app.link.handle_line(line)
@@ -131,7 +145,7 @@ class Runner:
         """Draw and show a frame when the game, the UI or the error row changed since the last
         one; otherwise nothing (no frame is sent for nothing)."""
         state = self.shown
-        self.app.now_ms = ticks_ms()    # the error row's time runs out here too
+        self.app.now_ms = ticks_ms()  # the error row's time runs out here too
         err = self.app.showing_error()
         v = self.app.version
         if v != state[0] or err != state[1]:
@@ -162,20 +176,22 @@ class Runner:
         if low is None:
             low = self.gc_low
         if not low or self.app.version == self.gc_version:
-            return False            # nothing happened since the last look: no new garbage
+            return False  # nothing happened since the last look: no new garbage
         import gc
+
         mem_alloc = getattr(gc, "mem_alloc", None)
         if mem_alloc is None or not self.idle():
             return False
         self.gc_version = self.app.version
-        used = mem_alloc()              # (walks the heap's table: ~6 ms on a Pico, so only
-        if not self.gc_total:           # after a change, never every turn)
+        used = mem_alloc()  # (walks the heap's table: ~6 ms on a Pico, so only
+        if not self.gc_total:  # after a change, never every turn)
             self.gc_total = used + gc.mem_free()
         span = self.gc_span
-        if self.gc_total - used >= low and not (span and self.gc_after >= 0
-                                                and used - self.gc_after >= span):
+        if self.gc_total - used >= low and not (
+            span and self.gc_after >= 0 and used - self.gc_after >= span
+        ):
             if self.gc_after < 0 or used < self.gc_after:
-                self.gc_after = used    # (MicroPython collected on its own meanwhile)
+                self.gc_after = used  # (MicroPython collected on its own meanwhile)
             return False
         gc.collect()
         self.gc_after = mem_alloc()
@@ -203,9 +219,9 @@ class Runner:
                 self.crash("keys", e)
             if active():
                 await sleep_ms(self.scan_ms)
-            elif wait is not None:     # idle: sleep until a pin interrupt says a key went down
+            elif wait is not None:  # idle: sleep until a pin interrupt says a key went down
                 await wait()
-            else:                      # idle, no interrupts: poll less often
+            else:  # idle, no interrupts: poll less often
                 await sleep_ms(self.idle_scan_ms)
 
     async def task_serial(self):
@@ -218,7 +234,7 @@ class Runner:
                 n = 0
             if n:
                 await sleep_ms(0)
-            else:                       # until a byte arrives (or 5 ms: assembly.Serial)
+            else:  # until a byte arrives (or 5 ms: assembly.Serial)
                 await readable()
 
     def step_maintain(self):
@@ -239,11 +255,11 @@ class Runner:
             app.now_ms = ticks_ms()
             if app.commit_due(idle):
                 app.commit()
-                return False        # (one littlefs commit a turn: the snapshot next time)
+                return False  # (one littlefs commit a turn: the snapshot next time)
         if not idle:
             return False
         if j is not None and j.writer.due and j.writer.maintain(g):
-            return True             # (none while events are held)
+            return True  # (none while events are held)
         # the next fold's base, then the next undo's state, replayed ahead (game.py; with
         # events held too: a failed commit takes the window's kept states back with them)
         return g.prepare_fold() or g.prepare_undo()
@@ -275,8 +291,12 @@ class Runner:
                 self.crash("autosave", e)
 
     async def main(self, extra=()):
-        tasks = [asyncio.create_task(self.task_keys()), asyncio.create_task(self.task_serial()),
-                 asyncio.create_task(self.task_render()), asyncio.create_task(self.task_autosave())]
+        tasks = [
+            asyncio.create_task(self.task_keys()),
+            asyncio.create_task(self.task_serial()),
+            asyncio.create_task(self.task_render()),
+            asyncio.create_task(self.task_autosave()),
+        ]
         for coro in extra:
             tasks.append(asyncio.create_task(coro))
         while self.running:

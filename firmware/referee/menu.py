@@ -60,8 +60,9 @@ def key(app, action):
     elif action == "enter":
         return _enter(app, arm)
     else:
-        return app.error("menu: sel+/sel- choose a scenario, enter loads it, hold enter "
-                         "to leave", "key")
+        return app.error(
+            "menu: sel+/sel- choose a scenario, enter loads it, hold enter to leave", "key"
+        )
     return None
 
 
@@ -70,9 +71,12 @@ def _enter(app, arm):
     name = pad.menu[pad.menu_i]
     g = app.game
     if g is not None and g.seq and arm != pad.menu_i:
-        pad.menu_arm = pad.menu_i           # a second press of enter confirms
-        return app.error("a game is in play (%d events): press enter again to load %s; the "
-                         "game in play is kept (menu: %s)" % (g.seq, name, PREV), "key")
+        pad.menu_arm = pad.menu_i  # a second press of enter confirms
+        return app.error(
+            "a game is in play (%d events): press enter again to load %s; the "
+            "game in play is kept (menu: %s)" % (g.seq, name, PREV),
+            "key",
+        )
     pad.menu = None
     try:
         if name == PREV:
@@ -100,20 +104,20 @@ def replace(app, name):
     j = app.journal
     if j is None:
         kept = (app.game, app.raw_parts, app.scenario, app.gid)
-        app.load_scenario(name)             # raises: nothing changed
+        app.load_scenario(name)  # raises: nothing changed
         if kept[0] is not None and kept[0].seq:
             app.kept = kept
         return
-    if not app.game.seq:                    # nothing played: nothing worth keeping
+    if not app.game.seq:  # nothing played: nothing worth keeping
         app.load_scenario(name)
         return
-    app.commit()                            # held events on flash first: they are kept too
+    app.commit()  # held events on flash first: they are kept too
     prev = _prev_dir(j)
     _move_all(j, j.files.root, prev)
     try:
         app.load_scenario(name)
     except (ValueError, OSError, MemoryError):
-        j.put_back(prev)                    # the game in play stays, its files in place
+        j.put_back(prev)  # the game in play stays, its files in place
         _fresh_journal(app)
         raise
 
@@ -123,7 +127,7 @@ def _fresh_journal(app):
     j = app.journal
     w = j.writer
     nj = type(j)(j.files.fs, j.files.root, w.budget, w.history_budget)
-    nj.writer.hold_ms = w.hold_ms           # (the board's settings: firmware/main.py)
+    nj.writer.hold_ms = w.hold_ms  # (the board's settings: firmware/main.py)
     nj.writer.defer = w.defer
     app.journal = nj
     return nj
@@ -150,7 +154,7 @@ def swap_back(app):
         _fresh_journal(app)
         app.restore()
     except (ValueError, KeyError, TypeError, IndexError, OSError):
-        _move_all(j, root, prev)          # as it was: the game in play back in place
+        _move_all(j, root, prev)  # as it was: the game in play back in place
         _move_all(j, swap, root)
         _fresh_journal(app)
         app.restore()

@@ -33,8 +33,19 @@ KIND_WORDS = (
     (KIND_JOURNAL, ("journal", "flash")),
     (KIND_NOTHING, ("nothing to", "no pending", "to remove", "already has lethal")),
     (KIND_PHASE, ("phase",)),
-    (KIND_ORDER, ("moves first", "has not moved", "not moved", "turn", "activat",
-                  "one response", "chooses who", "first")),
+    (
+        KIND_ORDER,
+        (
+            "moves first",
+            "has not moved",
+            "not moved",
+            "turn",
+            "activat",
+            "one response",
+            "chooses who",
+            "first",
+        ),
+    ),
 )
 
 
@@ -56,6 +67,7 @@ def _colours():
     module first)."""
     if not _COLOURS:
         from referee.render import SIDE_RGB, SIDE_DIM, ZERO_B
+
         _COLOURS.append(SIDE_RGB)
         _COLOURS.append(SIDE_DIM)
         _COLOURS.append(ZERO_B)
@@ -76,7 +88,7 @@ def plan(r, app, want):
     if pad.entry:
         want[pad.entry - 1] = (_top(r, app), pad.entry_value, WHITE)
     elif r.win is not None:
-        pass                        # the game is decided: the banner, no round to come
+        pass  # the game is decided: the banner, no round to come
     elif g.rules.phases[g.phase] == "initiative":
         y = _top(r, app)
         if g.init == NONE or not g.rolls[0]:
@@ -86,7 +98,7 @@ def plan(r, app, want):
             for s in range(2):
                 want[s] = (y, g.rolls[s], side_rgb[s] if g.init == s else side_dim[s])
     else:
-        d = last_dice(r, g)         # an attack's d20
+        d = last_dice(r, g)  # an attack's d20
         if d is not None:
             want[d[0]] = (_top(r, app), d[1], d[2])
 
@@ -107,8 +119,13 @@ def last_dice(r, g):
             if len(shown) == 1:
                 s, v = shown[0][0], shown[0][2]
                 from referee.rules.d20 import D20Rules, EV_ATTACK
-                miss = (ev[0] == EV_ATTACK and isinstance(g.rules, D20Rules)
-                        and g.x[0] == 2 and g.x[1] == v)    # (rules/d20.py: 2 a miss)
+
+                miss = (
+                    ev[0] == EV_ATTACK
+                    and isinstance(g.rules, D20Rules)
+                    and g.x[0] == 2
+                    and g.x[1] == v
+                )  # (rules/d20.py: 2 a miss)
                 side_rgb, side_dim = _colours()
                 r.dice = (s, v, side_dim[s] if miss else side_rgb[s])
     return r.dice

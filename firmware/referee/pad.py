@@ -9,16 +9,67 @@ from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LA
 from referee.dice import fair_of, stir
 
 # Actions a key can trigger (board profiles map key positions to these names).
-ACTIONS = ("sel-", "sel+", "page-", "page+", "side", "mark", "unmark", "dmg+", "dmg-", "power",
-           "launch", "opt1", "opt2", "opt3", "opt4", "alt1", "alt2", "alt3", "alt4", "roll",
-           "enter", "cancel", "phase", "undo", "menu", "reveal", "clock")
+ACTIONS = (
+    "sel-",
+    "sel+",
+    "page-",
+    "page+",
+    "side",
+    "mark",
+    "unmark",
+    "dmg+",
+    "dmg-",
+    "power",
+    "launch",
+    "opt1",
+    "opt2",
+    "opt3",
+    "opt4",
+    "alt1",
+    "alt2",
+    "alt3",
+    "alt4",
+    "roll",
+    "enter",
+    "cancel",
+    "phase",
+    "undo",
+    "menu",
+    "reveal",
+    "clock",
+)
 # the Pad method that runs each action, at the same index as in ACTIONS (constant names:
 # kept in flash; a key is looked up only once it is known to be in ACTIONS). Each handler
 # takes (game, action) and returns None or the reason the action was refused.
-HANDLERS = ("_sel", "_sel", "_page", "_page", "_side", "_mark", "_mark", "_damage", "_damage",
-            "_power", "_launch", "_ruleset_key", "_ruleset_key", "_ruleset_key", "_ruleset_key",
-            "_ruleset_key", "_ruleset_key", "_ruleset_key", "_ruleset_key", "_roll", "_enter",
-            "_cancel", "_step", "_step", "_menu_key", "_reveal", "_clock")
+HANDLERS = (
+    "_sel",
+    "_sel",
+    "_page",
+    "_page",
+    "_side",
+    "_mark",
+    "_mark",
+    "_damage",
+    "_damage",
+    "_power",
+    "_launch",
+    "_ruleset_key",
+    "_ruleset_key",
+    "_ruleset_key",
+    "_ruleset_key",
+    "_ruleset_key",
+    "_ruleset_key",
+    "_ruleset_key",
+    "_ruleset_key",
+    "_roll",
+    "_enter",
+    "_cancel",
+    "_step",
+    "_step",
+    "_menu_key",
+    "_reveal",
+    "_clock",
+)
 
 
 class Pad:
@@ -40,7 +91,7 @@ class Pad:
         self.entry_first = 0
         self.menu = None
         self.menu_i = 0
-        self.menu_arm = None    # the menu entry a first press of enter chose (menu.py)
+        self.menu_arm = None  # the menu entry a first press of enter chose (menu.py)
         self.die_used = False
         self._clear()
 
@@ -84,7 +135,7 @@ class Pad:
         s = self._side_of(self.cursor)
         first = self.page * self.referee.rows_per_page
         if first >= self.side_count[s]:
-            s = 1 - s   # this side has no ships on that page: select on the other side
+            s = 1 - s  # this side has no ships on that page: select on the other side
         self.cursor = self.side_start[s] + min(first, self.side_count[s] - 1)
 
     # ---- keys --------------------------------------------------------------------------
@@ -96,7 +147,7 @@ class Pad:
         if g is None:
             return ref.error("no game loaded", "key")
         ref.version += 1
-        stir(ref)               # key timing feeds the dice entropy (dice.py)
+        stir(ref)  # key timing feeds the dice entropy (dice.py)
         if self.entry:
             return self._entry_key(action)
         if self.menu is not None or action == "menu":
@@ -118,17 +169,17 @@ class Pad:
         i = self.side_start[s] + self.page * self.referee.rows_per_page
         self._set_cursor(min(i, self.side_start[s] + self.side_count[s] - 1))
 
-    def _mark(self, g, action):         # ``mark`` (again: still marked) and ``unmark``
+    def _mark(self, g, action):  # ``mark`` (again: still marked) and ``unmark``
         ref = self.referee
         ref.mark = NONE if action == "unmark" else self.cursor
-        self.aim_pick = None            # an aim chosen on the pad goes with its mark
+        self.aim_pick = None  # an aim chosen on the pad goes with its mark
 
     def _damage(self, g, action):
         ref = self.referee
         dph = g.settings["damage_per_hit"]
         m = ref.mark
         by = m if (m != NONE and g.side[m] != g.side[self.cursor]) else NONE
-        r = self._log_aim() if by != NONE else None     # a hit by the marked ship
+        r = self._log_aim() if by != NONE else None  # a hit by the marked ship
         return r or ref.submit((EV_HIT, self.cursor, dph if action == "dmg+" else -dph, by))
 
     def _power(self, g, action):
@@ -164,14 +215,15 @@ class Pad:
             ref.mark = NONE if ref.mark == i else i
         return None
 
-    def _step(self, g, action):         # ``phase`` and ``undo``
-        self.aim_pick = None            # (an aim chosen on the pad and not logged goes)
+    def _step(self, g, action):  # ``phase`` and ``undo``
+        self.aim_pick = None  # (an aim chosen on the pad and not logged goes)
         if action == "phase":
             return self.referee.submit((EV_PHASE, 0, 0, 0))
         return self.referee.submit((EV_UNDO, 0, 0, 0)) if g.seq else self._undo_loaded()
 
     def _clock(self, g, action):
-        from referee.clock import pad_key       # pause / resume the time banks (clock.py)
+        from referee.clock import pad_key  # pause / resume the time banks (clock.py)
+
         return pad_key(self.referee)
 
     def _reveal(self, g, action):
@@ -187,8 +239,7 @@ class Pad:
         for the ruleset's next pad action that rolls one (its ``PAD_D20``)."""
         die = g.phase != 0 or g.init != NONE
         if die and not g.rules.PAD_D20:
-            return self.referee.error("physical dice are entered for the initiative roll",
-                                      "key")
+            return self.referee.error("physical dice are entered for the initiative roll", "key")
         self.entry_die = die
         self.entry = 1 + (g.side[self.cursor] if die else 0)
         self.entry_value = 10
@@ -207,9 +258,9 @@ class Pad:
             return ref.error("mark the acting ship first (mark), then select the target", "key")
         if what == "aim" and mark != NONE and hasattr(rules, "next_aim"):
             return self._pick_aim(g, rules)
-        if what in rules.PAD_MARKED:        # the marked ship acts: its chosen aim first
-            r = self._log_aim()             # (before its die is drawn: dice.py ties a board
-            if r:                           # roll to the next event's number)
+        if what in rules.PAD_MARKED:  # the marked ship acts: its chosen aim first
+            r = self._log_aim()  # (before its die is drawn: dice.py ties a board
+            if r:  # roll to the next event's number)
                 return r
         self.die_used = False
         ev = rules.pad_event(self, what, self.cursor, ref.mark)
@@ -219,7 +270,7 @@ class Pad:
             return ref.error(ev, "key")
         r = ref.submit(ev)
         if r is None and self.die_used:
-            self.die = 0                # the physical die is used once, when accepted
+            self.die = 0  # the physical die is used once, when accepted
         return r
 
     def _pick_aim(self, g, rules):
@@ -231,7 +282,8 @@ class Pad:
         cur = rules.aim_value(g, p[1], p[2]) if p is not None and p[0] == m else None
         w, arg = rules.next_aim(g, m, cur)
         from referee.rules.d20 import EV_AIM
-        r = g.check((EV_AIM, m, w, arg))    # a destroyed ship, a game won: said now
+
+        r = g.check((EV_AIM, m, w, arg))  # a destroyed ship, a game won: said now
         if r:
             return self.referee.error(r, "key")
         self.aim_pick = (m, w, arg)
@@ -251,6 +303,7 @@ class Pad:
         if rules.aim(g, p[0]) == rules.aim_value(g, p[1], p[2]):
             return None
         from referee.rules.d20 import EV_AIM
+
         return ref.submit((EV_AIM, p[0], p[1], p[2]))
 
     def pad_d20(self):
@@ -260,7 +313,7 @@ class Pad:
         if self.die:
             self.die_used = True
             f = fair_of(ref)
-            if f is not None:           # marked physical in its roll record (docs/dice.md)
+            if f is not None:  # marked physical in its roll record (docs/dice.md)
                 f.physical(20, self.die)
             return self.die
         return ref.dice.d20()
@@ -268,15 +321,20 @@ class Pad:
     def _undo_loaded(self):
         """Undo with no event: after a load from the menu, say where the replaced game is."""
         from referee import menu
+
         ref = self.referee
         if menu.has_kept(ref):
-            return ref.error("nothing to undo: the game replaced from the menu is kept "
-                             "(hold phase, choose %s)" % menu.PREV, "key")
+            return ref.error(
+                "nothing to undo: the game replaced from the menu is kept "
+                "(hold phase, choose %s)" % menu.PREV,
+                "key",
+            )
         return ref.submit((EV_UNDO, 0, 0, 0))
 
     def _menu_key(self, g, action):
         """The ruleset and scenario menu (long press of phase): referee/menu.py."""
         from referee import menu
+
         return menu.key(self.referee, action)
 
     def counter_source(self):
@@ -310,7 +368,7 @@ class Pad:
             self.entry_die = False
             return None
         elif action == "enter" and self.entry_die:
-            self.entry = 0                  # held for the next pad action that rolls a d20
+            self.entry = 0  # held for the next pad action that rolls a d20
             self.entry_die = False
             self.die = v
             return None
@@ -323,7 +381,10 @@ class Pad:
             self.entry = 0
             return self.referee.submit((EV_INIT, self.entry_first, v, 1))
         else:
-            return self.referee.error("entering a d20: dmg+/dmg- (or sel+/sel- by 5) set it, "
-                                      "enter confirms, hold enter cancels", "key")
+            return self.referee.error(
+                "entering a d20: dmg+/dmg- (or sel+/sel- by 5) set it, "
+                "enter confirms, hold enter cancels",
+                "key",
+            )
         self.entry_value = (v - 1) % 20 + 1
         return None

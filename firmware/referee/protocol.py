@@ -6,8 +6,8 @@ Every message is one line of printable ASCII JSON ending in ``\\n``. Non-ASCII t
 
 import json
 
-MAX_LINE = 16384   # bytes; longer lines are refused whole
-MAX_ROSTER = MAX_LINE - 256     # a roster as one line, with room for the command around it
+MAX_LINE = 16384  # bytes; longer lines are refused whole
+MAX_ROSTER = MAX_LINE - 256  # a roster as one line, with room for the command around it
 # What a serial driver returns in place of a line it dropped for being longer than MAX_LINE.
 OVERLONG = "\x00overlong"
 # ... and in place of a line holding bytes that are not UTF-8.
@@ -33,7 +33,13 @@ def ev_line(seq, ev, h):
     below 100) up to event 999,999 (docs/protocol.md, version 4)."""
     if h:
         return '{"t":"ev","seq":%d,"ev":[%d,%d,%d,%d],"hash":"%s"}' % (
-            seq, ev[0], ev[1], ev[2], ev[3], h)
+            seq,
+            ev[0],
+            ev[1],
+            ev[2],
+            ev[3],
+            h,
+        )
     return '{"t":"ev","seq":%d,"ev":[%d,%d,%d,%d]}' % (seq, ev[0], ev[1], ev[2], ev[3])
 
 
@@ -120,9 +126,11 @@ def decode(line):
     if line == NOT_UTF8:
         raise ProtocolError("bytes that are not UTF-8 in line")
     if line == NO_ROOM:
-        raise ProtocolError("line too long for the board's free memory (dropped whole; a "
-                            "firmware image with fleetref frozen in leaves the heap to the "
-                            "game: docs/build.md)")
+        raise ProtocolError(
+            "line too long for the board's free memory (dropped whole; a "
+            "firmware image with fleetref frozen in leaves the heap to the "
+            "game: docs/build.md)"
+        )
     for ch in line:
         o = ord(ch)
         if o < 32 and o != 9:
@@ -135,5 +143,5 @@ def decode(line):
         raise ProtocolError("a command is a JSON object")
     c = msg.get("c")
     if not isinstance(c, str):
-        raise ProtocolError("missing command name \"c\"")
+        raise ProtocolError('missing command name "c"')
     return msg

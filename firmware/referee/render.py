@@ -46,9 +46,9 @@ WHITE = (255, 255, 255)
 DIM_WHITE = (30, 30, 30)
 YELLOW = (255, 220, 0)
 DIM_YELLOW = (40, 30, 0)
-PURPLE = (120, 0, 255)       # phase pips: the current phase
+PURPLE = (120, 0, 255)  # phase pips: the current phase
 DIM_PURPLE = (20, 0, 45)
-CYAN = (0, 200, 200)         # the marked ship (acting ship, counter source)
+CYAN = (0, 200, 200)  # the marked ship (acting ship, counter source)
 MAGENTA = (255, 0, 200)
 BLUE = (0, 0, 255)
 OPTION_RGB = ((255, 140, 0), (0, 220, 220), (220, 0, 220), (255, 255, 0))
@@ -60,12 +60,13 @@ STATUS_B = tuple(None if c is None else bytes(c) for c in STATUS_RGB)  # (one sl
 ZERO_B = bytes(3)
 # the ship rows' colours for shiprow.paint, 3 bytes each in its C_* order
 PALETTE = bytearray()
-for _c in ((RED, DARK_RED, AMBER, GREY) + SIDE_RGB + SIDE_DIM + (YELLOW, DIM_YELLOW)
-           + STATUS_RGB[1:]):
+for _c in (
+    (RED, DARK_RED, AMBER, GREY) + SIDE_RGB + SIDE_DIM + (YELLOW, DIM_YELLOW) + STATUS_RGB[1:]
+):
     PALETTE.extend(bytes(_c))
 K_STATUS = 7 << 19  # a half-row key's status bits (below: what else the row shows)
-CC_X = shiprow.CC_X            # command counters: columns 4-5 of a half
-STATUS_X = shiprow.STATUS_X    # status pixel; column 7 is the gap between the fleets
+CC_X = shiprow.CC_X  # command counters: columns 4-5 of a half
+STATUS_X = shiprow.STATUS_X  # status pixel; column 7 is the gap between the fleets
 
 
 class Renderer:
@@ -83,9 +84,9 @@ class Renderer:
         self.half = width // 2
         self.rows_per_page = height - 4
         self.fb = bytearray(width * height * 3)
-        self.zrow = bytes(width * 3)            # a dark row and half-row: blanking is a
-        self.zhalf = bytes(self.half * 3)       # slice assignment (no copy made, no frame-
-                                                # sized constant kept in the heap)
+        self.zrow = bytes(width * 3)  # a dark row and half-row: blanking is a
+        self.zhalf = bytes(self.half * 3)  # slice assignment (no copy made, no frame-
+        # sized constant kept in the heap)
         # what each ship half-row shows, as one small int (damage, pending, launched,
         # counters, status; 0 = blank, -1 = drawn over), so a frame redraws only the
         # half-rows that changed since the last one
@@ -101,18 +102,18 @@ class Renderer:
         self.seen_ui = [-1, -1]
         self.rows_ok = False
         self.kpage = -1
-        self.full = True            # the next frame draws everything (set when the overlay
-        self.kgame = None           # or the clocks drew over ship rows, or a new game came)
+        self.full = True  # the next frame draws everything (set when the overlay
+        self.kgame = None  # or the clocks drew over ship rows, or a new game came)
         self.wgame = None
         self.wseq = -1
         self.win = None
-        self.dgame, self.dseq, self.dice = None, -1, None   # the newest die (overlay.last_dice)
-        self.gap_lit = False        # the winner's gap column is lit (overlay.win_gap)
-        self.ui15 = [-1, -1]        # the dice row's entry and value drawn last time
+        self.dgame, self.dseq, self.dice = None, -1, None  # the newest die (overlay.last_dice)
+        self.gap_lit = False  # the winner's gap column is lit (overlay.win_gap)
+        self.ui15 = [-1, -1]  # the dice row's entry and value drawn last time
         # round, phase, acting side, winner (None: none), initiative drawn in row 0
-        self.row0 = [-1, 0, 0, 0, 0]    # type: list
-        self.want = [None, None]    # the overlay's digits per half this frame (overlay.plan)
-        self.drawn = [None, None]   # ... and in the frame before (still on the panel)
+        self.row0 = [-1, 0, 0, 0, 0]  # type: list
+        self.want = [None, None]  # the overlay's digits per half this frame (overlay.plan)
+        self.drawn = [None, None]  # ... and in the frame before (still on the panel)
 
     def clear(self):
         self.clear_rows(0, self.h)
@@ -124,7 +125,7 @@ class Renderer:
         z = self.zrow
         fb = self.fb
         for y in range(y0, y1):
-            fb[y * n:y * n + n] = z
+            fb[y * n : y * n + n] = z
 
     def px(self, x, y, c):
         i = (y * self.w + x) * 3
@@ -166,12 +167,12 @@ class Renderer:
                 self.px(x, 1, RED if error else DIM_WHITE)
             return self.fb
         pad = app.pad
-        if g is not self.kgame or pad.page != self.kpage:   # other ships in the same rows
+        if g is not self.kgame or pad.page != self.kpage:  # other ships in the same rows
             self.kgame = g
             self.kpage = pad.page
             self.full = True
-        sb = g.state_buf()              # the whole game state, in a reused buffer
-        if self.full:               # a full redraw: a blank frame, every band's cache dropped
+        sb = g.state_buf()  # the whole game state, in a reused buffer
+        if self.full:  # a full redraw: a blank frame, every band's cache dropped
             self.clear()
             self.row0[0] = -1
             keys = self.keys
@@ -181,7 +182,7 @@ class Renderer:
             self.full = False
             self.rows_ok = False
             self.marks_ok = False
-        same = self.rows_ok and self.seen == sb     # a bytearray compare: in C, no allocation
+        same = self.rows_ok and self.seen == sb  # a bytearray compare: in C, no allocation
         if not same:
             self._row0(g)
         self._row1(pad, error)
@@ -189,13 +190,14 @@ class Renderer:
         if not same:
             self._chart(g)
         self._dice_row(pad, g, same)
-        if g.clk:                   # time banks: minutes left per side (referee/clock.py)
+        if g.clk:  # time banks: minutes left per side (referee/clock.py)
             from referee.clock import draw
+
             draw(self, app)
-            self.full = True        # the digits may cover ship rows: redraw them next time
+            self.full = True  # the digits may cover ship rows: redraw them next time
         overlay.draw(self, app, error, self.want, self.drawn)
         if self.win is not None or self.gap_lit:
-            overlay.win_gap(self, self.win)     # (after the digits: they blank their half-rows)
+            overlay.win_gap(self, self.win)  # (after the digits: they blank their half-rows)
         return self.fb
 
     def _row0(self, g):
@@ -207,8 +209,7 @@ class Renderer:
         win = self.winner(g)
         r = g.round
         r0 = self.row0
-        if (r0[0] == r and r0[1] == g.phase and r0[2] == mf and r0[3] == win
-                and r0[4] == g.init):
+        if r0[0] == r and r0[1] == g.phase and r0[2] == mf and r0[3] == win and r0[4] == g.init:
             return
         r0[0] = r
         r0[1] = g.phase
@@ -238,8 +239,16 @@ class Renderer:
             self.fill(0, 1, w, RED)
         elif pad.menu is not None:
             for k in range(min(len(pad.menu), w)):
-                self.px(k, 1, YELLOW if k != pad.menu_i else   # red: enter again loads
-                        RED if pad.menu_arm == k else WHITE)        # over the game (menu.py)
+                self.px(
+                    k,
+                    1,
+                    YELLOW
+                    if k != pad.menu_i
+                    # red: enter again loads
+                    else RED
+                    if pad.menu_arm == k
+                    else WHITE,
+                )  # over the game (menu.py)
         elif self.win is not None:
             self._win_row(pad, self.win)
         else:
@@ -249,12 +258,12 @@ class Renderer:
     def _ship_rows(self, app, pad, g, sb, same):
         """Rows 2 .. H-3, the ships: only the half-rows whose key changed (``same``: the
         state ``sb`` is the one the rows were drawn from)."""
-        ask = not same or not self.marks_ok     # the rules' marks: asked again
+        ask = not same or not self.marks_ok  # the rules' marks: asked again
         self.marks_ok = True
         cur = pad.cursor
         mark = app.mark
         ui = self.seen_ui
-        c0 = ui[0]                      # the rows of the cursor and the mark drawn last time
+        c0 = ui[0]  # the rows of the cursor and the mark drawn last time
         m0 = ui[1]
         ui[0] = cur
         ui[1] = mark
@@ -265,7 +274,7 @@ class Renderer:
                 self.seen[:] = sb
             self.rows_ok = True
         want = self.want
-        overlay.plan(self, app, want)       # half-rows under its digits: not drawn here
+        overlay.plan(self, app, want)  # half-rows under its digits: not drawn here
         rpp = self.rows_per_page
         for s in range(2):
             first = pad.side_start[s] + pad.page * rpp
@@ -274,8 +283,7 @@ class Renderer:
                 g.rules.act_marks(g, first, min(end, first + rpp), self.marks, s * rpp)
             cv = want[s]
             cv0 = cv[0] - 2 if cv is not None else rpp
-            self._ship_half(g, s, first, end, cv0, cv0 + glyphs.H,
-                            same, cur, mark, c0, m0)
+            self._ship_half(g, s, first, end, cv0, cv0 + glyphs.H, same, cur, mark, c0, m0)
 
     def _ship_half(self, g, s, first, end, cv0, cv1, same, cur, mark, c0, m0):
         """The ship half-rows of side ``s`` (ships ``first`` .. ``end`` - 1 on this page)
@@ -294,10 +302,9 @@ class Renderer:
             i = first + row
             if cv0 <= row < cv1:
                 continue
-            if (same and keys[o + row] != -1 and i != cur and i != mark and i != c0
-                    and i != m0):
-                continue        # the same state, not the cursor's or mark's, not drawn over
-            if i < end:         # the row's key: damage (8 bits), pending (8), launched (1),
+            if same and keys[o + row] != -1 and i != cur and i != mark and i != c0 and i != m0:
+                continue  # the same state, not the cursor's or mark's, not drawn over
+            if i < end:  # the row's key: damage (8 bits), pending (8), launched (1),
                 # counters (2), status (3), bit 22 (a ship is there)
                 if i == cur:
                     c = ST_SELECTED
@@ -314,9 +321,14 @@ class Renderer:
                 d = dmg[i]
                 p = pend[i]
                 n = cc[i]
-                k = ((d if d < 255 else 255) | (p if p < 255 else 255) << 8
-                     | (1 << 16 if fl[i] & F_LAUNCHED else 0) | (n if n < 3 else 3) << 17
-                     | c << 19 | 1 << 22)
+                k = (
+                    (d if d < 255 else 255)
+                    | (p if p < 255 else 255) << 8
+                    | (1 << 16 if fl[i] & F_LAUNCHED else 0)
+                    | (n if n < 3 else 3) << 17
+                    | c << 19
+                    | 1 << 22
+                )
             else:
                 k = 0
             k0 = keys[o + row]
@@ -326,9 +338,9 @@ class Renderer:
             if k0 > 0 and k and not (k0 ^ k) & ~K_STATUS:
                 # only the status changed (a phase, a side's turn, the cursor): one pixel
                 b = ((2 + row) * self.w + x0 + STATUS_X) * 3
-                self.fb[b:b + 3] = STATUS_B[k >> 19 & 7] or ZERO_B
+                self.fb[b : b + 3] = STATUS_B[k >> 19 & 7] or ZERO_B
                 continue
-            if k0:              # (0: the half-row is blank already, as after a clear)
+            if k0:  # (0: the half-row is blank already, as after a clear)
                 self.blank_half(x0, 2 + row)
             if k:
                 self._ship(g, i, x0, 2 + row, s, k >> 19 & 7)
@@ -368,12 +380,12 @@ class Renderer:
         self.blank_half(x0, y)
         row = y - 2
         if 0 <= row < self.rows_per_page:
-            self.keys[(x0 // self.half) * self.rows_per_page + row] = -1   # no row's key
+            self.keys[(x0 // self.half) * self.rows_per_page + row] = -1  # no row's key
 
     def blank_half(self, x0, y):
         """Blank the half-row of row ``y`` that starts at column ``x0``."""
         a = (y * self.w + x0) * 3
-        self.fb[a:a + 3 * self.half] = self.zhalf
+        self.fb[a : a + 3 * self.half] = self.zhalf
 
     def fill(self, x0, y, n, c):
         """Pixels ``x0`` .. ``x0 + n - 1`` of row ``y`` in colour ``c`` (an (r, g, b) tuple):
@@ -381,12 +393,23 @@ class Renderer:
         n = min(n, self.w - x0)
         if n > 0:
             a = (y * self.w + x0) * 3
-            self.fb[a:a + 3 * n] = bytes(c) * n
+            self.fb[a : a + 3 * n] = bytes(c) * n
 
     def _bar(self, x0, y, v, c):
         self.fill(x0, y, (v * self.half + 19) // 20, c)
 
     def _ship(self, g, i, x0, y, s, status):
         """Ship ``i`` on the blank half-row (``x0``, ``y``) of side ``s`` (shiprow.py)."""
-        shiprow.paint(self.fb, (y * self.w + x0) * 3, i, s | status << 1, g.dmg, g.pend,
-                      g.cc, g.fl, g.hp1, g.hp2, PALETTE)
+        shiprow.paint(
+            self.fb,
+            (y * self.w + x0) * 3,
+            i,
+            s | status << 1,
+            g.dmg,
+            g.pend,
+            g.cc,
+            g.fl,
+            g.hp1,
+            g.hp2,
+            PALETTE,
+        )

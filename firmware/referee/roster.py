@@ -21,13 +21,13 @@ Errors raise :class:`RosterError` whose message names the field, e.g.
 never changes its input.
 """
 
-MAX_SHIPS = 96       # ship indices fit a byte with 255 kept for "none"
+MAX_SHIPS = 96  # ship indices fit a byte with 255 kept for "none"
 MAX_NAME = 24
 MAX_HP = 99
 MAX_CC = 20
 
 
-MAX_STAT = 99       # defense, attack, bonuses, speed...: two-digit card values
+MAX_STAT = 99  # defense, attack, bonuses, speed...: two-digit card values
 TEXTS = ("type", "zone", "note", "name")
 
 
@@ -56,7 +56,7 @@ def _dice(v, where):
         t = v.upper().split("D")
         if len(t) == 2 and t[0].strip().isdigit():
             return v
-    raise _e(where, "must be a die code like \"4D+1\" or an integer")
+    raise _e(where, 'must be a die code like "4D+1" or an integer')
 
 
 def _stats(st, where):
@@ -93,8 +93,9 @@ def _stats(st, where):
                 ww = "%s[%d]" % (w, j)
                 if not isinstance(wp, dict):
                     raise _e(ww, "must be an object")
-                if not isinstance(wp.get("kind", ""), str) or \
-                        not isinstance(wp.get("name", ""), str):
+                if not isinstance(wp.get("kind", ""), str) or not isinstance(
+                    wp.get("name", ""), str
+                ):
                     raise _e(ww, "kind and name must be text")
                 if "bonus" in wp:
                     _int(wp["bonus"], ww + ".bonus", -MAX_STAT, MAX_STAT)
@@ -110,13 +111,14 @@ def _stats(st, where):
             if v not in ("small", "large", "huge"):
                 raise _e(w, "must be small, large or huge")
         elif k == "squadron":
-            if not (isinstance(v, str) and 0 < len(v) <= 40) and \
-                    (isinstance(v, bool) or not isinstance(v, int)):
+            if not (isinstance(v, str) and 0 < len(v) <= 40) and (
+                isinstance(v, bool) or not isinstance(v, int)
+            ):
                 raise _e(w, "must be a name or a number")
         elif k in TEXTS:
             if not isinstance(v, str) or len(v) > 200:
                 raise _e(w, "must be a text of at most 200 characters")
-        elif isinstance(v, bool):       # a ruleset's flag (its module reads it by name)
+        elif isinstance(v, bool):  # a ruleset's flag (its module reads it by name)
             pass
         elif isinstance(v, int):
             _int(v, w, -MAX_STAT, MAX_STAT)
@@ -144,8 +146,7 @@ def _name(v, where):
     for ch in v:
         o = ord(ch)
         if o < 32 or 0xD800 <= o <= 0xDFFF:
-            raise _e(where, "must be printable text (no control characters or lone "
-                            "surrogates)")
+            raise _e(where, "must be printable text (no control characters or lone surrogates)")
     return v
 
 
@@ -164,8 +165,8 @@ def _ship(s, where):
         return _ship_fields(s, where)
     except RosterError as e:
         m = str(e)
-        if m.startswith(where + "."):       # sides[1].ships[0] "X": name longer than ...
-            m = where + ": " + m[len(where) + 1:].replace(": ", " ", 1)
+        if m.startswith(where + "."):  # sides[1].ships[0] "X": name longer than ...
+            m = where + ": " + m[len(where) + 1 :].replace(": ", " ", 1)
         raise RosterError(m)
 
 
@@ -206,8 +207,17 @@ def _ship_fields(s, where):
         nm = name if count == 1 else "%s %d" % (name, k + 1)
         if len(nm) > MAX_NAME:
             raise _e(where + ".name", "too long once numbered")
-        out.append({"name": nm, "class": cls, "hp": [x, y], "cc": cc, "launched": launched,
-                    "carrier": carrier, "stats": stats})
+        out.append(
+            {
+                "name": nm,
+                "class": cls,
+                "hp": [x, y],
+                "cc": cc,
+                "launched": launched,
+                "carrier": carrier,
+                "stats": stats,
+            }
+        )
     return out
 
 
@@ -221,8 +231,16 @@ def validate(r, known_rulesets=None):
     if not isinstance(r, dict):
         raise _e("roster", "must be an object")
     for k in r:
-        if k not in ("name", "ruleset", "source", "settings", "sides", "note", "victory",
-                     "extras"):
+        if k not in (
+            "name",
+            "ruleset",
+            "source",
+            "settings",
+            "sides",
+            "note",
+            "victory",
+            "extras",
+        ):
             raise _e("roster", "unknown field %r" % k)
     for k in ("source", "note"):
         if not isinstance(r.get(k, ""), str):
@@ -273,20 +291,30 @@ def validate(r, known_rulesets=None):
                 ships[j]["carrier"] = -1
             else:
                 if c not in index:
-                    raise _e("sides[%d].ships[%d].carrier" % (si, j), "no ship %r on this side" % c)
+                    raise _e(
+                        "sides[%d].ships[%d].carrier" % (si, j), "no ship %r on this side" % c
+                    )
                 if index[c] == base + j:
                     raise _e("sides[%d].ships[%d].carrier" % (si, j), "a ship cannot carry itself")
                 ships[j]["carrier"] = index[c]
         base += len(ships)
-    out = {"name": name, "ruleset": ruleset, "source": r.get("source", ""),
-           "settings": settings, "sides": out_sides}
+    out = {
+        "name": name,
+        "ruleset": ruleset,
+        "source": r.get("source", ""),
+        "settings": settings,
+        "sides": out_sides,
+    }
     v = r.get("victory", [])
     if not isinstance(v, list):
         raise _e("victory", "must be a list of conditions")
     for k in range(len(v)):
         c = v[k]
-        if not isinstance(c, dict) or c.get("side") not in (0, 1) or \
-                not isinstance(c.get("when"), str):
+        if (
+            not isinstance(c, dict)
+            or c.get("side") not in (0, 1)
+            or not isinstance(c.get("when"), str)
+        ):
             raise _e("victory[%d]" % k, "needs side 0/1 and when (a word the ruleset knows)")
         if not isinstance(c.get("text", ""), str):
             raise _e("victory[%d].text" % k, "must be text")
@@ -294,5 +322,5 @@ def validate(r, known_rulesets=None):
     ex = r.get("extras", {})
     if not isinstance(ex, dict):
         raise _e("extras", "must be an object")
-    out["extras"] = ex   # what the ruleset reads (rules.base.Ruleset.check_roster)
+    out["extras"] = ex  # what the ruleset reads (rules.base.Ruleset.check_roster)
     return out

@@ -21,9 +21,10 @@ def warnings(rules, norm):
                 for kw, stat in table:
                     if kw in low and stat not in st and (text, stat) not in seen:
                         seen.append((text, stat))
-                        out.append('%s: ability "%s" is text only and nothing enforces it: '
-                                   'give the stat "%s" (docs/rosters.md)'
-                                   % (s["name"], text, stat))
+                        out.append(
+                            '%s: ability "%s" is text only and nothing enforces it: '
+                            'give the stat "%s" (docs/rosters.md)' % (s["name"], text, stat)
+                        )
                         break
     return out
 

@@ -44,14 +44,14 @@ def put(base, name, roster):
     if not isinstance(roster, dict):
         raise ValueError("roster must be an object")
     text = protocol.encode(roster)
-    scenarios.load_text(text)              # refuses a roster a game could not load
+    scenarios.load_text(text)  # refuses a roster a game could not load
     path = scenarios.path_of(name, base)
     tmp = base + "/." + name + ".tmp"
     replaced = _exists(path)
     try:
         os.mkdir(base)
     except OSError:
-        pass                                # exists
+        pass  # exists
     with open(tmp, "w") as f:
         f.write(text)
     try:
@@ -59,7 +59,7 @@ def put(base, name, roster):
     except OSError:
         if not replaced:
             raise
-        os.remove(path)                     # a filesystem whose rename does not replace
+        os.remove(path)  # a filesystem whose rename does not replace
         os.rename(tmp, path)
     return replaced
 

@@ -13,7 +13,7 @@ import sys
 
 
 def micropython_version():
-    """"1.28.0" under MicroPython, None under CPython."""
+    """ "1.28.0" under MicroPython, None under CPython."""
     impl = sys.implementation
     if impl.name != "micropython":
         return None
@@ -24,6 +24,7 @@ def describe():
     """(micropython version or None, code location str, source hash str or None)."""
     try:
         import fleetref_build as built  # written by the image build / flash  # pyright: ignore[reportMissingImports]
+
         return micropython_version(), built.CODE, built.SOURCE_HASH
     except ImportError:
         return micropython_version(), "source", None
@@ -42,7 +43,7 @@ def largest_block(limit):
                 lo = mid
             except MemoryError:
                 hi = mid - 1
-            gc.collect()        # the try's block goes before the next
+            gc.collect()  # the try's block goes before the next
     finally:
         gc.enable()
     return lo
@@ -54,8 +55,9 @@ def heap():
     mem_free = getattr(gc, "mem_free", None)
     mem_alloc = getattr(gc, "mem_alloc", None)
     if mem_free is None or mem_alloc is None:
-        raise ValueError("mem: this board runs on CPython (the simulator): it has no "
-                         "MicroPython heap to report")
+        raise ValueError(
+            "mem: this board runs on CPython (the simulator): it has no MicroPython heap to report"
+        )
     gc.collect()
     free = mem_free()
     used = mem_alloc()

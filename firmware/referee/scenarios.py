@@ -30,7 +30,7 @@ def with_settings(raw, settings):
     if not isinstance(settings, dict):
         raise roster.RosterError("settings must be an object of setting names and integers")
     own = raw.get("settings", {})
-    if isinstance(own, dict):           # (else roster.validate says what is wrong)
+    if isinstance(own, dict):  # (else roster.validate says what is wrong)
         own = dict(own)
         own.update(settings)
         raw["settings"] = own
@@ -49,7 +49,7 @@ def load_raw(raw, ruleset=None, settings=None):
     rs = rules.get(norm["ruleset"])
     rs.settings(norm["settings"])  # raises on bad settings
     try:
-        rs.check_roster(norm)      # the stats, victory conditions and extras it reads
+        rs.check_roster(norm)  # the stats, victory conditions and extras it reads
     except ValueError as e:
         raise roster.RosterError(str(e))
     return norm, raw
@@ -58,8 +58,10 @@ def load_raw(raw, ruleset=None, settings=None):
 def path_of(name, base):
     """File path of scenario ``name`` in directory ``base``. Raises ValueError on bad names."""
     if not name or "/" in name or "\\" in name or name.startswith(".") or len(name) > 63:
-        raise ValueError("bad scenario name %r (a file name on the board: at most 63 "
-                         "characters, no / or \\, not starting with .)" % name[:80])
+        raise ValueError(
+            "bad scenario name %r (a file name on the board: at most 63 "
+            "characters, no / or \\, not starting with .)" % name[:80]
+        )
     return base + "/" + name + ".json"
 
 
@@ -69,11 +71,14 @@ def read(name, base):
     try:
         f = open(path_of(name, base))
     except OSError as e:
-        if e.args and e.args[0] == 2:           # ENOENT
-            raise ValueError("no scenario %r on the board (it has: %s)"
-                             % (name, ", ".join(list_names(base)) or "none"))
-        raise OSError(e.args[0] if e.args else 5, "cannot read scenario %r from the board's "
-                      "flash" % name)
+        if e.args and e.args[0] == 2:  # ENOENT
+            raise ValueError(
+                "no scenario %r on the board (it has: %s)"
+                % (name, ", ".join(list_names(base)) or "none")
+            )
+        raise OSError(
+            e.args[0] if e.args else 5, "cannot read scenario %r from the board's flash" % name
+        )
     with f:
         return f.read()
 
@@ -81,6 +86,7 @@ def read(name, base):
 def list_names(base):
     """Sorted scenario names (files ``*.json``) in directory ``base``."""
     import os
+
     out = []
     for f in os.listdir(base):
         if f.endswith(".json") and not f.startswith("."):

@@ -22,11 +22,20 @@ import gc
 from referee.fleet import F_LAUNCHED
 
 C_RED, C_DARK_RED, C_AMBER, C_GREY, C_SIDE, C_DIM, C_YELLOW, C_DIM_YELLOW, C_STATUS = (
-    0, 1, 2, 3, 4, 6, 8, 9, 9)     # C_SIDE + side, C_DIM + side, C_STATUS + status (1..5)
-BAR_SHIFT = 2   # the hit point bar: 1 << BAR_SHIFT pixels (more hit points are scaled: a
-BAR = 1 << BAR_SHIFT    # shift, as the Pico's Cortex-M0+ has no divide instruction)
-CC_X = 4        # the counters' first column
-STATUS_X = 6    # the status pixel's column
+    0,
+    1,
+    2,
+    3,
+    4,
+    6,
+    8,
+    9,
+    9,
+)  # C_SIDE + side, C_DIM + side, C_STATUS + status (1..5)
+BAR_SHIFT = 2  # the hit point bar: 1 << BAR_SHIFT pixels (more hit points are scaled: a
+BAR = 1 << BAR_SHIFT  # shift, as the Pico's Cortex-M0+ has no divide instruction)
+CC_X = 4  # the counters' first column
+STATUS_X = 6  # the status pixel's column
 
 SOURCE = """
 def paint(fb, a: int, i: int, sst: int, dmg, pend, cc, fl, hp1, hp2, pal):
@@ -90,10 +99,22 @@ def paint(fb, a: int, i: int, sst: int, dmg, pend, cc, fl, hp1, hp2, pal):
         f[o] = p[c]
         f[o + 1] = p[c + 1]
         f[o + 2] = p[c + 2]
-""" % {"C_RED": C_RED, "C_DARK_RED": C_DARK_RED, "C_AMBER": C_AMBER, "C_GREY": C_GREY,
-       "C_SIDE": C_SIDE, "C_DIM": C_DIM, "C_YELLOW": C_YELLOW, "C_DIM_YELLOW": C_DIM_YELLOW,
-       "C_STATUS": C_STATUS, "BAR": BAR, "BAR_SHIFT": BAR_SHIFT, "CC_X": CC_X,
-       "STATUS_X": STATUS_X, "F_LAUNCHED": F_LAUNCHED}
+""" % {
+    "C_RED": C_RED,
+    "C_DARK_RED": C_DARK_RED,
+    "C_AMBER": C_AMBER,
+    "C_GREY": C_GREY,
+    "C_SIDE": C_SIDE,
+    "C_DIM": C_DIM,
+    "C_YELLOW": C_YELLOW,
+    "C_DIM_YELLOW": C_DIM_YELLOW,
+    "C_STATUS": C_STATUS,
+    "BAR": BAR,
+    "BAR_SHIFT": BAR_SHIFT,
+    "CC_X": CC_X,
+    "STATUS_X": STATUS_X,
+    "F_LAUNCHED": F_LAUNCHED,
+}
 
 
 def _compile(native):
@@ -103,6 +124,7 @@ def _compile(native):
     g = {}
     if native:
         import micropython  # noqa: F401  (``micropython.viper`` is the compiler's)
+
         g["micropython"] = micropython
         src = "@micropython.viper\n" + SOURCE.lstrip()  # noqa: F821 (deleted after)
     else:
@@ -113,16 +135,16 @@ def _compile(native):
 
 
 def _choose():
-    gc.collect()        # (one collection before the compile and one after: see below)
+    gc.collect()  # (one collection before the compile and one after: see below)
     try:
         return _compile(True), True  # noqa: F821 (deleted after the call)
-    except Exception:   # CPython (ImportError), a port without the emitter (Syntax/ValueError)
+    except Exception:  # CPython (ImportError), a port without the emitter (Syntax/ValueError)
         return _compile(False), False  # noqa: F821
 
 
 paint, native = _choose()
-del SOURCE, _choose, _compile   # (2 KB of text and code the heap need not keep once compiled)
-gc.collect()    # the compile's garbage freed before the next module's allocations, which
-                # then fill its blocks: on the stock route (.mpy code in the heap) the heap
-                # after boot kept a 16 KB free block instead of 4 KB, and the 2x24-ship load
-                # of tests/emu/test_emu_big_game.py found no room without these two collections
+del SOURCE, _choose, _compile  # (2 KB of text and code the heap need not keep once compiled)
+gc.collect()  # the compile's garbage freed before the next module's allocations, which
+# then fill its blocks: on the stock route (.mpy code in the heap) the heap
+# after boot kept a 16 KB free block instead of 4 KB, and the 2x24-ship load
+# of tests/emu/test_emu_big_game.py found no room without these two collections

@@ -6,8 +6,17 @@ simulator call it then), so an attack says hit or miss with its numbers and an u
 which event it took back.
 """
 
-from referee.events import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE,
-                            CORE_NAMES, EV_CLOCK)
+from referee.events import (
+    EV_INIT,
+    EV_HIT,
+    EV_COUNTER,
+    EV_PHASE,
+    EV_UNDO,
+    EV_LAUNCH,
+    NONE,
+    CORE_NAMES,
+    EV_CLOCK,
+)
 
 
 def possessive(name):
@@ -30,8 +39,7 @@ def is_plural(name):
     return w[-1:] == "s" and w[-2:] not in ("ss", "us", "is")
 
 
-_MANY = {"has": "have", "is": "are", "was": "were", "it": "they", "its": "their",
-         "does": "do"}
+_MANY = {"has": "have", "is": "are", "was": "were", "it": "they", "its": "their", "does": "do"}
 
 
 def _many(word):
@@ -87,8 +95,16 @@ def undone_seq(g, seq):
 
 # the text of each core event kind: the name of this module's function for it, at the
 # kind's index ("": the kind is not the core's); constant names, looked up in globals()
-CORE_TEXTS = ("", "_init_text", "_hit_text", "_counter_text", "_phase_text", "_undo_text", "",
-              "_launch_text")
+CORE_TEXTS = (
+    "",
+    "_init_text",
+    "_hit_text",
+    "_counter_text",
+    "_phase_text",
+    "_undo_text",
+    "",
+    "_launch_text",
+)
 
 
 def event_text(g, ev, seq=None, live=True):
@@ -103,8 +119,9 @@ def event_text(g, ev, seq=None, live=True):
     name = CORE_TEXTS[k] if 0 <= k < len(CORE_TEXTS) else ""
     if name:
         return globals()[name](g, ev, seq, live)
-    if k == EV_CLOCK:                   # (referee/clock.py)
+    if k == EV_CLOCK:  # (referee/clock.py)
         from referee.clock import text
+
         return text(g, ev)
     if k in g.rules.EVENTS:
         return g.rules.event_text(g, ev, live)
@@ -116,11 +133,18 @@ def event_text(g, ev, seq=None, live=True):
 def _init_text(g, ev, seq, live):
     _, a, b, c = ev
     sides = g.side_names
-    t = "Initiative roll%s: %s %d, %s %d" % (" (physical dice)" if c else "", sides[0], a,
-                                             sides[1], b)
+    t = "Initiative roll%s: %s %d, %s %d" % (
+        " (physical dice)" if c else "",
+        sides[0],
+        a,
+        sides[1],
+        b,
+    )
     if live and g.init != NONE and seq == g.seq:
-        t += "; %s initiative" % (("a tie, settled by the ruleset: %s" if a == b
-                                   else "%s") % says(sides[g.init], "holds"))
+        t += "; %s initiative" % (
+            ("a tie, settled by the ruleset: %s" if a == b else "%s")
+            % says(sides[g.init], "holds")
+        )
     return t + "."
 
 
@@ -133,8 +157,13 @@ def _hit_text(g, ev, seq, live):
     if not live:
         return "%s is hit%s: %s marked" % (nm[a], by, plural(b, "damage point"))
     t = "%s is hit%s: %s marked%s (now %d of %d)" % (
-        nm[a], by, plural(b, "damage point"), " pending" if pending(g) else "",
-        g.dmg[a] + g.pend[a], g.hp1[a] + g.hp2[a])
+        nm[a],
+        by,
+        plural(b, "damage point"),
+        " pending" if pending(g) else "",
+        g.dmg[a] + g.pend[a],
+        g.hp1[a] + g.hp2[a],
+    )
     if g.destroyed(a):
         t += "; %s is destroyed" % nm[a]
     elif g.pend[a] and g.dmg[a] + g.pend[a] >= g.hp1[a] + g.hp2[a]:
@@ -146,7 +175,10 @@ def _counter_text(g, ev, seq, live):
     _, a, b, c = ev
     nm = g.names
     return "%s plays a fleet command counter (%s) for %s." % (
-        nm[a], g.rules.options[b].name, nm[c])
+        nm[a],
+        g.rules.options[b].name,
+        nm[c],
+    )
 
 
 def _phase_text(g, ev, seq, live):
@@ -160,8 +192,7 @@ def _undo_text(g, ev, seq, live):
     s = undone_seq(g, seq) if seq is not None else None
     if s is None:
         return "Undo: the newest change was taken back."
-    return "Undo: took back event %d (%s)." % (s, event_text(g, g.event(s), s, False)
-                                               .rstrip("."))
+    return "Undo: took back event %d (%s)." % (s, event_text(g, g.event(s), s, False).rstrip("."))
 
 
 def _launch_text(g, ev, seq, live):
@@ -169,6 +200,7 @@ def _launch_text(g, ev, seq, live):
 
 
 # ---- consequences: what an event decided (a ship destroyed, a ship gone, a side winning) ---
+
 
 def _flag_bit(g, name):
     """The ``fl2`` bit of the ruleset flag ``name`` (its FLAGS index), or 0 when it has none."""
@@ -181,6 +213,7 @@ def outcome(g):
     ``(destroyed, exited, launched, winner)``: bit masks over the ships and the winning side
     (None when none). Take it before applying an event and hand it to :func:`consequences`."""
     from referee.fleet import F_LAUNCHED
+
     ex = _flag_bit(g, "exited")
     d = e = ln = 0
     for i in range(g.n):
@@ -194,7 +227,7 @@ def outcome(g):
 
 
 def win_text(g, side):
-    """"the Rebels win", "the Empire wins": the verb agrees with the side's name."""
+    """ "the Rebels win", "the Empire wins": the verb agrees with the side's name."""
     return "the " + says(g.side_names[side], "wins")
 
 
@@ -241,6 +274,7 @@ def with_consequences(text, before, g, ev=None):
 
 # ---- a ship's state in words (the simulator, mirror, web page and report say the same) -----
 
+
 def ship_state(g, i):
     """Ship ``i``'s state in words, the same in every host view: "destroyed"; "exited" (left
     by the far table edge, seed 004 Victory: it stays out for the game); "in the fighter pool"
@@ -249,6 +283,7 @@ def ship_state(g, i):
     the first of the ruleset's ``STATE_WORDS`` flags that holds (smb: ", ionized" while the
     Ion Cannon's hit holds it, seed 004 Escape from Hoth, or ", ionized next round")."""
     from referee.fleet import F_LAUNCHED, STATUS_NAMES
+
     if g.destroyed(i):
         return "destroyed"
     f2 = g.fl2[i]
@@ -258,7 +293,7 @@ def ship_state(g, i):
     if not g.fl[i] & F_LAUNCHED:
         return "in the fighter pool" if g.rules.from_pool(g, i) else "aboard"
     t = STATUS_NAMES[g.status(i)]
-    for flag, words in getattr(g.rules, "STATE_WORDS", ()):   # the first that holds
+    for flag, words in getattr(g.rules, "STATE_WORDS", ()):  # the first that holds
         if f2 & _flag_bit(g, flag):
             return t + ", " + words
     return t

@@ -5,11 +5,20 @@ from referee.fleet import F_LAUNCHED, F_FIRED, STATUS_NAMES
 
 
 def ship_dict(g, i):
-    return {"i": i, "name": g.names[i], "side": g.side[i], "class": g.cls[i],
-            "hp": [g.hp1[i], g.hp2[i]], "damage": g.dmg[i], "pending": g.pend[i],
-            "counters": g.cc[i], "launched": bool(g.fl[i] & F_LAUNCHED),
-            "full_power": g.rules.full_power(g, i), "fired": bool(g.fl[i] & F_FIRED),
-            "status": STATUS_NAMES[g.status(i)]}
+    return {
+        "i": i,
+        "name": g.names[i],
+        "side": g.side[i],
+        "class": g.cls[i],
+        "hp": [g.hp1[i], g.hp2[i]],
+        "damage": g.dmg[i],
+        "pending": g.pend[i],
+        "counters": g.cc[i],
+        "launched": bool(g.fl[i] & F_LAUNCHED),
+        "full_power": g.rules.full_power(g, i),
+        "fired": bool(g.fl[i] & F_FIRED),
+        "status": STATUS_NAMES[g.status(i)],
+    }
 
 
 def chart_list(g):
@@ -28,22 +37,33 @@ def snapshot(g):
     """The derived state of game ``g`` as a JSON-ready dict (with ``state_hash``, ``seq``)."""
     init = None if g.init == NONE else g.init
     mf = g.moves_first()
-    return {"ruleset": g.rules.name, "scenario": g.roster_name,
-            "sides": list(g.side_names), "seq": g.seq, "round": g.round,
-            "phase": g.phase_name(), "initiative": init,
-            "moves_first": None if mf == NONE else mf,
-            "rolls": list(g.rolls), "roll_source": ("board", "physical")[g.roll_src],
-            "active": None if g.active == NONE else g.active,
-            "ships": [ship_dict(g, i) for i in range(g.n)],
-            "chart": chart_list(g), "settings": g.settings,
-            "winner": g.winner(), "profile": g.rules.view(g),
-            "state_hash": g.state_hash(), "clock": clock_view(g)}
+    return {
+        "ruleset": g.rules.name,
+        "scenario": g.roster_name,
+        "sides": list(g.side_names),
+        "seq": g.seq,
+        "round": g.round,
+        "phase": g.phase_name(),
+        "initiative": init,
+        "moves_first": None if mf == NONE else mf,
+        "rolls": list(g.rolls),
+        "roll_source": ("board", "physical")[g.roll_src],
+        "active": None if g.active == NONE else g.active,
+        "ships": [ship_dict(g, i) for i in range(g.n)],
+        "chart": chart_list(g),
+        "settings": g.settings,
+        "winner": g.winner(),
+        "profile": g.rules.view(g),
+        "state_hash": g.state_hash(),
+        "clock": clock_view(g),
+    }
 
 
 def clock_view(g):
     if not g.clk:
         return None
-    from referee.clock import view     # time banks, loaded only by games with clocks
+    from referee.clock import view  # time banks, loaded only by games with clocks
+
     return view(g)
 
 
@@ -51,4 +71,5 @@ def event_text(game, ev, seq=None, live=True):
     """A sentence for event ``ev`` of ``game`` (referee/texts.py, loaded on use); ``seq`` and
     ``live`` as there."""
     from referee.texts import event_text as text
+
     return text(game, ev, seq, live)

@@ -29,9 +29,9 @@ This is the public API the journal, the serial link and save/load use:
 
 from referee.events import pack_into, unpack
 
-CKPT_EVERY = 16   # events of the undo stack between two checkpoints (state bytes each)
+CKPT_EVERY = 16  # events of the undo stack between two checkpoints (state bytes each)
 DENSE = 4 * CKPT_EVERY  # below the newest this many, every second checkpoint is let go
-ROOM_MAX = 1024   # events the buffers are made ready for at once (a host's huge window grows)
+ROOM_MAX = 1024  # events the buffers are made ready for at once (a host's huge window grows)
 
 
 class EventWindow:
@@ -40,18 +40,18 @@ class EventWindow:
     def __init__(self, size):
         self.size = max(8, size)
         self.base_seq = 0
-        self.base = None          # state bytes at base_seq, or None for the initial state
+        self.base = None  # state bytes at base_seq, or None for the initial state
         # preallocated at their most (the window folds before it holds more than ``size``
         # events) and changed in place, so the long-lived buffers never move on the heap
         self.events = self._buffer()
         self.hashes = self._buffer()
         self.eff = [0] * min(self.size, ROOM_MAX)
         self.eff[:] = ()
-        self.ckpt = []            # [(depth of the undo stack, state bytes after it)], ascending
-        self.top = None           # (depth, state bytes) at any depth, or None: the newest kept
-        self.top2 = None          # ... and the one kept before it (another depth)
-        self.folded = 0           # undo-stack entries folded into the base (the grid's origin)
-        self.nb = None            # (depth, state bytes): the next fold's base, or None
+        self.ckpt = []  # [(depth of the undo stack, state bytes after it)], ascending
+        self.top = None  # (depth, state bytes) at any depth, or None: the newest kept
+        self.top2 = None  # ... and the one kept before it (another depth)
+        self.folded = 0  # undo-stack entries folded into the base (the grid's origin)
+        self.nb = None  # (depth, state bytes): the next fold's base, or None
 
     def _buffer(self):
         """An empty bytearray with room for ``size`` events (4 bytes each): appends and
@@ -70,7 +70,7 @@ class EventWindow:
         """Take the newest entry off the undo stack, in place; returns it."""
         eff = self.eff
         i = eff[-1]
-        eff[len(eff) - 1:] = ()         # (list.pop would shrink the list's block)
+        eff[len(eff) - 1 :] = ()  # (list.pop would shrink the list's block)
         return i
 
     def set_effects(self, eff):
@@ -97,8 +97,9 @@ class EventWindow:
         """Event ``seq`` (1-based) as a tuple; IndexError when it is not in RAM."""
         i = seq - self.base_seq - 1
         if i < 0 or seq > self.seq:
-            raise IndexError("event %d is not in RAM (window %d..%d)"
-                             % (seq, self.base_seq + 1, self.seq))
+            raise IndexError(
+                "event %d is not in RAM (window %d..%d)" % (seq, self.base_seq + 1, self.seq)
+            )
         return self.at(i)
 
     def event_hash(self, seq):
@@ -129,10 +130,10 @@ class EventWindow:
     def drop_oldest(self, k, base):
         """Forget the oldest ``k`` events: ``base`` is the state after them."""
         eff = self.eff
-        m = 0                              # undo-stack entries folded into the base
+        m = 0  # undo-stack entries folded into the base
         while m < len(eff) and eff[m] < k:
             m += 1
-        eff[0:m] = ()                      # in place (ascending: the folded ones come first)
+        eff[0:m] = ()  # in place (ascending: the folded ones come first)
         for j in range(len(eff)):
             eff[j] -= k
         ck = []
@@ -148,8 +149,8 @@ class EventWindow:
         self.base = base
         self.base_seq += k
         self.folded += m
-        self.events[0:4 * k] = b""
-        self.hashes[0:4 * k] = b""
+        self.events[0 : 4 * k] = b""
+        self.hashes[0 : 4 * k] = b""
         self.ckpt = ck
 
     def start(self, depth):
@@ -203,8 +204,9 @@ class EventWindow:
         more than DENSE below the top every second one only (each is a copy of the state, in
         RAM, and an undo reaches that deep only after a long run of undos)."""
         k = self.folded + depth
-        return (depth > 0 and k % CKPT_EVERY == 0
-                and (k % (2 * CKPT_EVERY) == 0 or depth > n - DENSE))
+        return (
+            depth > 0 and k % CKPT_EVERY == 0 and (k % (2 * CKPT_EVERY) == 0 or depth > n - DENSE)
+        )
 
     def due(self):
         """True when the state after the undo stack's top should be kept as a checkpoint."""

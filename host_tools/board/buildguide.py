@@ -8,17 +8,23 @@ import os
 
 from host_tools.board import buildguide_image
 from host_tools import paths
-from host_tools.board.buildguide_power import (WS2812B_DATASHEET, WS2812B_STATIC_MA, parts_table,
-                                         power_rows)
+from host_tools.board.buildguide_power import (
+    WS2812B_DATASHEET,
+    WS2812B_STATIC_MA,
+    parts_table,
+    power_rows,
+)
 from host_tools.board.buildguide_wiring import GND_PIN, GP_PIN, VBUS_PIN, wiring_svg  # noqa: F401
 
 
 def label_game(rs):
     """What a ruleset's ``pad_label`` reads of a game, for ruleset ``rs`` (a
     rules.base.Ruleset) without one: its fleet command options only (pictures of the pad)."""
+
     class LabelGame:
         nopt = len(rs.options)
         profile = rs
+
     return LabelGame
 
 
@@ -29,14 +35,17 @@ def keymap_svg(board, ruleset, mode=None):
     from referee import rules
     from referee.keymap import KeyMap
     from referee.app import ACTIONS
+
     rs = rules.get(ruleset)
     G = label_game(rs)
     cw, ch = 150, 62
-    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
-           "font-family=\"sans-serif\">" % (4 * cw + 20, 4 * ch + 50),
-           "<rect width=\"100%\" height=\"100%\" fill=\"#f5f5f5\"/>",
-           "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">%s: %s%s</text>"
-           % (board["name"], ruleset, " (%s mode)" % mode if mode else "")]
+    out = [
+        '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+        'font-family="sans-serif">' % (4 * cw + 20, 4 * ch + 50),
+        '<rect width="100%" height="100%" fill="#f5f5f5"/>',
+        '<text x="10" y="22" font-size="15" font-weight="bold">%s: %s%s</text>'
+        % (board["name"], ruleset, " (%s mode)" % mode if mode else ""),
+    ]
     if board.get("ui") == "keypad":
         labels = keypad_labels(rs, G, mode)
     else:
@@ -48,14 +57,20 @@ def keymap_svg(board, ruleset, mode=None):
             labels.append((s, "" if lg == s else "held: " + lg))
     for i, (s, lg) in enumerate(labels):
         x, y = 10 + (i % 4) * cw, 34 + (i // 4) * ch
-        out.append('<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="white" '
-                   'stroke="#333"/>' % (x, y, cw - 8, ch - 8))
+        out.append(
+            '<rect x="%d" y="%d" width="%d" height="%d" rx="8" fill="white" '
+            'stroke="#333"/>' % (x, y, cw - 8, ch - 8)
+        )
         out.append('<text x="%d" y="%d" font-size="9" fill="#888">K%d</text>' % (x + 5, y + 12, i))
-        out.append('<text x="%d" y="%d" font-size="14" text-anchor="middle">%s</text>'
-                   % (x + (cw - 8) // 2, y + 27, _esc(s)))
+        out.append(
+            '<text x="%d" y="%d" font-size="14" text-anchor="middle">%s</text>'
+            % (x + (cw - 8) // 2, y + 27, _esc(s))
+        )
         if lg:
-            out.append('<text x="%d" y="%d" font-size="11" fill="#555" text-anchor="middle">'
-                       '%s</text>' % (x + (cw - 8) // 2, y + 44, _esc(lg)))
+            out.append(
+                '<text x="%d" y="%d" font-size="11" fill="#555" text-anchor="middle">'
+                "%s</text>" % (x + (cw - 8) // 2, y + 44, _esc(lg))
+            )
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -63,9 +78,13 @@ def keymap_svg(board, ruleset, mode=None):
 def keypad_labels(rs, G, mode):
     """(short, held) labels of the keypad base's 16 keys (firmware/referee/keypad_ui.py)."""
     from referee.keypad_ui import ACTION_KEYS
-    fixed = {12: ("actions" if mode == "ships" else "ships", "held: scenario menu"),
-             13: ("next phase", "held: roll"), 14: ("undo", ""),
-             15: ("next page" if mode == "ships" else "next ship", "held: numbers mode")}
+
+    fixed = {
+        12: ("actions" if mode == "ships" else "ships", "held: scenario menu"),
+        13: ("next phase", "held: roll"),
+        14: ("undo", ""),
+        15: ("next page" if mode == "ships" else "next ship", "held: numbers mode"),
+    }
     out = []
     for k in range(16):
         if k in fixed:
@@ -182,47 +201,72 @@ def guide_text():
     board = paths.board_profile()
     kp = paths.board_profile("pimoroni-rgb-keypad")
     from referee import rules
+
     disp, inp = board["display"], board["input"]
-    pin_rows = ["| WS2812 data (through the 74AHCT125 and 330 Ω) | GP%d (pin %d) |"
-                % (disp["pin"], GP_PIN[disp["pin"]]),
-                "| panel and 74AHCT125 5 V / GND | VBUS (pin %d) / GND (pin %d) |"
-                % (VBUS_PIN, GND_PIN)]
-    pin_rows += ["| key matrix row %d (driven) | GP%d (pin %d) |" % (k, p, GP_PIN[p])
-                 for k, p in enumerate(inp["rows"])]
-    pin_rows += ["| key matrix column %d (read, pull-down) | GP%d (pin %d) |" % (k, p, GP_PIN[p])
-                 for k, p in enumerate(inp["cols"])]
+    pin_rows = [
+        "| WS2812 data (through the 74AHCT125 and 330 Ω) | GP%d (pin %d) |"
+        % (disp["pin"], GP_PIN[disp["pin"]]),
+        "| panel and 74AHCT125 5 V / GND | VBUS (pin %d) / GND (pin %d) |" % (VBUS_PIN, GND_PIN),
+    ]
+    pin_rows += [
+        "| key matrix row %d (driven) | GP%d (pin %d) |" % (k, p, GP_PIN[p])
+        for k, p in enumerate(inp["rows"])
+    ]
+    pin_rows += [
+        "| key matrix column %d (read, pull-down) | GP%d (pin %d) |" % (k, p, GP_PIN[p])
+        for k, p in enumerate(inp["cols"])
+    ]
     kd, ki = kp["display"], kp["input"]
-    keypad_rows = ["| TCA9555 keys: I2C%d SDA / SCL (address 0x%02X) | GP%d / GP%d |"
-                   % (ki.get("i2c", 0), ki.get("addr", 32), ki["sda"], ki["scl"]),
-                   "| APA102 LEDs: SPI%d SCK / MOSI | GP%d / GP%d |"
-                   % (kd.get("spi", 0), kd["sck"], kd["mosi"]),
-                   "| APA102 chip select | GP%d |" % kd["cs"]]
+    keypad_rows = [
+        "| TCA9555 keys: I2C%d SDA / SCL (address 0x%02X) | GP%d / GP%d |"
+        % (ki.get("i2c", 0), ki.get("addr", 32), ki["sda"], ki["scl"]),
+        "| APA102 LEDs: SPI%d SCK / MOSI | GP%d / GP%d |"
+        % (kd.get("spi", 0), kd["sck"], kd["mosi"]),
+        "| APA102 chip select | GP%d |" % kd["cs"],
+    ]
     km = []
     for name in sorted(rules.RULESETS):
-        km.append("- %s: ![%s on %s](keymap-%s-%s.svg)" % (name, name, board["name"],
-                                                           board["name"], name))
-    km.append("- keypad base, ships mode (any ruleset): ![ships mode](keymap-%s-ships.svg)"
-              % kp["name"])
+        km.append(
+            "- %s: ![%s on %s](keymap-%s-%s.svg)"
+            % (name, name, board["name"], board["name"], name)
+        )
+    km.append(
+        "- keypad base, ships mode (any ruleset): ![ships mode](keymap-%s-ships.svg)" % kp["name"]
+    )
     for name in sorted(rules.RULESETS):
-        km.append("- keypad base, actions mode, %s: ![%s actions](keymap-%s-%s.svg)"
-                  % (name, name, kp["name"], name))
-    return GUIDE.format(title=board.get("title", board["name"]), name=board["name"],
-                        wiring=board["grid"].get("wiring", "rows"), parts=parts_table(board), datasheet=WS2812B_DATASHEET,
-                        static=WS2812B_STATIC_MA, idle=board["display"].get("idle_ma", 0),
-                        pin_rows="\n".join(pin_rows), vbus=VBUS_PIN, gnd=GND_PIN,
-                        power_rows="\n".join("| %s | %s |" % r for r in power_rows(board)),
-                        keypad_rows="\n".join(keypad_rows), keymaps="\n".join(km),
-                        image_sections=buildguide_image.sections(board["name"]).rstrip("\n"))
+        km.append(
+            "- keypad base, actions mode, %s: ![%s actions](keymap-%s-%s.svg)"
+            % (name, name, kp["name"], name)
+        )
+    return GUIDE.format(
+        title=board.get("title", board["name"]),
+        name=board["name"],
+        wiring=board["grid"].get("wiring", "rows"),
+        parts=parts_table(board),
+        datasheet=WS2812B_DATASHEET,
+        static=WS2812B_STATIC_MA,
+        idle=board["display"].get("idle_ma", 0),
+        pin_rows="\n".join(pin_rows),
+        vbus=VBUS_PIN,
+        gnd=GND_PIN,
+        power_rows="\n".join("| %s | %s |" % r for r in power_rows(board)),
+        keypad_rows="\n".join(keypad_rows),
+        keymaps="\n".join(km),
+        image_sections=buildguide_image.sections(board["name"]).rstrip("\n"),
+    )
 
 
 def files():
     """{file name in docs/: text} of the whole guide."""
     from referee import rules
+
     board = paths.board_profile()
     kp = paths.board_profile("pimoroni-rgb-keypad")
-    out = {"build.md": guide_text(),
-           "wiring-%s.svg" % board["name"]: wiring_svg(board),
-           "keymap-%s-ships.svg" % kp["name"]: keymap_svg(kp, "swsb", "ships")}
+    out = {
+        "build.md": guide_text(),
+        "wiring-%s.svg" % board["name"]: wiring_svg(board),
+        "keymap-%s-ships.svg" % kp["name"]: keymap_svg(kp, "swsb", "ships"),
+    }
     for name in sorted(rules.RULESETS):
         out["keymap-%s-%s.svg" % (board["name"], name)] = keymap_svg(board, name)
         out["keymap-%s-%s.svg" % (kp["name"], name)] = keymap_svg(kp, name, "actions")

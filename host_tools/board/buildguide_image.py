@@ -7,11 +7,17 @@ UPSTREAM = [
     ("micropython/micropython", "v1.28.0", "e0e9fbb17ed6fd06bb76e266ae554784c9c80804"),
     ("raspberrypi/pico-sdk (lib/pico-sdk)", "2.2.0", "a1438dff1d38bd9c65dbd693f0e5db4b9ae91779"),
     ("hathach/tinyusb (lib/tinyusb)", "", "aa0fc2e08f1c2dd6f026a431e8989357fbb4c5bf"),
-    ("micropython/micropython-lib (lib/micropython-lib)", "",
-     "8380c7bb8f9e5e5260e9539156742925e00366b2"),
+    (
+        "micropython/micropython-lib (lib/micropython-lib)",
+        "",
+        "8380c7bb8f9e5e5260e9539156742925e00366b2",
+    ),
     ("Mbed-TLS/mbedtls (lib/mbedtls)", "", "107ea89daaefb9867ea9121002fbbdf926780e98"),
-    ("georgerobotics/cyw43-driver (lib/cyw43-driver, Pico W)", "",
-     "055d64274b014dd7b1c2fc94d26e8a18face7124"),
+    (
+        "georgerobotics/cyw43-driver (lib/cyw43-driver, Pico W)",
+        "",
+        "055d64274b014dd7b1c2fc94d26e8a18face7124",
+    ),
     ("lwip-tcpip/lwip (lib/lwip, Pico W)", "", "77dcd25a72509eb83f72b033d219b1d40cd8eb95"),
     ("raspberrypi/picotool", "2.2.0", "a7eb3988f0645239185fadb4e25d8279478c2dbb"),
 ]

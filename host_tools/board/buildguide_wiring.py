@@ -8,20 +8,45 @@ overlap (tests/host/test_maker_docs.py measures them)."""
 import itertools
 
 # Raspberry Pi Pico: GPIO number -> physical pin (Pico datasheet, "Pinout")
-GP_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
-          12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
-          22: 29, 26: 31, 27: 32, 28: 34}
+GP_PIN = {
+    0: 1,
+    1: 2,
+    2: 4,
+    3: 5,
+    4: 6,
+    5: 7,
+    6: 9,
+    7: 10,
+    8: 11,
+    9: 12,
+    10: 14,
+    11: 15,
+    12: 16,
+    13: 17,
+    14: 19,
+    15: 20,
+    16: 21,
+    17: 22,
+    18: 24,
+    19: 25,
+    20: 26,
+    21: 27,
+    22: 29,
+    26: 31,
+    27: 32,
+    28: 34,
+}
 VBUS_PIN, GND_PIN = 40, 38
 # 74AHCT125 (DIP-14): gate 1's pins; the other gates' inputs are 2A, 3A, 4A
 SHIFTER_PINS = {"1OE": 1, "1A": 2, "1Y": 3, "GND": 7, "VCC": 14}
 SHIFTER_SPARE_INPUTS = "2A, 3A, 4A (pins 5, 9, 12)"
 
 # the grid, in schemdraw units (1 unit = 36 pt)
-LEAD = 0.5          # pin leads outside a box
-ROW_PITCH = 2.8     # between the matrix's row wires
-COL_PITCH = 2.8     # between its column wires
-KEY_DX = 1.0        # a key hangs this far left of its column wire
-KEY_LEN = 1.0       # switch and diode, each
+LEAD = 0.5  # pin leads outside a box
+ROW_PITCH = 2.8  # between the matrix's row wires
+COL_PITCH = 2.8  # between its column wires
+KEY_DX = 1.0  # a key hangs this far left of its column wire
+KEY_LEN = 1.0  # switch and diode, each
 ROW_PIN_PITCH = 0.8
 FONT, SMALL = 12, 10
 
@@ -67,8 +92,7 @@ def _pico(s, board, pw, ph, col_x, row_y):
         s.text((x, 0.15), "col%d GP%d" % (c, gp), va="bottom", size=SMALL)
         s.text((x + 0.1, -0.08), str(GP_PIN[gp]), ha="left", va="top", size=SMALL - 1)
     right = {}
-    names = [("VBUS", VBUS_PIN), ("GND", GND_PIN),
-             ("GP%d" % disp["pin"], GP_PIN[disp["pin"]])]
+    names = [("VBUS", VBUS_PIN), ("GND", GND_PIN), ("GP%d" % disp["pin"], GP_PIN[disp["pin"]])]
     for k, (name, pin) in enumerate(names):
         y = ph - 1.3 - 1.2 * k
         s.line((pw, y), (pw + LEAD, y))
@@ -91,7 +115,7 @@ def _matrix(s, board, col_x, row_y):
     right_end = col_x[-1] + 0.6
     for r in range(nr):
         y = top - r * ROW_PITCH
-        xl = -LEAD - 0.6 - 0.5 * r          # row 0 turns closest to the Pico: no crossings
+        xl = -LEAD - 0.6 - 0.5 * r  # row 0 turns closest to the Pico: no crossings
         s.line((-LEAD, row_y[r]), (xl, row_y[r]), (xl, y), (right_end, y))
         s.text((right_end + 0.15, y), "row %d" % r, ha="left", size=SMALL)
         for c in range(nc):
@@ -103,9 +127,14 @@ def _matrix(s, board, col_x, row_y):
             s.line((x, yb), (col_x[c], yb))
             s.dot((col_x[c], yb))
             s.text((x - 0.3, y - KEY_LEN / 2), "K%d" % (r * nc + c), ha="right")
-    s.text((col_x[0] - KEY_DX - 1.2, bottom - 0.9),
-           "each key: a switch, then a 1N4148 with its band (cathode) toward the column; "
-           "K = row × %d + column, as in the key maps" % nc, ha="left", va="top", size=SMALL)
+    s.text(
+        (col_x[0] - KEY_DX - 1.2, bottom - 0.9),
+        "each key: a switch, then a 1N4148 with its band (cathode) toward the column; "
+        "K = row × %d + column, as in the key maps" % nc,
+        ha="left",
+        va="top",
+        size=SMALL,
+    )
 
 
 def _data_path(s, board, pins, rail_y):
@@ -122,26 +151,29 @@ def _data_path(s, board, pins, rail_y):
     s.text(((x0 + x1) / 2, yc + 0.35), "74AHCT125")
     s.line((dx, dy), (x0 - LEAD, dy), (x0, dy))
     s.text((x0 + 0.15, dy), "1A", ha="left", size=SMALL)
-    s.text((x0 - 0.08, dy + 0.05), str(SHIFTER_PINS["1A"]), ha="right", va="bottom",
-           size=SMALL - 1)
+    s.text(
+        (x0 - 0.08, dy + 0.05), str(SHIFTER_PINS["1A"]), ha="right", va="bottom", size=SMALL - 1
+    )
     s.line((x1, dy), (x1 + LEAD, dy))
     s.text((x1 - 0.15, dy), "1Y", ha="right", size=SMALL)
-    s.text((x1 + 0.08, dy + 0.05), str(SHIFTER_PINS["1Y"]), ha="left", va="bottom",
-           size=SMALL - 1)
+    s.text((x1 + 0.08, dy + 0.05), str(SHIFTER_PINS["1Y"]), ha="left", va="bottom", size=SMALL - 1)
     vx = x1 - 0.8
     s.line((vx, yc + 1.2), (vx, rail_y))
     s.dot((vx, rail_y))
     s.text((vx, yc + 1.05), "VCC", va="top", size=SMALL)
-    s.text((vx + 0.1, yc + 1.3), str(SHIFTER_PINS["VCC"]), ha="left", va="bottom",
-           size=SMALL - 1)
+    s.text((vx + 0.1, yc + 1.3), str(SHIFTER_PINS["VCC"]), ha="left", va="bottom", size=SMALL - 1)
     for name, gx in (("1OE", x0 + 0.8), ("GND", x1 - 0.8)):
         s.line((gx, yc - 1.2), (gx, yc - 1.2 - LEAD))
         s.ground((gx, yc - 1.2 - LEAD))
         s.text((gx, yc - 1.05), name, va="bottom", size=SMALL)
-        s.text((gx + 0.1, yc - 1.3), str(SHIFTER_PINS[name]), ha="left", va="top",
-               size=SMALL - 1)
-    s.text((x0, yc - 2.9), "unused inputs %s to GND" % SHIFTER_SPARE_INPUTS, ha="left",
-           va="top", size=SMALL)
+        s.text((gx + 0.1, yc - 1.3), str(SHIFTER_PINS[name]), ha="left", va="top", size=SMALL - 1)
+    s.text(
+        (x0, yc - 2.9),
+        "unused inputs %s to GND" % SHIFTER_SPARE_INPUTS,
+        ha="left",
+        va="top",
+        size=SMALL,
+    )
     # 330 ohm, then the panel
     s.d += elm.Resistor().at((x1 + LEAD, dy)).right().length(2.4).label("330 Ω", loc="top")
     px0 = x1 + LEAD + 2.4 + LEAD
@@ -160,8 +192,7 @@ def _data_path(s, board, pins, rail_y):
     # the 5 V rail: VBUS -> shifter VCC -> panel 5V
     vbx, vby = pins["VBUS"]
     s.line((vbx, vby), (vbx + 0.6, vby), (vbx + 0.6, rail_y), (fx, rail_y))
-    s.text((vbx + 0.9, rail_y + 0.15), "5 V from VBUS (USB)", ha="left", va="bottom",
-           size=SMALL)
+    s.text((vbx + 0.9, rail_y + 0.15), "5 V from VBUS (USB)", ha="left", va="bottom", size=SMALL)
     gbx, gby = pins["GND"]
     s.ground((gbx, gby))
 
@@ -170,6 +201,7 @@ def wiring_svg(board):
     """The default board's wiring as SVG text (schemdraw), pins from ``board``."""
     import schemdraw
     import schemdraw.elements as elm
+
     schemdraw.use("svg")
     nr, nc = len(board["input"]["rows"]), len(board["input"]["cols"])
     col_x = [1.9 + COL_PITCH * c for c in range(nc)]

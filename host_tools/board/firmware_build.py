@@ -28,15 +28,22 @@ KIT_VERSION = "v1.28.0"
 MICROPYTHON_TARBALL = "micropython-%s-rp2.tar.xz" % KIT_VERSION
 PICOTOOL_TARBALL = "picotool-2.2.0.tar.xz"
 # MicroPython board name -> what the image is for
-BOARDS = {"RPI_PICO": "Raspberry Pi Pico (RP2040)",
-          "RPI_PICO_W": "Raspberry Pi Pico W (RP2040 + CYW43439 Wi-Fi)"}
+BOARDS = {
+    "RPI_PICO": "Raspberry Pi Pico (RP2040)",
+    "RPI_PICO_W": "Raspberry Pi Pico W (RP2040 + CYW43439 Wi-Fi)",
+}
 DEFAULT_BOARD = "RPI_PICO"
 # the module the image carries to say what it is (hello's "mpy", "code", "src")
 BUILD_INFO = "fleetref_build"
 # bump when the way an image is put together changes (part of the cache key)
 RECIPE = "4"
-APT_PACKAGES = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi",
-                "libstdc++-arm-none-eabi-newlib", "cmake", "build-essential")
+APT_PACKAGES = (
+    "gcc-arm-none-eabi",
+    "libnewlib-arm-none-eabi",
+    "libstdc++-arm-none-eabi-newlib",
+    "cmake",
+    "build-essential",
+)
 
 
 class BuildError(Exception):
@@ -46,7 +53,8 @@ class BuildError(Exception):
 def kit_dir():
     """The image kit's folder (FLEETREF_MPY_KIT, default ../shared/mpy-build)."""
     return os.environ.get("FLEETREF_MPY_KIT") or os.path.join(
-        os.path.dirname(paths.ROOT), "shared", "mpy-build")
+        os.path.dirname(paths.ROOT), "shared", "mpy-build"
+    )
 
 
 def cache_dir():
@@ -63,13 +71,17 @@ def missing():
     kit = kit_dir()
     for name in (MICROPYTHON_TARBALL, PICOTOOL_TARBALL):
         if not os.path.isfile(os.path.join(kit, name)):
-            return ("firmware: no %s in %s (the pinned MicroPython kit: put ../shared beside "
-                    "this checkout or set FLEETREF_MPY_KIT)" % (name, kit))
+            return (
+                "firmware: no %s in %s (the pinned MicroPython kit: put ../shared beside "
+                "this checkout or set FLEETREF_MPY_KIT)" % (name, kit)
+            )
     tools = ("arm-none-eabi-gcc", "cmake", "make", "cc", "c++")
     absent = [t for t in tools if not shutil.which(t)]
     if absent or not os.path.isdir("/usr/lib/arm-none-eabi/newlib"):
-        return ("firmware: the ARM toolchain is missing (%s): install Debian's %s"
-                % (", ".join(absent) or "newlib", " ".join(APT_PACKAGES)))
+        return "firmware: the ARM toolchain is missing (%s): install Debian's %s" % (
+            ", ".join(absent) or "newlib",
+            " ".join(APT_PACKAGES),
+        )
     return None
 
 
@@ -129,8 +141,10 @@ def _kit_digest(name):
 def build_info_text(code):
     """The source of the ``fleetref_build`` module: where the firmware's code lives
     (``frozen``, ``romfs`` or ``filesystem``) and the sources' hash."""
-    return ('"""What this board runs (written by fleetref\'s build; read by hello)."""\n'
-            'CODE = "%s"\nSOURCE_HASH = "%s"\n' % (code, source_hash()))
+    return (
+        '"""What this board runs (written by fleetref\'s build; read by hello)."""\n'
+        'CODE = "%s"\nSOURCE_HASH = "%s"\n' % (code, source_hash())
+    )
 
 
 def image_dir(board):
@@ -178,6 +192,7 @@ def build(board=DEFAULT_BOARD, log=None):
         if got:
             return got
         from host_tools.board import firmware_steps
+
         return firmware_steps.build_image(board, image_dir(board), log or _log_path())
 
 
@@ -194,15 +209,24 @@ def extract(tarball, dest):
 
 def main(argv=None):
     import argparse
+
     ap = argparse.ArgumentParser(
         prog="python -m host_tools.board.firmware_build",
         description="Build fleetref's MicroPython image for the Pico (or reuse the cached one) "
-                    "and print its path, size and sha256.")
-    ap.add_argument("--board", default=DEFAULT_BOARD, choices=sorted(BOARDS),
-                    help="MicroPython board to build for (default %(default)s)")
-    ap.add_argument("--skip-missing", action="store_true",
-                    help="when the toolchain or kit is missing, say so in one line and exit 0 "
-                         "(the tests that need the image then skip)")
+        "and print its path, size and sha256.",
+    )
+    ap.add_argument(
+        "--board",
+        default=DEFAULT_BOARD,
+        choices=sorted(BOARDS),
+        help="MicroPython board to build for (default %(default)s)",
+    )
+    ap.add_argument(
+        "--skip-missing",
+        action="store_true",
+        help="when the toolchain or kit is missing, say so in one line and exit 0 "
+        "(the tests that need the image then skip)",
+    )
     args = ap.parse_args(argv)
     why = missing()
     if why and args.skip_missing and not os.environ.get("FLEETREF_REQUIRE_FIRMWARE"):
@@ -210,9 +234,11 @@ def main(argv=None):
         return 0
     try:
         if not cached(args.board):
-            print("firmware: building MicroPython %s for %s with fleetref frozen in (a few "
-                  "minutes the first time; log: %s)" % (KIT_VERSION, args.board, _log_path()),
-                  flush=True)
+            print(
+                "firmware: building MicroPython %s for %s with fleetref frozen in (a few "
+                "minutes the first time; log: %s)" % (KIT_VERSION, args.board, _log_path()),
+                flush=True,
+            )
         info = build(args.board)
     except BuildError as e:
         print("firmware: %s" % e, file=sys.stderr)

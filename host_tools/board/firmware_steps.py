@@ -15,8 +15,10 @@ from host_tools.board import firmware_build as fb
 from host_tools import paths
 
 # the port's own manifest for each board (what stock MicroPython freezes for it)
-PORT_MANIFESTS = {"RPI_PICO": "$(PORT_DIR)/boards/manifest.py",
-                  "RPI_PICO_W": "$(PORT_DIR)/boards/RPI_PICO_W/manifest.py"}
+PORT_MANIFESTS = {
+    "RPI_PICO": "$(PORT_DIR)/boards/manifest.py",
+    "RPI_PICO_W": "$(PORT_DIR)/boards/RPI_PICO_W/manifest.py",
+}
 
 
 def _run(cmd, log, step, env=None, cwd=None):
@@ -36,16 +38,26 @@ def prepare_kit(log):
     if os.path.isfile(os.path.join(kit, "ready")):
         return kit
     if os.path.isdir(kit):
-        shutil.rmtree(kit)          # a build cut short: start the kit again
+        shutil.rmtree(kit)  # a build cut short: start the kit again
     src = fb.kit_dir()
     fb.extract(os.path.join(src, fb.MICROPYTHON_TARBALL), kit)
     fb.extract(os.path.join(src, fb.PICOTOOL_TARBALL), kit)
     mpd = os.path.join(kit, "micropython-" + fb.KIT_VERSION)
     sdk = os.path.join(mpd, "lib", "pico-sdk")
-    _run(["cmake", "-S", os.path.join(kit, "picotool-2.2.0"), "-B",
-          os.path.join(kit, "picotool-build"), "-DPICO_SDK_PATH=" + sdk,
-          "-DCMAKE_INSTALL_PREFIX=" + os.path.join(kit, "picotool-install"),
-          "-DPICOTOOL_FLAT_INSTALL=1"], log, "picotool configure")
+    _run(
+        [
+            "cmake",
+            "-S",
+            os.path.join(kit, "picotool-2.2.0"),
+            "-B",
+            os.path.join(kit, "picotool-build"),
+            "-DPICO_SDK_PATH=" + sdk,
+            "-DCMAKE_INSTALL_PREFIX=" + os.path.join(kit, "picotool-install"),
+            "-DPICOTOOL_FLAT_INSTALL=1",
+        ],
+        log,
+        "picotool configure",
+    )
     _run(["cmake", "--build", os.path.join(kit, "picotool-build"), "-j2"], log, "picotool build")
     _run(["cmake", "--install", os.path.join(kit, "picotool-build")], log, "picotool install")
     _run(["make", "-C", os.path.join(mpd, "mpy-cross"), "-j2"], log, "mpy-cross build")
@@ -58,6 +70,7 @@ def kit_date():
     """The kit's newest file time (s since 1970): the build date MicroPython and the Pico
     SDK write into the image (SOURCE_DATE_EPOCH), so the same kit gives the same bytes."""
     import tarfile
+
     with tarfile.open(os.path.join(fb.kit_dir(), fb.MICROPYTHON_TARBALL)) as t:
         return max(int(m.mtime) for m in t.getmembers())
 
@@ -70,10 +83,16 @@ def write_manifest(kit, board):
     with open(os.path.join(gen, fb.BUILD_INFO + ".py"), "w") as f:
         f.write(fb.build_info_text("frozen"))
     path = os.path.join(gen, "manifest.py")
-    text = ("# written by host_tools/board/firmware_steps.py: do not edit\n"
-            "include(%r)\ninclude(%r)\nmodule(%r, base_path=%r)\n"
-            % (PORT_MANIFESTS[board], os.path.join(paths.FIRMWARE, "manifest.py"),
-               fb.BUILD_INFO + ".py", gen))
+    text = (
+        "# written by host_tools/board/firmware_steps.py: do not edit\n"
+        "include(%r)\ninclude(%r)\nmodule(%r, base_path=%r)\n"
+        % (
+            PORT_MANIFESTS[board],
+            os.path.join(paths.FIRMWARE, "manifest.py"),
+            fb.BUILD_INFO + ".py",
+            gen,
+        )
+    )
     with open(path, "w") as f:
         f.write(text)
     return path
@@ -87,8 +106,11 @@ def build_image(board, out_dir, log):
     kit = prepare_kit(log)
     mpd = os.path.join(kit, "micropython-" + fb.KIT_VERSION)
     manifest = write_manifest(kit, board)
-    env = dict(os.environ, picotool_DIR=os.path.join(kit, "picotool-install", "picotool"),
-               SOURCE_DATE_EPOCH=str(kit_date()))
+    env = dict(
+        os.environ,
+        picotool_DIR=os.path.join(kit, "picotool-install", "picotool"),
+        SOURCE_DATE_EPOCH=str(kit_date()),
+    )
     # (never CMAKE_ARGS on the command line: it would replace the port's own, board included)
     env.pop("CMAKE_ARGS", None)
     build = os.path.join(kit, "build-" + board)
@@ -98,16 +120,35 @@ def build_image(board, out_dir, log):
     shutil.rmtree(os.path.join(build, "frozen_mpy"), ignore_errors=True)
     if os.path.exists(os.path.join(build, "frozen_content.c")):
         os.remove(os.path.join(build, "frozen_content.c"))
-    _run(["make", "-C", os.path.join(mpd, "ports", "rp2"), "BOARD=" + board, "-j2",
-          "BUILD=" + build, "FROZEN_MANIFEST=" + manifest], log, "MicroPython rp2 build", env=env)
+    _run(
+        [
+            "make",
+            "-C",
+            os.path.join(mpd, "ports", "rp2"),
+            "BOARD=" + board,
+            "-j2",
+            "BUILD=" + build,
+            "FROZEN_MANIFEST=" + manifest,
+        ],
+        log,
+        "MicroPython rp2 build",
+        env=env,
+    )
     uf2 = os.path.join(build, "firmware.uf2")
     check_image(os.path.join(build, "firmware.bin"), board)
     os.makedirs(out_dir, exist_ok=True)
     dst = os.path.join(out_dir, "fleetref-%s.uf2" % board)
     shutil.copyfile(uf2, dst)
-    info = {"uf2": dst, "size": os.path.getsize(dst), "sha256": fb.sha256_file(dst),
-            "micropython": fb.KIT_VERSION.lstrip("v"), "board": board, "code": "frozen",
-            "source_hash": fb.source_hash(), "key": fb.image_key(board)}
+    info = {
+        "uf2": dst,
+        "size": os.path.getsize(dst),
+        "sha256": fb.sha256_file(dst),
+        "micropython": fb.KIT_VERSION.lstrip("v"),
+        "board": board,
+        "code": "frozen",
+        "source_hash": fb.source_hash(),
+        "key": fb.image_key(board),
+    }
     with open(os.path.join(out_dir, "info.json"), "w") as f:
         json.dump(info, f, indent=1)
     return info
@@ -120,9 +161,11 @@ def check_image(binary, board):
         data = f.read()
     want = b"Raspberry Pi Pico W" if board == "RPI_PICO_W" else b"Raspberry Pi Pico"
     if want not in data:
-        raise fb.BuildError("%s does not name the %s board: not the image asked for"
-                            % (binary, board))
+        raise fb.BuildError(
+            "%s does not name the %s board: not the image asked for" % (binary, board)
+        )
     for name in (b"referee/game.py", fb.BUILD_INFO.encode() + b".py"):
         if name not in data:
-            raise fb.BuildError("%s has no frozen %s: the manifest was not used"
-                                % (binary, name.decode()))
+            raise fb.BuildError(
+                "%s has no frozen %s: the manifest was not used" % (binary, name.decode())
+            )

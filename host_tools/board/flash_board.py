@@ -79,8 +79,10 @@ class Mpremote:
         if r.returncode != 0:
             err = (r.stderr or r.stdout).strip()
             if "in use" in err or "busy" in err.lower() or "could not enter raw repl" in err:
-                raise FlashError("the port %s is busy: close the mirror (or any serial "
-                                 "terminal) and try again (%s)" % (self.port, err.splitlines()[-1]))
+                raise FlashError(
+                    "the port %s is busy: close the mirror (or any serial "
+                    "terminal) and try again (%s)" % (self.port, err.splitlines()[-1])
+                )
             raise FlashError("mpremote failed: %s" % err)
         return r.stdout
 
@@ -115,7 +117,7 @@ class Mpremote:
             try:
                 self.run("mkdir", d)
             except FlashError:
-                pass   # exists
+                pass  # exists
 
     def copy(self, src, dst):
         self.run("cp", src, dst)
@@ -127,22 +129,28 @@ class Mpremote:
 def find_pico():
     """The serial device of a Pico running MicroPython (USB 2E8A:0005) or FlashError."""
     from host_tools.link.boardlink import pico_port
+
     port = pico_port()
     if port:
         return port
-    raise FlashError("no Pico found: no USB serial device 2E8A:0005 (MicroPython). Plug one "
-                     "in (hold BOOTSEL to install MicroPython first) or give --port")
+    raise FlashError(
+        "no Pico found: no USB serial device 2E8A:0005 (MicroPython). Plug one "
+        "in (hold BOOTSEL to install MicroPython first) or give --port"
+    )
 
 
 def check_port_free(port):
     """FlashError when another program (the mirror) holds the port."""
     import serial
+
     try:
         s = serial.Serial(port, exclusive=True)
         s.close()
     except serial.SerialException as e:
-        raise FlashError("the port %s is busy: close the mirror (or any serial terminal) and "
-                         "try again (%s)" % (port, e))
+        raise FlashError(
+            "the port %s is busy: close the mirror (or any serial terminal) and "
+            "try again (%s)" % (port, e)
+        )
 
 
 def changed(plan, remote):
@@ -182,18 +190,23 @@ def flash(port, plans, tool, progress=None, image_uf2=None):
     FlashError (nothing copied) for a MicroPython older than 1.22 or an image built from
     other sources than this checkout's."""
     from host_tools.board.firmware_build import source_hash
+
     version, code, src = tool.runs()
     if version < MIN_VERSION:
-        raise FlashError("the board runs MicroPython %s; fleetref needs %s or newer: install a "
-                         "newer firmware (UF2) first" % (".".join(map(str, version)),
-                                                         ".".join(map(str, MIN_VERSION))))
+        raise FlashError(
+            "the board runs MicroPython %s; fleetref needs %s or newer: install a "
+            "newer firmware (UF2) first"
+            % (".".join(map(str, version)), ".".join(map(str, MIN_VERSION)))
+        )
     if code == "frozen":
         if src != source_hash():
             where = image_uf2() if image_uf2 else "the UF2 of `make firmware`"
-            raise FlashError("the board's fleetref image was built from other sources (%s) "
-                             "than this checkout's (%s): hold BOOTSEL and copy %s onto the "
-                             "RPI-RP2 drive (the game is kept), then run fleetref flash again"
-                             % (src, source_hash(), where))
+            raise FlashError(
+                "the board's fleetref image was built from other sources (%s) "
+                "than this checkout's (%s): hold BOOTSEL and copy %s onto the "
+                "RPI-RP2 drive (the game is kept), then run fleetref flash again"
+                % (src, source_hash(), where)
+            )
         copied = copy_changed(plans["image"], tool, progress)
         for path in STALE_ON_IMAGE:
             tool.remove_tree(path)
@@ -207,19 +220,25 @@ def flash(port, plans, tool, progress=None, image_uf2=None):
 def main(port_spec, plans, image_uf2):
     """``fleetref flash --port``: exit status 0, or 2 with one line on stderr."""
     from rich.progress import Progress
+
     try:
         port = find_pico() if port_spec == "auto" else port_spec
         check_port_free(port)
         with Progress() as prog:
             task = prog.add_task("flashing %s" % port, total=None)
-            route, copied = flash(port, plans, Mpremote(port),
-                                  lambda p: prog.update(task, description=p[1][1:]),
-                                  image_uf2)
+            route, copied = flash(
+                port,
+                plans,
+                Mpremote(port),
+                lambda p: prog.update(task, description=p[1][1:]),
+                image_uf2,
+            )
     except FlashError as e:
         print("fleetref flash: %s" % e, file=sys.stderr)
         return 2
     print("copied %d changed file(s) of %d; board reset" % (len(copied), len(plans[route])))
     if route == "stock":
         from host_tools.board.flash import STOCK_NOTE
+
         print("note: this board runs stock MicroPython: " + STOCK_NOTE)
     return 0

@@ -19,9 +19,14 @@ FLASH_BASE = 0x10000000
 FS_OFFSET = 0xA0000
 FS_BLOCK_SIZE = 4096
 FS_BLOCK_COUNT = 352
-LFS_GEOMETRY = {"block_size": FS_BLOCK_SIZE, "block_count": FS_BLOCK_COUNT, "read_size": 32,
-                    "prog_size": 32, "lookahead_size": 32,
-                    "name_max": 255}  # type: dict  # LittleFS's keyword arguments
+LFS_GEOMETRY = {
+    "block_size": FS_BLOCK_SIZE,
+    "block_count": FS_BLOCK_COUNT,
+    "read_size": 32,
+    "prog_size": 32,
+    "lookahead_size": 32,
+    "name_max": 255,
+}  # type: dict  # LittleFS's keyword arguments
 
 UF2_MAGIC0 = 0x0A324655
 UF2_MAGIC1 = 0x9E5D5157
@@ -55,6 +60,7 @@ def write_tree(plan, out_dir):
 def littlefs_image(plan):
     """The board's filesystem (bytes, 352 x 4 KB) holding every plan entry at its target."""
     from littlefs import LittleFS
+
     fs = LittleFS(**LFS_GEOMETRY)
     made = set()
     for entry in plan:
@@ -70,9 +76,11 @@ def littlefs_image(plan):
         try:
             with fs.open(rel, "wb") as o:
                 o.write(data)
-        except Exception as e:   # littlefs-python raises LittleFSError(NOSPC)
-            raise ImageError("the files do not fit the board's %d KB filesystem (%s)"
-                             % (FS_BLOCK_SIZE * FS_BLOCK_COUNT // 1024, e))
+        except Exception as e:  # littlefs-python raises LittleFSError(NOSPC)
+            raise ImageError(
+                "the files do not fit the board's %d KB filesystem (%s)"
+                % (FS_BLOCK_SIZE * FS_BLOCK_COUNT // 1024, e)
+            )
     return bytes(fs.context.buffer)
 
 
@@ -85,19 +93,20 @@ def read_uf2(path):
     except OSError as e:
         raise ImageError("cannot read %s: %s" % (path, e.strerror))
     if not data or len(data) % 512:
-        raise ImageError("%s is not a UF2 file (size %d is not a multiple of 512)"
-                         % (path, len(data)))
+        raise ImageError(
+            "%s is not a UF2 file (size %d is not a multiple of 512)" % (path, len(data))
+        )
     out = []
     for off in range(0, len(data), 512):
         m0, m1, flags, addr, size, _no, _n, family = struct.unpack_from("<8I", data, off)
-        end, = struct.unpack_from("<I", data, off + 508)
+        (end,) = struct.unpack_from("<I", data, off + 508)
         if m0 != UF2_MAGIC0 or m1 != UF2_MAGIC1 or end != UF2_MAGIC_END:
             raise ImageError("%s is not a UF2 file (bad magic in block %d)" % (path, off // 512))
         if flags & UF2_FLAG_NOT_MAIN_FLASH:
             continue
         if flags & UF2_FLAG_FAMILY and family != RP2040_FAMILY:
             raise ImageError("%s is not for the RP2040 (family 0x%08x)" % (path, family))
-        out.append((addr, data[off + 32:off + 32 + size]))
+        out.append((addr, data[off + 32 : off + 32 + size]))
     return out
 
 
@@ -116,8 +125,17 @@ def uf2_blocks(chunks):
     out = bytearray()
     order = sorted(pages)
     for no, addr in enumerate(order):
-        out += struct.pack("<8I", UF2_MAGIC0, UF2_MAGIC1, UF2_FLAG_FAMILY, addr, PAYLOAD, no,
-                           len(order), RP2040_FAMILY)
+        out += struct.pack(
+            "<8I",
+            UF2_MAGIC0,
+            UF2_MAGIC1,
+            UF2_FLAG_FAMILY,
+            addr,
+            PAYLOAD,
+            no,
+            len(order),
+            RP2040_FAMILY,
+        )
         out += pages[addr] + bytes(476 - PAYLOAD) + struct.pack("<I", UF2_MAGIC_END)
     return bytes(out)
 
@@ -129,8 +147,10 @@ def combined_uf2(micropython_uf2, fs_image):
     fs_start = FLASH_BASE + FS_OFFSET
     top = max(a + len(d) for a, d in fw) if fw else 0
     if top > fs_start:
-        raise ImageError("%s reaches 0x%08x, past the filesystem start 0x%08x: not an RPI_PICO "
-                         "MicroPython image" % (micropython_uf2, top, fs_start))
+        raise ImageError(
+            "%s reaches 0x%08x, past the filesystem start 0x%08x: not an RPI_PICO "
+            "MicroPython image" % (micropython_uf2, top, fs_start)
+        )
     # the whole region, erased blocks included: the bootrom writes only the blocks a UF2
     # holds, and an old filesystem must not show through
     return uf2_blocks(fw + [(fs_start, fs_image)])

@@ -15,27 +15,34 @@ from host_tools import paths
 COMMAND = "legend"  # fleetref legend; SUMMARY: its line in fleetref --help (cli.py)
 SUMMARY = "print a legend (SVG) to lay beside the LED panel"
 
-FONT = 3.2          # mm
-MARGIN = 10.0       # mm, on every side of the page
+FONT = 3.2  # mm
+MARGIN = 10.0  # mm, on every side of the page
 PAGES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0)}
 PAGE_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3"}
-KEY_H, KEY_GAP = 9.5, 1.0       # key map cells
-CODE_H = 4.6                    # a line of the colour keys
-CHAR_W = 0.6                    # a character's width in em (sans-serif, generous)
+KEY_H, KEY_GAP = 9.5, 1.0  # key map cells
+CODE_H = 4.6  # a line of the colour keys
+CHAR_W = 0.6  # a character's width in em (sans-serif, generous)
 PT_PER_MM = 72 / 25.4
 
 
 def _esc(t):
-    return (str(t).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
+    return (
+        str(t)
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+    )
 
 
 def status_key():
     """(meaning, RGB) of each colour of a ship row's status LED, from the renderer's ST_*
     constants and STATUS_RGB (firmware/referee/render.py), in their order."""
     from referee import render
-    sts = sorted((v, k) for k, v in vars(render).items()
-                 if k.startswith("ST_") and isinstance(v, int))
+
+    sts = sorted(
+        (v, k) for k, v in vars(render).items() if k.startswith("ST_") and isinstance(v, int)
+    )
     return [(k[3:].lower().replace("_", " "), render.STATUS_RGB[v]) for v, k in sts]
 
 
@@ -50,8 +57,10 @@ def row_labels(norm, board, rows_per_page, chart=True):
     page (names of later pages after " / "), and the fixed rows (the chart row only when
     ``chart``)."""
     h = board["grid"]["h"]
-    out = [(0, "round in binary", "phase pips | first | initiative"),
-           (1, "refusal (colour code below) / pages", "scenario menu pips")]
+    out = [
+        (0, "round in binary", "phase pips | first | initiative"),
+        (1, "refusal (colour code below) / pages", "scenario menu pips"),
+    ]
     ships = [norm["sides"][s]["ships"] for s in range(2)]
     for r in range(rows_per_page):
         txt = []
@@ -60,9 +69,15 @@ def row_labels(norm, board, rows_per_page, chart=True):
             for sh in ships[s][r::rows_per_page]:
                 x, y = sh["hp"]
                 hp = str(x) if not y else "%d/%d" % (x, y)
-                parts.append("%s  %s hp%s%s" % (sh["name"], hp,
-                                              ", %d cc" % sh["cc"] if sh["cc"] else "",
-                                              "" if sh["launched"] else ", aboard"))
+                parts.append(
+                    "%s  %s hp%s%s"
+                    % (
+                        sh["name"],
+                        hp,
+                        ", %d cc" % sh["cc"] if sh["cc"] else "",
+                        "" if sh["launched"] else ", aboard",
+                    )
+                )
             txt.append(" / ".join(parts))
         out.append((2 + r, txt[0], txt[1]))
     if chart:
@@ -77,7 +92,7 @@ def _fit(text, width, size=FONT):
         return text, size
     size = max(2.0, min(size, int(100 * width / (CHAR_W * len(text))) / 100.0))
     keep = int(width / (CHAR_W * size))
-    return (text if len(text) <= keep else text[:max(keep - 1, 0)] + "…"), size
+    return (text if len(text) <= keep else text[: max(keep - 1, 0)] + "…"), size
 
 
 class Sheet:
@@ -93,17 +108,32 @@ class Sheet:
     def line(self, x1, y1, x2, y2, stroke=(221, 221, 221), lw=0.2, dash=False):
         self.items.append(("line", x1, y1, x2, y2, stroke, lw, dash))
 
-    def text(self, x, y, s, size=FONT, anchor="start", middle=False, bold=False,
-             fill=(0, 0, 0), row=None, cls=None):
+    def text(
+        self,
+        x,
+        y,
+        s,
+        size=FONT,
+        anchor="start",
+        middle=False,
+        bold=False,
+        fill=(0, 0, 0),
+        row=None,
+        cls=None,
+    ):
         self.items.append(("text", x, y, s, size, anchor, middle, bold, fill, row, cls))
 
 
 def _head(sheet, norm, rs, scenario, pitch, x0, width):
     t, size = _fit("%s (%s)" % (scenario or norm["name"], rs.name), width, 5)
     sheet.text(x0, MARGIN + 5, t, size=size, bold=True)
-    t, size = _fit("%s left, %s right. Cut along the dashed lines; lay each strip along its "
-                   "edge of the panel (rows %g mm apart)."
-                   % (norm["sides"][0]["name"], norm["sides"][1]["name"], pitch), width, 2.8)
+    t, size = _fit(
+        "%s left, %s right. Cut along the dashed lines; lay each strip along its "
+        "edge of the panel (rows %g mm apart)."
+        % (norm["sides"][0]["name"], norm["sides"][1]["name"], pitch),
+        width,
+        2.8,
+    )
     sheet.text(x0, MARGIN + 10.5, t, size=size)
 
 
@@ -113,8 +143,9 @@ def _strips(sheet, norm, board, rs, pitch, x0, top, width):
     h = board["grid"]["h"]
     half = width / 2
     sheet.rect(x0, top, width, h * pitch, stroke=(153, 153, 153), lw=0.3, dash=True)
-    sheet.line(x0 + half, top, x0 + half, top + h * pitch, stroke=(153, 153, 153), lw=0.3,
-               dash=True)
+    sheet.line(
+        x0 + half, top, x0 + half, top + h * pitch, stroke=(153, 153, 153), lw=0.3, dash=True
+    )
     for row in range(1, h):
         sheet.line(x0, top + row * pitch, x0 + width, top + row * pitch)
     for row, left, right in row_labels(norm, board, h - 4, has_chart(rs)):
@@ -128,8 +159,10 @@ def _strips(sheet, norm, board, rs, pitch, x0, top, width):
 def _keys(sheet, board, rs, x0, y, width):
     from referee.keymap import KeyMap
     from referee.app import ACTIONS
+
     sheet.text(x0, y, "keys (held below)", size=4, bold=True)
     from host_tools.board.buildguide import label_game
+
     km = KeyMap(board, ACTIONS)
     G = label_game(rs)
     cw = width / km.cols
@@ -150,9 +183,11 @@ def _keys(sheet, board, rs, x0, y, width):
 def _codes(sheet, x0, y, width):
     """The status LED's colours (left column) and the refusal codes (right column)."""
     from referee import overlay, shiprow
+
     half = width / 2
-    sheet.text(x0, y, "status LED (%s of each half-row)" % _nth(shiprow.STATUS_X + 1),
-               size=4, bold=True)
+    sheet.text(
+        x0, y, "status LED (%s of each half-row)" % _nth(shiprow.STATUS_X + 1), size=4, bold=True
+    )
     for k, (name, c) in enumerate(status_key()):
         yy = y + 2 + CODE_H * k
         sheet.rect(x0, yy, 3.6, 3.6, fill=_lift(c), stroke=(51, 51, 51), lw=0.2)
@@ -180,9 +215,10 @@ def legend_sheet(norm, board, pitch=10.0, scenario="", page="a4"):
     one line when it does not fit inside the page's margins at this ``pitch`` (mm between
     LED centres)."""
     from referee import rules
+
     rs = rules.get(norm["ruleset"])
     pw, ph = PAGES[page]
-    width = min(pw, PAGES["a4"][0]) - 2 * MARGIN     # the same legend on A4 and Letter
+    width = min(pw, PAGES["a4"][0]) - 2 * MARGIN  # the same legend on A4 and Letter
     sheet = Sheet(pw, ph)
     _head(sheet, norm, rs, scenario, pitch, MARGIN, width)
     top = MARGIN + 14
@@ -190,38 +226,62 @@ def legend_sheet(norm, board, pitch=10.0, scenario="", page="a4"):
     y = _keys(sheet, board, rs, MARGIN, top + board["grid"]["h"] * pitch + 6, width)
     end = _codes(sheet, MARGIN, y + 5, width)
     if end > ph - MARGIN:
-        raise ValueError("at --pitch %g mm the legend is %.0f mm tall; the %s page holds %.0f mm "
-                         "inside its margins: choose a smaller --pitch or a larger --page"
-                         % (pitch, end - MARGIN, PAGE_NAMES[page], ph - 2 * MARGIN))
+        raise ValueError(
+            "at --pitch %g mm the legend is %.0f mm tall; the %s page holds %.0f mm "
+            "inside its margins: choose a smaller --pitch or a larger --page"
+            % (pitch, end - MARGIN, PAGE_NAMES[page], ph - 2 * MARGIN)
+        )
     return sheet
 
 
 def svg_text(sheet):
     """``sheet`` as SVG text (user units: mm)."""
-    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%.1fmm" height="%.1fmm" '
-         'viewBox="0 0 %.1f %.1f" font-family="sans-serif">' % (sheet.w, sheet.h, sheet.w,
-                                                                 sheet.h)]
+    o = [
+        '<svg xmlns="http://www.w3.org/2000/svg" width="%.1fmm" height="%.1fmm" '
+        'viewBox="0 0 %.1f %.1f" font-family="sans-serif">' % (sheet.w, sheet.h, sheet.w, sheet.h)
+    ]
     for it in sheet.items:
         if it[0] == "rect":
             _, x, y, w, h, fill, stroke, lw, dash, rx = it
-            o.append('<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f"%s fill="%s" '
-                     'stroke="%s" stroke-width="%.2f"%s/>'
-                     % (x, y, w, h, ' rx="%.1f"' % rx if rx else "", _rgb(fill), _rgb(stroke),
-                        lw, ' stroke-dasharray="1,1"' if dash else ""))
+            o.append(
+                '<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f"%s fill="%s" '
+                'stroke="%s" stroke-width="%.2f"%s/>'
+                % (
+                    x,
+                    y,
+                    w,
+                    h,
+                    ' rx="%.1f"' % rx if rx else "",
+                    _rgb(fill),
+                    _rgb(stroke),
+                    lw,
+                    ' stroke-dasharray="1,1"' if dash else "",
+                )
+            )
         elif it[0] == "line":
             _, x1, y1, x2, y2, stroke, lw, dash = it
-            o.append('<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="%s" '
-                     'stroke-width="%.2f"%s/>' % (x1, y1, x2, y2, _rgb(stroke), lw,
-                                                  ' stroke-dasharray="1,1"' if dash else ""))
+            o.append(
+                '<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="%s" '
+                'stroke-width="%.2f"%s/>'
+                % (x1, y1, x2, y2, _rgb(stroke), lw, ' stroke-dasharray="1,1"' if dash else "")
+            )
         else:
             _, x, y, s, size, anchor, middle, bold, fill, row, cls = it
-            o.append('<text x="%.2f" y="%.2f" font-size="%.2f"%s%s%s%s%s%s>%s</text>'
-                     % (x, y, size, ' text-anchor="%s"' % anchor if anchor != "start" else "",
-                        ' dominant-baseline="middle"' if middle else "",
-                        ' font-weight="bold"' if bold else "",
-                        ' fill="%s"' % _rgb(fill) if fill != (0, 0, 0) else "",
-                        ' data-row="%d"' % row if row is not None else "",
-                        ' class="%s"' % cls if cls else "", _esc(s)))
+            o.append(
+                '<text x="%.2f" y="%.2f" font-size="%.2f"%s%s%s%s%s%s>%s</text>'
+                % (
+                    x,
+                    y,
+                    size,
+                    ' text-anchor="%s"' % anchor if anchor != "start" else "",
+                    ' dominant-baseline="middle"' if middle else "",
+                    ' font-weight="bold"' if bold else "",
+                    ' fill="%s"' % _rgb(fill) if fill != (0, 0, 0) else "",
+                    ' data-row="%d"' % row if row is not None else "",
+                    ' class="%s"' % cls if cls else "",
+                    _esc(s),
+                )
+            )
     o.append("</svg>")
     return "\n".join(o) + "\n"
 
@@ -234,6 +294,7 @@ def write_pdf(sheet, path):
     """Write ``sheet`` as a one-page PDF of its size (matplotlib's PDF backend)."""
     from matplotlib.figure import Figure
     from matplotlib.patches import FancyBboxPatch, Rectangle
+
     fig = Figure(figsize=(sheet.w / 25.4, sheet.h / 25.4))
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, sheet.w)
@@ -242,20 +303,39 @@ def write_pdf(sheet, path):
     for it in sheet.items:
         if it[0] == "rect":
             _, x, y, w, h, fill, stroke, lw, dash, rx = it
-            kw = {"facecolor": _mpl(fill), "edgecolor": _mpl(stroke), "linewidth": lw * PT_PER_MM,
-                      "linestyle": (0, (1, 1)) if dash else "-"}
-            ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0,rounding_size=%g"
-                                        % rx, **kw) if rx else Rectangle((x, y), w, h, **kw))
+            kw = {
+                "facecolor": _mpl(fill),
+                "edgecolor": _mpl(stroke),
+                "linewidth": lw * PT_PER_MM,
+                "linestyle": (0, (1, 1)) if dash else "-",
+            }
+            ax.add_patch(
+                FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0,rounding_size=%g" % rx, **kw)
+                if rx
+                else Rectangle((x, y), w, h, **kw)
+            )
         elif it[0] == "line":
             _, x1, y1, x2, y2, stroke, lw, dash = it
-            ax.plot([x1, x2], [y1, y2], color=_mpl(stroke), linewidth=lw * PT_PER_MM,
-                    linestyle=(0, (1, 1)) if dash else "-")
+            ax.plot(
+                [x1, x2],
+                [y1, y2],
+                color=_mpl(stroke),
+                linewidth=lw * PT_PER_MM,
+                linestyle=(0, (1, 1)) if dash else "-",
+            )
         else:
             _, x, y, s, size, anchor, middle, bold, fill, _row, _cls = it
-            ax.text(x, y, s, fontsize=size * PT_PER_MM, color=_mpl(fill),
-                    ha={"start": "left", "middle": "center", "end": "right"}[anchor],
-                    va="center" if middle else "baseline",
-                    fontweight="bold" if bold else "normal", family="sans-serif")
+            ax.text(
+                x,
+                y,
+                s,
+                fontsize=size * PT_PER_MM,
+                color=_mpl(fill),
+                ha={"start": "left", "middle": "center", "end": "right"}[anchor],
+                va="center" if middle else "baseline",
+                fontweight="bold" if bold else "normal",
+                family="sans-serif",
+            )
     fig.savefig(path, format="pdf", metadata={"CreationDate": None})
 
 
@@ -263,9 +343,13 @@ def _mpl(c):
     return "none" if c is None else tuple(v / 255.0 for v in c)
 
 
-REFUSAL_WORDS = {"rule": "red: the rules forbid it", "phase": "yellow: not in this phase",
-                 "order": "white: not this side's or ship's turn",
-                 "nothing": "blue: nothing to take back", "journal": "magenta: flash journal"}
+REFUSAL_WORDS = {
+    "rule": "red: the rules forbid it",
+    "phase": "yellow: not in this phase",
+    "order": "white: not this side's or ship's turn",
+    "nothing": "blue: nothing to take back",
+    "journal": "magenta: flash journal",
+}
 
 
 def add_arguments(p):
@@ -273,12 +357,23 @@ def add_arguments(p):
     g.add_argument("--roster", help="roster file (.json or .toml)")
     g.add_argument("--scenario", help="a scenario of firmware/rosters (e.g. hoth)")
     p.add_argument("--board", default=paths.DEFAULT_BOARD, help="board profile in boards/")
-    p.add_argument("--pitch", type=float, default=10.0,
-                   help="LED pitch of the panel in mm (default 10: a 160 mm 16x16 panel)")
-    p.add_argument("--page", choices=sorted(PAGES), default="a4",
-                   help="paper size, 10 mm margins (default a4; letter fits the same legend)")
-    p.add_argument("--pdf", action="store_true", help="write PDF (default name: "
-                   "<name>-legend.pdf); a file name ending in .pdf does too")
+    p.add_argument(
+        "--pitch",
+        type=float,
+        default=10.0,
+        help="LED pitch of the panel in mm (default 10: a 160 mm 16x16 panel)",
+    )
+    p.add_argument(
+        "--page",
+        choices=sorted(PAGES),
+        default="a4",
+        help="paper size, 10 mm margins (default a4; letter fits the same legend)",
+    )
+    p.add_argument(
+        "--pdf",
+        action="store_true",
+        help="write PDF (default name: <name>-legend.pdf); a file name ending in .pdf does too",
+    )
     p.add_argument("--out", help="output file, .svg or .pdf (default: <name>-legend.svg)")
 
 
@@ -286,6 +381,7 @@ def _load(args):
     """(norm, label) of the roster or scenario ``args`` name; raises ValueError (one line)."""
     from host_tools import names
     from referee import scenarios
+
     try:
         names.check_board(args.board)
         if args.scenario:
@@ -317,8 +413,10 @@ def main(args):
         norm, label = _load(args)
         board = paths.board_profile(args.board)
         if board.get("ui") == "keypad":
-            raise ValueError("the keypad base shows ships on its keys (12 a page); the legend "
-                             "is for grid boards")
+            raise ValueError(
+                "the keypad base shows ships on its keys (12 a page); the legend "
+                "is for grid boards"
+            )
         if not 2.0 <= args.pitch <= 50.0:
             raise ValueError("--pitch is the LED spacing in mm, 2..50")
         out, pdf = _out_name(args, label)
@@ -335,6 +433,8 @@ def main(args):
     except OSError as e:
         print("fleetref legend: cannot write %s: %s" % (out, e), file=sys.stderr)
         return 2
-    print("wrote %s: print it at 100 %% on %s paper, cut the strips apart and lay them along "
-          "the panel's edges (rows %g mm apart)" % (out, PAGE_NAMES[args.page], args.pitch))
+    print(
+        "wrote %s: print it at 100 %% on %s paper, cut the strips apart and lay them along "
+        "the panel's edges (rows %g mm apart)" % (out, PAGE_NAMES[args.page], args.pitch)
+    )
     return 0

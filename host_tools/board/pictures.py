@@ -21,11 +21,21 @@ COMMAND = "pictures"  # fleetref pictures; SUMMARY: its line in fleetref --help 
 SUMMARY = "draw the pictures in docs/ from the real renderer"
 
 CELL = 26
-ROUND_BITS = 8      # render.py draws the round in 8 bits from column 0
+ROUND_BITS = 8  # render.py draws the round in 8 bits from column 0
 # the packages this command draws with, and the distribution that installs each
 NEEDS = (("PIL", "pillow"), ("schemdraw", "schemdraw"))
-BAND_RGB = ((255, 255, 255), (255, 80, 80), (255, 200, 0), (80, 220, 80), (80, 200, 255),
-            (200, 120, 255), (255, 140, 200), (160, 160, 160), (255, 150, 60), (120, 255, 220))
+BAND_RGB = (
+    (255, 255, 255),
+    (255, 80, 80),
+    (255, 200, 0),
+    (80, 220, 80),
+    (80, 200, 255),
+    (200, 120, 255),
+    (255, 140, 200),
+    (160, 160, 160),
+    (255, 150, 60),
+    (120, 255, 220),
+)
 
 
 def sample_app():
@@ -33,11 +43,18 @@ def sample_app():
     board = paths.board_profile()
     a = Referee(board, paths.ROSTERS, lambda l: None, Dice(XorShift32(1)), board["grid"]["h"] - 4)
     a.load_scenario("swsb-example")
-    for line in ['{"c": "roll", "values": [14, 9]}', '{"c": "phase"}',
-                 '{"c": "counter", "ship": 5, "option": 2}',
-                 '{"c": "counter", "ship": 5, "option": 3, "for": 7}', '{"c": "launch", "ship": 7}',
-                 '{"c": "phase"}', '{"c": "hit", "ship": 7, "by": 0}', '{"c": "phase"}',
-                 '{"c": "hit", "ship": 6, "n": 3, "by": 1}', '{"c": "hit", "ship": 1, "n": 4, "by": 5}']:
+    for line in [
+        '{"c": "roll", "values": [14, 9]}',
+        '{"c": "phase"}',
+        '{"c": "counter", "ship": 5, "option": 2}',
+        '{"c": "counter", "ship": 5, "option": 3, "for": 7}',
+        '{"c": "launch", "ship": 7}',
+        '{"c": "phase"}',
+        '{"c": "hit", "ship": 7, "by": 0}',
+        '{"c": "phase"}',
+        '{"c": "hit", "ship": 6, "n": 3, "by": 1}',
+        '{"c": "hit", "ship": 1, "n": 4, "by": 5}',
+    ]:
         a.link.handle_line(line)
     a.pad.cursor = 6
     a.mark = 1
@@ -56,22 +73,35 @@ def layout_bands(w, h, nopt):
     columns (shiprow.py); tests/host/test_maker_docs.py renders real frames against it."""
     r = Renderer(w, h)
     half, rpp = r.half, r.rows_per_page
-    chart, dice = h - 2, h - 1          # below the ship rows, as render.py draws them
-    top = chart - rpp                   # the ship rows end where the chart row starts
+    chart, dice = h - 2, h - 1  # below the ship rows, as render.py draws them
+    top = chart - rpp  # the ship rows end where the chart row starts
     ships = list(range(top, chart))
-    bands = [("round in binary", [0], list(range(ROUND_BITS))),
-             ("phase pips, the current one bright purple", [0], list(range(half + 1, w - 2))),
-             ("who moves first (side colour)", [0], [w - 2]),
-             ("initiative holder (dim white: undecided)", [0], [w - 1]),
-             ("pages; all red: a refusal (its kind on the first 3 LEDs)", [1], list(range(w))),
-             ("hit points (side colour): red damage, amber pending, grey aboard", ships,
-              _cols(half, 0, shiprow.BAR)),
-             ("command counters left (yellow)", ships, _cols(half, shiprow.CC_X, 2)),
-             ("status: " + ", ".join(name for name, _ in status_key()), ships,
-              _cols(half, shiprow.STATUS_X, 1))]
+    bands = [
+        ("round in binary", [0], list(range(ROUND_BITS))),
+        ("phase pips, the current one bright purple", [0], list(range(half + 1, w - 2))),
+        ("who moves first (side colour)", [0], [w - 2]),
+        ("initiative holder (dim white: undecided)", [0], [w - 1]),
+        ("pages; all red: a refusal (its kind on the first 3 LEDs)", [1], list(range(w))),
+        (
+            "hit points (side colour): red damage, amber pending, grey aboard",
+            ships,
+            _cols(half, 0, shiprow.BAR),
+        ),
+        ("command counters left (yellow)", ships, _cols(half, shiprow.CC_X, 2)),
+        (
+            "status: " + ", ".join(name for name, _ in status_key()),
+            ships,
+            _cols(half, shiprow.STATUS_X, 1),
+        ),
+    ]
     if nopt:
-        bands.append(("fleet command chart: option k of each side", [chart],
-                      _cols(half, 0, min(nopt, half))))
+        bands.append(
+            (
+                "fleet command chart: option k of each side",
+                [chart],
+                _cols(half, 0, min(nopt, half)),
+            )
+        )
     bands.append(("last initiative roll per side (bar)", [dice], _cols(half, 0, half)))
     return bands
 
@@ -89,6 +119,7 @@ def _lift(c):
 def screen_image(a):
     """The frame the renderer draws for ``a``, with the layout's bands outlined and named."""
     from PIL import Image, ImageDraw, ImageFont
+
     w, h = a.board["grid"]["w"], a.board["grid"]["h"]
     fb = Renderer(w, h).render(a)
     bands = layout_bands(w, h, a.game.nopt)
@@ -97,21 +128,32 @@ def screen_image(a):
     lines = ["row %s, col %s: %s" % (_span(rows), _span(cols), name) for name, rows, cols in bands]
     measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     tw = max(measure.textlength(t, font=font) for t in lines)
-    img = Image.new("RGB", (gx + 30 + int(tw), max(h * CELL + 10, 30 + 22 * len(bands) + 40)),
-                    (12, 12, 12))
+    img = Image.new(
+        "RGB", (gx + 30 + int(tw), max(h * CELL + 10, 30 + 22 * len(bands) + 40)), (12, 12, 12)
+    )
     d = ImageDraw.Draw(img)
     for y in range(h):
         for x in range(w):
             i = (y * w + x) * 3
             c = (fb[i], fb[i + 1], fb[i + 2])
             c = (28, 28, 28) if c == (0, 0, 0) else _lift(c)
-            d.ellipse([x * CELL + 4, y * CELL + 4, x * CELL + CELL - 2, y * CELL + CELL - 2], fill=c)
+            d.ellipse(
+                [x * CELL + 4, y * CELL + 4, x * CELL + CELL - 2, y * CELL + CELL - 2], fill=c
+            )
     d.text((gx, 6), "left half: side 0, right half: side 1", fill=(200, 200, 200), font=font)
     for k, (name, rows, cols) in enumerate(bands):
         col = BAND_RGB[k % len(BAND_RGB)]
         for x0 in _runs(cols):
-            d.rectangle([x0[0] * CELL + 1, rows[0] * CELL + 1, (x0[1] + 1) * CELL + 1,
-                         (rows[-1] + 1) * CELL + 1], outline=col, width=2)
+            d.rectangle(
+                [
+                    x0[0] * CELL + 1,
+                    rows[0] * CELL + 1,
+                    (x0[1] + 1) * CELL + 1,
+                    (rows[-1] + 1) * CELL + 1,
+                ],
+                outline=col,
+                width=2,
+            )
         y = 30 + 22 * k
         d.rectangle([gx, y + 2, gx + 12, y + 14], outline=col, width=2)
         d.text((gx + 20, y), lines[k], fill=(230, 230, 230), font=font)
@@ -137,6 +179,7 @@ def _runs(v):
 
 def keymap_image(board):
     from PIL import Image, ImageDraw
+
     km = KeyMap(board, ACTIONS)
     rows = len(board["keys"])
     cols = km.cols
@@ -147,8 +190,13 @@ def keymap_image(board):
     for i in range(km.n):
         r, c = divmod(i, cols)
         x0, y0 = 10 + c * kw, 30 + r * kh
-        d.rounded_rectangle([x0 + 4, y0 + 4, x0 + kw - 4, y0 + kh - 4], 10, outline=(40, 40, 40),
-                            fill=(255, 255, 255), width=2)
+        d.rounded_rectangle(
+            [x0 + 4, y0 + 4, x0 + kw - 4, y0 + kh - 4],
+            10,
+            outline=(40, 40, 40),
+            fill=(255, 255, 255),
+            width=2,
+        )
         d.text((x0 + 14, y0 + 14), "K%d  %s" % (i, km.action(i, False)), fill=(0, 0, 0))
         lg = km.action(i, True)
         if lg != km.action(i, False):
@@ -174,16 +222,22 @@ def add_arguments(p):
 def main(args):
     dist = missing_package()
     if dist:
-        print("fleetref pictures: needs the Python package %s: install it with "
-              "`.venv/bin/pip install -e .` (or run `make demo` again)" % dist, file=sys.stderr)
+        print(
+            "fleetref pictures: needs the Python package %s: install it with "
+            "`.venv/bin/pip install -e .` (or run `make demo` again)" % dist,
+            file=sys.stderr,
+        )
         return 2
     out = args.out or os.path.join(paths.ROOT, "docs")
     os.makedirs(out, exist_ok=True)
     screen_image(sample_app()).save(os.path.join(out, "screen-layout.png"))
     keymap_image(paths.board_profile()).save(os.path.join(out, "keymap.png"))
-    print("wrote %s and %s" % (os.path.join(out, "screen-layout.png"),
-                               os.path.join(out, "keymap.png")))
+    print(
+        "wrote %s and %s"
+        % (os.path.join(out, "screen-layout.png"), os.path.join(out, "keymap.png"))
+    )
     from host_tools.board import buildguide
+
     names = buildguide.write(out)
     print("wrote the build guide: %s" % ", ".join(names))
     return 0

@@ -19,8 +19,9 @@ REVEAL_KEYS = ("commit", "secret", "seq", "next")
 def epoch_name(boot, ep, several=True):
     """How an epoch is named in a message: ``epoch 2``, or ``epoch 2 of boot 1a2b3c4d`` when
     the game ran on more than one boot."""
-    return "epoch %d of boot %s" % (ep, boot) if (boot is not None and several) else \
-        "epoch %d" % ep
+    return (
+        "epoch %d of boot %s" % (ep, boot) if (boot is not None and several) else "epoch %d" % ep
+    )
 
 
 def revealed_keys(dice):
@@ -76,8 +77,11 @@ class DiceLog:
         if msg.get("gid") is None or msg.get("gid") != self.gid:
             self.__init__()
             self.gid = msg.get("gid")
-        if _id(msg.get("boot")) and _num(msg.get("epoch") or 0) and \
-                isinstance(msg.get("commit"), str):
+        if (
+            _id(msg.get("boot"))
+            and _num(msg.get("epoch") or 0)
+            and isinstance(msg.get("commit"), str)
+        ):
             self._published(msg.get("boot"), msg.get("epoch") or 0, msg.get("commit"))
 
     def take(self, msg):
@@ -86,9 +90,13 @@ class DiceLog:
         a roll came from a boot whose commitment it has not seen, ``dice`` when the board
         revealed while the host was away (its reveal lines are sent again on ``dice``)."""
         t = msg.get("t")
-        if not (_id(msg.get("boot")) and _id(msg.get("gid")) and _num(msg.get("ep", 0))
-                and _num(msg.get("epoch", 0))):
-            return None                               # not a line a board sends: ignored
+        if not (
+            _id(msg.get("boot"))
+            and _id(msg.get("gid"))
+            and _num(msg.get("ep", 0))
+            and _num(msg.get("epoch", 0))
+        ):
+            return None  # not a line a board sends: ignored
         if t == "roll" and isinstance(msg.get("seq"), int):
             self.rolls[msg["seq"]] = {k: msg[k] for k in ROLL_KEYS if k in msg}
             if not msg.get("phys") and self._seen(msg.get("boot")):
@@ -101,11 +109,11 @@ class DiceLog:
             self._seen(boot)
             self.reveals[(boot, ep)] = {k: msg.get(k) for k in REVEAL_KEYS}
             if boot == self.boot and ep >= self.epoch:
-                self.commit = msg.get("next")         # the board committed anew
+                self.commit = msg.get("next")  # the board committed anew
                 self.epoch = ep + 1
         elif t in ("hello", "dice-end") and msg.get("commit"):
             if self.gid is None or msg.get("gid") != self.gid:
-                return None                           # another game: its game line follows
+                return None  # another game: its game line follows
             ep = msg.get("epoch", msg.get("ep")) or 0
             self._published(msg.get("boot"), ep, msg["commit"])
             if t == "hello":
@@ -127,10 +135,16 @@ class DiceLog:
         self.boot = boot
         if len(self.boots) > 1:
             lost = self.lost()
-            self._notes.append("the board restarted (boot %s)%s" % (
-                boot, ": it had not revealed the secret of the rolls of events %s, so they "
-                "CANNOT BE CHECKED" % ", ".join(str(s) for s in lost) if lost else
-                "; it had revealed every roll before"))
+            self._notes.append(
+                "the board restarted (boot %s)%s"
+                % (
+                    boot,
+                    ": it had not revealed the secret of the rolls of events %s, so they "
+                    "CANNOT BE CHECKED" % ", ".join(str(s) for s in lost)
+                    if lost
+                    else "; it had revealed every roll before",
+                )
+            )
         return True
 
     def _published(self, boot, ep, commit):
@@ -158,6 +172,7 @@ class DiceLog:
         """Verify the rolls of the replica's events (list of (seq, ev) from event 1) now; the
         result is kept in ``last`` and returned."""
         from host_tools.files.verify import verify_game
+
         self.last = verify_game(roster, events, self.as_dict())
         return self.last
 
@@ -171,17 +186,23 @@ class DiceLog:
         unchecked = set(self.lost())
         if last is not None:
             unchecked.update(last["unrecorded"] + last.get("lost", []))
-        return {"commit": self.commit, "epoch": self.epoch, "boot": self.boot,
-                "restarts": max(0, len(self.boots) - 1), "rolls": len(self.rolls),
-                "revealed": len(self.reveals),
-                "verified": None if last is None else len(last["ok"]),
-                "bad": None if last is None else last["bad"] + last["problems"],
-                "unchecked": len(unchecked)}
+        return {
+            "commit": self.commit,
+            "epoch": self.epoch,
+            "boot": self.boot,
+            "restarts": max(0, len(self.boots) - 1),
+            "rolls": len(self.rolls),
+            "revealed": len(self.reveals),
+            "verified": None if last is None else len(last["ok"]),
+            "bad": None if last is None else last["bad"] + last["problems"],
+            "unchecked": len(unchecked),
+        }
 
     def as_dict(self, rolls=True):
         """The record as JSON-ready data: ``commit``, ``epoch``, ``boot``, ``boots``,
         ``commits`` ([{boot, ep, commit}] published), ``rolls`` ([{seq, ...}], by seq) and
         ``reveals`` ([{ep, boot, commit, secret, seq, next}]); a boot of None is left out."""
+
         def rev(key):
             b, e = key
             out = {"ep": e}
@@ -189,10 +210,16 @@ class DiceLog:
                 out["boot"] = b
             out.update(self.reveals[key])
             return out
-        d = {"commit": self.commit, "epoch": self.epoch,
-             "commits": [dict(ep=e, commit=c, **({"boot": b} if b is not None else {}))
-                         for b, e, c in self.published],
-             "reveals": [rev(k) for k in sorted(self.reveals, key=self._order)]}
+
+        d = {
+            "commit": self.commit,
+            "epoch": self.epoch,
+            "commits": [
+                dict(ep=e, commit=c, **({"boot": b} if b is not None else {}))
+                for b, e, c in self.published
+            ],
+            "reveals": [rev(k) for k in sorted(self.reveals, key=self._order)],
+        }
         if self.boots:
             d["boot"], d["boots"] = self.boot, list(self.boots)
         d["rolls"] = [dict(seq=s, **self.rolls[s]) for s in sorted(self.rolls)] if rolls else []

@@ -79,10 +79,17 @@ def _group(faces, values):
         counts[v - 1] += 1
     e = n / faces
     chi2 = sum((o - e) ** 2 / e for o in counts) if n else 0.0
-    return {"faces": faces, "n": n, "counts": counts,
-            "mean": (sum(values) / n) if n else None, "expected_mean": (faces + 1) / 2,
-            "chi2": chi2, "df": faces - 1, "p": chi2_sf(chi2, faces - 1) if n else None,
-            "reliable": e >= 5}
+    return {
+        "faces": faces,
+        "n": n,
+        "counts": counts,
+        "mean": (sum(values) / n) if n else None,
+        "expected_mean": (faces + 1) / 2,
+        "chi2": chi2,
+        "df": faces - 1,
+        "p": chi2_sf(chi2, faces - 1) if n else None,
+        "reliable": e >= 5,
+    }
 
 
 def rolls(roster, events, dice=None, start=None):
@@ -99,6 +106,7 @@ def rolls(roster, events, dice=None, start=None):
     board restarted). Stops at the first event the rules refuse."""
     from host_tools.files.dicelog import revealed_keys, secret_lost
     from host_tools.files.verify import took_dice
+
     if start is None:
         norm, _raw = scenarios.load_text(json.dumps(roster))
         start = Game(rules.get(norm["ruleset"]), norm, window=1 << 20)
@@ -106,7 +114,7 @@ def rolls(roster, events, dice=None, start=None):
     recs = {r["seq"]: r for r in (dice or {}).get("rolls") or []}
     revealed = revealed_keys(dice or {})
     undone = set()
-    stack = []                      # seqs in effect: an undo takes back the newest
+    stack = []  # seqs in effect: an undo takes back the newest
     for seq, ev in events:
         if ev[0] == EV_UNDO:
             if stack:
@@ -134,11 +142,18 @@ def rolls(roster, events, dice=None, start=None):
         if not shown and rec is not None:
             side = g.rules.roller(g, ev)
             shown = [(side, rec["s"], v) for v in rec["d"]]
-        out.append({"seq": seq, "round": g.round, "source": src, "why": why,
-                    "dice": [[side, faces, v] for side, faces, v in shown],
-                    "undone": seq in undone,
-                    # a corrected physical entry is left out of the statistics
-                    "counted": not (src == "physical" and seq in undone)})
+        out.append(
+            {
+                "seq": seq,
+                "round": g.round,
+                "source": src,
+                "why": why,
+                "dice": [[side, faces, v] for side, faces, v in shown],
+                "undone": seq in undone,
+                # a corrected physical entry is left out of the statistics
+                "counted": not (src == "physical" and seq in undone),
+            }
+        )
     return out
 
 
@@ -159,7 +174,7 @@ def stats(roster, events, dice=None, start=None):
             if side is not None and 1 <= v <= faces:
                 rolled.setdefault((side, r["source"], faces), []).append(v)
     groups = []
-    for (side, src, faces) in sorted(rolled, key=lambda k: (k[0], SOURCES.index(k[1]), k[2])):
+    for side, src, faces in sorted(rolled, key=lambda k: (k[0], SOURCES.index(k[1]), k[2])):
         gr = _group(faces, rolled[(side, src, faces)])
         gr.update(side=side, source=src)
         groups.append(gr)
@@ -170,12 +185,14 @@ def stats_of_file(path):
     """:func:`stats` of a save file (``fleetref save``) or a mirror log (``fleetref mirror
     --log``), with ``rolls`` (the :func:`rolls` it counted). Raises ValueError / OSError."""
     from host_tools.files import gamefile, savefile
+
     data = gamefile.load(path)
     savefile.verify(data)
     events = [(e["seq"], e["ev"]) for e in data["events"]]
     st = stats(data["game"]["roster"], events, data.get("dice"), gamefile.start_game(data))
-    st["rolls"] = rolls(data["game"]["roster"], events, data.get("dice"),
-                        gamefile.start_game(data))
+    st["rolls"] = rolls(
+        data["game"]["roster"], events, data.get("dice"), gamefile.start_game(data)
+    )
     return st
 
 
@@ -183,11 +200,15 @@ def summary(rs):
     """One line counting the rolls of :func:`rolls` ``rs`` per source, naming the events of
     those that cannot be checked."""
     n = {s: [r["seq"] for r in rs if r["source"] == s] for s in SOURCES}
-    out = "%s, %s" % (plural(len(n["board"]), "board roll"), plural(len(n["physical"]),
-                                                                   "physical roll"))
+    out = "%s, %s" % (
+        plural(len(n["board"]), "board roll"),
+        plural(len(n["physical"]), "physical roll"),
+    )
     if n["unchecked"]:
-        out += (", %d CANNOT BE CHECKED (no roll record, or its secret lost in a restart): "
-               "events %s" % (len(n["unchecked"]), ", ".join(str(s) for s in n["unchecked"])))
+        out += (
+            ", %d CANNOT BE CHECKED (no roll record, or its secret lost in a restart): "
+            "events %s" % (len(n["unchecked"]), ", ".join(str(s) for s in n["unchecked"]))
+        )
     return out
 
 
@@ -195,11 +216,22 @@ def lines(st):
     """The statistics as text lines (a summary of the rolls first when ``st`` has them)."""
     out = [summary(st["rolls"])] if st.get("rolls") else []
     for gr in st["groups"]:
-        out.append("%s, %s d%d: %s, mean %.2f (fair %.1f), chi-square %.2f on %d df, "
-                   "p = %.3f%s" % (st["sides"][gr["side"]], LABELS[gr["source"]], gr["faces"],
-                                   plural(gr["n"], "roll"), gr["mean"], gr["expected_mean"], gr["chi2"],
-                                   gr["df"], gr["p"], "" if gr["reliable"] else
-                                   " (too few rolls for the test)"))
+        out.append(
+            "%s, %s d%d: %s, mean %.2f (fair %.1f), chi-square %.2f on %d df, "
+            "p = %.3f%s"
+            % (
+                st["sides"][gr["side"]],
+                LABELS[gr["source"]],
+                gr["faces"],
+                plural(gr["n"], "roll"),
+                gr["mean"],
+                gr["expected_mean"],
+                gr["chi2"],
+                gr["df"],
+                gr["p"],
+                "" if gr["reliable"] else " (too few rolls for the test)",
+            )
+        )
         out.append("    faces 1..%d: %s" % (gr["faces"], " ".join(str(c) for c in gr["counts"])))
     return out if st["groups"] else out + ["no dice in this game"]
 
@@ -221,7 +253,7 @@ def main(args):
 
 if __name__ == "__main__":
     import argparse
-    ap = argparse.ArgumentParser(prog="dicestats",
-                                 description=(__doc__ or "").split("\n\n")[0])
+
+    ap = argparse.ArgumentParser(prog="dicestats", description=(__doc__ or "").split("\n\n")[0])
     add_arguments(ap)
     sys.exit(main(ap.parse_args()))

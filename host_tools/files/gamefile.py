@@ -22,7 +22,7 @@ from host_tools.views.webfeed import sentence
 from referee.events import EV_UNDO, NONE
 from referee.texts import event_text, undone_seq, outcome, consequences, with_consequences
 
-BIG_WINDOW = 1 << 20       # every event stays in RAM: undo texts name what they took back
+BIG_WINDOW = 1 << 20  # every event stays in RAM: undo texts name what they took back
 
 
 class Broken(Exception):
@@ -30,8 +30,9 @@ class Broken(Exception):
     event) and ``why`` says what failed."""
 
     def __init__(self, seq, round_, phase, why):
-        Exception.__init__(self, "breaks at event %d (round %d, %s phase): %s"
-                           % (seq, round_, phase, why))
+        Exception.__init__(
+            self, "breaks at event %d (round %d, %s phase): %s" % (seq, round_, phase, why)
+        )
         self.seq = seq
         self.round = round_
         self.phase = phase
@@ -55,6 +56,7 @@ def from_mirror_log(lines):
     host_tools/files/dicelog.py). A line torn by a crash is skipped only when it is the last. Raises
     SaveError."""
     from host_tools.files.dicelog import DiceLog
+
     rows, game, dice = [], None, DiceLog()
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -70,7 +72,7 @@ def from_mirror_log(lines):
         if "game" in row:
             game, rows = row["game"], []
             if isinstance(game, dict):
-                dice.game(game)         # the same game again (a resync) keeps its record
+                dice.game(game)  # the same game again (a resync) keeps its record
         elif "dice" in row:
             if isinstance(row["dice"], dict):
                 dice.take(row["dice"])
@@ -83,13 +85,15 @@ def from_mirror_log(lines):
     out = []
     for i, r in enumerate(rows):
         if r.get("seq") != i + 1:
-            raise SaveError("the mirror log's events start at event %r or skip one near event "
-                            "%d (the mirror joined late or lost a line): no full log to replay"
-                            % (rows[0].get("seq"), i + 1))
+            raise SaveError(
+                "the mirror log's events start at event %r or skip one near event "
+                "%d (the mirror joined late or lost a line): no full log to replay"
+                % (rows[0].get("seq"), i + 1)
+            )
         out.append((r["seq"], r["ev"], r.get("hash") or r.get("board_hash") or ""))
     data = savefile.build(game, 0, None, out, None)
     data["source"] = "mirror log"
-    if game.get("commit"):                  # committed board dice (docs/dice.md)
+    if game.get("commit"):  # committed board dice (docs/dice.md)
         data["dice"] = dice.as_dict()
     return data
 
@@ -111,7 +115,7 @@ def load(path):
         data = from_mirror_log(text.splitlines())
     else:
         if isinstance(data, dict) and "game" in data and "format" not in data:
-            data = from_mirror_log(text.splitlines())       # a log of one line
+            data = from_mirror_log(text.splitlines())  # a log of one line
     savefile.check_fields(data)
     return data
 
@@ -161,29 +165,34 @@ class Walk:
     def step(self):
         rows, g = self.rows, self.game
         if self.pos >= len(rows):
-            why = savefile.end_problem(len(rows), self.data["count"], self.data["head"],
-                                       self.prev, g.seq)
+            why = savefile.end_problem(
+                len(rows), self.data["count"], self.data["head"], self.prev, g.seq
+            )
             if why:
                 raise self._broken(g.seq + 1, why)
             return None
         row = rows[self.pos]
         seq, ev = row["seq"], tuple(row["ev"])
         if seq != g.seq + 1:
-            raise self._broken(seq, "expected event %d (events missing or reordered)"
-                               % (g.seq + 1))
+            raise self._broken(
+                seq, "expected event %d (events missing or reordered)" % (g.seq + 1)
+            )
         link = savefile.link(self.prev, seq, row["ev"], row["hash"])
         if row["chain"] != link:
-            raise self._broken(seq, "the hash chain does not match (the file was changed "
-                               "there)")
-        before = self._broken(seq, "")          # where the game stood before the event
-        decided = outcome(g)                    # what it had decided (texts.consequences)
+            raise self._broken(seq, "the hash chain does not match (the file was changed there)")
+        before = self._broken(seq, "")  # where the game stood before the event
+        decided = outcome(g)  # what it had decided (texts.consequences)
         r = g.submit(ev)
         if r:
             raise self._broken(seq, "the rules refuse it (%s)" % r)
         h = g.state_hash()
         if h != row["hash"]:
-            raise Broken(seq, before.round, before.phase, "state hash %s after it, the file "
-                         "says %s" % (h, row["hash"]))
+            raise Broken(
+                seq,
+                before.round,
+                before.phase,
+                "state hash %s after it, the file says %s" % (h, row["hash"]),
+            )
         self.prev = link
         self.pos += 1
         return self.record(seq, ev, h, decided, before.round)
@@ -198,15 +207,22 @@ class Walk:
         text = with_consequences(event_text(g, ev, seq, True), decided, g, ev)
         more = consequences(decided, g, ev) if decided is not None else ""
         w = g.winner()
-        return {"seq": seq, "ev": list(ev), "hash": h, "board_hash": None,
-                "text": sentence(text), "round": g.round, "phase": g.phase_name(),
-                "played_round": g.round if played is None else played,
-                "outcome": sentence(more) if more else None,
-                "won": w if w is not None and decided is not None and decided[3] != w
-                else None,
-                "undone": undone_seq(g, seq) if ev[0] == EV_UNDO else None,
-                "initiative": initiative_of(g), "damage": list(g.dmg),
-                "pending": list(g.pend)}
+        return {
+            "seq": seq,
+            "ev": list(ev),
+            "hash": h,
+            "board_hash": None,
+            "text": sentence(text),
+            "round": g.round,
+            "phase": g.phase_name(),
+            "played_round": g.round if played is None else played,
+            "outcome": sentence(more) if more else None,
+            "won": w if w is not None and decided is not None and decided[3] != w else None,
+            "undone": undone_seq(g, seq) if ev[0] == EV_UNDO else None,
+            "initiative": initiative_of(g),
+            "damage": list(g.dmg),
+            "pending": list(g.pend),
+        }
 
     def run(self):
         """Every remaining record (list); raises Broken as :meth:`step`."""

@@ -47,7 +47,7 @@ class Replay:
         except gamefile.Broken as e:
             self.broken = e
         self._marks = self._find_bookmarks()
-        self.stopped = None            # None, "end" or "broken" once step() could not go on
+        self.stopped = None  # None, "end" or "broken" once step() could not go on
         self._reset()
 
     def _reset(self):
@@ -60,12 +60,19 @@ class Replay:
         return self.walk.game
 
     def _find_bookmarks(self):
-        marks = [{"pos": 0, "seq": self.data["base_seq"], "round": self.start[0],
-                  "phase": self.start[1]}]
+        marks = [
+            {
+                "pos": 0,
+                "seq": self.data["base_seq"],
+                "round": self.start[0],
+                "phase": self.start[1],
+            }
+        ]
         for i, r in enumerate(self.records):
             if (r["round"], r["phase"]) != (marks[-1]["round"], marks[-1]["phase"]):
-                marks.append({"pos": i + 1, "seq": r["seq"], "round": r["round"],
-                              "phase": r["phase"]})
+                marks.append(
+                    {"pos": i + 1, "seq": r["seq"], "round": r["round"], "phase": r["phase"]}
+                )
         return marks
 
     def bookmarks(self):
@@ -115,8 +122,9 @@ class Replay:
         for m in self._marks:
             if m["round"] == n:
                 return self.goto(m["pos"])
-        raise ValueError("no round %d in this game (rounds %s)"
-                         % (n, ", ".join(str(r) for r in self.rounds())))
+        raise ValueError(
+            "no round %d in this game (rounds %s)" % (n, ", ".join(str(r) for r in self.rounds()))
+        )
 
     def goto_phase(self, phase, round_=None):
         """Stand at the start of ``phase`` (its name) in round ``round_`` (default: the round
@@ -152,25 +160,32 @@ class Replay:
 
     def recent(self, n=10):
         """The records of the last ``n`` events applied (oldest first)."""
-        return self.records[max(0, self.pos - n):self.pos]
+        return self.records[max(0, self.pos - n) : self.pos]
 
     def where(self):
         """One line: the position, round and phase."""
         g = self.game
         return "event %d of %d (seq %d), round %d, %s phase" % (
-            self.pos, self.total, g.seq, g.round, g.phase_name())
+            self.pos,
+            self.total,
+            g.seq,
+            g.round,
+            g.phase_name(),
+        )
 
     def initiative_history(self):
         """[round, roll 0, roll 1] of each initiative roll up to here (as the mirror's)."""
-        return [[r["round"], r["ev"][1], r["ev"][2]] for r in self.records[:self.pos]
-                if r["ev"][0] == EV_INIT]
+        return [
+            [r["round"], r["ev"][1], r["ev"][2]]
+            for r in self.records[: self.pos]
+            if r["ev"][0] == EV_INIT
+        ]
 
     def snapshot(self):
         """The web view's state at the current position: the Game's snapshot, with the file's
         hash there as ``board_hash`` (``hash_match`` True: it was checked)."""
-        snap = add_states(self.game.snapshot(), self.game)      # + states in words, as every view
-        snap["board_hash"] = self.records[self.pos - 1]["hash"] if self.pos else \
-            snap["state_hash"]
+        snap = add_states(self.game.snapshot(), self.game)  # + states in words, as every view
+        snap["board_hash"] = self.records[self.pos - 1]["hash"] if self.pos else snap["state_hash"]
         snap["hash_match"] = snap["board_hash"] == snap["state_hash"]
         snap["initiative_history"] = self.initiative_history()
         return snap
@@ -178,26 +193,40 @@ class Replay:
     def summary(self):
         """Lines saying how the replay went (after :meth:`to_end`)."""
         g, b = self.game, self.broken
-        if self.stopped == "broken" and b is not None:      # (set together)
-            return ["STOPPED at event %d (round %d, %s phase): %s" % (b.seq, b.round, b.phase,
-                                                                      b.why),
-                    "%d of %d events replayed and checked before it" % (self.pos, self.total)]
+        if self.stopped == "broken" and b is not None:  # (set together)
+            return [
+                "STOPPED at event %d (round %d, %s phase): %s" % (b.seq, b.round, b.phase, b.why),
+                "%d of %d events replayed and checked before it" % (self.pos, self.total),
+            ]
         w = g.winner()
-        return ["replayed %d of %d events: every state hash matches" % (self.pos, self.total),
-                "final state hash %s at round %d, %s phase; %s" % (
-                    g.state_hash(), g.round, g.phase_name(),
-                    "winner: %s" % g.side_names[w] if w is not None else "no winner yet"),
-                "bookmarks: %s, %s" % (plural(len(self.rounds()), "round"),
-                                       plural(len(self._marks), "phase start"))]
+        return [
+            "replayed %d of %d events: every state hash matches" % (self.pos, self.total),
+            "final state hash %s at round %d, %s phase; %s"
+            % (
+                g.state_hash(),
+                g.round,
+                g.phase_name(),
+                "winner: %s" % g.side_names[w] if w is not None else "no winner yet",
+            ),
+            "bookmarks: %s, %s"
+            % (plural(len(self.rounds()), "round"), plural(len(self._marks), "phase start")),
+        ]
 
 
 def add_arguments(p):
     p.add_argument("game", help="a saved game (fleetref save, or a fleetref mirror --log file)")
-    p.add_argument("--check", "--to-end", dest="check", action="store_true",
-                   help="no terminal: play every event, print a summary (exit 1 when the file "
-                        "breaks)")
-    p.add_argument("--web", action="store_true",
-                   help="also serve the replay on the web page (fleetref web's page)")
+    p.add_argument(
+        "--check",
+        "--to-end",
+        dest="check",
+        action="store_true",
+        help="no terminal: play every event, print a summary (exit 1 when the file breaks)",
+    )
+    p.add_argument(
+        "--web",
+        action="store_true",
+        help="also serve the replay on the web page (fleetref web's page)",
+    )
     p.add_argument("--http", default=None, help="with --web: HOST:PORT (default 127.0.0.1:8765)")
     p.add_argument("--speed", type=float, default=1.0, help="events a second when playing")
 
@@ -215,9 +244,10 @@ def main(args):
         if rp.stopped == "broken":
             return 1
         why = savefile.snapshot_problem(rp.data, rp.game) if rp.pos == rp.total else None
-        if why:             # what report and load refuse, --check refuses too
+        if why:  # what report and load refuse, --check refuses too
             print("BROKEN: %s" % why)
             return 1
         return 0
     from host_tools.views import replayview
+
     return replayview.run(rp, args)

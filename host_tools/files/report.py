@@ -53,7 +53,7 @@ def analyse(data):
     start_round, start_phase = g.round, g.phase_name()
     try:
         records = walk.run()
-    except gamefile.Broken as e:           # savefile.verify passed: not expected
+    except gamefile.Broken as e:  # savefile.verify passed: not expected
         raise savefile.SaveError(str(e))
 
     def left(dmg, side):
@@ -62,16 +62,25 @@ def analyse(data):
     labels = ["start"]
     values = [[left(start_damage, s)] for s in range(2)]
     by_round = {}
-    for r in records:       # each round played: its last state (end-of-round damage in it)
+    for r in records:  # each round played: its last state (end-of-round damage in it)
         by_round[r["played_round"]] = r["damage"]
     for rnd in sorted(by_round):
         labels.append("end of round %d" % rnd if rnd != g.round else "round %d (last)" % rnd)
         for s in range(2):
             values[s].append(left(by_round[rnd], s))
     undone = {r["undone"] for r in records if r["undone"] is not None}
-    init = [{"seq": r["seq"], "round": r["round"], "rolls": r["ev"][1:3],
-             "source": "physical" if r["ev"][3] else "board", "holder": r["initiative"],
-             "undone": r["seq"] in undone} for r in records if r["ev"][0] == EV_INIT]
+    init = [
+        {
+            "seq": r["seq"],
+            "round": r["round"],
+            "rolls": r["ev"][1:3],
+            "source": "physical" if r["ev"][3] else "board",
+            "holder": r["initiative"],
+            "undone": r["seq"] in undone,
+        }
+        for r in records
+        if r["ev"][0] == EV_INIT
+    ]
     events = [(r["seq"], r["ev"]) for r in records]
     roster, dice = data["game"]["roster"], data.get("dice")
     rolls = dicestats.rolls(roster, events, dice, gamefile.start_game(data))
@@ -79,21 +88,40 @@ def analyse(data):
     verified = None
     if isinstance(dice, dict) and not data["base_seq"]:
         from host_tools.files.verify import verify_game
+
         verified = verify_game(roster, events, dice)
     ships = []
     for i in range(n):
-        d = g.ship_dict(i)          # + its state in words, as every view (texts.ship_state)
-        ships.append(dict([(k, d[k]) for k in SHIP_KEYS], state=ship_state(g, i),
-                          hit_points=hit_points(g, i)))
-    return {"scenario": g.roster_name or data["game"].get("scenario") or "",
-            "ruleset": g.rules.name, "gid": data["game"].get("gid") or "",
-            "source": data.get("source") or "save file", "base_seq": data["base_seq"],
-            "sides": list(g.side_names), "ships": ships, "records": records, "shows": shows(g),
-            "start_round": start_round, "start_phase": start_phase,
-            "start_damage": start_damage, "hp_rounds": {"labels": labels, "values": values},
-            "initiative": init, "rolls": rolls, "stats": stats, "verified": verified,
-            "winner": g.winner(), "decided": _decided(g, records, undone), "round": g.round,
-            "phase": g.phase_name(), "state_hash": g.state_hash()}
+        d = g.ship_dict(i)  # + its state in words, as every view (texts.ship_state)
+        ships.append(
+            dict(
+                [(k, d[k]) for k in SHIP_KEYS], state=ship_state(g, i), hit_points=hit_points(g, i)
+            )
+        )
+    return {
+        "scenario": g.roster_name or data["game"].get("scenario") or "",
+        "ruleset": g.rules.name,
+        "gid": data["game"].get("gid") or "",
+        "source": data.get("source") or "save file",
+        "base_seq": data["base_seq"],
+        "sides": list(g.side_names),
+        "ships": ships,
+        "records": records,
+        "shows": shows(g),
+        "start_round": start_round,
+        "start_phase": start_phase,
+        "start_damage": start_damage,
+        "hp_rounds": {"labels": labels, "values": values},
+        "initiative": init,
+        "rolls": rolls,
+        "stats": stats,
+        "verified": verified,
+        "winner": g.winner(),
+        "decided": _decided(g, records, undone),
+        "round": g.round,
+        "phase": g.phase_name(),
+        "state_hash": g.state_hash(),
+    }
 
 
 def _decided(g, records, undone):
@@ -124,7 +152,9 @@ def esc(x):
 
 def _img(png, alt):
     return '<img alt="%s" src="data:image/png;base64,%s">' % (
-        esc(alt), base64.b64encode(png).decode("ascii"))
+        esc(alt),
+        base64.b64encode(png).decode("ascii"),
+    )
 
 
 def _side(m, s):
@@ -134,8 +164,10 @@ def _side(m, s):
 def _table(head, rows):
     out = ["<table><tr>%s</tr>" % "".join("<th>%s</th>" % esc(h) for h in head)]
     for cls, cells in rows:
-        out.append('<tr%s>%s</tr>' % (' class="%s"' % cls if cls else "",
-                                      "".join("<td>%s</td>" % c for c in cells)))
+        out.append(
+            "<tr%s>%s</tr>"
+            % (' class="%s"' % cls if cls else "", "".join("<td>%s</td>" % c for c in cells))
+        )
     out.append("</table>")
     return "\n".join(out)
 
@@ -143,11 +175,16 @@ def _table(head, rows):
 def _result(m):
     if m["winner"] is not None:
         d = m.get("decided")
-        how = ('<p>Decided in round %d (event %d): %s</p>' % (d["round"], d["seq"],
-                                                            esc(d["text"])) if d else "")
+        how = (
+            "<p>Decided in round %d (event %d): %s</p>" % (d["round"], d["seq"], esc(d["text"]))
+            if d
+            else ""
+        )
         return '<p class="winner">Winner: %s</p>%s' % (_side(m, m["winner"]), how)
-    return ('<p class="winner">No winner yet</p><p>The log ends in round %d, %s phase.</p>'
-            % (m["round"], esc(m["phase"])))
+    return '<p class="winner">No winner yet</p><p>The log ends in round %d, %s phase.</p>' % (
+        m["round"],
+        esc(m["phase"]),
+    )
 
 
 def _fleets(m):
@@ -156,15 +193,30 @@ def _fleets(m):
     out = []
     cls = m.get("shows", {}).get("class", True)
     for s in range(2):
-        rows = [("dim" if sh["status"] == "destroyed" else "",
-                 [esc(sh["name"])] + ([sh["class"]] if cls else []) +
-                 [sh.get("hit_points") or "%d/%d" % tuple(sh["hp"]),
-                  "%d%s" % (sh["damage"], " (+%d pending)" % sh["pending"] if sh["pending"]
-                            else ""), esc(sh.get("state", sh["status"]))])
-                for sh in m["ships"] if sh["side"] == s]
+        rows = [
+            (
+                "dim" if sh["status"] == "destroyed" else "",
+                [esc(sh["name"])]
+                + ([sh["class"]] if cls else [])
+                + [
+                    sh.get("hit_points") or "%d/%d" % tuple(sh["hp"]),
+                    "%d%s"
+                    % (sh["damage"], " (+%d pending)" % sh["pending"] if sh["pending"] else ""),
+                    esc(sh.get("state", sh["status"])),
+                ],
+            )
+            for sh in m["ships"]
+            if sh["side"] == s
+        ]
         out.append("<h3>%s</h3>" % _side(m, s))
-        out.append(_table(("ship",) + (("class",) if cls else ()) +
-                          ("hit points", "damage at the end", "state"), rows))
+        out.append(
+            _table(
+                ("ship",)
+                + (("class",) if cls else ())
+                + ("hit points", "damage at the end", "state"),
+                rows,
+            )
+        )
     return "\n".join(out)
 
 
@@ -173,11 +225,19 @@ def _initiative(m):
         return "<p>No initiative was rolled.</p>"
     rows = []
     for r in m["initiative"]:
-        rows.append(("undone" if r["undone"] else r["source"],
-                     [r["round"], r["seq"], "%s %d, %s %d" % (_side(m, 0), r["rolls"][0],
-                                                              _side(m, 1), r["rolls"][1]),
-                      r["source"], _side(m, r["holder"]) if r["holder"] is not None else "-",
-                      "taken back by an undo" if r["undone"] else ""]))
+        rows.append(
+            (
+                "undone" if r["undone"] else r["source"],
+                [
+                    r["round"],
+                    r["seq"],
+                    "%s %d, %s %d" % (_side(m, 0), r["rolls"][0], _side(m, 1), r["rolls"][1]),
+                    r["source"],
+                    _side(m, r["holder"]) if r["holder"] is not None else "-",
+                    "taken back by an undo" if r["undone"] else "",
+                ],
+            )
+        )
     return _table(("round", "event", "rolls", "dice", "initiative holder", "note"), rows)
 
 
@@ -188,21 +248,22 @@ def _account(m):
 
     def flush():
         if para:
-            out.append("<p><span class=\"phase\">%s:</span> %s</p>" % (esc(phase),
-                                                                       " ".join(para)))
+            out.append('<p><span class="phase">%s:</span> %s</p>' % (esc(phase), " ".join(para)))
             del para[:]
+
     if m["base_seq"]:
-        out.append("<p class=\"meta\">The file starts at event %d (older events had left the "
-                   "board's memory); the account begins there.</p>" % m["base_seq"])
+        out.append(
+            '<p class="meta">The file starts at event %d (older events had left the '
+            "board's memory); the account begins there.</p>" % m["base_seq"]
+        )
     undone = {r["undone"] for r in m["records"] if r["undone"] is not None}
     rnd, phase = m["start_round"], m["start_phase"]
     out.append("<h3>Round %d</h3>" % rnd)
     for r in m["records"]:
         played = r.get("played_round", r["round"])
-        if r["ev"][0] == EV_PHASE:      # the end of a phase: only what it decided (the
-            if r.get("outcome"):        # damage that lands then, the win) is told, there
-                para.append('<span title="event %d">%s</span>' % (r["seq"],
-                                                                  esc(r["outcome"])))
+        if r["ev"][0] == EV_PHASE:  # the end of a phase: only what it decided (the
+            if r.get("outcome"):  # damage that lands then, the win) is told, there
+                para.append('<span title="event %d">%s</span>' % (r["seq"], esc(r["outcome"])))
             flush()
             rnd, phase = played, r["phase"]
             continue
@@ -211,11 +272,13 @@ def _account(m):
             if played != rnd:
                 out.append("<h3>Round %d</h3>" % played)
             rnd, phase = played, r["phase"]
-        para.append('<span title="event %d"%s>%s</span>' % (
-            r["seq"], ' class="undone"' if r["seq"] in undone else "", esc(r["text"])))
+        para.append(
+            '<span title="event %d"%s>%s</span>'
+            % (r["seq"], ' class="undone"' if r["seq"] in undone else "", esc(r["text"]))
+        )
     flush()
     if out[-1].startswith("<h3>"):
-        out.append("<p class=\"meta\">The log ends here (%s phase).</p>" % esc(phase))
+        out.append('<p class="meta">The log ends here (%s phase).</p>' % esc(phase))
     return "\n".join(out)
 
 
@@ -224,18 +287,24 @@ def _rolls(m):
         return "<p>No dice were rolled.</p>"
     rows = []
     for r in m["rolls"]:
-        dice = "; ".join("%s d%d: %d" % (_side(m, side), faces, v) for side, faces, v
-                         in r["dice"])
+        dice = "; ".join("%s d%d: %d" % (_side(m, side), faces, v) for side, faces, v in r["dice"])
         note = []
         if r["undone"]:
             note.append("taken back by an undo")
         if not r["counted"]:
             note.append("a corrected entry: not in the statistics")
-        mark = {"board": "board dice", "physical": "physical dice",
-                "unchecked": "CANNOT BE CHECKED (%s)" % r["why"]}[r["source"]]
+        mark = {
+            "board": "board dice",
+            "physical": "physical dice",
+            "unchecked": "CANNOT BE CHECKED (%s)" % r["why"],
+        }[r["source"]]
         who = ", ".join(sorted({_side(m, d[0]) for d in r["dice"]}))
-        rows.append((r["source"], [r["seq"], r["round"], who, dice or "(not recorded)", mark,
-                                   "; ".join(note)]))
+        rows.append(
+            (
+                r["source"],
+                [r["seq"], r["round"], who, dice or "(not recorded)", mark, "; ".join(note)],
+            )
+        )
     return _table(("event", "round", "rolled by", "dice", "source", "note"), rows)
 
 
@@ -245,50 +314,100 @@ def _stats(m, png):
         return "<p>No dice to judge.</p>"
     rows = []
     for gr in st["groups"]:
-        rows.append((gr["source"], [
-            _side(m, gr["side"]), dicestats.LABELS[gr["source"]], "d%d" % gr["faces"], gr["n"],
-            " ".join(str(c) for c in gr["counts"]), "%.2f" % (gr["n"] / gr["faces"]),
-            "%.2f (fair %.1f)" % (gr["mean"], gr["expected_mean"]),
-            "%.2f on %d df" % (gr["chi2"], gr["df"]),
-            "%.3f%s" % (gr["p"], "" if gr["reliable"] else " (too few rolls for the test)")]))
-    out = [_table(("player", "source", "die", "rolls", "count per face (1..)",
-                   "expected a face", "mean", "chi-square", "p"), rows),
-           ("<p class=\"meta\">Pearson's chi-square test against a fair die; a small p (below "
-           "0.01) says the dice behaved unlike fair dice. Board rolls taken back by an undo "
-           "count; a corrected physical entry does not.</p>")]
+        rows.append(
+            (
+                gr["source"],
+                [
+                    _side(m, gr["side"]),
+                    dicestats.LABELS[gr["source"]],
+                    "d%d" % gr["faces"],
+                    gr["n"],
+                    " ".join(str(c) for c in gr["counts"]),
+                    "%.2f" % (gr["n"] / gr["faces"]),
+                    "%.2f (fair %.1f)" % (gr["mean"], gr["expected_mean"]),
+                    "%.2f on %d df" % (gr["chi2"], gr["df"]),
+                    "%.3f%s"
+                    % (gr["p"], "" if gr["reliable"] else " (too few rolls for the test)"),
+                ],
+            )
+        )
+    out = [
+        _table(
+            (
+                "player",
+                "source",
+                "die",
+                "rolls",
+                "count per face (1..)",
+                "expected a face",
+                "mean",
+                "chi-square",
+                "p",
+            ),
+            rows,
+        ),
+        (
+            '<p class="meta">Pearson\'s chi-square test against a fair die; a small p (below '
+            "0.01) says the dice behaved unlike fair dice. Board rolls taken back by an undo "
+            "count; a corrected physical entry does not.</p>"
+        ),
+    ]
     if png:
         out.append(_img(png, "dice per face against a fair die"))
     v = m["verified"]
     if v is not None:
         bad = v["bad"] + v["problems"]
-        out.append("<p>Board rolls checked against the revealed secrets (fleetref verify): "
-                   "%d verified, %d physical, %d not revealed yet, %d cannot be checked (no "
-                   "roll record, or its secret lost in a restart), %s.</p>%s"
-                   % (len(v["ok"]), len(v["physical"]), len(v["unrevealed"]),
-                      len(v["unrecorded"]) + len(v["lost"]), plural(len(bad), "problem"),
-                      "".join("<p class=\"s1\">%s</p>" % esc(b) for b in bad)))
+        out.append(
+            "<p>Board rolls checked against the revealed secrets (fleetref verify): "
+            "%d verified, %d physical, %d not revealed yet, %d cannot be checked (no "
+            "roll record, or its secret lost in a restart), %s.</p>%s"
+            % (
+                len(v["ok"]),
+                len(v["physical"]),
+                len(v["unrevealed"]),
+                len(v["unrecorded"]) + len(v["lost"]),
+                plural(len(bad), "problem"),
+                "".join('<p class="s1">%s</p>' % esc(b) for b in bad),
+            )
+        )
     return "\n".join(out)
 
 
 def html_page(m, plot_png, dice_png=None):
     """The report page (str) of model ``m`` (:func:`analyse`) with the PNG bytes embedded."""
     title = "Battle report: %s" % (m["scenario"] or m["ruleset"])
-    parts = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
-             "<title>%s</title><style>%s</style></head><body>" % (esc(title), CSS),
-             "<h1>%s</h1>" % esc(title),
-             "<p class=\"meta\">Ruleset %s, game %s, %s (%s), %s against %s; final "
-             "state hash %s.</p>" % (esc(m["ruleset"]), esc(m["gid"]),
-                                     plural(len(m["records"]), "event"),
-                                     esc(m["source"]), _side(m, 0), _side(m, 1),
-                                     esc(m["state_hash"])),
-             "<h2>Result</h2>", _result(m),
-             "<h2>Sides and fleets</h2>", _fleets(m),
-             "<h2>Hit points and damage</h2>", _img(plot_png, "hit points and damage"),
-             "<h2>Initiative</h2>", _initiative(m),
-             "<h2>Round by round</h2>", _account(m),
-             "<h2>Every roll</h2>", _rolls(m),
-             "<h2>Dice statistics</h2>", _stats(m, dice_png),
-             "</body></html>"]
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<title>%s</title><style>%s</style></head><body>" % (esc(title), CSS),
+        "<h1>%s</h1>" % esc(title),
+        '<p class="meta">Ruleset %s, game %s, %s (%s), %s against %s; final '
+        "state hash %s.</p>"
+        % (
+            esc(m["ruleset"]),
+            esc(m["gid"]),
+            plural(len(m["records"]), "event"),
+            esc(m["source"]),
+            _side(m, 0),
+            _side(m, 1),
+            esc(m["state_hash"]),
+        ),
+        "<h2>Result</h2>",
+        _result(m),
+        "<h2>Sides and fleets</h2>",
+        _fleets(m),
+        "<h2>Hit points and damage</h2>",
+        _img(plot_png, "hit points and damage"),
+        "<h2>Initiative</h2>",
+        _initiative(m),
+        "<h2>Round by round</h2>",
+        _account(m),
+        "<h2>Every roll</h2>",
+        _rolls(m),
+        "<h2>Dice statistics</h2>",
+        _stats(m, dice_png),
+        "</body></html>",
+    ]
     return "\n".join(parts) + "\n"
 
 
@@ -297,6 +416,7 @@ def write_csv(m, path):
     the event), text, hash (the state hash after it); a text that starts like a formula is
     written as text (host_tools/files/csvcell.py). Raises OSError."""
     from host_tools.files import csvcell
+
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(CSV_FIELDS)
@@ -311,8 +431,12 @@ def _write(path, data):
 
 def add_arguments(p):
     p.add_argument("game", help="a saved game (fleetref save, or a fleetref mirror --log file)")
-    p.add_argument("-o", "--output", help="the HTML page to write (default: GAME with .html "
-                   "when neither --csv nor --png is given)")
+    p.add_argument(
+        "-o",
+        "--output",
+        help="the HTML page to write (default: GAME with .html "
+        "when neither --csv nor --png is given)",
+    )
     p.add_argument("--csv", help="write the events (seq, round, phase, text, hash) as CSV here")
     p.add_argument("--png", help="write the hit point and damage plot alone here (PNG)")
 
@@ -338,7 +462,8 @@ def main(args):
             _write(out, html_page(m, plot, reportplot.dice_png(m)).encode("utf-8"))
             print("wrote the report to %s" % out)
     except OSError as e:
-        print("fleetref report: cannot write %s: %s" % (e.filename, e.strerror or e),
-              file=sys.stderr)
+        print(
+            "fleetref report: cannot write %s: %s" % (e.filename, e.strerror or e), file=sys.stderr
+        )
         return 2
     return 0

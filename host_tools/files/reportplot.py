@@ -22,8 +22,10 @@ SIDE_COLOURS = ("#1f5fbf", "#bf3f1f")
 
 def _pyplot():
     import matplotlib as mpl
+
     mpl.use("Agg")
     import matplotlib.pyplot as plt
+
     return plt
 
 
@@ -52,23 +54,32 @@ def battle_png(model):
 
     recs = model["records"]
     first = model["base_seq"]
-    damaged = [i for i, sh in enumerate(model["ships"])
-               if model["start_damage"][i] or any(r["damage"][i] for r in recs)]
+    damaged = [
+        i
+        for i, sh in enumerate(model["ships"])
+        if model["start_damage"][i] or any(r["damage"][i] for r in recs)
+    ]
     seqs = [first] + [r["seq"] for r in recs]
     styles = {0: "-", 1: "--"}
     for i in damaged:
         sh = model["ships"][i]
         ys = [model["start_damage"][i]] + [r["damage"][i] for r in recs]
-        bottom.step(seqs, ys, where="post", linestyle=styles[sh["side"]],
-                    label="%s (%s)" % (sh["name"], model["sides"][sh["side"]]))
+        bottom.step(
+            seqs,
+            ys,
+            where="post",
+            linestyle=styles[sh["side"]],
+            label="%s (%s)" % (sh["name"], model["sides"][sh["side"]]),
+        )
     rnd = model["start_round"]
-    for r in recs:      # a round is marked at its first event played (the end of the round
-        played = r.get("played_round", r["round"])   # before it, with its damage, is its own)
+    for r in recs:  # a round is marked at its first event played (the end of the round
+        played = r.get("played_round", r["round"])  # before it, with its damage, is its own)
         if played != rnd:
             rnd = played
             bottom.axvline(r["seq"] - 0.5, color="grey", alpha=0.4, linewidth=0.8)
-            bottom.text(r["seq"] - 0.5, 0, " round %d" % rnd, fontsize=7, color="grey",
-                        va="bottom")
+            bottom.text(
+                r["seq"] - 0.5, 0, " round %d" % rnd, fontsize=7, color="grey", va="bottom"
+            )
     bottom.set_xlabel("event")
     bottom.set_ylabel("damage")
     bottom.set_title("Each ship's damage" if damaged else "No ship took damage")
@@ -96,12 +107,24 @@ def dice_png(model):
         ax = axes[k // cols][k % cols]
         faces = list(range(1, gr["faces"] + 1))
         ax.bar(faces, gr["counts"], color=SIDE_COLOURS[gr["side"]], alpha=0.8)
-        ax.axhline(gr["n"] / gr["faces"], color="black", linestyle=":", linewidth=1,
-                   label="fair: %.2f a face" % (gr["n"] / gr["faces"]))
-        ax.set_title("%s, %s d%d (%s, p = %.3f)" % (
-            model["sides"][gr["side"]], gr["source"], gr["faces"], plural(gr["n"], "roll"),
-            gr["p"]),
-            fontsize=9)
+        ax.axhline(
+            gr["n"] / gr["faces"],
+            color="black",
+            linestyle=":",
+            linewidth=1,
+            label="fair: %.2f a face" % (gr["n"] / gr["faces"]),
+        )
+        ax.set_title(
+            "%s, %s d%d (%s, p = %.3f)"
+            % (
+                model["sides"][gr["side"]],
+                gr["source"],
+                gr["faces"],
+                plural(gr["n"], "roll"),
+                gr["p"],
+            ),
+            fontsize=9,
+        )
         ax.set_xticks(faces)
         ax.tick_params(labelsize=7)
         ax.legend(fontsize=7)

@@ -32,29 +32,48 @@ class SaveError(ValueError):
 
 
 def _start(game, base_seq, base):
-    text = json.dumps({"roster": game["roster"], "scenario": game.get("scenario", ""),
-                       "gid": game.get("gid", ""), "base_seq": base_seq, "base": base},
-                      sort_keys=True)
+    text = json.dumps(
+        {
+            "roster": game["roster"],
+            "scenario": game.get("scenario", ""),
+            "gid": game.get("gid", ""),
+            "base_seq": base_seq,
+            "base": base,
+        },
+        sort_keys=True,
+    )
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def link(prev, seq, ev, h):
-    return hashlib.sha256(("%s|%d|%s|%s" % (prev, seq, json.dumps(list(ev)), h))
-                          .encode()).hexdigest()
+    return hashlib.sha256(
+        ("%s|%d|%s|%s" % (prev, seq, json.dumps(list(ev)), h)).encode()
+    ).hexdigest()
 
 
 def build(game_msg, base_seq, base, events, snapshot):
     """The save dict. ``events``: iterable of (seq, ev, state hash after it)."""
-    game = {"scenario": game_msg.get("scenario", ""), "gid": game_msg.get("gid", ""),
-            "roster": game_msg["roster"]}
+    game = {
+        "scenario": game_msg.get("scenario", ""),
+        "gid": game_msg.get("gid", ""),
+        "roster": game_msg["roster"],
+    }
     prev = _start(game, base_seq, base)
     rows = []
     for seq, ev, h in events:
         prev = link(prev, seq, ev, h)
         rows.append({"seq": seq, "ev": list(ev), "hash": h, "chain": prev})
-    return {"format": "fleetref-save", "version": VERSION, "game": game, "base_seq": base_seq,
-            "base": base, "events": rows, "count": len(rows), "head": prev,
-            "snapshot": snapshot}
+    return {
+        "format": "fleetref-save",
+        "version": VERSION,
+        "game": game,
+        "base_seq": base_seq,
+        "base": base,
+        "events": rows,
+        "count": len(rows),
+        "head": prev,
+        "snapshot": snapshot,
+    }
 
 
 def replayable(game_msg, base_seq, base, events):
@@ -72,7 +91,7 @@ def replayable(game_msg, base_seq, base, events):
     start = 0
     for i, (seq, ev, h) in enumerate(events):
         if g.submit(tuple(ev)) and ev[0] == EV_UNDO and h == base_hash:
-            start = i + 1           # an undo of a folded event: the base holds its effect
+            start = i + 1  # an undo of a folded event: the base holds its effect
             base_seq = seq
     return base_seq, base, list(events[start:])
 
@@ -83,7 +102,7 @@ def new_game_of(save):
     try:
         norm, _ = scenarios.load_text(json.dumps(save["game"]["roster"]))
         return Game(rules.get(norm["ruleset"]), norm)
-    except Exception as e:    # a roster the checks let through must still not crash the CLI
+    except Exception as e:  # a roster the checks let through must still not crash the CLI
         raise SaveError("the roster in the file is bad: %s" % e)
 
 
@@ -106,8 +125,10 @@ def check_fields(save):
     if not isinstance(save, dict) or save.get("format") != "fleetref-save":
         raise SaveError("not a fleetref save file")
     if save.get("version") != VERSION:
-        raise SaveError("save format version %r is not supported (this fleetref reads "
-                        "version %d)" % (save.get("version"), VERSION))
+        raise SaveError(
+            "save format version %r is not supported (this fleetref reads "
+            "version %d)" % (save.get("version"), VERSION)
+        )
     for k in ("game", "base_seq", "base", "events", "count", "head"):
         if k not in save:
             raise SaveError("save file lacks %r" % k)
@@ -152,41 +173,67 @@ def check_dice(dice):
     """The ``dice`` section's shape (docs/dice.md: the board's commitments, roll and reveal
     lines, as host_tools.files.dicelog.DiceLog.as_dict keeps them): SaveError naming the field.
     Whether the rolls are true is ``fleetref verify``'s question, not this one."""
+
     def need(ok, what):
         if not ok:
             raise SaveError("dice: " + what)
+
     need(isinstance(dice, dict), "must be an object")
-    need(dice.get("commit") is None or _hex(dice.get("commit"), 64),
-         "commit must be 64 hex digits or null")
+    need(
+        dice.get("commit") is None or _hex(dice.get("commit"), 64),
+        "commit must be 64 hex digits or null",
+    )
     need(_int(dice.get("epoch", 0), 0, MAX_SEQ), "epoch must be an integer 0..%d" % MAX_SEQ)
     boots, commits = dice.get("boots", []), dice.get("commits", [])
-    need(_boot(dice.get("boot")) and isinstance(boots, list) and all(_boot(b) for b in boots),
-         "boot and boots must be boot ids (8 hex digits)")
-    need(isinstance(commits, list) and all(
-        isinstance(c, dict) and _boot(c.get("boot")) and _int(c.get("ep"), 0, MAX_SEQ) and
-        _hex(c.get("commit"), 64) for c in commits),
-        "commits must be a list of {boot, ep, commit}")
+    need(
+        _boot(dice.get("boot")) and isinstance(boots, list) and all(_boot(b) for b in boots),
+        "boot and boots must be boot ids (8 hex digits)",
+    )
+    need(
+        isinstance(commits, list)
+        and all(
+            isinstance(c, dict)
+            and _boot(c.get("boot"))
+            and _int(c.get("ep"), 0, MAX_SEQ)
+            and _hex(c.get("commit"), 64)
+            for c in commits
+        ),
+        "commits must be a list of {boot, ep, commit}",
+    )
     rolls, reveals = dice.get("rolls", []), dice.get("reveals", [])
     need(isinstance(rolls, list) and isinstance(reveals, list), "rolls and reveals must be lists")
     for i, r in enumerate(rolls):
         w = "rolls[%d]" % i
-        need(isinstance(r, dict) and _int(r.get("seq"), 1, MAX_SEQ), w + ": seq must be 1..%d"
-             % MAX_SEQ)
+        need(
+            isinstance(r, dict) and _int(r.get("seq"), 1, MAX_SEQ),
+            w + ": seq must be 1..%d" % MAX_SEQ,
+        )
         need(_boot(r.get("boot")), w + ": boot must be 8 hex digits")
-        need(_int(r.get("s", 0), 0, 255) and _int(r.get("ep", 0), 0, MAX_SEQ)
-             and _int(r.get("phys", 0), 0, 1), w + ": s, ep and phys must be small integers")
+        need(
+            _int(r.get("s", 0), 0, 255)
+            and _int(r.get("ep", 0), 0, MAX_SEQ)
+            and _int(r.get("phys", 0), 0, 1),
+            w + ": s, ep and phys must be small integers",
+        )
         need(r.get("ent") is None or _hex(r.get("ent"), 8), w + ": ent must be 8 hex digits")
         d = r.get("d", [])
-        need(isinstance(d, list) and all(_int(x, 0, 255) for x in d),
-             w + ": d must be a list of dice values")
+        need(
+            isinstance(d, list) and all(_int(x, 0, 255) for x in d),
+            w + ": d must be a list of dice values",
+        )
     for i, r in enumerate(reveals):
         w = "reveals[%d]" % i
-        need(isinstance(r, dict) and _int(r.get("ep"), 0, MAX_SEQ) and _boot(r.get("boot")),
-             w + ": ep must be an integer 0..%d and boot 8 hex digits" % MAX_SEQ)
-        need(all(r.get(k) is None or _hex(r.get(k), 64) for k in ("commit", "secret", "next")),
-             w + ": commit, secret and next must be 64 hex digits or null")
-        need(r.get("seq") is None or _int(r.get("seq"), 0, MAX_SEQ), w + ": seq must be an "
-             "integer")
+        need(
+            isinstance(r, dict) and _int(r.get("ep"), 0, MAX_SEQ) and _boot(r.get("boot")),
+            w + ": ep must be an integer 0..%d and boot 8 hex digits" % MAX_SEQ,
+        )
+        need(
+            all(r.get(k) is None or _hex(r.get(k), 64) for k in ("commit", "secret", "next")),
+            w + ": commit, secret and next must be 64 hex digits or null",
+        )
+        need(
+            r.get("seq") is None or _int(r.get("seq"), 0, MAX_SEQ), w + ": seq must be an integer"
+        )
 
 
 def end_problem(n, count, head, chain, last):
@@ -195,8 +242,10 @@ def end_problem(n, count, head, chain, last):
     if count != n:
         return "truncated: %d of %d events, the file ends after event %d" % (n, count, last)
     if head != chain:
-        return ("the head does not match the hash chain after event %d (the head or the "
-                "events and their count were changed)" % last)
+        return (
+            "the head does not match the hash chain after event %d (the head or the "
+            "events and their count were changed)" % last
+        )
     return None
 
 
@@ -212,12 +261,14 @@ def verify(save):
     for row in rows:
         seq = row["seq"]
         if seq != want:
-            raise SaveError("breaks at event %d: expected event %d (events missing or "
-                            "reordered)" % (seq, want))
+            raise SaveError(
+                "breaks at event %d: expected event %d (events missing or reordered)" % (seq, want)
+            )
         prev = link(prev, seq, row["ev"], row["hash"])
         if row["chain"] != prev:
-            raise SaveError("breaks at event %d: hash chain does not match (the file was "
-                            "changed there)" % seq)
+            raise SaveError(
+                "breaks at event %d: hash chain does not match (the file was changed there)" % seq
+            )
         want += 1
     last = rows[-1]["seq"] if rows else base_seq
     why = end_problem(len(rows), count, head, prev, last)
@@ -234,8 +285,10 @@ def verify(save):
         if r:
             raise SaveError("breaks at event %d: the rules refuse it (%s)" % (row["seq"], r))
         if g.state_hash() != row["hash"]:
-            raise SaveError("breaks at event %d: state hash %s, the file says %s"
-                            % (row["seq"], g.state_hash(), row["hash"]))
+            raise SaveError(
+                "breaks at event %d: state hash %s, the file says %s"
+                % (row["seq"], g.state_hash(), row["hash"])
+            )
     why = snapshot_problem(save, g)
     if why:
         raise SaveError(why)
@@ -252,8 +305,10 @@ def snapshot_problem(save, g):
         mine = json.loads(json.dumps(g.snapshot()))
         for k in sorted(set(mine) | set(snap)):
             if snap.get(k) != mine.get(k):
-                return ("the snapshot's %r does not match the replayed log (the file was "
-                        "changed there)" % k)
+                return (
+                    "the snapshot's %r does not match the replayed log (the file was "
+                    "changed there)" % k
+                )
     return None
 
 

@@ -14,8 +14,7 @@ from referee import PROTO_VERSION
 # fleetref save and load, each with add_<command>_arguments and main_<command>; SUMMARY:
 # their lines in fleetref --help (cli.py)
 COMMAND = ("save", "load")
-SUMMARY = ("save the board's game to a file",
-           "restore a saved game onto a board or the simulator")
+SUMMARY = ("save the board's game to a file", "restore a saved game onto a board or the simulator")
 
 
 # seconds a board may take to load a game: it parses the roster and starts a new journal on
@@ -30,8 +29,11 @@ def add_save_arguments(p):
 
 def add_load_arguments(p):
     add_save_arguments(p)
-    p.add_argument("--force", action="store_true",
-                   help="replace the game on the board even when it is newer or another game")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the game on the board even when it is newer or another game",
+    )
 
 
 def _connect(port):
@@ -59,7 +61,7 @@ def save_from(port, path):
 
 def _pull(m, path):
     """Write the game of the board ``m`` follows (synced) to ``path``; returns its events."""
-    if m.rep.dicelog.commit:            # every roll and reveal line the board holds
+    if m.rep.dicelog.commit:  # every roll and reveal line the board holds
         m.send({"c": "dice"})
         m.wait_for("dice-end")
     board = m.board_snapshot()
@@ -68,11 +70,11 @@ def _pull(m, path):
         raise MirrorError("the board's state hash differs from the replayed log; not saved")
     held_seq, held_base = m.rep.base0
     base_seq, base, events = savefile.replayable(m.rep.game_msg, held_seq, held_base, m.rep.rows)
-    m.rep.base0 = (base_seq, base)      # what save_from reports
+    m.rep.base0 = (base_seq, base)  # what save_from reports
     snap = g.snapshot()
     data = savefile.build(m.rep.game_msg, base_seq, base, events, snap)
     if m.rep.dicelog.commit:
-        data["dice"] = m.rep.dicelog.as_dict()    # fleetref verify (host_tools/files/verify.py)
+        data["dice"] = m.rep.dicelog.as_dict()  # fleetref verify (host_tools/files/verify.py)
     savefile.write_file(path, data)
     return len(events)
 
@@ -96,8 +98,10 @@ class LoadError(MirrorError):
 
 def backup_path(path, hello):
     """Where ``load`` keeps the board's game before replacing it: beside the file loaded."""
-    return os.path.join(os.path.dirname(os.path.abspath(path)), "board-before-load-%s-%d.json"
-                        % (hello.get("gid") or "game", hello.get("seq") or 0))
+    return os.path.join(
+        os.path.dirname(os.path.abspath(path)),
+        "board-before-load-%s-%d.json" % (hello.get("gid") or "game", hello.get("seq") or 0),
+    )
 
 
 def load(port, path, force=False, say=None):
@@ -119,40 +123,62 @@ def load(port, path, force=False, say=None):
         bseq = hello.get("seq") or 0
         same = hello.get("gid") == data["game"].get("gid")
         if bseq and not force and not (same and bseq <= g.seq):
-            raise MirrorError("the board holds %s (%s, %d events): loading would replace it; "
-                              "add --force to do so" % (
-                                  "this game further on" if same else "another game in play",
-                                  hello.get("scenario") or "?", bseq))
+            raise MirrorError(
+                "the board holds %s (%s, %d events): loading would replace it; "
+                "add --force to do so"
+                % (
+                    "this game further on" if same else "another game in play",
+                    hello.get("scenario") or "?",
+                    bseq,
+                )
+            )
         if bseq:
             backup = backup_path(path, hello)
             m.sync()
             _pull(m, backup)
             if say is not None:
-                say("the board's game (%s, %d events) saved to %s first"
-                    % (hello.get("scenario") or "?", bseq, backup))
-        m.send({"c": "load", "roster": data["game"]["roster"],
-                "scenario": data["game"].get("scenario") or ""})
-        started = True          # (from here a lost link may leave the board in the new game)
+                say(
+                    "the board's game (%s, %d events) saved to %s first"
+                    % (hello.get("scenario") or "?", bseq, backup)
+                )
+        m.send(
+            {
+                "c": "load",
+                "roster": data["game"]["roster"],
+                "scenario": data["game"].get("scenario") or "",
+            }
+        )
+        started = True  # (from here a lost link may leave the board in the new game)
         while _reply(m, "load", "game", LOAD_TIMEOUT).get("gid") == hello.get("gid"):
-            pass                # another tool's answer about the game before (err: refused)
+            pass  # another tool's answer about the game before (err: refused)
         if data["base"]:
             m.send({"c": "base", "base_seq": data["base_seq"], "base": data["base"]})
             _ok(m, "base")
         evs = [r["ev"] for r in data["events"]]
         for i in range(0, len(evs), 100):
-            m.send({"c": "append", "events": evs[i:i + 100]})
+            m.send({"c": "append", "events": evs[i : i + 100]})
             _ok(m, "append")
         board = m.board_snapshot()
         if board["state_hash"] != g.state_hash():
-            raise MirrorError("restored, but the board's state hash %s differs from the "
-                              "file's %s" % (board["state_hash"], g.state_hash()))
+            raise MirrorError(
+                "restored, but the board's state hash %s differs from the "
+                "file's %s" % (board["state_hash"], g.state_hash())
+            )
     except (MirrorError, serial.SerialException, OSError) as e:
         if not started or (isinstance(e, Refused) and e.c == "load"):
-            raise           # nothing sent, or the board refused the game: it is as it was
-        raise LoadError("the load stopped partway (%s): the board may hold part of %s%s"
-                        % (e, path, "; its game before is in %s (fleetref load %s --force "
-                                    "puts it back)" % (backup, backup) if backup else ""),
-                        backup)
+            raise  # nothing sent, or the board refused the game: it is as it was
+        raise LoadError(
+            "the load stopped partway (%s): the board may hold part of %s%s"
+            % (
+                e,
+                path,
+                "; its game before is in %s (fleetref load %s --force "
+                "puts it back)" % (backup, backup)
+                if backup
+                else "",
+            ),
+            backup,
+        )
     finally:
         m.close()
     return board["state_hash"]
@@ -164,6 +190,7 @@ def _reply(m, c, t, timeout=None):
     command ``c`` (or for a serial line it could not read: too long, not JSON) or when none
     came within ``timeout`` s (default 4 x REPLY_TIMEOUT)."""
     from host_tools.link.mirror import REPLY_TIMEOUT
+
     end = time.monotonic() + (timeout or 4 * REPLY_TIMEOUT)
     while time.monotonic() < end:
         msg = m.read_msg()
@@ -171,8 +198,9 @@ def _reply(m, c, t, timeout=None):
             continue
         if msg.get("t") == t and (t != "ok" or msg.get("c") == c):
             return msg
-        if msg.get("t") == "err" and (msg.get("c") == c or (
-                msg.get("c") is None and msg.get("src") == "serial")):  # (a line it could
+        if msg.get("t") == "err" and (
+            msg.get("c") == c or (msg.get("c") is None and msg.get("src") == "serial")
+        ):  # (a line it could
             raise Refused("the board refused %s: %s" % (c, msg.get("msg")), c)  # not read)
     raise MirrorError("no reply to %s" % c)
 
@@ -187,37 +215,53 @@ def main_save(args):
     except (MirrorError, savefile.SaveError) as e:
         print("fleetref save: %s" % e, file=sys.stderr)
         return 2
-    except (serial.SerialException, OSError) as e:      # a pulled cable, a board reset
-        print("fleetref save: the link to the board was lost (%s); nothing saved" % e,
-              file=sys.stderr)
+    except (serial.SerialException, OSError) as e:  # a pulled cable, a board reset
+        print(
+            "fleetref save: the link to the board was lost (%s); nothing saved" % e,
+            file=sys.stderr,
+        )
         return 2
-    held = ("it no longer holds the events before in a form that replays; a mirror connected "
-            "since the start keeps them all")
+    held = (
+        "it no longer holds the events before in a form that replays; a mirror connected "
+        "since the start keeps them all"
+    )
     if not base:
         from referee.texts import plural
+
         print("saved %s to %s" % (plural(n, "event"), args.file))
     elif n:
-        print("saved %d events to %s (events %d..%d, from the board's state after event %d: %s)"
-              % (n, args.file, base + 1, base + n, base, held))
+        print(
+            "saved %d events to %s (events %d..%d, from the board's state after event %d: %s)"
+            % (n, args.file, base + 1, base + n, base, held)
+        )
     else:
-        print("saved the board's state after event %d to %s, no events (%s)"
-              % (base, args.file, held))
+        print(
+            "saved the board's state after event %d to %s, no events (%s)"
+            % (base, args.file, held)
+        )
     return 0
 
 
 def main_load(args):
     try:
-        h = load(args.port, args.file, args.force,
-                 lambda note: print("fleetref load: " + note, file=sys.stderr, flush=True))
+        h = load(
+            args.port,
+            args.file,
+            args.force,
+            lambda note: print("fleetref load: " + note, file=sys.stderr, flush=True),
+        )
     except savefile.SaveError as e:
         print("fleetref load: %s: %s" % (args.file, e), file=sys.stderr)
         return 2
     except MirrorError as e:
         print("fleetref load: %s" % e, file=sys.stderr)
         return 2
-    except (serial.SerialException, OSError) as e:      # before the board's game changed
-        print("fleetref load: the link to the board was lost (%s); the board's game is as it "
-              "was" % e, file=sys.stderr)
+    except (serial.SerialException, OSError) as e:  # before the board's game changed
+        print(
+            "fleetref load: the link to the board was lost (%s); the board's game is as it "
+            "was" % e,
+            file=sys.stderr,
+        )
         return 2
     print("restored %s onto the board (state_hash %s)" % (args.file, h))
     return 0

@@ -28,8 +28,11 @@ SUMMARY = "recompute every board roll of a saved game from the revealed secrets"
 def published_commitments(dice):
     """The commitments the board published in ``dice`` (a DiceLog.as_dict): list of (boot,
     epoch, commitment); a record before the boot ids has only its ``commit`` and ``epoch``."""
-    out = [(c.get("boot"), c.get("ep") or 0, c.get("commit"))
-           for c in dice.get("commits") or [] if isinstance(c, dict) and c.get("commit")]
+    out = [
+        (c.get("boot"), c.get("ep") or 0, c.get("commit"))
+        for c in dice.get("commits") or []
+        if isinstance(c, dict) and c.get("commit")
+    ]
     if dice.get("commit"):
         now = (dice.get("boot"), dice.get("epoch") or 0, dice["commit"])
         if now not in out:
@@ -52,31 +55,40 @@ def check_commitments(dice):
     for boot, ep, c in published_commitments(dice):
         name = epoch_name(boot, ep, several)
         if seen.setdefault((boot, ep), c) != c:
-            problems.append("%s: the board published two commitments, %s and %s"
-                            % (name, seen[(boot, ep)], c))
+            problems.append(
+                "%s: the board published two commitments, %s and %s" % (name, seen[(boot, ep)], c)
+            )
         prev, r = reveals.get((boot, ep - 1)), reveals.get((boot, ep))
         if prev is not None and prev.get("next") != c:
-            problems.append("%s: the board published commitment %s, the reveal before it "
-                            "announced %s" % (name, c, prev.get("next")))
+            problems.append(
+                "%s: the board published commitment %s, the reveal before it "
+                "announced %s" % (name, c, prev.get("next"))
+            )
         if r is not None and r.get("commit") != c:
-            problems.append("%s: the reveal names commitment %s, the board published %s"
-                            % (name, r.get("commit"), c))
+            problems.append(
+                "%s: the reveal names commitment %s, the board published %s"
+                % (name, r.get("commit"), c)
+            )
     for key in sorted(reveals, key=lambda k: (str(k[0]), k[1])):
         boot, ep = key
         name = epoch_name(boot, ep, several)
         r = reveals[key]
         prev = reveals.get((boot, ep - 1))
         if prev is not None and prev.get("next") != r.get("commit"):
-            problems.append("%s: commitment %s is not the one announced at the previous "
-                            "reveal (%s)" % (name, r.get("commit"), prev.get("next")))
+            problems.append(
+                "%s: commitment %s is not the one announced at the previous "
+                "reveal (%s)" % (name, r.get("commit"), prev.get("next"))
+            )
         try:
             secret = bytes.fromhex(r.get("secret") or "")
         except ValueError:
             problems.append("%s: the secret is not hex" % name)
             continue
         if hashlib.sha256(secret).hexdigest() != r.get("commit"):
-            problems.append("%s: the revealed secret does not hash to its commitment %s"
-                            % (name, r.get("commit")))
+            problems.append(
+                "%s: the revealed secret does not hash to its commitment %s"
+                % (name, r.get("commit"))
+            )
             continue
         secrets[key] = secret
     return problems, secrets
@@ -106,8 +118,15 @@ def verify_game(roster, events, dice):
     rolls = {r["seq"]: r for r in dice.get("rolls") or []}
     problems, secrets = check_commitments(dice)
     cur = dice.get("boot")
-    res = {"ok": [], "bad": [], "unrevealed": [], "physical": [], "problems": problems,
-           "unrecorded": [], "lost": []}
+    res = {
+        "ok": [],
+        "bad": [],
+        "unrevealed": [],
+        "physical": [],
+        "problems": problems,
+        "unrecorded": [],
+        "lost": [],
+    }
     bad = res["bad"]
     seen = set()
     for seq, ev in events:
@@ -140,7 +159,11 @@ def _check_roll(g, seq, ev, rec, secrets, cur):
     faces, draws = rec.get("s"), rec.get("d") or []
     if not g.rules.roll_matches(g, ev, faces, draws):
         return "event %d %r: shows other dice than the %s roll recorded for it (%s)" % (
-            seq, list(ev), "physical" if rec.get("phys") else "board", draws)
+            seq,
+            list(ev),
+            "physical" if rec.get("phys") else "board",
+            draws,
+        )
     if rec.get("phys"):
         if ev[0] == EV_INIT and ev[3] == 0:
             return "event %d: a physical roll marked as the board's dice" % seq
@@ -156,8 +179,15 @@ def _check_roll(g, seq, ev, rec, secrets, cur):
     except (TypeError, ValueError):
         return "event %d: the roll record is malformed" % seq
     if again != draws:
-        return ("event %d %r: the board rolled %s but secret %d, seq %d and entropy %s give %s"
-                % (seq, list(ev), draws, rec.get("ep"), seq, rec.get("ent"), again))
+        return "event %d %r: the board rolled %s but secret %d, seq %d and entropy %s give %s" % (
+            seq,
+            list(ev),
+            draws,
+            rec.get("ep"),
+            seq,
+            rec.get("ent"),
+            again,
+        )
     return "ok"
 
 
@@ -165,15 +195,19 @@ def verify_file(path):
     """:func:`verify_game` of the save file or mirror log (``fleetref mirror --log``) at
     ``path``. Raises ValueError / OSError."""
     from host_tools.files import gamefile, savefile
+
     data = gamefile.load(path)
     savefile.verify(data)
     if data.get("base_seq"):
-        raise ValueError("this file starts at event %d: rolls before it cannot be checked"
-                         % data["base_seq"])
+        raise ValueError(
+            "this file starts at event %d: rolls before it cannot be checked" % data["base_seq"]
+        )
     dice = data.get("dice")
     if not isinstance(dice, dict):
-        raise ValueError("this file has no dice record (saved by a board or host before "
-                         "protocol 6, or from seeded test dice)")
+        raise ValueError(
+            "this file has no dice record (saved by a board or host before "
+            "protocol 6, or from seeded test dice)"
+        )
     events = [(e["seq"], e["ev"]) for e in data["events"]]
     return verify_game(data["game"]["roster"], events, dice)
 
@@ -190,24 +224,36 @@ def _events(seqs):
 def report(res):
     """Lines saying what :func:`verify_game` found."""
     from referee.texts import plural
-    out = ["%s verified, %s, %d not yet revealed"
-           % (plural(len(res["ok"]), "board roll"), plural(len(res["physical"]), "physical roll"),
-              len(res["unrevealed"]))]
+
+    out = [
+        "%s verified, %s, %d not yet revealed"
+        % (
+            plural(len(res["ok"]), "board roll"),
+            plural(len(res["physical"]), "physical roll"),
+            len(res["unrevealed"]),
+        )
+    ]
     for p in res["problems"]:
         out.append("COMMITMENT: " + p)
     for b in res["bad"]:
         out.append("MISMATCH: " + b)
     if res["unrevealed"]:
-        out.append("not revealed yet (reveal on the board, then save again): events %s"
-                   % _events(res["unrevealed"]))
+        out.append(
+            "not revealed yet (reveal on the board, then save again): events %s"
+            % _events(res["unrevealed"])
+        )
     if res.get("lost"):
-        out.append("CANNOT BE CHECKED: board rolls whose secret the board had not revealed "
-                   "when it restarted (a reset or power cut loses the secret): events %s"
-                   % _events(res["lost"]))
+        out.append(
+            "CANNOT BE CHECKED: board rolls whose secret the board had not revealed "
+            "when it restarted (a reset or power cut loses the secret): events %s"
+            % _events(res["lost"])
+        )
     if res["unrecorded"]:
-        out.append("CANNOT BE CHECKED: rolls with no roll record (the board keeps them in RAM: "
-                   "lost in a restart or power cut unless a mirror was connected or the game "
-                   "saved before): events %s" % _events(res["unrecorded"]))
+        out.append(
+            "CANNOT BE CHECKED: rolls with no roll record (the board keeps them in RAM: "
+            "lost in a restart or power cut unless a mirror was connected or the game "
+            "saved before): events %s" % _events(res["unrecorded"])
+        )
     n = len(unchecked(res))
     if res["bad"] or res["problems"]:
         out.append("FAILED")

@@ -46,21 +46,27 @@ def firmware_note(hello):
     """One line when the board's firmware was built from other sources than this checkout's
     (``hello``'s ``src``), or runs its code from the filesystem; None when it matches."""
     from host_tools.board.firmware_build import source_hash
+
     src = hello.get("src")
     mine = source_hash()
     where = "MicroPython %s, code %s" % (hello.get("micropython") or "?", hello.get("code") or "?")
     if src and src != mine:
-        return ("the board's firmware (%s, sources %s) differs from this checkout's (sources "
-                "%s): update it with fleetref flash" % (where, src, mine))
+        return (
+            "the board's firmware (%s, sources %s) differs from this checkout's (sources "
+            "%s): update it with fleetref flash" % (where, src, mine)
+        )
     if hello.get("code") == "filesystem":
-        return ("the board runs fleetref from /lib .mpy files (%s): its bytecode takes heap; "
-                "fleetref's image keeps it in flash (docs/build.md)" % where)
+        return (
+            "the board runs fleetref from /lib .mpy files (%s): its bytecode takes heap; "
+            "fleetref's image keeps it in flash (docs/build.md)" % where
+        )
     return None
 
 
 def pico_port():
     """The serial device of a Pico running MicroPython (USB VID:PID 2E8A:0005), or None."""
     from host_tools.link import ports
+
     found = ports.picos()
     return found[0] if found else None
 
@@ -70,6 +76,7 @@ def find_port(say=None):
     (host_tools/link/ports.py); ``say``: optional callable(str) told which one and why.
     Raises MirrorError when there is neither."""
     from host_tools.link import ports
+
     try:
         port, note = ports.find()
     except ports.NoBoard as e:
@@ -84,6 +91,7 @@ def open_port(port, baud=115200):
     (host_tools/link/sharedport.py): an object with what BoardLink uses of a pyserial port. Raises
     PortBusy when another program holds the port, MirrorError when it cannot be opened."""
     from host_tools.link import sharedport
+
     try:
         if sharedport.shareable(port):
             return sharedport.attach(port, baud)
@@ -93,8 +101,9 @@ def open_port(port, baud=115200):
         raise (PortBusy if e.busy else MirrorError)("cannot open %s: %s" % (port, e))
     except (serial.SerialException, OSError) as e:
         if getattr(e, "errno", None) in (errno.EAGAIN, errno.EWOULDBLOCK):
-            raise PortBusy("cannot open %s: another program holds it: close that and try "
-                           "again" % port)
+            raise PortBusy(
+                "cannot open %s: another program holds it: close that and try again" % port
+            )
         raise MirrorError("cannot open %s: %s" % (port, e))
 
 
@@ -109,11 +118,11 @@ class BoardLink:
         self.auto = auto
         self.baud = baud
         self.warn = warn or (lambda m: None)
-        self.sent = []            # commands sent (for tests and the view)
+        self.sent = []  # commands sent (for tests and the view)
         self.ser = None
         self.buf = bytearray()
         self.connected = False
-        self.corrupt = 0          # corrupt or truncated event lines seen
+        self.corrupt = 0  # corrupt or truncated event lines seen
         self.log = None
 
     # ---- link --------------------------------------------------------------------------
@@ -166,7 +175,7 @@ class BoardLink:
             if msg is not None:
                 return msg
             if self.log is not None:
-                self.log.flush()         # once per burst, not per event
+                self.log.flush()  # once per burst, not per event
             ser = self._open_port()
             n = ser.in_waiting
             if not n:
@@ -188,7 +197,7 @@ class BoardLink:
             if i < 0:
                 return None
             line = self.buf[:i].strip()
-            del self.buf[:i + 1]
+            del self.buf[: i + 1]
             msg = self._parse(line)
             if msg is not None:
                 return msg
@@ -197,7 +206,7 @@ class BoardLink:
         try:
             fd = ser.fileno()
         except (AttributeError, serial.SerialException, OSError):
-            time.sleep(min(seconds, 0.01))     # a port without a descriptor (loop://)
+            time.sleep(min(seconds, 0.01))  # a port without a descriptor (loop://)
             return ser.in_waiting > 0
         return bool(select.select([fd], [], [], seconds)[0])
 
@@ -209,9 +218,12 @@ class BoardLink:
         except ValueError:
             msg = None
         if line.startswith(b'{"t":"ev"') or (isinstance(msg, dict) and msg.get("t") == "ev"):
-            if not (isinstance(msg, dict) and isinstance(msg.get("seq"), int)
-                    and valid(msg.get("ev")) is None
-                    and isinstance(msg.get("hash", ""), str)):
+            if not (
+                isinstance(msg, dict)
+                and isinstance(msg.get("seq"), int)
+                and valid(msg.get("ev")) is None
+                and isinstance(msg.get("hash", ""), str)
+            ):
                 self.bad_line(line)
                 return None
         if isinstance(msg, dict) and "t" in msg:

@@ -36,10 +36,13 @@ def restore_note(m, lost_at):
     port, boot, gid = lost_at
     g = m.rep.game
     if g is None or m.rep.gid != gid:
-        return ""                       # another game: the NEW GAME warning says so
+        return ""  # another game: the NEW GAME warning says so
     now = m.hello.get("boot")
     if port == m.port and (now is None or now == boot):
         return ""
     from referee.texts import plural
+
     return "Restored the game in play: %s, round %d (the board restarted)" % (
-        plural(m.hello.get("seq") or 0, "event"), g.round)
+        plural(m.hello.get("seq") or 0, "event"),
+        g.round,
+    )

@@ -12,9 +12,18 @@ import serial
 
 from referee import PROTO_VERSION
 
-from host_tools.link.boardlink import (BoardLink, Disagreement, Incompatible,  # noqa: F401
-                                  MirrorError, NoAnswer, NoReply, PortBusy, find_port,
-                                  firmware_note, pico_port)
+from host_tools.link.boardlink import (
+    BoardLink,
+    Disagreement,
+    Incompatible,  # noqa: F401
+    MirrorError,
+    NoAnswer,
+    NoReply,
+    PortBusy,
+    find_port,
+    firmware_note,
+    pico_port,
+)
 from referee.views import event_text
 from referee.texts import add_states
 from host_tools.link.replica import Replica  # noqa: F401  (the host's copy of the game)
@@ -41,25 +50,26 @@ class Mirror(BoardLink):
     receives one JSON line per event applied ({"seq", "ev", "board_hash", "hash"})."""
 
     def __init__(self, port, log=None, baud=115200, warn=None, auto=False):
-        BoardLink.__init__(self, port, baud, warn or (lambda m: print("mirror: " + m,
-                                                                       file=sys.stderr)), auto)
+        BoardLink.__init__(
+            self, port, baud, warn or (lambda m: print("mirror: " + m, file=sys.stderr)), auto
+        )
         self.log = log
         self.rep = Replica()
         self.hello = None
         self.board_snap = None
-        self.behind = False       # a gap was seen while catching up
+        self.behind = False  # a gap was seen while catching up
         self.catching = False
-        self.need_catch_up = False   # a gap or a corrupt line: catch up when the turn ends
-        self.version = 0          # grows with every message handled (redraw on change)
+        self.need_catch_up = False  # a gap or a corrupt line: catch up when the turn ends
+        self.version = 0  # grows with every message handled (redraw on change)
         self.syncing = False
-        self.resyncing = False    # a resync was asked: drop event lines until its answer
-        self.mismatch_seen = {}   # seq -> how often its hash differed (Mirror._mismatch)
+        self.resyncing = False  # a resync was asked: drop event lines until its answer
+        self.mismatch_seen = {}  # seq -> how often its hash differed (Mirror._mismatch)
         self.firmware_said = None  # the firmware warning given for this board
-        self.asked = dict.fromkeys(ASKED, 0)   # answers still due to this mirror, by command
-        self.synced = False       # the handshake done on the link open now
-        self.opened = False       # the link was open once: later losses are retried
-        self.link_note = ""       # the link's news for the views (linknote.py)
-        self.lost_from = None     # (port, board boot, gid) when the link was lost
+        self.asked = dict.fromkeys(ASKED, 0)  # answers still due to this mirror, by command
+        self.synced = False  # the handshake done on the link open now
+        self.opened = False  # the link was open once: later losses are retried
+        self.link_note = ""  # the link's news for the views (linknote.py)
+        self.lost_from = None  # (port, board boot, gid) when the link was lost
 
     def open(self):
         BoardLink.open(self)
@@ -84,8 +94,10 @@ class Mirror(BoardLink):
         """A corrupted or truncated ``ev`` line: one warning, then catch up from the newest
         event held (the events after it come again, checked by their hashes)."""
         self.corrupt += 1
-        self.warn("corrupt event line from the board (%d bytes: %r); catching up from event %d"
-                  % (len(line), bytes(line[:40]), self.rep.game.seq if self.rep.game else 0))
+        self.warn(
+            "corrupt event line from the board (%d bytes: %r); catching up from event %d"
+            % (len(line), bytes(line[:40]), self.rep.game.seq if self.rep.game else 0)
+        )
         self.need_catch_up = True
 
     def wait_for(self, t, timeout=None):
@@ -101,7 +113,7 @@ class Mirror(BoardLink):
     # ---- sync --------------------------------------------------------------------------
     def sync(self):
         """Handshake, then load the game and catch up with the events the replica lacks."""
-        self._open_port().reset_input_buffer()     # what came before the handshake comes again
+        self._open_port().reset_input_buffer()  # what came before the handshake comes again
         self.buf = bytearray()
         self.send({"c": "hello", "proto": PROTO_VERSION})
         self.syncing = True
@@ -109,20 +121,27 @@ class Mirror(BoardLink):
             self.hello = self.wait_for("hello")
         except NoReply:
             if self.hello is not None:
-                raise                       # it answered before: a reset, a pulled cable
-            raise NoAnswer("no 'hello' reply from %s within %.0f s: is fleetref's firmware "
-                           "running on it? (fleetref flash puts it there)"
-                           % (self.port, REPLY_TIMEOUT)) from None
+                raise  # it answered before: a reset, a pulled cable
+            raise NoAnswer(
+                "no 'hello' reply from %s within %.0f s: is fleetref's firmware "
+                "running on it? (fleetref flash puts it there)" % (self.port, REPLY_TIMEOUT)
+            ) from None
         finally:
             self.syncing = False
         if self.hello.get("proto") != PROTO_VERSION:
-            raise Incompatible("board speaks protocol %r, this host speaks %d: update the %s"
-                              % (self.hello.get("proto"), PROTO_VERSION,
-                                 "host tools" if (self.hello.get("proto") or 0) > PROTO_VERSION
-                                 else "firmware (fleetref flash)"))
+            raise Incompatible(
+                "board speaks protocol %r, this host speaks %d: update the %s"
+                % (
+                    self.hello.get("proto"),
+                    PROTO_VERSION,
+                    "host tools"
+                    if (self.hello.get("proto") or 0) > PROTO_VERSION
+                    else "firmware (fleetref flash)",
+                )
+            )
         note = firmware_note(self.hello)
         if note and note != self.firmware_said:
-            self.warn(note)             # once a board (not after every reconnect)
+            self.warn(note)  # once a board (not after every reconnect)
         self.firmware_said = note
         if self.rep.gid != self.hello.get("gid") or self.rep.game is None:
             self.send({"c": "game"})
@@ -131,13 +150,13 @@ class Mirror(BoardLink):
         self.rep.text_from = max(self.rep.text_from, (self.hello.get("seq") or 0) - 12)
         self.catch_up()
         self.synced = True
-        linknote.back(self)         # back after a loss: the stale line goes, a restore is said
+        linknote.back(self)  # back after a loss: the stale line goes, a restore is said
 
     def catch_up(self):
         """Ask for the events after the newest one held; if the board no longer holds them,
         take its state (base and RAM window) instead. Iterative: a gap seen meanwhile only
         asks again once the current answer has ended (no recursion, however long the game)."""
-        if self.rep.game is None:           # (sync loads it first; follow and pump check)
+        if self.rep.game is None:  # (sync loads it first; follow and pump check)
             raise MirrorError("no game from the board to catch up with")
         self.behind = False
         self.need_catch_up = False
@@ -147,18 +166,20 @@ class Mirror(BoardLink):
             for msg in self._messages(2 * REPLY_TIMEOUT, renew=True):
                 if msg.get("t") == "err" and msg.get("code") == "gone":
                     if not self._answer("events"):
-                        continue                   # another tool's request
+                        continue  # another tool's request
                     self.send({"c": "state"})
                     self.wait_for("state")
                     self.send({"c": "events", "since": self.rep.game.seq})
                     continue
                 self.handle(msg)
                 if msg.get("t") == "events-end":
-                    if not (self.behind or self.need_catch_up) and \
-                            (msg.get("seq") or 0) <= self.rep.game.seq:
+                    if (
+                        not (self.behind or self.need_catch_up)
+                        and (msg.get("seq") or 0) <= self.rep.game.seq
+                    ):
                         return
-                    self.behind = False           # a batch ended, a gap or a bad line:
-                    self.need_catch_up = False    # ask again from the newest held
+                    self.behind = False  # a batch ended, a gap or a bad line:
+                    self.need_catch_up = False  # ask again from the newest held
                     self.send({"c": "events", "since": self.rep.game.seq})
             raise MirrorError("no events-end from the board")
         finally:
@@ -178,26 +199,36 @@ class Mirror(BoardLink):
         t = msg.get("t")
         if self._not_mine(t, msg):
             return
-        clockview.note(self, msg)       # the clocks paused or resumed (docs/clock.md)
+        clockview.note(self, msg)  # the clocks paused or resumed (docs/clock.md)
         if t == "game":
             self.resyncing = False
             old = self.rep.gid
             self.rep.load_game(msg)
-            if old is not None and old != msg.get("gid"):     # never switch games silently
-                self.warn("NEW GAME %s (%s) on the board; the mirror left game %s"
-                          % (msg.get("gid"), msg.get("scenario") or "?", old))
+            if old is not None and old != msg.get("gid"):  # never switch games silently
+                self.warn(
+                    "NEW GAME %s (%s) on the board; the mirror left game %s"
+                    % (msg.get("gid"), msg.get("scenario") or "?", old)
+                )
             self._log_row({"game": msg})
             self._dice(msg)
         elif t == "ev":
             if self.resyncing:
-                return                # lines already on their way when the resync was asked
+                return  # lines already on their way when the resync was asked
             r = self.rep.apply_event(msg)
-            g = self.rep.game                 # ("ok": applied to the game held)
+            g = self.rep.game  # ("ok": applied to the game held)
             if r == "ok" and self.log is not None and g is not None:
-                self.log.write(json.dumps({"seq": msg["seq"], "ev": msg["ev"],
-                                           "text": self.last_text(),
-                                           "board_hash": msg.get("hash") or None,
-                                           "hash": g.state_hash()}) + "\n")
+                self.log.write(
+                    json.dumps(
+                        {
+                            "seq": msg["seq"],
+                            "ev": msg["ev"],
+                            "text": self.last_text(),
+                            "board_hash": msg.get("hash") or None,
+                            "hash": g.state_hash(),
+                        }
+                    )
+                    + "\n"
+                )
                 self.log.flush()
             elif r == "gap":
                 self.behind = True
@@ -209,13 +240,13 @@ class Mirror(BoardLink):
                 self._ask_game()
         elif t == "hello":
             if msg.get("gid") != self.rep.gid and not self.syncing:
-                self._ask_game()              # (sync asks for it itself)
-            self._dice(msg)                   # a board that restarted: its new commitment
+                self._ask_game()  # (sync asks for it itself)
+            self._dice(msg)  # a board that restarted: its new commitment
         elif t == "events-end":
             g = self.rep.game
             if not self.catching and g is not None and (msg.get("seq") or 0) > g.seq:
-                self.need_catch_up = True      # a batch of a resync ended: ask for more
-        elif t in ("roll", "reveal", "dice-end"):      # verifiable dice (docs/dice.md)
+                self.need_catch_up = True  # a batch of a resync ended: ask for more
+        elif t in ("roll", "reveal", "dice-end"):  # verifiable dice (docs/dice.md)
             self._dice(msg)
         elif t == "snap":
             self.board_snap = msg
@@ -227,7 +258,8 @@ class Mirror(BoardLink):
                 raise Disagreement(
                     "the board's state (event %d, hash %s) gives hash %s by this host's rules: "
                     "the host tools and the firmware differ (put this checkout's firmware on "
-                    "the board with fleetref flash)" % (seq or 0, bh, mh))
+                    "the board with fleetref flash)" % (seq or 0, bh, mh)
+                )
         elif t == "err":
             self.rep.errors.append(msg.get("msg", ""))
             del self.rep.errors[:-5]
@@ -271,7 +303,7 @@ class Mirror(BoardLink):
         roll held is checked live."""
         dl, t = self.rep.dicelog, msg.get("t")
         if t == "game":
-            ask = dl.missing()                  # (the replica took the game line itself)
+            ask = dl.missing()  # (the replica took the game line itself)
         else:
             ask = dl.take(msg)
             if dl.gid is not None and msg.get("gid", dl.gid) == dl.gid:
@@ -281,8 +313,9 @@ class Mirror(BoardLink):
         if ask:
             self.send({"c": ask})
         if t == "reveal" and self.rep.base0[0] == 0 and self.rep.game_msg is not None:
-            res = dl.check_live(self.rep.game_msg["roster"],
-                                [(s, ev) for s, ev, _h in self.rep.rows])
+            res = dl.check_live(
+                self.rep.game_msg["roster"], [(s, ev) for s, ev, _h in self.rep.rows]
+            )
             for b in res["bad"] + res["problems"]:
                 self.warn("DICE: " + b)
 
@@ -297,10 +330,19 @@ class Mirror(BoardLink):
             raise Disagreement(
                 "event %d gives state hash %s on the board and %s on this host, again after "
                 "taking the board's state: the host tools and the firmware differ (put this "
-                "checkout's firmware on the board with fleetref flash)" % (seq, bh, mh))
-        self.warn("STATE HASH MISMATCH at event %d: board %s, mirror %s; %s" % (
-            seq, bh, mh, "replaying the board's game from its start" if n == 1
-            else "again after a replay: taking the board's state"))
+                "checkout's firmware on the board with fleetref flash)" % (seq, bh, mh)
+            )
+        self.warn(
+            "STATE HASH MISMATCH at event %d: board %s, mirror %s; %s"
+            % (
+                seq,
+                bh,
+                mh,
+                "replaying the board's game from its start"
+                if n == 1
+                else "again after a replay: taking the board's state",
+            )
+        )
         self.resyncing = True
         if n == 1:
             self.rep.gid = None
@@ -346,11 +388,11 @@ class Mirror(BoardLink):
         snap["board_hash"] = self.rep.board_hash
         snap["hash_match"] = self.rep.board_hash == snap["state_hash"]
         snap["initiative_history"] = [list(h) for h in self.rep.history]
-        snap["dice"] = self.rep.dicelog.view()          # docs/dice.md
-        snap["decided"] = self.rep.decided              # texts.consequences: who won, when
-        if snap.get("clock") is not None:               # the board's clocks: paused, live
+        snap["dice"] = self.rep.dicelog.view()  # docs/dice.md
+        snap["decided"] = self.rep.decided  # texts.consequences: who won, when
+        if snap.get("clock") is not None:  # the board's clocks: paused, live
             snap["clock"] = clockview.view(self)
-        return add_states(snap, g)                      # ship states in words (texts.py)
+        return add_states(snap, g)  # ship states in words (texts.py)
 
     def follow(self, on_update=None, stop=None):
         """Follow the board until ``stop()`` is true, reconnecting after a pulled cable or a
@@ -367,15 +409,18 @@ class Mirror(BoardLink):
                     self.open()
                 if not self.synced:
                     self.sync()
-                    self.version += 1               # the link came up: views redraw
-                msg = self.read_msg(IDLE_WAIT)       # blocks in select() while idle
+                    self.version += 1  # the link came up: views redraw
+                msg = self.read_msg(IDLE_WAIT)  # blocks in select() while idle
                 if msg is not None:
                     self.handle(msg)
                 if self.need_catch_up and self.rep.game is not None:
                     self.catch_up()
                 now = time.monotonic()
-                if on_update and self.version != drawn and (
-                        not self.pending() or now - last >= REDRAW_S):
+                if (
+                    on_update
+                    and self.version != drawn
+                    and (not self.pending() or now - last >= REDRAW_S)
+                ):
                     drawn = self.version
                     last = now
                     on_update(self)
@@ -385,9 +430,9 @@ class Mirror(BoardLink):
             except (serial.SerialException, OSError, MirrorError) as e:
                 self.close()
                 if not self.opened:
-                    raise MirrorError(str(e)) from None     # never had the board
+                    raise MirrorError(str(e)) from None  # never had the board
                 if stop and stop():
-                    return                  # the tool is ending (its link closed under it)
+                    return  # the tool is ending (its link closed under it)
                 linknote.lost(self, e)
                 self.version += 1
                 if on_update:

@@ -17,7 +17,7 @@ import time
 from host_tools import paths
 
 PICO_VID = 0x2E8A
-PICO_PID = 0x0005   # MicroPython on the Raspberry Pi Pico (USB CDC)
+PICO_PID = 0x0005  # MicroPython on the Raspberry Pi Pico (USB CDC)
 
 PORT_DIR = os.path.join(tempfile.gettempdir(), "fleetref-sim-%d" % os.getuid())
 
@@ -35,8 +35,16 @@ def register(path, scenario):
     f = os.path.join(PORT_DIR, "%d.port" % os.getpid())
     tmp = f + ".tmp"
     with open(tmp, "w") as fh:
-        json.dump({"path": path, "root": paths.ROOT, "pid": os.getpid(),
-                   "scenario": scenario, "started": time.time()}, fh)
+        json.dump(
+            {
+                "path": path,
+                "root": paths.ROOT,
+                "pid": os.getpid(),
+                "scenario": scenario,
+                "started": time.time(),
+            },
+            fh,
+        )
     os.replace(tmp, f)
     return f
 
@@ -47,7 +55,7 @@ def _alive(pid):
     except ProcessLookupError:
         return False
     except OSError:
-        return True      # exists, another user's
+        return True  # exists, another user's
     return True
 
 
@@ -75,7 +83,7 @@ def simulators(root=None):
             with open(full) as fh:
                 info = json.load(fh)
         except (OSError, ValueError):
-            continue      # an old-format file or one being written: not ours to follow
+            continue  # an old-format file or one being written: not ours to follow
         if not isinstance(info, dict) or "path" not in info:
             continue
         info["pid"] = pid
@@ -89,14 +97,17 @@ def simulators(root=None):
 def picos():
     """Serial devices of Picos running MicroPython (USB 2E8A:0005), sorted."""
     from serial.tools import list_ports
-    return sorted(p.device for p in list_ports.comports()
-                  if p.vid == PICO_VID and p.pid == PICO_PID)
+
+    return sorted(
+        p.device for p in list_ports.comports() if p.vid == PICO_VID and p.pid == PICO_PID
+    )
 
 
 def choose(pico_list, sims, other_sims=()):
     """The port ``--port auto`` takes and a sentence saying why: returns (port, note).
     ``pico_list``: device paths; ``sims``: this checkout's simulators (newest first);
     ``other_sims``: simulators of other checkouts (only mentioned). Raises NoBoard."""
+
     def sim_name(d):
         return "simulator pid %d (%s) on %s" % (d["pid"], d.get("scenario") or "?", d["path"])
 
@@ -111,11 +122,14 @@ def choose(pico_list, sims, other_sims=()):
             note = "using the newest: " + sim_name(sims[0])
         others = [sim_name(d) for d in sims[1:]]
     else:
-        msg = ("no board found: no Pico (USB 2E8A:0005) and no running `fleetref sim` of this "
-               "checkout (%s)" % paths.ROOT)
+        msg = (
+            "no board found: no Pico (USB 2E8A:0005) and no running `fleetref sim` of this "
+            "checkout (%s)" % paths.ROOT
+        )
         if other_sims:
-            msg += "; simulators of other checkouts (give --port to follow one): " + \
-                   ", ".join("%s from %s" % (sim_name(d), d.get("root")) for d in other_sims)
+            msg += "; simulators of other checkouts (give --port to follow one): " + ", ".join(
+                "%s from %s" % (sim_name(d), d.get("root")) for d in other_sims
+            )
         raise NoBoard(msg)
     if others:
         note += "; other candidates (give --port PATH to choose): " + ", ".join(others)

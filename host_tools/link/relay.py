@@ -38,7 +38,7 @@ class Relay:
             self.ser.reset_input_buffer()
             self.fd = self.ser.fileno()
             try:
-                os.unlink(path)                 # a relay that died left it (we hold the port)
+                os.unlink(path)  # a relay that died left it (we hold the port)
             except FileNotFoundError:
                 pass
             self.lsock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -56,7 +56,7 @@ class Relay:
         self.sel.register(self.wake_r, selectors.EVENT_READ, "wake")
         self.clients = {}
         self.board_buf = bytearray()
-        self.to_board = bytearray()    # whole lines the board's port has not taken yet
+        self.to_board = bytearray()  # whole lines the board's port has not taken yet
         self.cond = threading.Condition()
         self.stopping = self.stopped = False
         self.thread = None
@@ -93,8 +93,8 @@ class Relay:
                         os.read(self.wake_r, 64)
                     if self.stopping:
                         break
-        except Exception:            # noqa: BLE001 (the board went away, or a fault here:
-            pass                     # every tool sees its link drop and attaches again)
+        except Exception:  # noqa: BLE001 (the board went away, or a fault here:
+            pass  # every tool sees its link drop and attaches again)
         finally:
             self._shutdown()
 
@@ -143,8 +143,8 @@ class Relay:
         c.inbuf += data
         i = c.inbuf.rfind(b"\n")
         if i >= 0:
-            self._write_board(c.inbuf[:i + 1])     # whole lines: never mixed with another's
-            del c.inbuf[:i + 1]
+            self._write_board(c.inbuf[: i + 1])  # whole lines: never mixed with another's
+            del c.inbuf[: i + 1]
         if len(c.inbuf) > MAX_LINE:
             self._drop(c)
 
@@ -154,7 +154,7 @@ class Relay:
         self.to_board += data
         try:
             while self.to_board:
-                del self.to_board[:os.write(self.fd, self.to_board)]
+                del self.to_board[: os.write(self.fd, self.to_board)]
         except (BlockingIOError, InterruptedError):
             pass
         want = selectors.EVENT_READ | (selectors.EVENT_WRITE if self.to_board else 0)
@@ -187,12 +187,12 @@ class Relay:
         with self.cond:
             self.clients.pop(c.sock, None)
             if not self.clients:
-                self.stopping = True          # the last tool left: let the port go
+                self.stopping = True  # the last tool left: let the port go
             self.cond.notify_all()
 
     def _shutdown(self):
         try:
-            if os.stat(self.path).st_ino == self.inode:     # (not another relay's)
+            if os.stat(self.path).st_ino == self.inode:  # (not another relay's)
                 os.unlink(self.path)
         except OSError:
             pass
@@ -216,8 +216,9 @@ class Relay:
         """Wait until the relay has dropped ``peer`` and, when no tool is left, has closed the
         port (a tool that closes its link finds the port free after)."""
         with self.cond:
-            self.cond.wait_for(lambda: self.stopped or (peer not in self.clients
-                                                        and self.clients), timeout)
+            self.cond.wait_for(
+                lambda: self.stopped or (peer not in self.clients and self.clients), timeout
+            )
 
     def stop(self, timeout=1.0):
         """End the relay (every tool sees its link drop) and wait for the port to close."""

@@ -25,29 +25,32 @@ class Replica:
     """The host's copy of the board's game, built from the board's ``game`` line and events."""
 
     def __init__(self):
-        self.game = None          # type: Game | None
-        self.roster_text = ""     # the roster of the board's ``game`` line (JSON text)
-        self.scenario = ""        # its scenario's name (the roster's own name when none)
-        self.clock = None         # the board's clocks as the host keeps them (referee.clock's
+        self.game = None  # type: Game | None
+        self.roster_text = ""  # the roster of the board's ``game`` line (JSON text)
+        self.scenario = ""  # its scenario's name (the roster's own name when none)
+        self.clock = None  # the board's clocks as the host keeps them (referee.clock's
         #                           clock_of: the replica stands for the board's app there)
         self.gid = None
-        self.game_msg = None      # the board's ``game`` message (roster, scenario)
+        self.game_msg = None  # the board's ``game`` message (roster, scenario)
         self.board_hash = None
-        self.checked = 0          # events whose hash was compared
-        self.mismatches = []      # (seq, board hash, mirror hash)
-        self.recent = collections.deque(maxlen=12)   # [seq, ev, text or None]
-        self.decided = None       # the event that made the winner (_decided)
+        self.checked = 0  # events whose hash was compared
+        self.mismatches = []  # (seq, board hash, mirror hash)
+        self.recent = collections.deque(maxlen=12)  # [seq, ev, text or None]
+        self.decided = None  # the event that made the winner (_decided)
         self.round_before = 0
-        self.text_from = 0        # events after this seq get their text when applied (the
+        self.text_from = 0  # events after this seq get their text when applied (the
         #                           mirror raises it while it catches up a long game: a text
         #                           costs ~20 us, as much as applying the event)
-        self.errors = []          # board's err lines
-        self.history = []         # (round, roll0, roll1, holder)
+        self.errors = []  # board's err lines
+        self.history = []  # (round, roll0, roll1, holder)
         self.base0 = (0, None)
         self.rows = []
         from host_tools.files.dicelog import DiceLog
-        self.dicelog = DiceLog()  # commitments, roll and reveal lines (host_tools/files/dicelog.py)
-        self.on_change = None     # hook (the web view): f(kind, seq) after the replica took a
+
+        self.dicelog = (
+            DiceLog()
+        )  # commitments, roll and reveal lines (host_tools/files/dicelog.py)
+        self.on_change = None  # hook (the web view): f(kind, seq) after the replica took a
         #                           "game", a "state" or an "ev"; called in the reading thread
 
     def _changed(self, kind):
@@ -63,12 +66,12 @@ class Replica:
         self.game = game
         self.roster_text = text
         self.scenario = msg.get("scenario") or name
-        self.clock = None         # (as the board's: a game line starts its clocks afresh)
-        self.base0 = (0, None)     # the full record (for save): base state, then every event
-        self.rows = []             # (seq, ev, state hash after it)
+        self.clock = None  # (as the board's: a game line starts its clocks afresh)
+        self.base0 = (0, None)  # the full record (for save): base state, then every event
+        self.rows = []  # (seq, ev, state hash after it)
         self.gid = msg["gid"]
         self.recent.clear()
-        self.decided = None       # the event that made the winner (_decided)
+        self.decided = None  # the event that made the winner (_decided)
         self.text_from = 0
         self.history = []
         self.board_hash = msg.get("hash")
@@ -83,16 +86,21 @@ class Replica:
             return False
         ng = new_game(self.roster_text)[0]
         try:
-            ng.set_window(msg["base_seq"], bytes.fromhex(msg["base"]) if msg["base"] else None,
-                          bytes.fromhex(msg["window"]), bytes.fromhex(msg["hashes"]),
-                          msg["eff"])
+            ng.set_window(
+                msg["base_seq"],
+                bytes.fromhex(msg["base"]) if msg["base"] else None,
+                bytes.fromhex(msg["window"]),
+                bytes.fromhex(msg["hashes"]),
+                msg["eff"],
+            )
         except (ValueError, KeyError, TypeError) as e:
             self.mismatches.append((msg.get("seq"), msg.get("hash"), "bad state: %s" % e))
             return False
         self.game = ng
         self.base0 = (ng.base_seq, msg["base"] or None)
-        self.rows = [(s, ng.event(s), ng.event_hash(s)) for s in range(ng.base_seq + 1,
-                                                                      ng.seq + 1)]
+        self.rows = [
+            (s, ng.event(s), ng.event_hash(s)) for s in range(ng.base_seq + 1, ng.seq + 1)
+        ]
         self.board_hash = msg["hash"]
         if ng.state_hash() != msg["hash"]:
             self.mismatches.append((ng.seq, msg["hash"], ng.state_hash()))
@@ -120,11 +128,17 @@ class Replica:
                 elif self.game is not None and "dice" in row:
                     self.dicelog.take(row["dice"])
                 elif self.game is not None and "ev" in row:
-                    self.apply_event({"gid": self.gid, "seq": row["seq"],
-                                          "ev": row["ev"], "hash": row.get("board_hash")})
+                    self.apply_event(
+                        {
+                            "gid": self.gid,
+                            "seq": row["seq"],
+                            "ev": row["ev"],
+                            "hash": row.get("board_hash"),
+                        }
+                    )
             except (ValueError, KeyError, TypeError, IndexError):
-                continue   # a line torn by the host's own crash, or not this mirror's
-        self.dicelog.notes()        # (restarts the log holds were said when they happened)
+                continue  # a line torn by the host's own crash, or not this mirror's
+        self.dicelog.notes()  # (restarts the log holds were said when they happened)
         return self.game.seq if self.game is not None else 0
 
     def _decided(self, g, before, seq, ev):
@@ -135,8 +149,11 @@ class Replica:
         if w is None:
             self.decided = None
         elif w != before[3]:
-            self.decided = {"round": self.round_before, "seq": seq,
-                            "text": with_consequences(event_text(g, ev, seq), before, g, ev)}
+            self.decided = {
+                "round": self.round_before,
+                "seq": seq,
+                "text": with_consequences(event_text(g, ev, seq), before, g, ev),
+            }
 
     def recent_texts(self):
         """The newest events as (seq, text). Each text was made when its event was applied
@@ -166,7 +183,7 @@ class Replica:
         ev = tuple(msg["ev"])
         if ev[0] == EV_INIT:
             self.history.append((g.round, ev[1], ev[2]))
-        before = outcome(g) if seq > self.text_from else None   # (texts.consequences;
+        before = outcome(g) if seq > self.text_from else None  # (texts.consequences;
         self.round_before = g.round
         r = g.submit(ev)
         if r:
@@ -174,8 +191,15 @@ class Replica:
             return "mismatch"
         mine = g.event_hash(seq)
         self.rows.append((seq, ev, mine))
-        self.recent.append([seq, ev, with_consequences(event_text(g, ev, seq), before, g, ev)
-                            if before is not None else None])    # none in a bulk catch-up)
+        self.recent.append(
+            [
+                seq,
+                ev,
+                with_consequences(event_text(g, ev, seq), before, g, ev)
+                if before is not None
+                else None,
+            ]
+        )  # none in a bulk catch-up)
         if before is not None:
             self._decided(g, before, seq, ev)
         h = msg.get("hash")

@@ -29,9 +29,9 @@ import serial
 # Seconds a tool keeps trying while the port is locked and no relay answers: the process
 # holding it may be starting its relay or handing the port over as it ends.
 ATTACH_WAIT = 2.0
-GREETING = b"fleetref-relay 1\n"    # the relay's first line to a tool (not JSON: ignored)
-MAX_LINE = 1 << 20        # a tool's line longer than this (no newline) drops that tool
-MAX_BACKLOG = 16 << 20    # board output a tool has not read: beyond it the tool is dropped
+GREETING = b"fleetref-relay 1\n"  # the relay's first line to a tool (not JSON: ignored)
+MAX_LINE = 1 << 20  # a tool's line longer than this (no newline) drops that tool
+MAX_BACKLOG = 16 << 20  # board output a tool has not read: beyond it the tool is dropped
 #                           (it attaches again and catches up from the newest event it holds)
 
 
@@ -63,11 +63,13 @@ def _private_dir(base):
 def socket_path(port):
     """The relay's socket for ``port``: keyed by the port's real path."""
     real = os.path.realpath(port)
-    name = "%s-%s.sock" % (re.sub(r"[^A-Za-z0-9]+", "-", real).strip("-")[-24:],
-                           hashlib.sha1(real.encode()).hexdigest()[:10])
+    name = "%s-%s.sock" % (
+        re.sub(r"[^A-Za-z0-9]+", "-", real).strip("-")[-24:],
+        hashlib.sha1(real.encode()).hexdigest()[:10],
+    )
     for base in (tempfile.gettempdir(), "/tmp"):
         path = os.path.join(_private_dir(base), name)
-        if len(path.encode()) < 100:           # a Unix socket's path is at most 107 bytes
+        if len(path.encode()) < 100:  # a Unix socket's path is at most 107 bytes
             return path
     raise AttachError("no folder with a path short enough for a socket (set TMPDIR)")
 
@@ -77,6 +79,7 @@ def attach(port, baud=115200, wait=ATTACH_WAIT):
     relay when none runs. Raises AttachError (``busy`` when another program holds the port)
     or serial.SerialException (no such device, no permission)."""
     from host_tools.link import relay
+
     path = socket_path(port)
     end = time.monotonic() + wait
     while True:
@@ -90,10 +93,16 @@ def attach(port, baud=115200, wait=ATTACH_WAIT):
                 raise
         if time.monotonic() >= end:
             if mute:
-                raise AttachError("the fleetref process holding it does not answer (stopped "
-                                  "with Ctrl-Z?): resume or end it", busy=True)
-            raise AttachError("another program holds it (a serial terminal, mpremote, an "
-                              "editor's REPL?): close that and try again", busy=True)
+                raise AttachError(
+                    "the fleetref process holding it does not answer (stopped "
+                    "with Ctrl-Z?): resume or end it",
+                    busy=True,
+                )
+            raise AttachError(
+                "another program holds it (a serial terminal, mpremote, an "
+                "editor's REPL?): close that and try again",
+                busy=True,
+            )
         time.sleep(0.05)
 
 
@@ -131,7 +140,7 @@ class SharedPort:
     def __init__(self, sock, port, relay=None, peer=None):
         self.sock = sock
         self.port = port
-        self.relay = relay        # this process's relay, for the owner's own end
+        self.relay = relay  # this process's relay, for the owner's own end
         self.peer = peer
         self.is_open = True
 
@@ -147,8 +156,7 @@ class SharedPort:
         except OSError as e:
             raise serial.SerialException("the link to %s was closed (%s)" % (self.port, e))
         if not data:
-            raise serial.SerialException("the fleetref process holding %s let it go"
-                                         % self.port)
+            raise serial.SerialException("the fleetref process holding %s let it go" % self.port)
         return data
 
     @property

@@ -16,24 +16,36 @@ SUMMARY = "Escape from Hoth played and explained on the simulator"
 
 SCRIPT = os.path.join(paths.ROOT, "docs", "scripts", "hoth-3-rounds.txt")
 
-NEXT = [("play it yourself on the simulated board (keys 1234/qwer/asdf/zxcv)",
-         ".venv/bin/fleetref sim --scenario hoth"),
-        ("in a second terminal, follow that board live",
-         ".venv/bin/fleetref mirror --port auto"),
-        ("check a fleet of your own (format: docs/rosters.md)",
-         ".venv/bin/fleetref roster check firmware/rosters/swsb-example.json")]
+NEXT = [
+    (
+        "play it yourself on the simulated board (keys 1234/qwer/asdf/zxcv)",
+        ".venv/bin/fleetref sim --scenario hoth",
+    ),
+    ("in a second terminal, follow that board live", ".venv/bin/fleetref mirror --port auto"),
+    (
+        "check a fleet of your own (format: docs/rosters.md)",
+        ".venv/bin/fleetref roster check firmware/rosters/swsb-example.json",
+    ),
+]
 
 STYLE = {"heading": "bold", "why": "cyan", "event": "", "refused": "bold red"}
 
 
 def add_arguments(p):
     p.add_argument("--pace", type=int, default=900, help="ms between the script's lines")
-    p.add_argument("--linger", type=float, default=4.0,
-                   help="seconds to keep showing the game after the script ends")
+    p.add_argument(
+        "--linger",
+        type=float,
+        default=4.0,
+        help="seconds to keep showing the game after the script ends",
+    )
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--plain", action="store_true",
-                   help="print the narration as plain lines (no live view); the default when "
-                        "the output is not a terminal")
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="print the narration as plain lines (no live view); the default when "
+        "the output is not a terminal",
+    )
 
 
 def wrapped(style, text, width=None):
@@ -43,13 +55,19 @@ def wrapped(style, text, width=None):
     indented further."""
     import shutil
     import textwrap
+
     ind = "  " if style in ("event", "refused") else ""
     width = width or (shutil.get_terminal_size().columns if sys.stdout.isatty() else 0)
     if not width:
         return ind + text
-    return textwrap.fill(text, width=max(width, 20), initial_indent=ind,
-                         subsequent_indent=ind + "  ", break_long_words=False,
-                         break_on_hyphens=False)
+    return textwrap.fill(
+        text,
+        width=max(width, 20),
+        initial_indent=ind,
+        subsequent_indent=ind + "  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
 
 
 def next_steps():
@@ -63,13 +81,14 @@ def next_steps():
 def mirror_pico(port):
     from host_tools.link.mirror import Mirror, MirrorError
     from host_tools.views.mirrorview import live_view
+
     print("fleetref demo: Pico found on %s; mirroring it (Ctrl-C quits)" % port)
     m = Mirror(port)
     try:
         live_view(m, None)
     except KeyboardInterrupt:
         pass
-    except MirrorError as e:             # the port held by another program, or no board
+    except MirrorError as e:  # the port held by another program, or no board
         print("fleetref demo: %s" % e, file=sys.stderr)
         return 2
     finally:
@@ -78,15 +97,24 @@ def mirror_pico(port):
 
 
 def start_sim(seed):
-    cmd = [sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--scenario", "hoth",
-           "--seed", str(seed)]
-    env = dict(os.environ, FLEETREF_SIM_UNLISTED="1")     # the demo's board is its own
+    cmd = [
+        sys.executable,
+        "-m",
+        "host_tools.cli",
+        "sim",
+        "--headless",
+        "--scenario",
+        "hoth",
+        "--seed",
+        str(seed),
+    ]
+    env = dict(os.environ, FLEETREF_SIM_UNLISTED="1")  # the demo's board is its own
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=paths.ROOT, env=env)
     first = proc.stdout.readline().strip() if proc.stdout is not None else ""
     if not first.startswith("serial: "):
         proc.kill()
         raise RuntimeError("the simulator did not start: %r" % first)
-    return proc, first[len("serial: "):]
+    return proc, first[len("serial: ") :]
 
 
 def demo_mirror(port):
@@ -113,6 +141,7 @@ def main(args):
     from host_tools.sim.script import ScriptError
     from referee.keymap import KeyMap
     from referee.app import ACTIONS
+
     port = pico_port()
     if port:
         return mirror_pico(port)
@@ -134,10 +163,16 @@ def main(args):
         m.open()
         m.sync()
         if plain:
+
             def say(style, text):
                 print(wrapped(style, text), flush=True)
-            print(wrapped("heading", "Escape from Hoth (seed 004, Scenario 1) on the "
-                                     "simulated board (%s)" % port))
+
+            print(
+                wrapped(
+                    "heading",
+                    "Escape from Hoth (seed 004, Scenario 1) on the simulated board (%s)" % port,
+                )
+            )
             run_plain(m, narrate.Narrator(m, keymap, say), script, args)
         else:
             run_live(m, narrate.Narrator(m, keymap), script, args)
@@ -167,6 +202,7 @@ def demo_screen(m, nar, console=None):
     from rich.text import Text
     from host_tools.views.mirrorview import MirrorScreen
     from host_tools.views.screen import Section
+
     screen = MirrorScreen(m, console)
 
     def story():
@@ -179,9 +215,11 @@ def demo_screen(m, nar, console=None):
 
 def run_live(m, nar, script, args):
     from rich.live import Live
+
     screen = demo_screen(m, nar)
-    with Live(screen.build(), console=screen.console, refresh_per_second=10,
-              vertical_overflow="crop") as live:
+    with Live(
+        screen.build(), console=screen.console, refresh_per_second=10, vertical_overflow="crop"
+    ) as live:
         for line in script:
             nar.play(line)
             live.update(screen.build())
@@ -200,15 +238,26 @@ def run_live(m, nar, script, args):
 
 def summary(m):
     from referee.texts import plural, win_text
+
     g = m.rep.game
     if g is None:
         return 2
     ok = not m.rep.mismatches
     w = g.winner()
-    print("\n" + wrapped("heading", "Demo finished: round %d, %s; %s. Board and mirror "
-                                   "state hashes %s (%s)." % (
-                                       g.round, plural(g.seq, "event"), win_text(g, w)
-                                       if w is not None else "no winner yet",
-                                       "agree" if ok else "DIFFER", g.state_hash())))
+    print(
+        "\n"
+        + wrapped(
+            "heading",
+            "Demo finished: round %d, %s; %s. Board and mirror "
+            "state hashes %s (%s)."
+            % (
+                g.round,
+                plural(g.seq, "event"),
+                win_text(g, w) if w is not None else "no winner yet",
+                "agree" if ok else "DIFFER",
+                g.state_hash(),
+            ),
+        )
+    )
     print("\n".join(next_steps()))
     return 0 if ok else 3

@@ -6,12 +6,20 @@ ruleset checks every name and value when the game is loaded, as the ``load`` com
 
 
 def add_arguments(p):
-    p.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
-                   help="a game setting over the scenario's own, e.g. clock_s=2700 or "
-                        "clock_zero=1 (repeat for more; docs/rosters.md, docs/clock.md)")
-    p.add_argument("--clock", metavar="MINUTES",
-                   help="time banks: each side's clock starts with MINUTES (the setting "
-                        "clock_s; docs/clock.md)")
+    p.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game setting over the scenario's own, e.g. clock_s=2700 or "
+        "clock_zero=1 (repeat for more; docs/rosters.md, docs/clock.md)",
+    )
+    p.add_argument(
+        "--clock",
+        metavar="MINUTES",
+        help="time banks: each side's clock starts with MINUTES (the setting "
+        "clock_s; docs/clock.md)",
+    )
 
 
 def parse(args):
@@ -26,8 +34,9 @@ def parse(args):
         try:
             out[name] = int(val.strip())
         except ValueError:
-            raise ValueError("--setting %s: the value must be a whole number (got %r)"
-                             % (name, val)) from None
+            raise ValueError(
+                "--setting %s: the value must be a whole number (got %r)" % (name, val)
+            ) from None
     clock = getattr(args, "clock", None)
     if clock is not None:
         if "clock_s" in out:
@@ -37,7 +46,8 @@ def parse(args):
         except ValueError:
             minutes = -1.0
         if not 0 < minutes < 1e6:
-            raise ValueError("--clock wants the minutes each side starts with, e.g. 45 "
-                             "(got %r)" % clock)
+            raise ValueError(
+                "--clock wants the minutes each side starts with, e.g. 45 (got %r)" % clock
+            )
         out["clock_s"] = max(1, round(minutes * 60))
     return out or None

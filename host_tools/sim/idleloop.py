@@ -25,7 +25,7 @@ class IdleLoop:
         self.wake = asyncio.Event()
         self.changed = asyncio.Event()
         self.heard = asyncio.Event()
-        self.turns = 0            # loop turns (each one after a wake-up)
+        self.turns = 0  # loop turns (each one after a wake-up)
         self.writing = False
 
     def _writable(self):
@@ -48,7 +48,7 @@ class IdleLoop:
         try:
             while self.keys.busy():
                 r.step_keys()
-            r.step_keys()                       # the clock (error expiry) moves on
+            r.step_keys()  # the clock (error expiry) moves on
         except Exception as e:
             r.crash("keys", e)
         try:
@@ -64,7 +64,7 @@ class IdleLoop:
         if r.frames != frames:
             self.changed.set()
         self.ser.flush()
-        if self.ser.pending() and not self.writing:   # a host not reading: write when it can
+        if self.ser.pending() and not self.writing:  # a host not reading: write when it can
             asyncio.get_running_loop().add_writer(self.ser.master, self._writable)
             self.writing = True
 

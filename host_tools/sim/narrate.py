@@ -77,11 +77,11 @@ class Narrator:
         if not line.steps:
             return
         seen_seq = rep.game.seq
-        seen_err = len(m.err_log)     # Mirror subclass keeping every refusal (demo.py)
+        seen_err = len(m.err_log)  # Mirror subclass keeping every refusal (demo.py)
         for step in line.steps:
             for cmd in commands(step, list(rep.game.names), self.keymap):
                 m.send(cmd)
-        m.send({"c": "hello"})           # a fence: every answer before it has arrived
+        m.send({"c": "hello"})  # a fence: every answer before it has arrived
         m.wait_for("hello")
         for seq, text in rep.recent_texts():
             if seq > seen_seq:

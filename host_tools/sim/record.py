@@ -17,10 +17,11 @@ class EventRecord:
 
     def __call__(self, seq, ev):
         from referee.texts import event_text, outcome, with_consequences
+
         g = self.app.game
         if self.app.gid != self.gid:
             self.gid = self.app.gid
-            self.evs = [] if seq == 1 else None   # a restored game: only its window is known
+            self.evs = [] if seq == 1 else None  # a restored game: only its window is known
             self.texts = []
             self.before = (0, 0, 0, None) if seq == 1 else None
         if self.evs is not None:
@@ -43,13 +44,15 @@ class EventRecord:
 
 def final_snapshot(app, ser, rejected):
     snap = app.game.snapshot()
-    if app.game.clk:                  # the board's clocks now: paused, live (docs/clock.md)
+    if app.game.clk:  # the board's clocks now: paused, live (docs/clock.md)
         from referee.clock import live_view
+
         snap["clock"] = live_view(app)
     snap["gid"] = app.gid
     snap["events"] = app.on_event.events()
     snap["rejected"] = rejected
     snap["serial_dropped"] = ser.dropped
-    snap["texts"] = app.on_event.texts            # the simulator's log (EventRecord)
+    snap["texts"] = app.on_event.texts  # the simulator's log (EventRecord)
     from referee.texts import add_states
-    return add_states(snap, app.game)       # ship states in words, as every host view
+
+    return add_states(snap, app.game)  # ship states in words, as every host view

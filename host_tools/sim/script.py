@@ -36,7 +36,7 @@ def parse(text):
                 steps.append(("raw", int(t[1:].rstrip("~")), t.endswith("~")))
             elif t in ("select", "wait", "dice"):
                 need = 2 if t == "dice" else 1
-                args = toks[i + 1:i + 1 + need]
+                args = toks[i + 1 : i + 1 + need]
                 if len(args) < need:
                     raise ScriptError(where + "%s needs %d argument(s)" % (t, need))
                 i += need
@@ -93,8 +93,10 @@ def ship_index(names, name):
     low = [i for i, n in enumerate(names) if n.lower() == name.lower()]
     if len(low) == 1:
         return low[0]
-    raise ScriptError("select: no ship named %r (the ships: %s)"
-                      % (name, ", ".join(n.replace(" ", "_") for n in names)))
+    raise ScriptError(
+        "select: no ship named %r (the ships: %s)"
+        % (name, ", ".join(n.replace(" ", "_") for n in names))
+    )
 
 
 def check_keys(steps, n):
@@ -125,6 +127,7 @@ async def play(steps, app, keys, keymap, pace_ms, rejected):
     busy, host_tools/sim/virtual.QueueKeys), ``pace_ms`` apart; each refusal is appended to
     ``rejected`` as {"key", "msg"}. Raises ScriptError when a ``select`` names no ship."""
     from referee.loop import sleep_ms
+
     for step in steps:
         if step[0] == "wait":
             await sleep_ms(step[1])

@@ -24,6 +24,7 @@ from host_tools.sim.record import EventRecord, final_snapshot
 from host_tools.sim.virtual import PtySerial, QueueKeys, FrameCapture
 
 from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from host_tools.views.simview import SimView
 
@@ -35,26 +36,32 @@ def make_board(args):
     """Build the simulated board: returns (app, runner, serial, keys, display, keymap)."""
     board = paths.board_profile(args.board)
     rdir = getattr(args, "rosters", None) or simflash.rosters_dir(args.flash)
-    ser = PtySerial()          # the virtual drivers (sim/virtual.py), on the firmware's
-    display = FrameCapture()   # driver contracts (referee/assembly.py)
+    ser = PtySerial()  # the virtual drivers (sim/virtual.py), on the firmware's
+    display = FrameCapture()  # driver contracts (referee/assembly.py)
     keys = QueueKeys()
-    if args.seed is not None:          # reproducible test dice: not committed
+    if args.seed is not None:  # reproducible test dice: not committed
         dice = Dice(XorShift32(args.seed))
-    else:                              # committed board rolls (docs/dice.md)
+    else:  # committed board rolls (docs/dice.md)
         from referee.dice import Fair
+
         dice = Dice(Fair(board_seed()))
     # the board as firmware/main.py assembles it, with the simulator's display and keys
     runner = assemble(board, rdir, ser, dice, display, keys)
     app, keymap = runner.app, runner.keymap
     from host_tools.board.firmware_build import source_hash
+
     # hello: the checkout's own code
     app.build_info = (None, "host", source_hash())  # pyright: ignore[reportAttributeAccessIssue]  (None in firmware, a host's to set)
     if args.flash:
         from referee.journal import Journal, OSFS
+
         os.makedirs(args.flash, exist_ok=True)
-        app.set_journal(Journal(OSFS(os.path.abspath(args.flash)), "/game",
-                                history_budget=args.history_kb * 1024))
-    settings = gamesettings.parse(args)       # --setting, --clock (ValueError: one line)
+        app.set_journal(
+            Journal(
+                OSFS(os.path.abspath(args.flash)), "/game", history_budget=args.history_kb * 1024
+            )
+        )
+    settings = gamesettings.parse(args)  # --setting, --clock (ValueError: one line)
     wanted = None
     if args.roster:
         wanted = os.path.splitext(os.path.basename(args.roster))[0]
@@ -66,25 +73,30 @@ def make_board(args):
     if j is not None and not args.new and j.has_game():
         held = None
         try:
-            line = j.setup()            # (a str, as the journal holds a game; or it raises)
+            line = j.setup()  # (a str, as the journal holds a game; or it raises)
             if line is not None:
                 held = json.loads(line).get("scenario")
         except (ValueError, KeyError, TypeError, AttributeError):
             pass
         if held is None:
             where = j.set_aside()
-            app.boot_note = ("journal damaged: its set-up is unreadable; damaged files kept in "
-                             "%s; a new game is started" % where)
+            app.boot_note = (
+                "journal damaged: its set-up is unreadable; damaged files kept in "
+                "%s; a new game is started" % where
+            )
         elif (wanted is not None and held != wanted) or settings:
-            raise ValueError("%s holds a game of %s in play (with its own settings): leave out "
-                             "--scenario/--roster/--ruleset/--setting/--clock to resume it, or "
-                             "add --new to start %s over it" % (args.flash, held, wanted or held))
+            raise ValueError(
+                "%s holds a game of %s in play (with its own settings): leave out "
+                "--scenario/--roster/--ruleset/--setting/--clock to resume it, or "
+                "add --new to start %s over it" % (args.flash, held, wanted or held)
+            )
         else:
             app.boot(held)
     if app.game is None:
         if args.roster:
-            app.load_text(paths.load_roster_file(args.roster), args.ruleset, wanted or "",
-                          settings)
+            app.load_text(
+                paths.load_roster_file(args.roster), args.ruleset, wanted or "", settings
+            )
         else:
             app.load_scenario(wanted or "hoth", args.ruleset, settings)
     if app.boot_note:
@@ -105,15 +117,20 @@ def _board_for_script(args):
     except (ValueError, OSError) as e:
         raise SystemExit("fleetref sim: %s" % e)
     ser, keymap = board[2], board[5]
-    if steps and not hasattr(keymap, "find") and any(st[0] != "raw" and st[0] != "wait"
-                                                      for st in steps):
+    if (
+        steps
+        and not hasattr(keymap, "find")
+        and any(st[0] != "raw" and st[0] != "wait" for st in steps)
+    ):
         ser.close()
-        raise SystemExit("fleetref sim: this board's keys change with its mode: script it "
-                         "with K<n> tokens")
+        raise SystemExit(
+            "fleetref sim: this board's keys change with its mode: script it with K<n> tokens"
+        )
     try:
         if steps:
-            scriptmod.check_keys(steps, sum(len(r) for r in
-                                            paths.board_profile(args.board)["keys"]))
+            scriptmod.check_keys(
+                steps, sum(len(r) for r in paths.board_profile(args.board)["keys"])
+            )
     except scriptmod.ScriptError as e:
         ser.close()
         raise SystemExit("fleetref sim: %s" % e)
@@ -126,12 +143,16 @@ def _announce(ser, app):
     listing's file (ports.register) to remove at the end."""
     print("serial: %s" % ser.path, flush=True)
     from host_tools.link import ports
+
     mates = ports.simulators(paths.ROOT)
     if mates and os.environ.get("FLEETREF_SIM_UNLISTED") != "1":
-        print("fleetref sim: note: %d other simulator(s) of this checkout running (pid %s); "
-              "`mirror --port auto` follows the newest, this one"
-              % (len(mates), ", ".join(str(d["pid"]) for d in mates)), file=sys.stderr,
-              flush=True)
+        print(
+            "fleetref sim: note: %d other simulator(s) of this checkout running (pid %s); "
+            "`mirror --port auto` follows the newest, this one"
+            % (len(mates), ", ".join(str(d["pid"]) for d in mates)),
+            file=sys.stderr,
+            flush=True,
+        )
     portfile = ports.register(ser.path, app.scenario)
     app.link.hello()
     return portfile
@@ -148,10 +169,10 @@ class Session:
         self.app, self.runner, self.ser, self.keys, self.display, self.keymap = board
         self.idle = IdleLoop(self.runner, self.ser, self.keys)
         self.stop = asyncio.Event()
-        self.tui = None           # type: SimView | None
+        self.tui = None  # type: SimView | None
         self.rejected = []
         self.failed = []
-        self.portfile = None      # type: str | None
+        self.portfile = None  # type: str | None
 
     async def driver(self):
         """Play the script (after a host's first line with ``--wait-for-host``); headless,
@@ -166,13 +187,14 @@ class Session:
             else:
                 await self.idle.heard.wait()
         try:
-            await scriptmod.play(self.steps, self.app, self.keys, self.keymap, args.pace,
-                                 self.rejected)
-        except scriptmod.ScriptError as e:    # a select naming no ship: stop, say so
+            await scriptmod.play(
+                self.steps, self.app, self.keys, self.keymap, args.pace, self.rejected
+            )
+        except scriptmod.ScriptError as e:  # a select naming no ship: stop, say so
             self.failed.append("fleetref sim: %s" % e)
             self.stop.set()
             return
-        for _ in range(200):   # let the serial task send what is queued
+        for _ in range(200):  # let the serial task send what is queued
             if not ser.pending():
                 break
             await sleep_ms(10)
@@ -200,6 +222,7 @@ class Session:
                 pass
         if not self.args.flash and getattr(self.args, "rosters", None):
             import shutil
+
             shutil.rmtree(self.args.rosters, ignore_errors=True)
 
 
@@ -214,16 +237,24 @@ async def run(args):
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, session.stop.set)
     extra = []
-    extra.append(clock_task(app))     # time banks (referee/clock.py), as on the Pico
+    extra.append(clock_task(app))  # time banks (referee/clock.py), as on the Pico
     if not args.headless:
         from host_tools.views.simview import SimView
-        tui = session.tui = SimView(app, session.runner, session.display, session.keys,
-                                    session.ser, session.stop, session.idle.changed)
+
+        tui = session.tui = SimView(
+            app,
+            session.runner,
+            session.display,
+            session.keys,
+            session.ser,
+            session.stop,
+            session.idle.changed,
+        )
         extra.append(tui.run())
     extra += [session.driver(), session.watch()]
     tasks = [] if args.periodic else [asyncio.create_task(c) for c in extra]
     try:
-        if args.periodic:                 # the firmware's own loop, on its periods
+        if args.periodic:  # the firmware's own loop, on its periods
             await session.runner.main(extra)
         else:
             await session.idle.run()
@@ -242,8 +273,9 @@ def kilobytes(text):
     except ValueError:
         raise argparse.ArgumentTypeError("not a whole number of kilobytes: %r" % text) from None
     if value < 0:
-        raise argparse.ArgumentTypeError("flash for the history must be 0 KB or more, not %d"
-                                         % value)
+        raise argparse.ArgumentTypeError(
+            "flash for the history must be 0 KB or more, not %d" % value
+        )
     return value
 
 
@@ -251,29 +283,55 @@ def add_arguments(p):
     p.add_argument("--scenario", help="scenario name (e.g. hoth, deathstar, swsb-example)")
     p.add_argument("--roster", help="roster file (.json or .toml)")
     p.add_argument("--ruleset", help="ruleset profile (alone: its example fleets)")
-    p.add_argument("--seed", type=int, help="reproducible test dice from this seed (not "
-                   "committed: fleetref verify cannot check them; default: committed dice "
-                   "from os.urandom, docs/dice.md)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="reproducible test dice from this seed (not "
+        "committed: fleetref verify cannot check them; default: committed dice "
+        "from os.urandom, docs/dice.md)",
+    )
     p.add_argument("--script", help="key-press script to play (docs/script.md)")
-    p.add_argument("--headless", action="store_true",
-                   help="no drawing; with --script print the final snapshot as JSON and exit")
-    gamesettings.add_arguments(p)         # --setting NAME=VALUE, --clock MINUTES
+    p.add_argument(
+        "--headless",
+        action="store_true",
+        help="no drawing; with --script print the final snapshot as JSON and exit",
+    )
+    gamesettings.add_arguments(p)  # --setting NAME=VALUE, --clock MINUTES
     p.add_argument("--board", default=paths.DEFAULT_BOARD, help="board profile in boards/")
     p.add_argument("--pace", type=int, default=None, help="ms between scripted key presses")
-    p.add_argument("--wait-for-host", action="store_true",
-                   help="start the script only once a host has sent a line")
-    p.add_argument("--flash", help="directory standing for the board's flash: the game journal "
-                                    "lives there and is restored at start (like a power cut)")
-    p.add_argument("--new", action="store_true",
-                   help="start a new game even when --flash holds one in play (it is replaced)")
-    p.add_argument("--history-kb", type=kilobytes, default=256,
-                   help="with --flash: flash kept for the journal's history of events "
-                        "(default 256, as on the Pico)")
-    p.add_argument("--periodic", action="store_true",
-                   help="run the firmware's own loop (key scan every 2 ms, as on the Pico) "
-                        "instead of waking only when something happens (for the benchmarks)")
-    p.add_argument("--hold", action="store_true",
-                   help="keep running after the script (headless), until interrupted")
+    p.add_argument(
+        "--wait-for-host",
+        action="store_true",
+        help="start the script only once a host has sent a line",
+    )
+    p.add_argument(
+        "--flash",
+        help="directory standing for the board's flash: the game journal "
+        "lives there and is restored at start (like a power cut)",
+    )
+    p.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new game even when --flash holds one in play (it is replaced)",
+    )
+    p.add_argument(
+        "--history-kb",
+        type=kilobytes,
+        default=256,
+        help="with --flash: flash kept for the journal's history of events "
+        "(default 256, as on the Pico)",
+    )
+    p.add_argument(
+        "--periodic",
+        action="store_true",
+        help="run the firmware's own loop (key scan every 2 ms, as on the Pico) "
+        "instead of waking only when something happens (for the benchmarks)",
+    )
+    p.add_argument(
+        "--hold",
+        action="store_true",
+        help="keep running after the script (headless), until interrupted",
+    )
 
 
 def main(args):
@@ -282,15 +340,17 @@ def main(args):
     if args.scenario and args.roster:
         raise SystemExit("fleetref sim: give --scenario or --roster, not both")
     from host_tools import names
+
     if args.flash and os.path.exists(args.flash) and not os.path.isdir(args.flash):
         raise SystemExit("fleetref sim: --flash %s is not a directory" % args.flash)
     try:
         if args.flash:
-            args.flash_lock = simflash.own(args.flash)     # held until this process ends
+            args.flash_lock = simflash.own(args.flash)  # held until this process ends
         args.rosters = simflash.rosters_dir(args.flash)
     except OSError as e:
-        raise SystemExit("fleetref sim: cannot use %s as the board's flash: %s"
-                         % (args.flash, e.strerror or e))
+        raise SystemExit(
+            "fleetref sim: cannot use %s as the board's flash: %s" % (args.flash, e.strerror or e)
+        )
     try:
         if args.scenario:
             names.check_scenario(args.scenario, args.rosters)

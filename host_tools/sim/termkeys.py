@@ -20,9 +20,19 @@ PAD_SHIFT = "!@#$QWERASDFZXCV"
 ESC = 0x1B
 # final bytes of CSI / SS3 sequences mapped to pad actions
 ARROWS = {ord("A"): "sel-", ord("B"): "sel+"}
-NAMES = {ord("A"): "Up", ord("B"): "Down", ord("C"): "Right", ord("D"): "Left",
-         ord("H"): "Home", ord("F"): "End", ord("P"): "F1", ord("Q"): "F2", ord("R"): "F3",
-         ord("S"): "F4", ord("~"): "function key"}
+NAMES = {
+    ord("A"): "Up",
+    ord("B"): "Down",
+    ord("C"): "Right",
+    ord("D"): "Left",
+    ord("H"): "Home",
+    ord("F"): "End",
+    ord("P"): "F1",
+    ord("Q"): "F2",
+    ord("R"): "F3",
+    ord("S"): "F4",
+    ord("~"): "function key",
+}
 
 
 class KeyReader:
@@ -71,11 +81,11 @@ class KeyReader:
                     out.append((PAD_SHIFT.index(ch), True))
                 i += 1
                 continue
-            if i + 1 >= n:                    # Esc at the end: maybe the start of a sequence
+            if i + 1 >= n:  # Esc at the end: maybe the start of a sequence
                 self.pending = buf[i:]
                 break
             nxt = buf[i + 1]
-            if nxt == ord("["):               # CSI: parameters 0x30-0x3F, then a final 0x40-0x7E
+            if nxt == ord("["):  # CSI: parameters 0x30-0x3F, then a final 0x40-0x7E
                 j = i + 2
                 while j < n and 0x20 <= buf[j] <= 0x3F:
                     j += 1
@@ -83,23 +93,23 @@ class KeyReader:
                     self.pending = buf[i:]
                     break
                 final = buf[j]
-                params = buf[i + 2:j]
+                params = buf[i + 2 : j]
                 if params in (b"", b"1") or final != ord("~"):
                     out.extend(self._mapped(final, NAMES.get(final, "escape sequence")))
                 else:
                     self._ignore("function key")
                 i = j + 1
-            elif nxt == ord("O"):             # SS3: ESC O <final> (F1-F4, arrows in app mode)
+            elif nxt == ord("O"):  # SS3: ESC O <final> (F1-F4, arrows in app mode)
                 if i + 2 >= n:
                     self.pending = buf[i:]
                     break
                 final = buf[i + 2]
                 out.extend(self._mapped(final, NAMES.get(final, "function key")))
                 i += 3
-            elif nxt == ESC:                  # Esc Esc: the first one alone
+            elif nxt == ESC:  # Esc Esc: the first one alone
                 self._ignore("Esc")
                 i += 1
-            else:                             # Alt+key: ESC then the key; not a pad press
+            else:  # Alt+key: ESC then the key; not a pad press
                 self._ignore("Alt+" + chr(nxt) if 32 < nxt < 127 else "Esc")
                 i += 2
         return out

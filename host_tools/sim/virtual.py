@@ -11,7 +11,7 @@ import tty
 from referee.assembly import Display, Keys, Serial
 from referee.protocol import MAX_LINE, NOT_UTF8, OVERLONG
 
-OUT_LIMIT = 256 * 1024   # bytes held for a host that is not reading; oldest lines dropped
+OUT_LIMIT = 256 * 1024  # bytes held for a host that is not reading; oldest lines dropped
 
 
 class PtySerial(Serial):
@@ -35,8 +35,8 @@ class PtySerial(Serial):
         self.lines = []
         self.out = bytearray()
         self.dropped = 0
-        self.heard = False   # a host has sent at least one line
-        self.sent = []       # lines written (kept only when record=True)
+        self.heard = False  # a host has sent at least one line
+        self.sent = []  # lines written (kept only when record=True)
         self.record = False
 
     def _fill(self):
@@ -45,15 +45,15 @@ class PtySerial(Serial):
             if not chunk:
                 return
             for b in chunk:
-                if b == 10 or b == 13:      # as the board: CR or LF ends a line (CRLF: two
-                    if self.discarding:     # ends), an empty line is skipped
+                if b == 10 or b == 13:  # as the board: CR or LF ends a line (CRLF: two
+                    if self.discarding:  # ends), an empty line is skipped
                         self.discarding = False
-                        self.lines.append(None)   # marker: an overlong line was dropped
+                        self.lines.append(None)  # marker: an overlong line was dropped
                     elif self.inbuf:
                         try:
                             self.lines.append(bytes(self.inbuf).decode("utf-8"))
                         except UnicodeError:
-                            self.lines.append(NOT_UTF8)     # refused whole, as the board
+                            self.lines.append(NOT_UTF8)  # refused whole, as the board
                     self.inbuf = bytearray()
                 elif not self.discarding:
                     self.inbuf.append(b)
@@ -78,7 +78,7 @@ class PtySerial(Serial):
         self.out += line.encode("ascii", "replace") + b"\n"
         if len(self.out) > OUT_LIMIT:
             cut = self.out.find(b"\n", len(self.out) - OUT_LIMIT)
-            self.out = self.out[cut + 1:]
+            self.out = self.out[cut + 1 :]
             self.dropped += 1
         self.flush()
 
@@ -105,7 +105,7 @@ class QueueKeys(Keys):
 
     def __init__(self):
         self.q = []
-        self.on_push = None     # optional callable: the simulator's loop wakes on a press
+        self.on_push = None  # optional callable: the simulator's loop wakes on a press
 
     def push(self, index, is_long=False):
         self.q.append((index, is_long))

@@ -23,7 +23,7 @@ SUMMARY = "an organiser's live page of every table of an event (MQTT)"
 
 PAGES = {"/": "dashboard.html"}
 DEFAULT_HTTP = "127.0.0.1:8766"
-SUBSCRIBE_WITHIN = 5.0   # seconds for the broker to confirm the subscription before serving
+SUBSCRIBE_WITHIN = 5.0  # seconds for the broker to confirm the subscription before serving
 
 
 def make_app(board, link, title="fleetref"):
@@ -39,13 +39,19 @@ def make_app(board, link, title="fleetref"):
         return JSONResponse(v, headers={"Cache-Control": "no-store"})
 
     async def results(request):
-        return Response(board.results_csv(), media_type="text/csv",
-                        headers={"Content-Disposition":
-                                 'attachment; filename="%s-results.csv"' % board.event,
-                                 "Cache-Control": "no-store"})
+        return Response(
+            board.results_csv(),
+            media_type="text/csv",
+            headers={
+                "Content-Disposition": 'attachment; filename="%s-results.csv"' % board.event,
+                "Cache-Control": "no-store",
+            },
+        )
 
-    routes = web.page_routes(PAGES, title) + [Route("/api/tables", api_tables),
-                                              Route("/results.csv", results)]
+    routes = web.page_routes(PAGES, title) + [
+        Route("/api/tables", api_tables),
+        Route("/results.csv", results),
+    ]
     return Starlette(routes=routes)
 
 
@@ -61,23 +67,36 @@ def subscribe(client, board):
 
 def add_arguments(p):
     p.add_argument("--broker", required=True, help="mqtt://HOST[:PORT] (mqtts:// for TLS)")
-    p.add_argument("--event", default=mqttlink.DEFAULT_EVENT,
-                   help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT)
-    p.add_argument("--http", default=DEFAULT_HTTP,
-                   help="HOST:PORT to serve on (default %s: this machine only)" % DEFAULT_HTTP)
-    p.add_argument("--silent-after", type=float, default=300.0,
-                   help="seconds without news after which a table in play is flagged silent "
-                        "(default 300)")
+    p.add_argument(
+        "--event",
+        default=mqttlink.DEFAULT_EVENT,
+        help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT,
+    )
+    p.add_argument(
+        "--http",
+        default=DEFAULT_HTTP,
+        help="HOST:PORT to serve on (default %s: this machine only)" % DEFAULT_HTTP,
+    )
+    p.add_argument(
+        "--silent-after",
+        type=float,
+        default=300.0,
+        help="seconds without news after which a table in play is flagged silent (default 300)",
+    )
     p.add_argument("--user", help="broker user name (fleetref tournament init: dashboard)")
     p.add_argument("--password-file", help="file holding the broker password (first line)")
     mqttlink.add_tls_argument(p)
-    p.add_argument("--client-id", help="MQTT client id (default fleetref-dash-EVENT; two "
-                                       "dashboards on one broker need two ids)")
+    p.add_argument(
+        "--client-id",
+        help="MQTT client id (default fleetref-dash-EVENT; two "
+        "dashboards on one broker need two ids)",
+    )
 
 
 def main(args):
     def say(msg):
         print("fleetref dashboard: " + msg, file=sys.stderr, flush=True)
+
     try:
         host, port = web.parse_http(args.http)
         mqttlink.parse_broker(args.broker)
@@ -87,19 +106,31 @@ def main(args):
         pw = mqttlink.read_password(args.password_file) if args.password_file else None
         if pw and not args.user:
             raise mqttlink.MqttError("--password-file needs --user")
-        web.check_free(host, port)      # before the broker: a port in use is said as such
+        web.check_free(host, port)  # before the broker: a port in use is said as such
         board = tables.Tables(args.event, args.silent_after, warn=say)
-        client = mqttlink.Client(args.broker, args.client_id or "fleetref-dash-" + args.event,
-                                 args.user, pw, warn=say, ca_file=args.ca_file)
+        client = mqttlink.Client(
+            args.broker,
+            args.client_id or "fleetref-dash-" + args.event,
+            args.user,
+            pw,
+            warn=say,
+            ca_file=args.ca_file,
+        )
         client.start()
     except (ValueError, OSError, mqttlink.MqttError) as e:
         say(str(e))
         return 2
     subscribe(client, board)
-    app = make_app(board, lambda: {"connected": client.connected.is_set(),
-                                   "broker": args.broker})
+    app = make_app(board, lambda: {"connected": client.connected.is_set(), "broker": args.broker})
     return web.serve_until_stopped(
-        say, lambda: web.serve(None, host, port, say=lambda s: print(s, flush=True), app=app,
-                               what="fleetref dashboard: http://%%s:%%d/ (event %s)"
-                               % args.event), client.stop)
-
+        say,
+        lambda: web.serve(
+            None,
+            host,
+            port,
+            say=lambda s: print(s, flush=True),
+            app=app,
+            what="fleetref dashboard: http://%%s:%%d/ (event %s)" % args.event,
+        ),
+        client.stop,
+    )

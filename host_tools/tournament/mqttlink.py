@@ -21,7 +21,7 @@ DEFAULT_PORT = 1883
 DEFAULT_EVENT = "club"
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 KINDS = ("events", "state", "status")
-CONNECT_TIMEOUT = 10.0      # seconds to wait for the broker's CONNACK
+CONNECT_TIMEOUT = 10.0  # seconds to wait for the broker's CONNACK
 
 
 class MqttError(Exception):
@@ -32,10 +32,14 @@ def parse_broker(url):
     """``mqtt://HOST[:PORT]`` (or ``mqtts://``, TLS, default port 8883) ->
     ``(host, port, tls)``. Raises MqttError."""
     u = urllib.parse.urlsplit(url or "")
-    if u.scheme not in ("mqtt", "mqtts") or not u.hostname or u.path not in ("", "/") \
-            or u.query or u.username:
-        raise MqttError("--broker wants mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (got %r)"
-                        % url)
+    if (
+        u.scheme not in ("mqtt", "mqtts")
+        or not u.hostname
+        or u.path not in ("", "/")
+        or u.query
+        or u.username
+    ):
+        raise MqttError("--broker wants mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (got %r)" % url)
     try:
         port = u.port
     except ValueError:
@@ -102,22 +106,39 @@ class Client:
     stored, sent because of a new subscription) and ``on_acked(mid)`` run in paho's network
     thread; ``on_connect(session_present)`` after every (re)connection."""
 
-    def __init__(self, broker, client_id, user=None, password=None, will=None,
-                 on_message=None, on_acked=None, on_connect=None, warn=None, ca_file=None):
+    def __init__(
+        self,
+        broker,
+        client_id,
+        user=None,
+        password=None,
+        will=None,
+        on_message=None,
+        on_acked=None,
+        on_connect=None,
+        warn=None,
+        ca_file=None,
+    ):
         import paho.mqtt.client as mqtt
+
         self.host, self.port, tls = parse_broker(broker)
         self.connected = threading.Event()
-        self.answered = threading.Event()     # the first CONNACK came (accepted or not)
-        self.refused = None          # CONNACK text when the broker refused us
+        self.answered = threading.Event()  # the first CONNACK came (accepted or not)
+        self.refused = None  # CONNACK text when the broker refused us
         self.warn = warn or (lambda m: None)
         self.on_message_cb, self.on_acked_cb, self.on_connect_cb = on_message, on_acked, on_connect
         from paho.mqtt.enums import CallbackAPIVersion
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                        clean_session=False, protocol=mqtt.MQTTv311)
+
+        c = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=client_id,
+            clean_session=False,
+            protocol=mqtt.MQTTv311,
+        )
         if user:
             c.username_pw_set(user, password)
         if tls:
-            try:                                 # None: the system's certificate authorities
+            try:  # None: the system's certificate authorities
                 c.tls_set(ca_certs=ca_file)
             except (OSError, ValueError) as e:
                 raise MqttError("cannot use the certificate authority %s: %s" % (ca_file, e))
@@ -131,8 +152,8 @@ class Client:
         c.on_message = self._message
         c.on_publish = self._published
         c.on_subscribe = self._subscribed
-        self.subacks = {}                    # message id -> threading.Event of a SUBSCRIBE
-        self.sub_lock = threading.Lock()     # a SUBACK waits until its SUBSCRIBE is booked
+        self.subacks = {}  # message id -> threading.Event of a SUBSCRIBE
+        self.sub_lock = threading.Lock()  # a SUBACK waits until its SUBSCRIBE is booked
         self.c = c
         self.was_connected = False
 
@@ -155,8 +176,9 @@ class Client:
 
     def _disconnected(self, c, userdata, flags, reason, props):
         if self.connected.is_set():
-            self.warn("link to the broker %s:%d lost (%s); reconnecting"
-                      % (self.host, self.port, reason))
+            self.warn(
+                "link to the broker %s:%d lost (%s); reconnecting" % (self.host, self.port, reason)
+            )
         self.connected.clear()
 
     def _message(self, c, userdata, msg):
@@ -180,15 +202,17 @@ class Client:
         try:
             self.c.connect(self.host, self.port, keepalive=15)
         except OSError as e:
-            raise MqttError("cannot reach the broker at %s:%d: %s"
-                            % (self.host, self.port, e.strerror or e))
+            raise MqttError(
+                "cannot reach the broker at %s:%d: %s" % (self.host, self.port, e.strerror or e)
+            )
         self.c.loop_start()
         self.answered.wait(timeout)
         if self.refused or not self.connected.is_set():
             why = self.refused or "no answer within %.0f s" % timeout
             self.stop()
-            raise MqttError("the broker at %s:%d refused the connection: %s"
-                            % (self.host, self.port, why))
+            raise MqttError(
+                "the broker at %s:%d refused the connection: %s" % (self.host, self.port, why)
+            )
 
     def subscribe(self, pattern, wait=0.0):
         """Subscribe to ``pattern`` at QoS 1. ``wait`` (seconds): return only once the broker
@@ -202,7 +226,7 @@ class Client:
             self.subacks[mid] = done
         if done.wait(wait):
             return True
-        with self.sub_lock:                 # never acknowledged: forget it
+        with self.sub_lock:  # never acknowledged: forget it
             self.subacks.pop(mid, None)
         return False
 
@@ -215,7 +239,7 @@ class Client:
         return self.c.publish(t, payload, qos=1, retain=retain).mid
 
     def stop(self):
-        self.connected.clear()          # (a disconnection asked for: no "lost" warning)
+        self.connected.clear()  # (a disconnection asked for: no "lost" warning)
         try:
             self.c.disconnect()
         except Exception:
@@ -224,5 +248,8 @@ class Client:
 
 
 def add_tls_argument(p):
-    p.add_argument("--ca-file", help="with an mqtts:// broker: its certificate authority (PEM; "
-                                     "default: the system's), docs/mqtt.md section 4")
+    p.add_argument(
+        "--ca-file",
+        help="with an mqtts:// broker: its certificate authority (PEM; "
+        "default: the system's), docs/mqtt.md section 4",
+    )

@@ -31,10 +31,10 @@ from host_tools.views import webfeed
 COMMAND = "publish"  # fleetref publish; SUMMARY: its line in fleetref --help (cli.py)
 SUMMARY = "follow a board and publish its game to an MQTT broker (docs/mqtt.md)"
 
-RECENT = 5          # newest events' texts in the state (a dashboard started afresh shows them)
+RECENT = 5  # newest events' texts in the state (a dashboard started afresh shows them)
 ACCESS_WITHIN = 5.0  # seconds for the broker to send the publisher's own status back
 RESYNC_AFTER = 3.0  # seconds after the broker's return before the events it may have lost are
-                    # sent again: subscribers reconnect meanwhile (paho's backoff starts at 1 s)
+# sent again: subscribers reconnect meanwhile (paho's backoff starts at 1 s)
 
 
 class Publisher:
@@ -47,17 +47,17 @@ class Publisher:
         self.client = client
         self.event, self.table = event, table
         self.resume = resume
-        self.lock = threading.Lock()     # guards the ack book-keeping only (never held in paho)
-        self.mid_seq = {}                # message id -> (gid, seq) of an event not yet acked
-        self.early = set()               # acks that came before publish() returned their mid
+        self.lock = threading.Lock()  # guards the ack book-keeping only (never held in paho)
+        self.mid_seq = {}  # message id -> (gid, seq) of an event not yet acked
+        self.early = set()  # acks that came before publish() returned their mid
         self.unacked = set()
-        self.sent_seq = 0                # newest seq published in this game
+        self.sent_seq = 0  # newest seq published in this game
         self.acked_seq = resume[1]
         self.gid = resume[0]
-        self.published = 0               # event messages published
+        self.published = 0  # event messages published
         self.state_dirty = False
         # time.monotonic() of the broker's return (set in paho's thread)
-        self.reconnected = None          # type: float | None
+        self.reconnected = None  # type: float | None
         client.on_acked_cb = self.acked
         mirror.rep.on_change = self.changed
 
@@ -67,7 +67,7 @@ class Publisher:
             key = self.mid_seq.pop(mid, False)
             if key is False:
                 self.early.add(mid)
-            elif key is not None:             # None: a state or status message
+            elif key is not None:  # None: a state or status message
                 self._ack(key)
 
     def _sent(self, mid, key):
@@ -124,43 +124,66 @@ class Publisher:
             self.gid, self.sent_seq, self.acked_seq = rep.gid, 0, 0
             self.unacked.clear()
         if s <= self.sent_seq or (self.gid == self.resume[0] and s <= self.resume[1]):
-            return                     # the broker has it (a catch-up, or a restart)
+            return  # the broker has it (a catch-up, or a restart)
         g = rep.game
         if recent:
             rec = webfeed.record(g, s, ev, rep.board_hash, webfeed.last_text(rep, s))
-        else:                          # not the newest: the game's texts as they stand now
-            rec = {"seq": s, "ev": list(ev), "hash": h, "board_hash": None,
-                   "text": webfeed.sentence(webfeed.event_text(g, ev)), "round": None,
-                   "phase": None}
+        else:  # not the newest: the game's texts as they stand now
+            rec = {
+                "seq": s,
+                "ev": list(ev),
+                "hash": h,
+                "board_hash": None,
+                "text": webfeed.sentence(webfeed.event_text(g, ev)),
+                "round": None,
+                "phase": None,
+            }
         rec.update(gid=self.gid, table=self.table, t=round(time.time(), 3))
         with self.lock:
             self.unacked.add(s)
             self.sent_seq = s
-        mid = self.client.publish(mqttlink.topic(self.event, self.table, "events"),
-                                  json.dumps(rec))
+        mid = self.client.publish(
+            mqttlink.topic(self.event, self.table, "events"), json.dumps(rec)
+        )
         self.published += 1
         self._sent(mid, (self.gid, s))
 
     def state(self):
         """The retained snapshot message (dict)."""
         snap = self.m.snapshot()
-        snap.update(table=self.table, event=self.event, t=round(time.time(), 3),
-                    acked_seq=self.acked_seq, link=self.m.connected,
-                    recent=[[s, webfeed.sentence(t)]
-                            for s, t in self.m.rep.recent_texts()[-RECENT:]])
+        snap.update(
+            table=self.table,
+            event=self.event,
+            t=round(time.time(), 3),
+            acked_seq=self.acked_seq,
+            link=self.m.connected,
+            recent=[[s, webfeed.sentence(t)] for s, t in self.m.rep.recent_texts()[-RECENT:]],
+        )
         return snap
 
     def publish_state(self):
         if self.m.rep.game is None:
             return
         self.state_dirty = False
-        self._sent(self.client.publish(mqttlink.topic(self.event, self.table, "state"),
-                                       json.dumps(self.state()), retain=True), None)
+        self._sent(
+            self.client.publish(
+                mqttlink.topic(self.event, self.table, "state"),
+                json.dumps(self.state()),
+                retain=True,
+            ),
+            None,
+        )
 
     def publish_status(self, online):
         """The retained ``status`` message (``online``: bool)."""
-        self._sent(self.client.publish(mqttlink.topic(self.event, self.table, "status"),
-                                       status_payload(online), retain=True), None)
+        self._sent(
+            self.client.publish(
+                mqttlink.topic(self.event, self.table, "status"),
+                status_payload(online),
+                retain=True,
+            ),
+            None,
+        )
 
     def on_update(self, m):
         """For Mirror.follow: after a burst of messages, publish the state once; after the
@@ -168,7 +191,7 @@ class Publisher:
         have lost."""
         if self.reconnected is not None and not m.catching:
             if time.monotonic() - self.reconnected < RESYNC_AFTER:
-                m.version += 1         # called again after the next read (IDLE_WAIT at most)
+                m.version += 1  # called again after the next read (IDLE_WAIT at most)
             else:
                 self.reconnected = None
                 self.resync(read_resume(self.client, self.event, self.table))
@@ -184,8 +207,9 @@ def read_resume(client, event, table, timeout=2.0):
 
     def on_message(t, payload, retained=False):
         if t == mqttlink.topic(event, table, "state"):
-            box[0] = resume_state(payload)     # torn: (None, 0), publish everything again
+            box[0] = resume_state(payload)  # torn: (None, 0), publish everything again
             got.set()
+
     client.on_message_cb = on_message
     client.subscribe(mqttlink.topic(event, table, "state"))
     got.wait(timeout)
@@ -215,10 +239,11 @@ def announce(client, event, table, user, timeout=ACCESS_WITHIN):
     box = [(None, 0)]
 
     def on_message(t, payload, retained=False):
-        if t == ss:                  # sent on subscribing, so before the status comes back
+        if t == ss:  # sent on subscribing, so before the status comes back
             box[0] = resume_state(payload)
         elif t == st and payload == mine.encode():
             echoed.set()
+
     client.on_message_cb = on_message
     client.subscribe(ss)
     client.subscribe(st)
@@ -231,7 +256,8 @@ def announce(client, event, table, user, timeout=ACCESS_WITHIN):
         raise mqttlink.MqttError(
             "the broker did not send back this table's own status within %.0f s: it drops what "
             "this table publishes; the table name (--table %s) or the credentials (--user %s) "
-            "do not match the broker's access list" % (timeout, table, user or "none"))
+            "do not match the broker's access list" % (timeout, table, user or "none")
+        )
     return box[0]
 
 
@@ -246,12 +272,18 @@ def will_payload():
 
 
 def add_arguments(p):
-    p.add_argument("--port", default="auto",
-                   help="serial port or pseudo-terminal path; auto finds a Pico or a simulator")
+    p.add_argument(
+        "--port",
+        default="auto",
+        help="serial port or pseudo-terminal path; auto finds a Pico or a simulator",
+    )
     p.add_argument("--broker", required=True, help="mqtt://HOST[:PORT] (mqtts:// for TLS)")
     p.add_argument("--table", required=True, help="this table's name (letters, digits, - _)")
-    p.add_argument("--event", default=mqttlink.DEFAULT_EVENT,
-                   help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT)
+    p.add_argument(
+        "--event",
+        default=mqttlink.DEFAULT_EVENT,
+        help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT,
+    )
     p.add_argument("--user", help="broker user name (fleetref tournament init: the table name)")
     p.add_argument("--password-file", help="file holding the broker password (first line)")
     mqttlink.add_tls_argument(p)
@@ -269,16 +301,18 @@ def first_sync(m):
     Mirror.follow, which opens it again."""
     import serial
     from host_tools.link.mirror import Disagreement, Incompatible, MirrorError, NoAnswer
+
     try:
         m.sync()
     except (NoAnswer, Incompatible, Disagreement):
         raise
     except (serial.SerialException, OSError, MirrorError):
-        m.close()                # (said by follow if opening it again fails too)
+        m.close()  # (said by follow if opening it again fails too)
 
 
 def main(args):
     from host_tools.link.mirror import Disagreement, Mirror, MirrorError, find_port
+
     m = client = None
     started = False
     try:
@@ -290,24 +324,30 @@ def main(args):
             raise mqttlink.MqttError("--password-file needs --user")
         port = find_port(say) if args.port == "auto" else args.port
         st = mqttlink.topic(args.event, args.table, "status")
-        client = mqttlink.Client(args.broker, "fleetref-pub-%s-%s" % (args.event, args.table),
-                                 args.user, pw, will=(st, will_payload(), 1, True),
-                                 warn=say, ca_file=args.ca_file)
-        client.start()           # (it stops itself when the broker refuses)
+        client = mqttlink.Client(
+            args.broker,
+            "fleetref-pub-%s-%s" % (args.event, args.table),
+            args.user,
+            pw,
+            will=(st, will_payload(), 1, True),
+            warn=say,
+            ca_file=args.ca_file,
+        )
+        client.start()  # (it stops itself when the broker refuses)
         started = True
         m = Mirror(port, baud=args.baud, auto=args.port == "auto", warn=say)
-        m.open()                 # a board that cannot be had is said now, in one line,
-        first_sync(m)            # and one that does not answer (no fleetref on it)
-        resume = announce(client, args.event, args.table, args.user)   # then "online"
+        m.open()  # a board that cannot be had is said now, in one line,
+        first_sync(m)  # and one that does not answer (no fleetref on it)
+        resume = announce(client, args.event, args.table, args.user)  # then "online"
     except (mqttlink.MqttError, MirrorError) as e:
         say(str(e))
         if m is not None:
             m.close()
-        if started and client is not None:       # (the broker was reached)
+        if started and client is not None:  # (the broker was reached)
             client.stop()
         return 2
     pub = Publisher(m, client, args.event, args.table, resume)
-    if m.rep.game is not None:     # the game the handshake loaded: what the broker lacks
+    if m.rep.game is not None:  # the game the handshake loaded: what the broker lacks
         pub.changed("game", m.rep.game.seq)
 
     def reconnected(session_present):
@@ -315,17 +355,25 @@ def main(args):
         # killed before it saved lost what it had acknowledged since)
         pub.publish_status(True)
         pub.reconnected = time.monotonic()
-        m.version += 1                 # Mirror.follow calls on_update within IDLE_WAIT
+        m.version += 1  # Mirror.follow calls on_update within IDLE_WAIT
+
     client.on_connect_cb = reconnected
-    say("following %s, publishing to %s as table %s of event %s%s"
-        % (port, args.broker, args.table, args.event,
-           " (the broker holds events up to %d)" % resume[1] if resume[1] else ""))
+    say(
+        "following %s, publishing to %s as table %s of event %s%s"
+        % (
+            port,
+            args.broker,
+            args.table,
+            args.event,
+            " (the broker holds events up to %d)" % resume[1] if resume[1] else "",
+        )
+    )
     rc = 0
     try:
         m.follow(pub.on_update)
     except KeyboardInterrupt:
         pass
-    except MirrorError as e:       # held by another program, or the rules differ
+    except MirrorError as e:  # held by another program, or the rules differ
         say(str(e))
         rc = 3 if isinstance(e, Disagreement) else 2
     finally:

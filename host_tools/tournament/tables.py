@@ -13,7 +13,7 @@ import time
 
 from host_tools.tournament import mqttlink
 
-RECENT = 5          # newest event texts kept per table for its card
+RECENT = 5  # newest event texts kept per table for its card
 
 
 def strength(snap, side):
@@ -42,18 +42,18 @@ def reason(e):
 class Table:
     def __init__(self, name):
         self.name = name
-        self.snap = None         # the newest snapshot (dict)
+        self.snap = None  # the newest snapshot (dict)
         self.gid = None
-        self.seqs = set()        # event seqs seen in this game (each once)
-        self.dups = 0            # repeats dropped
-        self.recent = []         # [seq, text] newest last
-        self.hash_of = {}        # seq -> state hash the publisher computed
-        self.problems = []       # hash disagreements found (sentences)
+        self.seqs = set()  # event seqs seen in this game (each once)
+        self.dups = 0  # repeats dropped
+        self.recent = []  # [seq, text] newest last
+        self.hash_of = {}  # seq -> state hash the publisher computed
+        self.problems = []  # hash disagreements found (sentences)
         self.online = None
         self.offline_since = None  # unix seconds the publisher went offline, None: unknown
-        self.last = 0.0          # unix seconds of the newest event or state
-        self.bad = 0             # malformed messages ignored
-        self.bad_why = None      # type: str | None  # the newest one's kind and reason
+        self.last = 0.0  # unix seconds of the newest event or state
+        self.bad = 0  # malformed messages ignored
+        self.bad_why = None  # type: str | None  # the newest one's kind and reason
 
 
 class Tables:
@@ -133,7 +133,7 @@ class Tables:
         if gid != t.gid:
             self._new_game(t, gid)
         if t.snap is not None and t.snap.get("gid") == gid and int(t.snap["seq"]) > seq:
-            return "state"           # an older state that came late
+            return "state"  # an older state that came late
         t.snap = d
         held = {r[0] for r in t.recent}
         extra = [[int(r[0]), str(r[1])] for r in d.get("recent") or [] if r[0] not in held]
@@ -141,8 +141,9 @@ class Tables:
         if t.hash_of.get(seq, h) != h:
             t.problems.append("event %d: state %s, event %s" % (seq, h, t.hash_of[seq]))
         if d.get("hash_match") is False:
-            t.problems.append("event %d: board hash %s, replica %s"
-                              % (seq, d.get("board_hash"), h))
+            t.problems.append(
+                "event %d: board hash %s, replica %s" % (seq, d.get("board_hash"), h)
+            )
         del t.problems[:-5]
         t.last = max(t.last, float(d.get("t") or 0))
         return "state"
@@ -165,7 +166,7 @@ class Tables:
         elif not retained:
             t.offline_since = self.clock()
         elif t.online is not False:
-            t.offline_since = None          # stored earlier: when is unknown
+            t.offline_since = None  # stored earlier: when is unknown
         t.online = online
         return "status"
 
@@ -179,26 +180,49 @@ class Tables:
         if s and s.get("winner") is None and silent is not None and silent > self.silent_after:
             warnings.append("silent for %d s" % silent)
         if t.online is False and s.get("winner") is None:
-            warnings.append("publisher offline for %d s" % max(0, now - t.offline_since)
-                            if t.offline_since is not None else
-                            "publisher offline (since before this dashboard subscribed)")
+            warnings.append(
+                "publisher offline for %d s" % max(0, now - t.offline_since)
+                if t.offline_since is not None
+                else "publisher offline (since before this dashboard subscribed)"
+            )
         if t.bad:
-            warnings.append("%d malformed message%s ignored, the last: %s"
-                            % (t.bad, "" if t.bad == 1 else "s", t.bad_why))
+            warnings.append(
+                "%d malformed message%s ignored, the last: %s"
+                % (t.bad, "" if t.bad == 1 else "s", t.bad_why)
+            )
         clock = s.get("clock") or None
-        return {"table": t.name, "gid": t.gid, "scenario": s.get("scenario"),
-                "ruleset": s.get("ruleset"), "round": s.get("round"), "phase": s.get("phase"),
-                "initiative": s.get("initiative"), "sides": sides,
-                "strength": [strength(s, 0), strength(s, 1)] if s else None,
-                "clock": {"left": clock["left"], "expired": clock.get("expired"),
-                          "running": clock.get("running"),
-                          "paused": bool(clock.get("paused"))} if clock else None,
-                "winner": s.get("winner"), "seq": s.get("seq"), "state_hash": s.get("state_hash"),
-                "events_seen": len(t.seqs), "dups_dropped": t.dups,
-                "recent": [r[1] for r in t.recent], "last": t.last or None,
-                "idle_s": round(silent, 1) if silent is not None else None,
-                "online": t.online, "offline_since": t.offline_since, "warnings": warnings,
-                "malformed": t.bad, "malformed_last": t.bad_why}
+        return {
+            "table": t.name,
+            "gid": t.gid,
+            "scenario": s.get("scenario"),
+            "ruleset": s.get("ruleset"),
+            "round": s.get("round"),
+            "phase": s.get("phase"),
+            "initiative": s.get("initiative"),
+            "sides": sides,
+            "strength": [strength(s, 0), strength(s, 1)] if s else None,
+            "clock": {
+                "left": clock["left"],
+                "expired": clock.get("expired"),
+                "running": clock.get("running"),
+                "paused": bool(clock.get("paused")),
+            }
+            if clock
+            else None,
+            "winner": s.get("winner"),
+            "seq": s.get("seq"),
+            "state_hash": s.get("state_hash"),
+            "events_seen": len(t.seqs),
+            "dups_dropped": t.dups,
+            "recent": [r[1] for r in t.recent],
+            "last": t.last or None,
+            "idle_s": round(silent, 1) if silent is not None else None,
+            "online": t.online,
+            "offline_since": t.offline_since,
+            "warnings": warnings,
+            "malformed": t.bad,
+            "malformed_last": t.bad_why,
+        }
 
     def view(self):
         """``{"event", "silent_after", "tables": [card, ...]}`` sorted by table name."""
@@ -211,18 +235,49 @@ class Tables:
         """The results table as CSV text: one row per table with a game (text cells that
         start like a formula written as text: host_tools/files/csvcell.py)."""
         from host_tools.files import csvcell
+
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
-        w.writerow(["table", "scenario", "side_0", "side_1", "winner", "round", "phase",
-                    "side_0_hp_left", "side_1_hp_left", "side_0_ships_left",
-                    "side_1_ships_left", "seq", "state_hash", "warnings"])
+        w.writerow(
+            [
+                "table",
+                "scenario",
+                "side_0",
+                "side_1",
+                "winner",
+                "round",
+                "phase",
+                "side_0_hp_left",
+                "side_1_hp_left",
+                "side_0_ships_left",
+                "side_1_ships_left",
+                "seq",
+                "state_hash",
+                "warnings",
+            ]
+        )
         for c in self.view()["tables"]:
             if c["strength"] is None:
                 continue
             st = c["strength"]
-            w.writerow(csvcell.row([
-                c["table"], c["scenario"], c["sides"][0], c["sides"][1],
-                c["sides"][c["winner"]] if c["winner"] is not None else "",
-                c["round"], c["phase"], st[0][0], st[1][0], st[0][2], st[1][2],
-                c["seq"], c["state_hash"], "; ".join(c["warnings"])]))
+            w.writerow(
+                csvcell.row(
+                    [
+                        c["table"],
+                        c["scenario"],
+                        c["sides"][0],
+                        c["sides"][1],
+                        c["sides"][c["winner"]] if c["winner"] is not None else "",
+                        c["round"],
+                        c["phase"],
+                        st[0][0],
+                        st[1][0],
+                        st[0][2],
+                        st[1][2],
+                        c["seq"],
+                        c["state_hash"],
+                        "; ".join(c["warnings"]),
+                    ]
+                )
+            )
         return out.getvalue()

@@ -26,10 +26,10 @@ from host_tools.tournament import mqttlink
 COMMAND = "tournament"  # fleetref tournament; SUMMARY: its line in fleetref --help (cli.py)
 SUMMARY = "the broker's passwords, ACL and configuration for N tables"
 
-ITERATIONS = 101          # mosquitto_passwd's default for $7$ (PBKDF2-SHA512)
+ITERATIONS = 101  # mosquitto_passwd's default for $7$ (PBKDF2-SHA512)
 DASHBOARD_USER = "dashboard"
 BROKER_USER = "mosquitto"  # the user Mosquitto started as root switches to (Debian's package
-                           # makes it)
+# makes it)
 
 
 def table_names(n):
@@ -42,14 +42,22 @@ def password_hash(password, salt=None):
     """One ``passwd`` entry's hash for ``password`` (str): ``$7$101$<salt b64>$<hash b64>``."""
     salt = salt if salt is not None else os.urandom(12)
     dk = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, ITERATIONS, 64)
-    return "$7$%d$%s$%s" % (ITERATIONS, base64.b64encode(salt).decode(),
-                           base64.b64encode(dk).decode())
+    return "$7$%d$%s$%s" % (
+        ITERATIONS,
+        base64.b64encode(salt).decode(),
+        base64.b64encode(dk).decode(),
+    )
 
 
 def acl_text(event, tables):
     """The Mosquitto ACL file: tables read and write their own subtree, the dashboard reads."""
-    out = ["# fleetref tournament init: event %s" % event, "",
-           "user %s" % DASHBOARD_USER, "topic read %s/%s/#" % (mqttlink.PREFIX, event), ""]
+    out = [
+        "# fleetref tournament init: event %s" % event,
+        "",
+        "user %s" % DASHBOARD_USER,
+        "topic read %s/%s/#" % (mqttlink.PREFIX, event),
+        "",
+    ]
     for t in tables:
         out += ["user %s" % t, "topic readwrite %s/%s/%s/#" % (mqttlink.PREFIX, event, t), ""]
     return "\n".join(out)
@@ -59,24 +67,29 @@ def conf_text(d, port, as_root=False):
     """mosquitto.conf for the files in directory ``d`` (absolute), listening on
     127.0.0.1:``port`` only, no anonymous clients, retained messages and sessions kept.
     ``as_root``: the files were made for Mosquitto started as root (else for this user)."""
-    who = ("start it as root: it runs as the user %s, who owns passwd, acl and data/"
-           % BROKER_USER if as_root else
-           "start it as the user who ran init (the owner of passwd, acl and data/)")
-    return "\n".join([
-        "# fleetref tournament init; run: mosquitto -c %s" % os.path.join(d, "mosquitto.conf"),
-        "# " + who,
-        "# TLS and other machines: docs/mqtt.md section 4",
-        "per_listener_settings false",
-        "listener %d 127.0.0.1" % port,
-        "allow_anonymous false",
-        "password_file %s" % os.path.join(d, "passwd"),
-        "acl_file %s" % os.path.join(d, "acl"),
-        "persistence true",
-        "persistence_location %s/" % os.path.join(d, "data"),
-        "autosave_interval 10",
-        "max_queued_messages 100000",
-        "max_inflight_messages 100",
-        ""])
+    who = (
+        "start it as root: it runs as the user %s, who owns passwd, acl and data/" % BROKER_USER
+        if as_root
+        else "start it as the user who ran init (the owner of passwd, acl and data/)"
+    )
+    return "\n".join(
+        [
+            "# fleetref tournament init; run: mosquitto -c %s" % os.path.join(d, "mosquitto.conf"),
+            "# " + who,
+            "# TLS and other machines: docs/mqtt.md section 4",
+            "per_listener_settings false",
+            "listener %d 127.0.0.1" % port,
+            "allow_anonymous false",
+            "password_file %s" % os.path.join(d, "passwd"),
+            "acl_file %s" % os.path.join(d, "acl"),
+            "persistence true",
+            "persistence_location %s/" % os.path.join(d, "data"),
+            "autosave_interval 10",
+            "max_queued_messages 100000",
+            "max_inflight_messages 100",
+            "",
+        ]
+    )
 
 
 def broker_owner():
@@ -87,6 +100,7 @@ def broker_owner():
         return os.geteuid(), os.getegid(), set(os.getgroups())
     import grp
     import pwd
+
     try:
         pw = pwd.getpwnam(BROKER_USER)
     except KeyError:
@@ -114,9 +128,12 @@ def blocked_folder(d, owner=None):
         try:
             st = os.stat(p)
         except FileNotFoundError:
-            return None                 # made by init (mode 755)
-        bit = stat.S_IXUSR if st.st_uid == uid else (
-            stat.S_IXGRP if st.st_gid in groups else stat.S_IXOTH)
+            return None  # made by init (mode 755)
+        bit = (
+            stat.S_IXUSR
+            if st.st_uid == uid
+            else (stat.S_IXGRP if st.st_gid in groups else stat.S_IXOTH)
+        )
         if not st.st_mode & bit:
             return p
     return None
@@ -171,9 +188,10 @@ def init(d, n, event, port):
     if blocked:
         raise mqttlink.MqttError(
             "Mosquitto started as root runs as the user %s, who may not enter %s (mode %o): "
-            "choose a --dir it can reach" % (BROKER_USER, blocked,
-                                             stat.S_IMODE(os.stat(blocked).st_mode)))
-    broker = owner if os.geteuid() == 0 else None      # else: files are this user's anyway
+            "choose a --dir it can reach"
+            % (BROKER_USER, blocked, stat.S_IMODE(os.stat(blocked).st_mode))
+        )
+    broker = owner if os.geteuid() == 0 else None  # else: files are this user's anyway
     _make(d)
     broker_folder(os.path.join(d, "data"))
     _folder(os.path.join(d, "passwords"), 0o700)
@@ -186,16 +204,21 @@ def init(d, n, event, port):
         _write(files[user], pw + "\n")
     _write(os.path.join(d, "passwd"), "\n".join(entries) + "\n", 0o600, broker)
     _write(os.path.join(d, "acl"), acl_text(event, tables), 0o600, broker)
-    _write(os.path.join(d, "mosquitto.conf"), conf_text(d, port, broker is not None),
-           0o644)                            # read before Mosquitto switches users
+    _write(
+        os.path.join(d, "mosquitto.conf"), conf_text(d, port, broker is not None), 0o644
+    )  # read before Mosquitto switches users
     return files
 
 
 def mosquitto_path():
     """The ``mosquitto`` program (Debian puts it in /usr/sbin), or None."""
     import shutil
-    return shutil.which("mosquitto") or (os.path.exists("/usr/sbin/mosquitto")
-                                         and "/usr/sbin/mosquitto") or None
+
+    return (
+        shutil.which("mosquitto")
+        or (os.path.exists("/usr/sbin/mosquitto") and "/usr/sbin/mosquitto")
+        or None
+    )
 
 
 def run_mosquitto(conf, port, log=None, timeout=10.0):
@@ -205,6 +228,7 @@ def run_mosquitto(conf, port, log=None, timeout=10.0):
     import socket
     import subprocess
     import time
+
     exe = mosquitto_path()
     if exe is None:
         raise RuntimeError("mosquitto is missing (Debian: apt-get install mosquitto)")
@@ -218,8 +242,9 @@ def run_mosquitto(conf, port, log=None, timeout=10.0):
         except OSError:
             if proc.poll() is not None or time.monotonic() > end:
                 proc.kill()
-                raise RuntimeError("mosquitto -c %s did not start listening on port %d"
-                                   % (conf, port))
+                raise RuntimeError(
+                    "mosquitto -c %s did not start listening on port %d" % (conf, port)
+                )
             time.sleep(0.05)
 
 
@@ -228,10 +253,17 @@ def add_arguments(p):
     i = sub.add_parser("init", help="write the broker's password file, ACL and configuration")
     i.add_argument("--tables", type=int, required=True, help="how many tables (1-999)")
     i.add_argument("--dir", required=True, help="directory to write into (created)")
-    i.add_argument("--event", default=mqttlink.DEFAULT_EVENT,
-                   help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT)
-    i.add_argument("--listen-port", type=int, default=mqttlink.DEFAULT_PORT,
-                   help="the broker's port on 127.0.0.1 (default %d)" % mqttlink.DEFAULT_PORT)
+    i.add_argument(
+        "--event",
+        default=mqttlink.DEFAULT_EVENT,
+        help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT,
+    )
+    i.add_argument(
+        "--listen-port",
+        type=int,
+        default=mqttlink.DEFAULT_PORT,
+        help="the broker's port on 127.0.0.1 (default %d)" % mqttlink.DEFAULT_PORT,
+    )
 
 
 def main(args):
@@ -243,19 +275,32 @@ def main(args):
     d = os.path.abspath(args.dir)
     first = table_names(args.tables)[0]
     if os.geteuid() == 0 and broker_owner() is None:
-        print("fleetref tournament: note: there is no user %s here (install Mosquitto before "
-              "init): Mosquitto started as root could not read passwd and acl" % BROKER_USER,
-              file=sys.stderr)
-    print("wrote %s: mosquitto.conf, passwd, acl, passwords/ (%d tables and %s)"
-          % (d, args.tables, DASHBOARD_USER))
-    print("  broker:     mosquitto -c %s   (%s)" % (
-        os.path.join(d, "mosquitto.conf"),
-        "as root: it runs as the user %s, who owns passwd, acl and data/" % BROKER_USER
-        if os.geteuid() == 0 else "as this user, who owns passwd, acl and data/"))
-    print("  each table: fleetref publish --port auto --broker mqtt://127.0.0.1:%d --event %s "
-          "--table %s --user %s --password-file %s"
-          % (args.listen_port, args.event, first, first, files[first]))
-    print("  organiser:  fleetref dashboard --broker mqtt://127.0.0.1:%d --event %s --user %s "
-          "--password-file %s" % (args.listen_port, args.event, DASHBOARD_USER,
-                                  files[DASHBOARD_USER]))
+        print(
+            "fleetref tournament: note: there is no user %s here (install Mosquitto before "
+            "init): Mosquitto started as root could not read passwd and acl" % BROKER_USER,
+            file=sys.stderr,
+        )
+    print(
+        "wrote %s: mosquitto.conf, passwd, acl, passwords/ (%d tables and %s)"
+        % (d, args.tables, DASHBOARD_USER)
+    )
+    print(
+        "  broker:     mosquitto -c %s   (%s)"
+        % (
+            os.path.join(d, "mosquitto.conf"),
+            "as root: it runs as the user %s, who owns passwd, acl and data/" % BROKER_USER
+            if os.geteuid() == 0
+            else "as this user, who owns passwd, acl and data/",
+        )
+    )
+    print(
+        "  each table: fleetref publish --port auto --broker mqtt://127.0.0.1:%d --event %s "
+        "--table %s --user %s --password-file %s"
+        % (args.listen_port, args.event, first, first, files[first])
+    )
+    print(
+        "  organiser:  fleetref dashboard --broker mqtt://127.0.0.1:%d --event %s --user %s "
+        "--password-file %s"
+        % (args.listen_port, args.event, DASHBOARD_USER, files[DASHBOARD_USER])
+    )
     return 0

@@ -38,7 +38,7 @@ def host_clock(m):
     g = rep.game
     if g is None or not g.clk:
         return None
-    ck = clock_of(rep)              # (the replica holds the clocks as the board's app does)
+    ck = clock_of(rep)  # (the replica holds the clocks as the board's app does)
     n = getattr(m, "clock_note", None)
     if n is not None and n[0] == rep.gid:
         m.clock_note = None
@@ -47,13 +47,13 @@ def host_clock(m):
     p = ck.pin
     if p is not None:
         if g.seq < p[0]:
-            return ck               # catching up to where the board was when it said
+            return ck  # catching up to where the board was when it said
         ck.pin = None
         if g.seq == p[0]:
             ck.side = running_side(g)
             ck.t0 = p[1]
             return ck
-    ck.after(rep)                   # a new side's clock starts now
+    ck.after(rep)  # a new side's clock starts now
     return ck
 
 
@@ -101,8 +101,10 @@ def stale(snap, m):
     if not ck:
         return False
     now = view(m)
-    return now is not None and (now["paused"], now["running"]) != (ck.get("paused"),
-                                                                  ck.get("running"))
+    return now is not None and (now["paused"], now["running"]) != (
+        ck.get("paused"),
+        ck.get("running"),
+    )
 
 
 def ticking(m, stop):
@@ -118,6 +120,7 @@ def ticking(m, stop):
                 shown[0] = sec
                 m.version += 1
         return bool(stop and stop())
+
     return check
 
 
@@ -134,11 +137,17 @@ def append(t, v, names, sep=", "):
         sec = live[s]
         out = v["expired"][s]
         last = out or sec < v.get("last_s", LAST_S)
-        t.append("%s%s %s%s%s" % (sep if s == 0 else ", ", names[s], mmss(sec),
-                                  " running" if v["running"] == s else "",
-                                  " OUT OF TIME" if out else " last minute" if last else ""),
-                 style="bold red" if last else
-                 "yellow" if sec < v.get("warn_s", WARN_S) else "")
+        t.append(
+            "%s%s %s%s%s"
+            % (
+                sep if s == 0 else ", ",
+                names[s],
+                mmss(sec),
+                " running" if v["running"] == s else "",
+                " OUT OF TIME" if out else " last minute" if last else "",
+            ),
+            style="bold red" if last else "yellow" if sec < v.get("warn_s", WARN_S) else "",
+        )
     if v.get("paused"):
         t.append(", clocks PAUSED", style="bold cyan")
     return t

@@ -21,15 +21,16 @@ class GridFace:
         board = board or paths.board_profile()
         self.w, self.h = board["grid"]["w"], board["grid"]["h"]
         self.renderer = Renderer(self.w, self.h)
-        self.ref = Referee(board, paths.ROSTERS, lambda line: None, Dice(XorShift32(1)),
-                           self.h - 4)
-        self.shown = None         # (roster text, scenario) the pad's pages were set for
+        self.ref = Referee(
+            board, paths.ROSTERS, lambda line: None, Dice(XorShift32(1)), self.h - 4
+        )
+        self.shown = None  # (roster text, scenario) the pad's pages were set for
 
     def set_roster(self, roster_text, scenario):
         """Set the pages for the roster JSON ``roster_text`` (str) named ``scenario`` when
         another was shown; returns the name the grid gives it (``scenario``, else the
         roster's own name). ValueError when the roster is bad."""
-        if self.shown != (roster_text, scenario):       # a new roster: the pages of its sides
+        if self.shown != (roster_text, scenario):  # a new roster: the pages of its sides
             self.ref.load_text(roster_text, None, scenario)
             self.ref.pad.cursor = NONE
             self.shown = (roster_text, scenario)
@@ -47,6 +48,7 @@ class GridFace:
         if clocks is not None:
             if game is not None and game.clk:
                 from referee.clock import clock_of
+
                 clock_of(clocks)
             ref.gid = clocks.gid
             ref.clock = clocks.clock  # pyright: ignore[reportAttributeAccessIssue]  (referee.clock.clock_of keeps it on the app)

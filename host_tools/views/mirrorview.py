@@ -41,11 +41,22 @@ def ship_lines(g):
         if g.active == i:
             extra += " firing"
         style = "dim" if d["status"] == "destroyed" else ""
-        out.append(Text("%s %s: %d/%d dmg%s, %s%s%s"
-                        % ("<" if g.side[i] == 0 else ">", d["name"], d["damage"], tot,
-                           (" +%d" % d["pending"]) if d["pending"] else "",
-                           "cc %d, " % d["counters"] if cc else "",
-                           ship_state(g, i), extra), style=style))
+        out.append(
+            Text(
+                "%s %s: %d/%d dmg%s, %s%s%s"
+                % (
+                    "<" if g.side[i] == 0 else ">",
+                    d["name"],
+                    d["damage"],
+                    tot,
+                    (" +%d" % d["pending"]) if d["pending"] else "",
+                    "cc %d, " % d["counters"] if cc else "",
+                    ship_state(g, i),
+                    extra,
+                ),
+                style=style,
+            )
+        )
     return out
 
 
@@ -57,22 +68,25 @@ class MirrorScreen:
         self.face = GridFace()
         self.w, self.h = self.face.w, self.face.h
         self.console = console or Console()
-        self.err_seen = 0          # refusals seen so far
-        self.err_seq = None        # the seq when the newest refusal came
-        self.game_notes = []       # "new game ..." lines
+        self.err_seen = 0  # refusals seen so far
+        self.err_seq = None  # the seq when the newest refusal came
+        self.game_notes = []  # "new game ..." lines
         self.gid = None
         # optional callable -> Section shown first (the demo's story)
-        self.extra = None          # type: Callable[[], Section] | None
-        self.warnings = []         # the mirror's newest warnings (live_view sends them here)
-        self._note_seq = None      # (link note, the seq when it came)
+        self.extra = None  # type: Callable[[], Section] | None
+        self.warnings = []  # the mirror's newest warnings (live_view sends them here)
+        self._note_seq = None  # (link note, the seq when it came)
 
     def warn(self, text):
         """A warning of the mirror, shown in the view (the newest three) rather than printed
         above it, where it would stay; the link's own lines (lost, the board found on another
         port) show as ``link_note`` instead and go once the link is back; a new game is said
         by the view itself."""
-        if text == self.m.link_note or text.startswith("NEW GAME") or \
-                "is gone; now following" in text:
+        if (
+            text == self.m.link_note
+            or text.startswith("NEW GAME")
+            or "is gone; now following" in text
+        ):
             return
         self.warnings.append(text)
         del self.warnings[:-3]
@@ -98,7 +112,7 @@ class MirrorScreen:
             self._last = errs[-1]
             self.err_seq = g.seq
         if self.err_seq is None or g.seq > self.err_seq:
-            return []               # an event applied since: the refusal is old news
+            return []  # an event applied since: the refusal is old news
         return [Text("refused: " + errs[-1], style="bold red")] if errs else []
 
     def ship_lines(self, g):
@@ -110,56 +124,73 @@ class MirrorScreen:
         g = rep.game
         if rep.gid != self.gid:
             if self.gid is not None:
-                self.game_notes.append("NEW GAME %s (%s): was %s" % (rep.gid, rep.scenario,
-                                                                     self.gid))
+                self.game_notes.append(
+                    "NEW GAME %s (%s): was %s" % (rep.gid, rep.scenario, self.gid)
+                )
                 del self.game_notes[:-2]
             self.gid = rep.gid
         head = view.header_text(g, rep.scenario).split()
         link = "connected" if m.connected else "DISCONNECTED (retrying)"
         hs = Text("%s %s, game %s, seq %d, " % (link, m.port, rep.gid, g.seq))
         if rep.mismatches:
-            hs.append(plural(len(rep.mismatches), "HASH MISMATCH", "HASH MISMATCHES"),
-                      style="bold red")
+            hs.append(
+                plural(len(rep.mismatches), "HASH MISMATCH", "HASH MISMATCHES"), style="bold red"
+            )
         else:
             hs.append("hashes agree (%d checked)" % rep.checked, style="green")
-        dv = rep.dicelog.view()                     # committed dice (docs/dice.md)
+        dv = rep.dicelog.view()  # committed dice (docs/dice.md)
         if dv["commit"]:
             hs.append(", dice commit %s.. (epoch %d)" % (dv["commit"][:12], dv["epoch"]))
             if dv["bad"]:
-                hs.append(" " + plural(len(dv["bad"]), "DICE MISMATCH", "DICE MISMATCHES"),
-                          style="bold red")
+                hs.append(
+                    " " + plural(len(dv["bad"]), "DICE MISMATCH", "DICE MISMATCHES"),
+                    style="bold red",
+                )
             elif dv["verified"] is not None:
                 hs.append(" %s verified" % plural(dv["verified"], "roll"), style="green")
-            if dv["unchecked"]:             # a restart lost their secret or their record
+            if dv["unchecked"]:  # a restart lost their secret or their record
                 hs.append(" %d CANNOT BE CHECKED" % dv["unchecked"], style="bold yellow")
-        ck = clockview.view(m)                  # time banks (docs/clock.md)
+        ck = clockview.view(m)  # time banks (docs/clock.md)
         if ck:
             clockview.append(hs, ck, g.side_names)
         notes = [Text(n, style="bold yellow") for n in self.game_notes + self.warnings]
-        notes += self._link_note(g)     # "link lost ...", or the restore (mirror.py)
-        if rep.decided is not None and g.winner() is not None:     # the deciding moment
-            notes.append(Text("GAME OVER in round %d: %s" % (rep.decided["round"],
-                                                             rep.decided["text"]),
-                              style="bold green"))
+        notes += self._link_note(g)  # "link lost ...", or the restore (mirror.py)
+        if rep.decided is not None and g.winner() is not None:  # the deciding moment
+            notes.append(
+                Text(
+                    "GAME OVER in round %d: %s" % (rep.decided["round"], rep.decided["text"]),
+                    style="bold green",
+                )
+            )
         hist = []
         if rep.history:
-            hist = [Text("initiative rolls: " + ", ".join("round %d %d/%d" % r
-                                                           for r in rep.history[-6:]))]
+            hist = [
+                Text(
+                    "initiative rolls: "
+                    + ", ".join("round %d %d/%d" % r for r in rep.history[-6:])
+                )
+            ]
         chart = [x for x in view.chart_text(g).split() if x.plain]
         recent = [Text("%d %s" % r) for r in rep.recent_texts()]
         extra = [self.extra()] if self.extra is not None else []
         # beside a story that tells the events (the demo's), the ships outrank it and the
         # event list may go: the story gives up its older lines first
         told = bool(extra)
-        return extra + [Section(head, priority=9, keep=2),
-                Section(notes + self._refusals(g), priority=10, keep=len(notes) + 1),
-                Section(self.ship_lines(g), priority=12 if told else 6, keep=2,
-                        what="ships"),
-                Section(recent, priority=1 if told else 7, keep=0 if told else 2, tail=True,
-                        what="earlier events"),
-                Section(chart, priority=3, keep=0, what="chart lines"),
-                Section(hist, priority=2, keep=0),
-                Section([hs], priority=8, keep=1)]
+        return extra + [
+            Section(head, priority=9, keep=2),
+            Section(notes + self._refusals(g), priority=10, keep=len(notes) + 1),
+            Section(self.ship_lines(g), priority=12 if told else 6, keep=2, what="ships"),
+            Section(
+                recent,
+                priority=1 if told else 7,
+                keep=0 if told else 2,
+                tail=True,
+                what="earlier events",
+            ),
+            Section(chart, priority=3, keep=0, what="chart lines"),
+            Section(hist, priority=2, keep=0),
+            Section([hs], priority=8, keep=1),
+        ]
 
     def build(self, width=None, height=None):
         m = self.m
@@ -167,16 +198,15 @@ class MirrorScreen:
         size = self.console.size
         width = width or size.width
         height = height or size.height
-        if g is None:                       # no game yet: what the link is doing
+        if g is None:  # no game yet: what the link is doing
             t = Text("waiting for %s ..." % m.port)
             if m.link_note:
                 t.append("\n" + m.link_note, style="yellow")
             return t
-        clockview.host_clock(m)             # the grid's clocks: as the board has them
+        clockview.host_clock(m)  # the grid's clocks: as the board has them
         rep = m.rep
         fb = self.face.render(g, rep.roster_text, rep.scenario, clocks=rep)
-        return compose(fb, self.w, self.h, "board grid (mirrored)", self.sections(),
-                       width, height)
+        return compose(fb, self.w, self.h, "board grid (mirrored)", self.sections(), width, height)
 
 
 def live_view(m, stop):
@@ -184,19 +214,28 @@ def live_view(m, stop):
     thread, no period), so an idle mirror costs no CPU."""
     screen = MirrorScreen(m)
     m.warn = screen.warn
-    with Live(screen.build(), console=screen.console, auto_refresh=False,
-              vertical_overflow="crop") as live:
+    with Live(
+        screen.build(), console=screen.console, auto_refresh=False, vertical_overflow="crop"
+    ) as live:
+
         def upd(_m):
             live.update(screen.build(), refresh=True)
-        m.follow(upd, clockview.ticking(m, stop))     # (a running clock: once a second)
+
+        m.follow(upd, clockview.ticking(m, stop))  # (a running clock: once a second)
         live.update(screen.build(), refresh=True)
 
 
 def add_arguments(p):
-    p.add_argument("--port", default="auto",
-                   help="serial port or pseudo-terminal path; auto finds a Pico or a simulator")
-    p.add_argument("--log", help="write the event log here as JSON lines, the dice lines "
-                   "(roll, reveal, commitments) too: fleetref verify, dicestats, report read it")
+    p.add_argument(
+        "--port",
+        default="auto",
+        help="serial port or pseudo-terminal path; auto finds a Pico or a simulator",
+    )
+    p.add_argument(
+        "--log",
+        help="write the event log here as JSON lines, the dice lines "
+        "(roll, reveal, commitments) too: fleetref verify, dicestats, report read it",
+    )
     p.add_argument("--once", action="store_true", help="sync, print one snapshot and exit")
     p.add_argument("--json", action="store_true", help="with --once: print JSON")
     p.add_argument("--baud", type=int, default=115200)
@@ -204,8 +243,11 @@ def add_arguments(p):
 
 def main(args):
     try:
-        port = find_port(lambda note: print("fleetref mirror: " + note, file=sys.stderr)) \
-            if args.port == "auto" else args.port
+        port = (
+            find_port(lambda note: print("fleetref mirror: " + note, file=sys.stderr))
+            if args.port == "auto"
+            else args.port
+        )
     except MirrorError as e:
         print("fleetref mirror: %s" % e, file=sys.stderr)
         return 2
@@ -215,8 +257,10 @@ def main(args):
             m.resume_from_log(args.log)
             m.log = open(args.log, "a")
         except OSError as e:
-            print("fleetref mirror: cannot write the log %s: %s" % (args.log, e.strerror or e),
-                  file=sys.stderr)
+            print(
+                "fleetref mirror: cannot write the log %s: %s" % (args.log, e.strerror or e),
+                file=sys.stderr,
+            )
             return 2
     if args.once:
         try:
@@ -227,7 +271,7 @@ def main(args):
         except MirrorError as e:
             print("fleetref mirror: %s" % e, file=sys.stderr)
             return 2
-        except (serial.SerialException, OSError) as e:     # a pulled cable, a board reset
+        except (serial.SerialException, OSError) as e:  # a pulled cable, a board reset
             print("fleetref mirror: the link to the board was lost (%s)" % e, file=sys.stderr)
             return 2
         finally:
@@ -242,11 +286,11 @@ def main(args):
             c.print("state_hash %s (board %s)" % (snap["state_hash"], snap["board_hash"]))
         return 0 if snap["hash_match"] else 3
     try:
-        m.open()                         # a board that cannot be had is said at once
+        m.open()  # a board that cannot be had is said at once
         live_view(m, None)
     except KeyboardInterrupt:
         pass
-    except MirrorError as e:             # following again would not help
+    except MirrorError as e:  # following again would not help
         print("fleetref mirror: %s" % e, file=sys.stderr)
         return 3 if isinstance(e, Disagreement) else 2
     finally:

@@ -24,11 +24,24 @@ from host_tools.views import view
 from host_tools.views.mirrorview import ship_lines
 from host_tools.views.screen import Section, compose
 
-KEY_HELP = ("Space play/pause  Right/n step  Left/b back  r/R next/prev round  p/P next/prev "
-            "phase  N g round N  s/e start/end  +/- speed  q quit")
-ESCAPES = {"\x1b[C": "right", "\x1b[D": "left", "\x1b[A": "up", "\x1b[B": "down",
-           "\x1b[H": "home", "\x1b[F": "end", "\x1b[1~": "home", "\x1b[4~": "end",
-           "\x1bOC": "right", "\x1bOD": "left", "\x1bOH": "home", "\x1bOF": "end"}
+KEY_HELP = (
+    "Space play/pause  Right/n step  Left/b back  r/R next/prev round  p/P next/prev "
+    "phase  N g round N  s/e start/end  +/- speed  q quit"
+)
+ESCAPES = {
+    "\x1b[C": "right",
+    "\x1b[D": "left",
+    "\x1b[A": "up",
+    "\x1b[B": "down",
+    "\x1b[H": "home",
+    "\x1b[F": "end",
+    "\x1b[1~": "home",
+    "\x1b[4~": "end",
+    "\x1bOC": "right",
+    "\x1bOD": "left",
+    "\x1bOH": "home",
+    "\x1bOF": "end",
+}
 
 
 def parse_keys(data):
@@ -43,9 +56,9 @@ def parse_keys(data):
                     out.append(name)
                     i += len(seq)
                     break
-            else:                # CSI / SS3: up to a final byte @..~; a lone Esc alone
+            else:  # CSI / SS3: up to a final byte @..~; a lone Esc alone
                 j = i + 1
-                if data[j:j + 1] in ("[", "O"):
+                if data[j : j + 1] in ("[", "O"):
                     j += 1
                     while j < len(data) and not "@" <= data[j] <= "~":
                         j += 1
@@ -118,6 +131,7 @@ class ReplayScreen:
 
     def __init__(self, rp, name, controls, console=None):
         from host_tools.views.gridface import GridFace
+
         self.rp = rp
         self.name = name
         self.controls = controls
@@ -137,36 +151,66 @@ class ReplayScreen:
         status = [Text("replay of %s: %s, %s" % (self.name, rp.where(), state), style="bold")]
         b = rp.broken
         if rp.stopped == "broken":
-            status.append(Text("STOPPED: event %d (round %d, %s phase) fails its check: %s"
-                               % (b.seq, b.round, b.phase, b.why), style="bold red"))
+            status.append(
+                Text(
+                    "STOPPED: event %d (round %d, %s phase) fails its check: %s"
+                    % (b.seq, b.round, b.phase, b.why),
+                    style="bold red",
+                )
+            )
         elif b is not None:
-            status.append(Text("the file breaks at event %d (round %d, %s phase): the replay "
-                               "stops there" % (b.seq, b.round, b.phase), style="red"))
+            status.append(
+                Text(
+                    "the file breaks at event %d (round %d, %s phase): the replay "
+                    "stops there" % (b.seq, b.round, b.phase),
+                    style="red",
+                )
+            )
         else:
-            status.append(Text("every event checked so far matches its state hash (%d in the "
-                               "file)" % rp.total, style="green"))
+            status.append(
+                Text(
+                    "every event checked so far matches its state hash (%d in the "
+                    "file)" % rp.total,
+                    style="green",
+                )
+            )
         if rp.stopped == "end":
             status.append(Text("end of the game", style="bold"))
         if self.note:
             status.append(Text(self.note, style="yellow"))
         marks = [m for m in rp.bookmarks() if m["round"] == g.round]
-        bm = [Text("rounds: %s" % " ".join(str(r) for r in rp.rounds())),
-              Text("phases of round %d: %s" % (g.round, ", ".join(
-                  "%s (event %d)" % (m["phase"], m["seq"]) for m in marks)))]
-        recent = [Text("%d R%d %s: %s" % (r["seq"], r["round"], r["phase"], r["text"]))
-                  for r in rp.recent(12)]
-        return [Section(head, priority=9, keep=2),
-                Section(status, priority=10, keep=len(status)),
-                Section(ship_lines(g), priority=6, keep=2, what="ships"),
-                Section(recent, priority=7, keep=2, tail=True, what="earlier events"),
-                Section(bm, priority=5, keep=1),
-                Section([Text(KEY_HELP, style="dim")], priority=8, keep=1)]
+        bm = [
+            Text("rounds: %s" % " ".join(str(r) for r in rp.rounds())),
+            Text(
+                "phases of round %d: %s"
+                % (g.round, ", ".join("%s (event %d)" % (m["phase"], m["seq"]) for m in marks))
+            ),
+        ]
+        recent = [
+            Text("%d R%d %s: %s" % (r["seq"], r["round"], r["phase"], r["text"]))
+            for r in rp.recent(12)
+        ]
+        return [
+            Section(head, priority=9, keep=2),
+            Section(status, priority=10, keep=len(status)),
+            Section(ship_lines(g), priority=6, keep=2, what="ships"),
+            Section(recent, priority=7, keep=2, tail=True, what="earlier events"),
+            Section(bm, priority=5, keep=1),
+            Section([Text(KEY_HELP, style="dim")], priority=8, keep=1),
+        ]
 
     def build(self, width=None, height=None):
         size = self.console.size
         fb = self.face.render(self.rp.game, self.roster_text, self.scenario)
-        return compose(fb, self.w, self.h, "board grid (replay)", self.sections(),
-                       width or size.width, height or size.height)
+        return compose(
+            fb,
+            self.w,
+            self.h,
+            "board grid (replay)",
+            self.sections(),
+            width or size.width,
+            height or size.height,
+        )
 
 
 class WebPublisher:
@@ -188,7 +232,7 @@ class WebPublisher:
             self.rewinds += 1
         self.last = rp.pos
         gid = "%s~%d" % (rp.data["game"].get("gid") or "replay", self.rewinds)
-        recs = [{k: r[k] for k in self.FIELDS} for r in rp.records[:rp.pos]]
+        recs = [{k: r[k] for k in self.FIELDS} for r in rp.records[: rp.pos]]
         self.feed.reset(gid, rp.snapshot(), recs)
         self.feed.set_link(True, "replay of %s: %s" % (self.name, rp.where()))
 
@@ -197,8 +241,9 @@ def start_web(rp, name, http):
     """Serve the replay on fleetref web's page in a thread; returns its WebPublisher."""
     from host_tools.views import web, webfeed
     import socket
+
     host, port = web.parse_http(http or web.DEFAULT_HTTP)
-    try:                      # a port in use is said here (the server's thread would not)
+    try:  # a port in use is said here (the server's thread would not)
         with socket.create_server((host, port)):
             pass
     except OSError as e:
@@ -207,8 +252,12 @@ def start_web(rp, name, http):
     pub = WebPublisher(rp, feed, name)
     pub.publish()
     started = threading.Event()
-    t = threading.Thread(target=web.serve, args=(feed, host, port, "fleetref replay"),
-                         kwargs={"started": started, "say": lambda s: None}, daemon=True)
+    t = threading.Thread(
+        target=web.serve,
+        args=(feed, host, port, "fleetref replay"),
+        kwargs={"started": started, "say": lambda s: None},
+        daemon=True,
+    )
     t.start()
     started.wait(10)
     return pub, "http://%s:%d/" % (host, port)
@@ -218,8 +267,10 @@ def run(rp, args):
     """The interactive replay (a terminal is needed). Returns the exit status."""
     fd = sys.stdin.fileno()
     if not os.isatty(fd):
-        print("fleetref replay: needs a terminal for its keys; --check plays it without one",
-              file=sys.stderr)
+        print(
+            "fleetref replay: needs a terminal for its keys; --check plays it without one",
+            file=sys.stderr,
+        )
         return 2
     name = os.path.basename(args.game)
     pub = None
@@ -235,8 +286,9 @@ def run(rp, args):
     old = termios.tcgetattr(fd)
     tty.setcbreak(fd)
     try:
-        with Live(screen.build(), console=screen.console, auto_refresh=False,
-                  vertical_overflow="crop") as live:
+        with Live(
+            screen.build(), console=screen.console, auto_refresh=False, vertical_overflow="crop"
+        ) as live:
             while not controls.quit:
                 wait = 1.0 / controls.speed if controls.playing else None
                 ready, _, _ = select.select([fd], [], [], wait)

@@ -54,7 +54,7 @@ def _collapse(sec, rows, width):
         used += len(item)
     hidden = len(sec.lines) - len(kept)
     what = sec.what[:-1] if hidden == 1 and sec.what.endswith("s") else sec.what
-    more = Text("… %d more %s" % (hidden, what), style="dim")   # "1 more ship", "2 more ships"
+    more = Text("… %d more %s" % (hidden, what), style="dim")  # "1 more ship", "2 more ships"
     if sec.tail:
         kept.reverse()
         rows_out = [more]
@@ -73,7 +73,7 @@ def _floor(sec, width):
     "… N more" line when it has more."""
     if sec.keep <= 0:
         return 0
-    items = sec.lines[-sec.keep:] if sec.tail else sec.lines[:sec.keep]
+    items = sec.lines[-sec.keep :] if sec.tail else sec.lines[: sec.keep]
     return len(_wrap(items, width)) + (1 if len(sec.lines) > sec.keep else 0)
 
 
@@ -88,14 +88,14 @@ def fit(sections, width, height):
     def total():
         return sum(sizes[i] for i in range(len(sections)) if alive[i])
 
-    for i in order:                       # shrink, lowest priority first
+    for i in order:  # shrink, lowest priority first
         over = total() - height
         if over <= 0:
             break
         s = sections[i]
         floor = _floor(s, width)
         if s.keep == 0:
-            alive[i] = False              # it may go: rather gone than a bare "… more" line
+            alive[i] = False  # it may go: rather gone than a bare "… more" line
             continue
         if sizes[i] > floor:
             sizes[i] = max(floor, sizes[i] - over)
@@ -111,7 +111,7 @@ def fit_words(text, width):
     that is cut)."""
     if len(text) <= width:
         return text
-    cut = text[:width + 1].rsplit(" ", 1)[0]
+    cut = text[: width + 1].rsplit(" ", 1)[0]
     return cut if len(cut) <= width and cut else text[:width]
 
 

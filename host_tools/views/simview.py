@@ -51,17 +51,22 @@ def selected_line(g, i):
     sh = shows(g)
     who = g.side_names[d["side"]] + (", class %d" % d["class"] if sh["class"] else "")
     t = "selected: %s (%s): damage %d of %s hit points, pending %d" % (
-        d["name"], who, d["damage"], hit_points(g, i), d["pending"])
+        d["name"],
+        who,
+        d["damage"],
+        hit_points(g, i),
+        d["pending"],
+    )
     if sh["counters"]:
         t += ", " + plural(d["counters"], "counter")
     return t + ", " + ship_state(g, i)
 
 
 def boot_line(app):
-    """"Restored the game in play: N events, round R" when the board started with the game
+    """ "Restored the game in play: N events, round R" when the board started with the game
     its flash journal kept (a power cut, a restart), else ""."""
     g = app.game
-    if app.journal is None or g is None or not g.seq:    # a new game starts at event 0
+    if app.journal is None or g is None or not g.seq:  # a new game starts at event 0
         return ""
     return "Restored the game in play: %s, round %d" % (plural(g.seq, "event"), g.round)
 
@@ -69,14 +74,14 @@ def boot_line(app):
 class SimView:
     def __init__(self, app, runner, display, keys, ser, stop, changed=None, console=None):
         self.app = app
-        self.boot_line = boot_line(app)     # said until the next event is played
+        self.boot_line = boot_line(app)  # said until the next event is played
         self.boot_seq = app.game.seq if app.game is not None else 0
         self.runner = runner
         self.display = display
         self.keys = keys
         self.ser = ser
         self.stop = stop
-        self.changed = changed or asyncio.Event()   # set by the simulator's loop on a new frame
+        self.changed = changed or asyncio.Event()  # set by the simulator's loop on a new frame
         self.note = ""
         self.console = console or Console()
         self.old = None
@@ -86,9 +91,11 @@ class SimView:
 
     def legend_lines(self):
         km = self.runner.keymap
-        if not hasattr(km, "find"):      # the keypad's mode-based UI: keys change with mode
-            return ["keys 1234/qwer/asdf/zxcv, shifted = held; %s mode (see "
-                    "firmware/referee/keypad_ui.py)" % ("ships", "actions")[km.mode]]
+        if not hasattr(km, "find"):  # the keypad's mode-based UI: keys change with mode
+            return [
+                "keys 1234/qwer/asdf/zxcv, shifted = held; %s mode (see "
+                "firmware/referee/keypad_ui.py)" % ("ships", "actions")[km.mode]
+            ]
         out = []
         g = self.app.game
         for r in range(4):
@@ -113,35 +120,58 @@ class SimView:
         if app.mark != 255:
             sel.append(Text("marked: %s" % g.names[app.mark], style="magenta"))
         pick = app.pad.aim_pick
-        if pick is not None and pick[0] == app.mark:     # the pad's aim, not logged yet
-            sel.append(Text("aiming: %s %s (logged when it acts)" % (
-                possessive(g.names[pick[0]]), g.rules.aim_text(g, pick[1], pick[2])),
-                style="magenta"))
-        sel += clockview.sim_lines(app)     # time banks (docs/clock.md): paused, time left
+        if pick is not None and pick[0] == app.mark:  # the pad's aim, not logged yet
+            sel.append(
+                Text(
+                    "aiming: %s %s (logged when it acts)"
+                    % (possessive(g.names[pick[0]]), g.rules.aim_text(g, pick[1], pick[2])),
+                    style="magenta",
+                )
+            )
+        sel += clockview.sim_lines(app)  # time banks (docs/clock.md): paused, time left
         if app.pad.menu is not None:
-            sel.append(Text("menu: %s (sel+/sel- choose, enter loads, hold enter leaves)"
-                            % app.pad.menu[app.pad.menu_i], style="bold cyan"))
+            sel.append(
+                Text(
+                    "menu: %s (sel+/sel- choose, enter loads, hold enter leaves)"
+                    % app.pad.menu[app.pad.menu_i],
+                    style="bold cyan",
+                )
+            )
         if app.pad.count or app.pad.count2:
-            sel.append(Text("counted on the pad for the next action: %d, %d"
-                            % (app.pad.count, app.pad.count2)))
+            sel.append(
+                Text(
+                    "counted on the pad for the next action: %d, %d"
+                    % (app.pad.count, app.pad.count2)
+                )
+            )
         if app.pad.entry:
-            sel.append(Text("entering the %s d20: %d" % (possessive(g.side_names[app.pad.entry - 1]),
-                                                         app.pad.entry_value), style="bold"))
+            sel.append(
+                Text(
+                    "entering the %s d20: %d"
+                    % (possessive(g.side_names[app.pad.entry - 1]), app.pad.entry_value),
+                    style="bold",
+                )
+            )
         refusal = self.refusals.current()
         if refusal:
             sel.append(Text("refused: %s" % refusal, style="bold red"))
         if self.reader.last_ignored:
-            sel.append(Text("ignored key: %s (not a pad key)" % self.reader.last_ignored,
-                            style="dim"))
+            sel.append(
+                Text("ignored key: %s (not a pad key)" % self.reader.last_ignored, style="dim")
+            )
             self.reader.last_ignored = ""
         chart = view.chart_text(g).split()
-        status = Text("serial %s  seq %d  hash %s  %s" % (self.ser.path, g.seq, g.state_hash(),
-                                                         self.note), style="dim")
-        return [Section(head, priority=9, keep=2),
-                Section(sel, priority=8, keep=len(sel)),
-                Section([x for x in chart if x.plain], priority=4, keep=0, what="chart lines"),
-                Section(self.legend_lines(), priority=6, keep=1, what="key rows"),
-                Section([status], priority=2, keep=0)]
+        status = Text(
+            "serial %s  seq %d  hash %s  %s" % (self.ser.path, g.seq, g.state_hash(), self.note),
+            style="dim",
+        )
+        return [
+            Section(head, priority=9, keep=2),
+            Section(sel, priority=8, keep=len(sel)),
+            Section([x for x in chart if x.plain], priority=4, keep=0, what="chart lines"),
+            Section(self.legend_lines(), priority=6, keep=1, what="key rows"),
+            Section([status], priority=2, keep=0),
+        ]
 
     def render(self, width=None, height=None):
         app = self.app
@@ -149,8 +179,15 @@ class SimView:
         h = app.board["grid"]["h"]
         fb = self.display.frame or bytes(w * h * 3)
         size = self.console.size
-        return compose(fb, w, h, "fleetref board (simulated)", self.sections(),
-                       width or size.width, height or size.height)
+        return compose(
+            fb,
+            w,
+            h,
+            "fleetref board (simulated)",
+            self.sections(),
+            width or size.width,
+            height or size.height,
+        )
 
     def _flush(self):
         self.reader.flush()
@@ -162,7 +199,7 @@ class SimView:
             return
         for idx, is_long in self.reader.feed(data):
             self.keys.push(idx, is_long)
-        if self.reader.pending:          # a lone Esc, or the rest of a sequence is coming
+        if self.reader.pending:  # a lone Esc, or the rest of a sequence is coming
             asyncio.get_running_loop().call_later(0.05, self._flush)
 
     async def run(self):
@@ -174,8 +211,13 @@ class SimView:
             loop.add_reader(fd, self._on_key)
         # drawn when the board drew a new frame (no refresh thread, no period); the note
         # line ("script done") is looked at once a second
-        with Live(self.render(), console=self.console, auto_refresh=False,
-                  transient=False, vertical_overflow="crop") as live:
+        with Live(
+            self.render(),
+            console=self.console,
+            auto_refresh=False,
+            transient=False,
+            vertical_overflow="crop",
+        ) as live:
             while not self.stop.is_set():
                 live.update(self.render(), refresh=True)
                 self.changed.clear()

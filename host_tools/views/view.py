@@ -40,7 +40,7 @@ def ships_table(game, cursor=None):
             tab.add_column(col)
     for i in range(game.n):
         st = STATUS_NAMES[game.status(i)]
-        extra = [ship_state(game, i)]       # in words, as every view (referee/texts.py)
+        extra = [ship_state(game, i)]  # in words, as every view (referee/texts.py)
         if game.ship_dict(i)["full_power"]:
             extra.append("full power")
         if game.active == i:
@@ -79,7 +79,7 @@ def header_text(game, scenario):
     t = Text()
     t.append("%s  (%s)" % (scenario, game.rules.name), style="bold")
     w = game.winner()
-    if w is not None:       # on the first line: a collapsed header (80x24) still shows it
+    if w is not None:  # on the first line: a collapsed header (80x24) still shows it
         t.append("  WINNER: %s" % game.side_names[w], style="bold green")
     t.append("\n")
     t.append("round %d  phase %s  initiative: %s" % (game.round, game.phase_name(), holder))
@@ -88,8 +88,15 @@ def header_text(game, scenario):
     elif mf != 255:
         t.append("  moves first: %s" % game.side_names[mf])
     if game.rolls[0]:
-        t.append("\nlast roll: %s %d, %s %d%s" % (game.side_names[0], game.rolls[0],
-                                                game.side_names[1], game.rolls[1],
-                                                " (physical dice)" if game.roll_src else ""))
+        t.append(
+            "\nlast roll: %s %d, %s %d%s"
+            % (
+                game.side_names[0],
+                game.rolls[0],
+                game.side_names[1],
+                game.rolls[1],
+                " (physical dice)" if game.roll_src else "",
+            )
+        )
     t.append("\n")
     return t

@@ -27,9 +27,15 @@ COMMAND = "web"  # fleetref web; SUMMARY: its line in fleetref --help (cli.py)
 SUMMARY = "a live spectator page and stream overlay of a board's game (HTTP)"
 
 STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
-STATIC = {"web.css": "text/css", "web.js": "text/javascript", "overlay.css": "text/css",
-          "overlay.js": "text/javascript", "common.js": "text/javascript",
-          "dashboard.css": "text/css", "dashboard.js": "text/javascript"}
+STATIC = {
+    "web.css": "text/css",
+    "web.js": "text/javascript",
+    "overlay.css": "text/css",
+    "overlay.js": "text/javascript",
+    "common.js": "text/javascript",
+    "dashboard.css": "text/css",
+    "dashboard.js": "text/javascript",
+}
 PAGES = {"/": "index.html", "/overlay": "overlay.html"}
 DEFAULT_HTTP = "127.0.0.1:8765"
 
@@ -48,15 +54,18 @@ def page_routes(pages, title="fleetref"):
     files = {n: _read(n) for n in list(STATIC) + list(pages.values())}
 
     async def page(request):
-        return HTMLResponse(files[pages[request.url.path]].replace("{{title}}", title),
-                            headers={"Cache-Control": "no-store"})
+        return HTMLResponse(
+            files[pages[request.url.path]].replace("{{title}}", title),
+            headers={"Cache-Control": "no-store"},
+        )
 
     async def static(request):
         name = request.path_params["name"]
         if name not in STATIC:
             return Response("not found", status_code=404, media_type="text/plain")
-        return Response(files[name], media_type=STATIC[name],
-                        headers={"Cache-Control": "no-store"})
+        return Response(
+            files[name], media_type=STATIC[name], headers={"Cache-Control": "no-store"}
+        )
 
     return [Route(path, page) for path in pages] + [Route("/static/{name}", static)]
 
@@ -86,8 +95,9 @@ def make_app(feed, title="fleetref"):
         return JSONResponse({"gid": gid, "seq": seq, "events": recs})
 
     async def stream(request):
-        since = _since(request.headers.get("last-event-id")
-                       or request.query_params.get("since", "0"))
+        since = _since(
+            request.headers.get("last-event-id") or request.query_params.get("since", "0")
+        )
         if since is None:
             since = 0
         loop = asyncio.get_running_loop()
@@ -100,14 +110,16 @@ def make_app(feed, title="fleetref"):
                 while True:
                     changed.clear()
                     st = feed.state()
-                    fgid, _seq, recs = feed.events_since(cursor if gid in (None, st["gid"])
-                                                        else 0)
+                    fgid, _seq, recs = feed.events_since(cursor if gid in (None, st["gid"]) else 0)
                     gid = fgid
                     if recs:
                         cursor = recs[-1]["seq"]
-                    yield {"event": "update", "id": str(cursor),
-                           "data": json.dumps({"gid": fgid, "state": st, "events": recs}),
-                           "retry": 500}
+                    yield {
+                        "event": "update",
+                        "id": str(cursor),
+                        "data": json.dumps({"gid": fgid, "state": st, "events": recs}),
+                        "retry": 500,
+                    }
                     await changed.wait()
             finally:
                 feed.unsubscribe(loop, changed)
@@ -115,8 +127,10 @@ def make_app(feed, title="fleetref"):
         return EventSourceResponse(gen(), ping=15, headers={"Cache-Control": "no-store"})
 
     routes = page_routes(PAGES, title) + [
-        Route("/api/state", api_state), Route("/api/events", api_events),
-        Route("/api/stream", stream)]
+        Route("/api/state", api_state),
+        Route("/api/events", api_events),
+        Route("/api/stream", stream),
+    ]
     return Starlette(routes=routes)
 
 
@@ -140,7 +154,8 @@ def is_local(host):
 def check_free(host, port):
     """OSError (one sentence naming host and port) when nothing can listen on host:port."""
     import socket
-    try:                      # a clear error for a port in use (uvicorn would only exit)
+
+    try:  # a clear error for a port in use (uvicorn would only exit)
         with socket.create_server((host, port)):
             pass
     except OSError as e:
@@ -148,23 +163,41 @@ def check_free(host, port):
         raise OSError("cannot serve on %s:%d: %s" % (host, port, why)) from None
 
 
-def serve(feed, host, port, title="fleetref", started=None, say=print, app=None,
-          what="fleetref web: http://%s:%d/ (page) and /overlay", on_server=None):
+def serve(
+    feed,
+    host,
+    port,
+    title="fleetref",
+    started=None,
+    say=print,
+    app=None,
+    what="fleetref web: http://%s:%d/ (page) and /overlay",
+    on_server=None,
+):
     """Serve ``feed`` on host:port until interrupted (uvicorn). ``started``: optional
     threading.Event set once the socket listens. ``app``: another Starlette application to
     serve instead (the dashboard), ``what`` its first line (``%s:%d`` host and port).
     ``on_server``: optional callable given the uvicorn server before it runs (setting its
     ``should_exit`` ends it). Raises OSError (one sentence) when the port cannot be had."""
     import uvicorn
-    config = uvicorn.Config(app or make_app(feed, title), host=host, port=port,
-                            log_level="warning", access_log=False, lifespan="off")
+
+    config = uvicorn.Config(
+        app or make_app(feed, title),
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+    )
     server = uvicorn.Server(config)
     if on_server is not None:
         on_server(server)
-    check_free(host, port)            # a port in use is said instead of the serving line
+    check_free(host, port)  # a port in use is said instead of the serving line
     if is_local(host):
-        say((what + "; on localhost only (--http 0.0.0.0:%d serves the network)")
-            % (host, port, port))
+        say(
+            (what + "; on localhost only (--http 0.0.0.0:%d serves the network)")
+            % (host, port, port)
+        )
     else:
         say((what + "; WARNING: reachable from other machines on the network") % (host, port))
     if started is not None:
@@ -173,6 +206,7 @@ def serve(feed, host, port, title="fleetref", started=None, say=print, app=None,
         async def startup(sockets=None):
             await orig(sockets)
             started.set()
+
         server.startup = startup
     server.run()
     return server
@@ -187,6 +221,7 @@ def open_mirror(port_spec, baud=115200):
     following it). ``port_spec``: a path, or "auto" (a Pico, else the newest simulator,
     looked up again at each reconnect). Raises MirrorError (one sentence)."""
     from host_tools.link.mirror import Mirror, find_port
+
     port = find_port(say) if port_spec == "auto" else port_spec
     m = Mirror(port, baud=baud, auto=port_spec == "auto", warn=say)
     m.open()
@@ -221,21 +256,28 @@ def follow_in_thread(source, feed, baud=115200, stop=None, on_end=None):
 
 
 def add_arguments(p):
-    p.add_argument("--port", default="auto",
-                   help="serial port or pseudo-terminal path; auto finds a Pico or a simulator")
-    p.add_argument("--http", default=DEFAULT_HTTP,
-                   help="HOST:PORT to serve on (default %s: this machine only)" % DEFAULT_HTTP)
+    p.add_argument(
+        "--port",
+        default="auto",
+        help="serial port or pseudo-terminal path; auto finds a Pico or a simulator",
+    )
+    p.add_argument(
+        "--http",
+        default=DEFAULT_HTTP,
+        help="HOST:PORT to serve on (default %s: this machine only)" % DEFAULT_HTTP,
+    )
     p.add_argument("--baud", type=int, default=115200)
 
 
 def main(args):
     try:
         host, port = parse_http(args.http)
-        check_free(host, port)      # before the board: a port in use is the one line said
+        check_free(host, port)  # before the board: a port in use is the one line said
     except (ValueError, OSError) as e:
         print("fleetref web: %s" % e, file=sys.stderr)
         return 2
     from host_tools.link.mirror import MirrorError
+
     try:
         m = open_mirror(args.port, args.baud)
     except MirrorError as e:
@@ -244,7 +286,7 @@ def main(args):
     feed = webfeed.Feed(args.port)
     stopping, ended, servers = [], [], []
 
-    def end(msg):           # following stopped for good: say why, and stop serving
+    def end(msg):  # following stopped for good: say why, and stop serving
         say(msg)
         ended.append(msg)
         for s in servers:
@@ -254,10 +296,13 @@ def main(args):
         servers.append(server)
         if ended:
             server.should_exit = True
+
     follow_in_thread(m, feed, args.baud, lambda: bool(stopping), end)
     code = serve_until_stopped(
-        say, lambda: serve(feed, host, port, say=lambda s: print(s, flush=True),
-                           on_server=started), lambda: stopping.append(1))
+        say,
+        lambda: serve(feed, host, port, say=lambda s: print(s, flush=True), on_server=started),
+        lambda: stopping.append(1),
+    )
     return code or (2 if ended else 0)
 
 

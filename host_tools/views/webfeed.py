@@ -44,10 +44,16 @@ def record(game, seq, ev, board_hash=None, text=None):
     ``text``: the sentence made when the event was applied (the replica's, with what the
     event decided: texts.with_consequences), else the event's own sentence."""
     undone = undone_seq(game, seq) if ev[0] == EV_UNDO else None
-    return {"seq": seq, "ev": list(ev), "hash": game.state_hash(), "board_hash": board_hash,
-            "text": sentence(text) if text else event_sentence(game, ev, seq),
-            "round": game.round,
-            "phase": game.phase_name(), "undone": undone}
+    return {
+        "seq": seq,
+        "ev": list(ev),
+        "hash": game.state_hash(),
+        "board_hash": board_hash,
+        "text": sentence(text) if text else event_sentence(game, ev, seq),
+        "round": game.round,
+        "phase": game.phase_name(),
+        "undone": undone,
+    }
 
 
 class Feed:
@@ -62,7 +68,7 @@ class Feed:
         self.records = []
         self.link = {"connected": False, "source": source, "note": "waiting for the board"}
         self.version = 0
-        self.waiters = []        # (loop, asyncio.Event)
+        self.waiters = []  # (loop, asyncio.Event)
 
     # ---- writer ----------------------------------------------------------------------------
     def reset(self, gid, snap, records):
@@ -100,7 +106,7 @@ class Feed:
         for loop, ev in waiters:
             try:
                 loop.call_soon_threadsafe(ev.set)
-            except RuntimeError:        # that loop has closed
+            except RuntimeError:  # that loop has closed
                 pass
 
     # ---- readers ---------------------------------------------------------------------------
@@ -123,7 +129,7 @@ class Feed:
             snap["gid"] = self.gid
             snap["link"] = dict(self.link)
             snap["first_seq"] = self.records[0]["seq"] if self.records else None
-            return clockview.aged(snap)         # the clocks' seconds left as of now
+            return clockview.aged(snap)  # the clocks' seconds left as of now
 
     def events_since(self, since):
         """``(gid, newest seq, records with seq > since)``."""
@@ -143,7 +149,7 @@ class MirrorFeed:
         mirror.rep.on_change = self.changed
 
     def _snap(self):
-        return clockview.stamped(self.m)      # (the clocks: when their seconds were taken)
+        return clockview.stamped(self.m)  # (the clocks: when their seconds were taken)
 
     def changed(self, kind, seq):
         rep = self.m.rep
@@ -154,10 +160,19 @@ class MirrorFeed:
             return
         # a new game, or the board's state window: the records of the events held, with the
         # texts of the game as it is now (names, phases; the window is all the board keeps)
-        recs = [{"seq": s, "ev": list(ev), "hash": h, "board_hash": None,
-                 "text": event_sentence(g, ev, s), "round": None, "phase": None,
-                 "undone": undone_seq(g, s) if ev[0] == EV_UNDO else None}
-                for s, ev, h in rep.rows]
+        recs = [
+            {
+                "seq": s,
+                "ev": list(ev),
+                "hash": h,
+                "board_hash": None,
+                "text": event_sentence(g, ev, s),
+                "round": None,
+                "phase": None,
+                "undone": undone_seq(g, s) if ev[0] == EV_UNDO else None,
+            }
+            for s, ev, h in rep.rows
+        ]
         self.feed.reset(rep.gid, self._snap(), recs)
 
     def on_update(self, m):
@@ -166,7 +181,12 @@ class MirrorFeed:
         else:
             self.feed.set_link(False, "link to %s lost: reconnecting" % m.port)
         snap = self.feed.snap
-        if snap is not None and m.rep.game is not None and (
-                snap.get("dice") != m.rep.dicelog.view()     # a reveal, a restart: no event
-                or clockview.stale(snap, m)):               # the clocks paused or resumed
+        if (
+            snap is not None
+            and m.rep.game is not None
+            and (
+                snap.get("dice") != m.rep.dicelog.view()  # a reveal, a restart: no event
+                or clockview.stale(snap, m)
+            )
+        ):  # the clocks paused or resumed
             self.feed.set_snap(self._snap())

@@ -34,30 +34,58 @@ def state(app):
 
 
 BAD = [
-    {"c": "hit", "ship": 99}, {"c": "hit", "ship": -1}, {"c": "hit", "ship": True},
-    {"c": "hit", "ship": "Nobody"}, {"c": "hit", "ship": 0, "n": "x"},
-    {"c": "hit", "ship": 0, "n": 1000}, {"c": "hit", "ship": 0, "by": 99},
-    {"c": "hit", "ship": 0, "n": 0}, {"c": "counter", "ship": 0, "option": 99},
-    {"c": "counter", "ship": 0, "option": "nope"}, {"c": "counter", "ship": 0, "for": 99},
-    {"c": "roll", "values": [0, 5]}, {"c": "roll", "values": [21, 3]}, {"c": "roll", "values": "x"},
-    {"c": "roll", "values": [1]}, {"c": "launch", "ship": 99}, {"c": "launch", "ship": 0},
+    {"c": "hit", "ship": 99},
+    {"c": "hit", "ship": -1},
+    {"c": "hit", "ship": True},
+    {"c": "hit", "ship": "Nobody"},
+    {"c": "hit", "ship": 0, "n": "x"},
+    {"c": "hit", "ship": 0, "n": 1000},
+    {"c": "hit", "ship": 0, "by": 99},
+    {"c": "hit", "ship": 0, "n": 0},
+    {"c": "counter", "ship": 0, "option": 99},
+    {"c": "counter", "ship": 0, "option": "nope"},
+    {"c": "counter", "ship": 0, "for": 99},
+    {"c": "roll", "values": [0, 5]},
+    {"c": "roll", "values": [21, 3]},
+    {"c": "roll", "values": "x"},
+    {"c": "roll", "values": [1]},
+    {"c": "launch", "ship": 99},
+    {"c": "launch", "ship": 0},
     {"c": "base", "base_seq": 5, "base": "00"},
-    {"c": "append", "events": [[99, 0, 0, 0]]}, {"c": "append", "events": [[1, 2]]},
-    {"c": "append", "events": "x"}, {"c": "append", "events": [[4, 0, 0, 0]] * 201},
-    {"c": "append", "events": [[2, 0, 300, 255]]}, {"c": "append", "events": [[2, 0, -5, 0]]},
+    {"c": "append", "events": [[99, 0, 0, 0]]},
+    {"c": "append", "events": [[1, 2]]},
+    {"c": "append", "events": "x"},
+    {"c": "append", "events": [[4, 0, 0, 0]] * 201},
+    {"c": "append", "events": [[2, 0, 300, 255]]},
+    {"c": "append", "events": [[2, 0, -5, 0]]},
     # the core's events whose other fields are 0 (docs/protocol.md); an undo [5, 1, 1, 1] was
     # journaled as it came
-    {"c": "append", "events": [[5, 1, 1, 1]]}, {"c": "append", "events": [[4, 0, 0, 7]]},
+    {"c": "append", "events": [[5, 1, 1, 1]]},
+    {"c": "append", "events": [[4, 0, 0, 7]]},
     {"c": "append", "events": [[7, 0, 1, 0]]},
-    {"c": "key", "key": "nokey"}, {"c": "key", "key": 5},
-    {"c": "aim", "ship": 99}, {"c": "attack", "ship": 0, "target": 99},
-    {"c": "attack", "ship": 0, "target": 1, "roll": 0}, {"c": "move", "ship": 0, "mode": 9},
-    {"c": "ion", "ship": 0, "roll": 25}, {"c": "ion", "ship": 99},
-    {"c": "respond", "ship": 0, "mover": 99}, {"c": "exit", "ship": 0, "kind": 7},
-    {"c": "power", "ship": 99}, {"c": "events", "since": -1}, {"c": "events", "since": 10 ** 9},
-    {"c": "nosuch"}, {"c": 5}, {"x": 1}, "not json", "[1, 2]", "{\"c\": \"hit\", \"ship\": 0",
-    {"c": "load", "roster": {"name": "x"}}, {"c": "load", "roster": 5},
-    {"c": "load", "scenario": "no-such-scenario"}, {"c": "load", "ruleset": 7},
+    {"c": "key", "key": "nokey"},
+    {"c": "key", "key": 5},
+    {"c": "aim", "ship": 99},
+    {"c": "attack", "ship": 0, "target": 99},
+    {"c": "attack", "ship": 0, "target": 1, "roll": 0},
+    {"c": "move", "ship": 0, "mode": 9},
+    {"c": "ion", "ship": 0, "roll": 25},
+    {"c": "ion", "ship": 99},
+    {"c": "respond", "ship": 0, "mover": 99},
+    {"c": "exit", "ship": 0, "kind": 7},
+    {"c": "power", "ship": 99},
+    {"c": "events", "since": -1},
+    {"c": "events", "since": 10**9},
+    {"c": "nosuch"},
+    {"c": 5},
+    {"x": 1},
+    "not json",
+    "[1, 2]",
+    '{"c": "hit", "ship": 0',
+    {"c": "load", "roster": {"name": "x"}},
+    {"c": "load", "roster": 5},
+    {"c": "load", "scenario": "no-such-scenario"},
+    {"c": "load", "ruleset": 7},
 ]
 
 
@@ -73,8 +101,20 @@ def test_each_command_with_each_wrong_value_changes_nothing(tmp_path):
         assert flash(tmp_path) == files, bad
 
 
-BAD_BASES = ["00", "zz", "0", "", "%s", "phase200", "counters200", "chart250", "damage99",
-             "round0", "init7", "active99"]
+BAD_BASES = [
+    "00",
+    "zz",
+    "0",
+    "",
+    "%s",
+    "phase200",
+    "counters200",
+    "chart250",
+    "damage99",
+    "round0",
+    "init7",
+    "active99",
+]
 
 
 def bad_base(app, what):
@@ -118,15 +158,18 @@ def test_base_refuses_impossible_states_and_changes_nothing(tmp_path):
     app2, _ = make_referee("swsb-example", seed=9)
     app2.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
     app2.boot("hoth")
-    assert (app2.gid, app2.game.seq, app2.game.state_hash()) == \
-        (app.gid, 1, app.game.state_hash()) and not app2.boot_note
+    assert (app2.gid, app2.game.seq, app2.game.state_hash()) == (
+        app.gid,
+        1,
+        app.game.state_hash(),
+    ) and not app2.boot_note
 
 
 def test_a_good_base_is_taken_and_journaled(tmp_path):
     app, out = board(tmp_path, "swsb-example", plays=False)
     g = app.game
     good = bytearray(g.state_bytes())
-    good[0] = 7                                         # round 7
+    good[0] = 7  # round 7
     app.link.handle_line(json.dumps({"c": "base", "base_seq": 40, "base": good.hex()}))
     assert json.loads(out[-1])["t"] == "ok" and g.seq == 40 and g.round == 7
     app2, _ = make_referee("swsb-example", seed=9)
@@ -152,6 +195,7 @@ def test_a_rule_that_raises_takes_its_event_back(tmp_path, monkeypatch):
 
     def boom(*a):
         raise TypeError("a roster value the checks let through")
+
     monkeypatch.setattr(type(prof), "start_phase", boom)
     app.link.handle_line('{"c": "phase"}')
     assert json.loads(out[-1])["t"] == "err" and "applying it failed" in json.loads(out[-1])["msg"]
@@ -168,6 +212,7 @@ def test_a_failed_journal_write_takes_the_event_back(tmp_path, monkeypatch):
 
     def full(*a):
         raise OSError(28, "no space left on device")
+
     monkeypatch.setattr(j.files, "append", full)
     app.link.handle_line('{"c": "phase"}')
     assert "event not applied" in json.loads(out[-1])["msg"]
@@ -175,8 +220,27 @@ def test_a_failed_journal_write_takes_the_event_back(tmp_path, monkeypatch):
 
 
 ROSTER_HOTH = json.loads(scenario_text("hoth"))
-COMMANDS = ["roll", "phase", "undo", "hit", "counter", "launch", "aim", "attack", "move", "ion",
-            "power", "respond", "exit", "base", "append", "key", "events", "state", "snap"]
+COMMANDS = [
+    "roll",
+    "phase",
+    "undo",
+    "hit",
+    "counter",
+    "launch",
+    "aim",
+    "attack",
+    "move",
+    "ion",
+    "power",
+    "respond",
+    "exit",
+    "base",
+    "append",
+    "key",
+    "events",
+    "state",
+    "snap",
+]
 VALUE = st.one_of(st.integers(-3, 300), st.sampled_from(["x", "", None, True, [], [1, 2]]))
 
 
@@ -184,16 +248,44 @@ VALUE = st.one_of(st.integers(-3, 300), st.sampled_from(["x", "", None, True, []
 def command(draw):
     c = draw(st.sampled_from(COMMANDS))
     msg = {"c": c}
-    for k in draw(st.lists(st.sampled_from(["ship", "n", "by", "option", "for", "values", "roll",
-                                            "target", "mode", "base_seq", "base", "events",
-                                            "weapon", "kind", "mover", "since", "key"]),
-                           max_size=3)):
+    for k in draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    "ship",
+                    "n",
+                    "by",
+                    "option",
+                    "for",
+                    "values",
+                    "roll",
+                    "target",
+                    "mode",
+                    "base_seq",
+                    "base",
+                    "events",
+                    "weapon",
+                    "kind",
+                    "mover",
+                    "since",
+                    "key",
+                ]
+            ),
+            max_size=3,
+        )
+    ):
         msg[k] = draw(VALUE)
     if c == "roll" and draw(st.booleans()):
         msg["values"] = [draw(st.integers(0, 21)), draw(st.integers(0, 21))]
     if c == "append" and draw(st.booleans()):
-        msg["events"] = [[draw(st.integers(0, 20)), draw(st.integers(0, 12)),
-                          draw(st.integers(-2, 3)), draw(st.integers(0, 255))]]
+        msg["events"] = [
+            [
+                draw(st.integers(0, 20)),
+                draw(st.integers(0, 12)),
+                draw(st.integers(-2, 3)),
+                draw(st.integers(0, 255)),
+            ]
+        ]
     return msg
 
 
@@ -215,8 +307,11 @@ def test_no_command_sequence_moves_seq_without_an_event(tmp_path_factory, cmds):
     app2.set_journal(Journal(OSFS(str(tmp)), "/game"))
     app2.boot("hoth")
     assert not app2.boot_note
-    assert (app2.gid, app2.game.seq, app2.game.state_hash()) == \
-        (app.gid, app.game.seq, app.game.state_hash())
+    assert (app2.gid, app2.game.seq, app2.game.state_hash()) == (
+        app.gid,
+        app.game.seq,
+        app.game.state_hash(),
+    )
     assert os.path.isdir(str(tmp / "game"))
 
 
@@ -226,6 +321,7 @@ def test_a_load_whose_journal_write_fails_keeps_the_game(tmp_path, monkeypatch):
 
     def full(*a):
         raise OSError(28, "no space left on device")
+
     monkeypatch.setattr(app.journal.files, "write_atomic", full)
     app.link.handle_line('{"c": "load", "scenario": "deathstar"}')
     assert json.loads(out[-1])["t"] == "err"
@@ -233,8 +329,7 @@ def test_a_load_whose_journal_write_fails_keeps_the_game(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("where", ["game_parts", "journal"])
-def test_a_load_that_runs_out_of_memory_keeps_the_game_and_says_so(tmp_path, monkeypatch,
-                                                                   where):
+def test_a_load_that_runs_out_of_memory_keeps_the_game_and_says_so(tmp_path, monkeypatch, where):
     # a big roster on a fragmented Pico heap: MemoryError while the new game's line is made
     # or written; the game in play stays (RAM and flash) and the answer says what happened
     app, out = board(tmp_path)
@@ -243,6 +338,7 @@ def test_a_load_that_runs_out_of_memory_keeps_the_game_and_says_so(tmp_path, mon
 
     def short(*a):
         raise MemoryError("memory allocation failed, allocating 2953 bytes")
+
     if where == "game_parts":
         monkeypatch.setattr(app, "game_parts", short)
     else:
@@ -253,7 +349,7 @@ def test_a_load_that_runs_out_of_memory_keeps_the_game_and_says_so(tmp_path, mon
     assert "nothing changed" in err["msg"] and "Traceback" not in err["msg"]
     assert state(app) == before and app.scenario == "hoth"
     assert flash(tmp_path) == files
-    app.link.handle_line('{"c": "snap"}')                    # the board answers for the old game
+    app.link.handle_line('{"c": "snap"}')  # the board answers for the old game
     snap = json.loads(out[-1])
     assert snap["t"] == "snap" and snap["gid"] == before[0] and snap["seq"] == before[1]
 
@@ -264,6 +360,7 @@ def test_out_of_memory_in_the_journal_write_takes_the_event_back(tmp_path, monke
 
     def short(*a):
         raise MemoryError("memory allocation failed, allocating 512 bytes")
+
     monkeypatch.setattr(app.journal.files, "append", short)
     app.link.handle_line('{"c": "phase"}')
     assert json.loads(out[-1])["t"] == "err" and state(app) == before
@@ -277,6 +374,7 @@ def test_out_of_memory_after_an_event_is_in_play_says_where_the_game_is(tmp_path
 
     def short(*a):
         raise MemoryError("memory allocation failed, allocating 64 bytes")
+
     monkeypatch.setattr(app, "send_event", short)
     app.link.handle_line('{"c": "undo"}')
     err = json.loads(out[-1])
@@ -296,17 +394,20 @@ def _layout(g):
 # Hoth: 2 Ion Cannon bursts a round, 7 ships, two sides; the round counter)
 IMPOSSIBLE = [
     ("hoth", lambda d, g, o: d.__setitem__(slice(0, 4), b"\x01\x00\x00\xff"), "round"),
-    ("hoth", lambda d, g, o: d.__setitem__(o[2] + 3, 200), "game byte 3"),      # bursts
-    ("hoth", lambda d, g, o: d.__setitem__(o[2] + 5, 200), "game byte 5"),      # port side
-    ("hoth", lambda d, g, o: d.__setitem__(o[2] + 4, 250), "game byte 4"),      # last mover
-    ("hoth", lambda d, g, o: d.__setitem__(o[1] + 1, 200), "ship byte 1"),      # rapid at
-    ("hoth", lambda d, g, o: d.__setitem__(o[2], 9), "game byte 0"),            # last attack
-    ("swsb-example", lambda d, g, o: d.__setitem__(o[0], 200), "flags"),        # 4 flags
+    ("hoth", lambda d, g, o: d.__setitem__(o[2] + 3, 200), "game byte 3"),  # bursts
+    ("hoth", lambda d, g, o: d.__setitem__(o[2] + 5, 200), "game byte 5"),  # port side
+    ("hoth", lambda d, g, o: d.__setitem__(o[2] + 4, 250), "game byte 4"),  # last mover
+    ("hoth", lambda d, g, o: d.__setitem__(o[1] + 1, 200), "ship byte 1"),  # rapid at
+    ("hoth", lambda d, g, o: d.__setitem__(o[2], 9), "game byte 0"),  # last attack
+    ("swsb-example", lambda d, g, o: d.__setitem__(o[0], 200), "flags"),  # 4 flags
 ]
 
 
-@pytest.mark.parametrize("scenario,spoil,words", IMPOSSIBLE,
-                         ids=["%s-%s" % (s, w.replace(" ", "")) for s, _, w in IMPOSSIBLE])
+@pytest.mark.parametrize(
+    "scenario,spoil,words",
+    IMPOSSIBLE,
+    ids=["%s-%s" % (s, w.replace(" ", "")) for s, _, w in IMPOSSIBLE],
+)
 def test_base_refuses_ruleset_bytes_out_of_range(tmp_path, scenario, spoil, words):
     app, out = board(tmp_path, scenario, plays=False)
     g = app.game

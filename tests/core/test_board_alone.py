@@ -49,14 +49,14 @@ def test_entered_die_round_and_rolls_are_digits():
     a, _ = make_referee("hoth")
     r = Renderer(16, 16)
     r.render(a)
-    assert read_digits(r, 0, 7, render.WHITE) == 1              # round 1, before the roll
+    assert read_digits(r, 0, 7, render.WHITE) == 1  # round 1, before the roll
     a.pad.key("enter")
-    for v in (13, 14):                                          # 13 and 14 look different
+    for v in (13, 14):  # 13 and 14 look different
         while a.pad.entry_value != v:
             a.pad.key("dmg+" if a.pad.entry_value < v else "dmg-")
         r.render(a)
         assert read_digits(r, 0, 7, render.WHITE) == v
-    a.pad.key("enter")                                              # side 0: 14
+    a.pad.key("enter")  # side 0: 14
     while a.pad.entry_value != 9:
         a.pad.key("dmg+" if a.pad.entry_value < 9 else "dmg-")
     r.render(a)
@@ -64,12 +64,12 @@ def test_entered_die_round_and_rolls_are_digits():
     a.pad.key("enter")
     assert list(a.game.rolls) == [14, 9] and a.game.init == 0 and not a.pad.entry
     r.render(a)
-    assert read_digits(r, 0, 7, render.SIDE_RGB[0]) == 14       # the holder's bright
+    assert read_digits(r, 0, 7, render.SIDE_RGB[0]) == 14  # the holder's bright
     assert read_digits(r, 8, 15, render.SIDE_DIM[1]) == 9
     # hoth has 4 and 3 ships: the digits sit below the fleets, hiding no ship row
     for y in range(2, 2 + 4):
         assert any(r.get(x, y) != (0, 0, 0) for x in range(8))
-    a.pad.key("phase")                                              # movement: no digits
+    a.pad.key("phase")  # movement: no digits
     r.render(a)
     assert read_digits(r, 0, 15) is None
 
@@ -77,16 +77,20 @@ def test_entered_die_round_and_rolls_are_digits():
 def test_refusal_kind_colour_code():
     a, _ = make_referee("hoth")
     r = Renderer(16, 16)
-    assert a.pad.key("dmg+")                                        # not in the initiative phase
+    assert a.pad.key("dmg+")  # not in the initiative phase
     assert overlay.refusal_kind(a.error_text) == overlay.KIND_PHASE
     r.render(a, error=True)
-    assert [r.get(x, 1) for x in range(4)] == [overlay.KIND_RGB[overlay.KIND_PHASE]] * 3 + [render.RED]
+    assert [r.get(x, 1) for x in range(4)] == [overlay.KIND_RGB[overlay.KIND_PHASE]] * 3 + [
+        render.RED
+    ]
     a2, _ = make_referee("hoth")
-    assert a2.pad.key("undo")                                       # nothing to undo
+    assert a2.pad.key("undo")  # nothing to undo
     r.render(a2, error=True)
     assert r.get(0, 1) == overlay.KIND_RGB[overlay.KIND_NOTHING]
-    assert overlay.refusal_kind("Empire moves first: Star Destroyer has not moved") == \
-        overlay.KIND_ORDER
+    assert (
+        overlay.refusal_kind("Empire moves first: Star Destroyer has not moved")
+        == overlay.KIND_ORDER
+    )
     assert overlay.refusal_kind("Troop Transport has no capital weapons") == overlay.KIND_RULE
     assert len({c for c in overlay.KIND_RGB if c}) == 4
 
@@ -104,11 +108,12 @@ def test_distinct_colours_and_the_gap():
     phases = {r.get(x, 0) for x in range(9, 14)} - {(0, 0, 0)}
     assert marked == render.CYAN
     assert marked not in counters and marked not in phases and not counters & phases
-    assert all(r.get(7, y) == (0, 0, 0) for y in range(2, 14))   # the gap between the fleets
+    assert all(r.get(7, y) == (0, 0, 0) for y in range(2, 14))  # the gap between the fleets
 
 
 def test_keypad_numbers_mode_shows_round_phase_and_dice():
     from referee.keypad_ui import KeypadUI, NUMBERS_MODE, PURPLE
+
     a, _ = make_referee("hoth")
     ui = KeypadUI(a)
     assert ui.action(15, True) is None and ui.mode == NUMBERS_MODE
@@ -116,19 +121,35 @@ def test_keypad_numbers_mode_shows_round_phase_and_dice():
     fb = ui.render(a)
 
     def key(k):
-        return tuple(fb[3 * k:3 * k + 3])
-    assert key(0) == PURPLE                                     # phase 0 of 3
+        return tuple(fb[3 * k : 3 * k + 3])
+
+    assert key(0) == PURPLE  # phase 0 of 3
     assert [key(k) != (0, 0, 0) for k in range(4, 8)] == [False, False, False, True]  # round 1
     assert [key(k) == render.SIDE_RGB[0] for k in range(8, 12)] == [True, True, False, True]  # 13
     assert [key(k) == render.SIDE_DIM[1] for k in range(12, 16)] == [False, True, True, False]  # 6
-    assert ui.action(3, False) is None and ui.mode != NUMBERS_MODE   # any other key leaves
+    assert ui.action(3, False) is None and ui.mode != NUMBERS_MODE  # any other key leaves
 
 
 def test_legend_rows_line_up_with_the_grid(tmp_path):
     out = tmp_path / "hoth.svg"
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "legend", "--scenario", "hoth",
-                        "--pitch", "10", "--out", str(out)], capture_output=True, text=True,
-                       cwd=ROOT, check=False)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "host_tools.cli",
+            "legend",
+            "--scenario",
+            "hoth",
+            "--pitch",
+            "10",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     root = ET.parse(out).getroot()
     ns = "{http://www.w3.org/2000/svg}"
@@ -142,13 +163,18 @@ def test_legend_rows_line_up_with_the_grid(tmp_path):
             assert abs(float(t.get("y")) - (top + (row + 0.5) * pitch)) < 1e-6
             rows.setdefault(row, []).append(t.text or "")
     roster = json.load(open(ROOT + "/firmware/rosters/hoth.json"))
-    assert rows[2][0].startswith("Star Destroyer  3 hp")            # side 0, first ship row
-    assert rows[2][1].startswith("Troop Transport  2 hp")           # side 1, first ship row
+    assert rows[2][0].startswith("Star Destroyer  3 hp")  # side 0, first ship row
+    assert rows[2][1].startswith("Troop Transport  2 hp")  # side 1, first ship row
     assert "aboard" in rows[3][0]
     assert next(s["name"] for s in roster["sides"][1]["ships"]) == "Troop Transport"
     texts = [t.text for t in root.iter(ns + "text")]
-    assert "rapid" in texts and "held: attack" in texts         # smb's key map
+    assert "rapid" in texts and "held: attack" in texts  # smb's key map
     assert any("not in this phase" in (t or "") for t in texts)
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "legend", "--scenario", "hot"],
-                       capture_output=True, text=True, cwd=ROOT, check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", "legend", "--scenario", "hot"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert r.returncode == 2 and "did you mean 'hoth'" in r.stderr

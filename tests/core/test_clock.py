@@ -13,7 +13,6 @@ from referee import rules, scenarios
 from support.clock import Table, roster
 
 
-
 def test_no_clock_setting_no_clock_state():
     t = Table("swsb-example")
     assert t.clock is None and t.app.game.clk == bytearray()
@@ -32,13 +31,13 @@ def test_bad_clock_setting_is_refused_and_changes_nothing():
 def test_swsb_clock_runs_for_the_side_that_acts():
     # seed 000 "initiative check": whoever rolls highest moves last and attacks first
     t = Table("swsb-example", clock_s=100)
-    t.send({"c": "roll", "values": [15, 3]})       # side 0 (Light Side) wins initiative
-    assert t.clock["running"] == 1                  # ... so side 1 moves first
-    t.send({"c": "phase"})                          # move phase
+    t.send({"c": "roll", "values": [15, 3]})  # side 0 (Light Side) wins initiative
+    assert t.clock["running"] == 1  # ... so side 1 moves first
+    t.send({"c": "phase"})  # move phase
     t.wait(35)
-    assert t.clock["left"] == [100, 100]            # charged when the turn passes
+    assert t.clock["left"] == [100, 100]  # charged when the turn passes
     assert clock_of(t.app).live_left(t.app, 1) == 65
-    t.send({"c": "phase"})                          # attack-pd: the winner attacks first
+    t.send({"c": "phase"})  # attack-pd: the winner attacks first
     assert t.clock["left"] == [100, 65] and t.clock["running"] == 0
     evs = t.events()
     assert evs[-2] == [EV_CLOCK, 1, 35, 0] and evs[-1] == [4, 0, 0, 0]
@@ -49,27 +48,27 @@ def test_swsb_clock_runs_for_the_side_that_acts():
 
 def test_pause_while_physical_dice_are_entered_and_by_command():
     t = Table("swsb-example", clock_s=300)
-    t.send({"c": "roll", "values": [3, 15]})        # side 1 wins: side 0 moves first
+    t.send({"c": "roll", "values": [3, 15]})  # side 1 wins: side 0 moves first
     t.send({"c": "phase"})
     assert t.clock["running"] == 0
     t.wait(10)
-    t.send({"c": "clock"})                          # pause: side 0 charged 10 s
+    t.send({"c": "clock"})  # pause: side 0 charged 10 s
     assert json.loads(t.out[-1])["paused"] is True and t.clock["left"] == [290, 300]
     t.wait(100)
     assert clock_of(t.app).live_left(t.app, 0) == 290
-    t.send({"c": "clock"})                          # resume
+    t.send({"c": "clock"})  # resume
     t.wait(5)
     assert clock_of(t.app).live_left(t.app, 0) == 285
 
 
 def test_dice_entry_on_the_pad_holds_the_clock():
     t = Table("hoth", clock_s=200)
-    t.send({"c": "roll", "values": [12, 4]})        # Empire holds initiative (seed 004)
-    t.send({"c": "phase"})                          # movement: the holder moves first
+    t.send({"c": "roll", "values": [12, 4]})  # Empire holds initiative (seed 004)
+    t.send({"c": "phase"})  # movement: the holder moves first
     assert t.clock["running"] == 0
     t.wait(20)
     t.app.mark = 255
-    t.app.pad.entry = 1                                 # physical dice being entered on the pad
+    t.app.pad.entry = 1  # physical dice being entered on the pad
     t.wait(60)
     t.app.pad.entry = 0
     t.wait(2)
@@ -99,10 +98,10 @@ def test_increment_per_round():
         t.send({"c": "phase"})
     g = t.app.game
     assert g.round == 2
-    assert t.clock["left"] == [115, 115]          # no time passed: only the increment
+    assert t.clock["left"] == [115, 115]  # no time passed: only the increment
     t.send({"c": "roll", "values": [15, 3]})
     t.send({"c": "phase"})
-    t.wait(40)                                     # side 1 moves first again
+    t.wait(40)  # side 1 moves first again
     for _ in range(5):
         t.send({"c": "phase"})
     assert g.round == 3 and t.clock["left"] == [115 + 15, 115 - 40 + 15]
@@ -119,12 +118,13 @@ def test_expiry_warns_and_play_goes_on():
     ev = t.events()[-1]
     assert ev == [EV_CLOCK, 1 | 2, 30, 0]
     from referee.views import event_text
+
     assert "time ran out" in event_text(t.app.game, tuple(ev))
     assert t.app.game.winner() is None
     t.send({"c": "phase"})
-    assert json.loads(t.out[-1])["t"] == "ev"       # play goes on
+    assert json.loads(t.out[-1])["t"] == "ev"  # play goes on
     t.wait(60)
-    assert [e for e in t.events() if e[0] == EV_CLOCK and e[1] == 3] == [ev]   # logged once
+    assert [e for e in t.events() if e[0] == EV_CLOCK and e[1] == 3] == [ev]  # logged once
 
 
 def test_expiry_can_make_the_opponent_win():
@@ -148,8 +148,7 @@ def test_mirror_replays_the_clock_events_to_the_same_hash():
     t.wait(100)
     g = t.app.game
     assert any(e[0] == EV_CLOCK for e in t.events())
-    norm, _ = scenarios.load_text(json.dumps(roster("swsb-example", clock_s=90,
-                                                    clock_inc_s=5)))
+    norm, _ = scenarios.load_text(json.dumps(roster("swsb-example", clock_s=90, clock_inc_s=5)))
     mirror = Game(rules.get(norm["ruleset"]), norm)
     mirror.replay(t.events())
     assert mirror.state_hash() == g.state_hash()
@@ -169,28 +168,33 @@ def test_a_game_without_clocks_keeps_its_state_bytes():
 def test_grid_shows_minutes_left_and_warns_in_the_last_minutes():
     from referee.render import Renderer, SIDE_RGB
     from referee import glyphs
+
     t = Table("swsb-example", clock_s=45 * 60, clock_zero=0)
     t.send({"c": "roll", "values": [15, 3]})
-    t.send({"c": "phase"})                          # side 1 moves first: its clock runs
+    t.send({"c": "phase"})  # side 1 moves first: its clock runs
     r = Renderer(16, 16)
 
     def digits(side, n, colour):
-        ref = Renderer(16, 16)                      # the number drawn alone, to compare
+        ref = Renderer(16, 16)  # the number drawn alone, to compare
         wid = glyphs.W if n < 10 else 2 * glyphs.W + 1
         x = side * 8 + (8 - wid) // 2
         y = 2 + max(t.app.pad.side_count) + 1
         glyphs.draw_number(ref, x, y, n, colour)
-        lit = [(xx, yy) for yy in range(y, y + 5) for xx in range(side * 8, side * 8 + 8)
-               if ref.get(xx, yy) != (0, 0, 0)]
+        lit = [
+            (xx, yy)
+            for yy in range(y, y + 5)
+            for xx in range(side * 8, side * 8 + 8)
+            if ref.get(xx, yy) != (0, 0, 0)
+        ]
         return all(r.get(xx, yy) == colour for xx, yy in lit) and lit
 
     r.render(t.app)
     assert digits(1, 45, SIDE_RGB[1])
     v = t.app.version
-    t.wait(60 * 43 + 1)                             # 1 min 59 s left: amber (under 5 min)
+    t.wait(60 * 43 + 1)  # 1 min 59 s left: amber (under 5 min)
     assert t.app.version > v
     r.render(t.app)
     assert digits(1, 2, (255, 110, 0))
     t.wait(120)
     r.render(t.app)
-    assert digits(1, 0, (255, 0, 0))               # ran out: red
+    assert digits(1, 0, (255, 0, 0))  # ran out: red

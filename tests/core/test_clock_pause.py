@@ -85,12 +85,13 @@ def test_pause_before_the_initiative_roll_holds_the_first_movers_clock():
 def test_the_pad_pauses_and_resumes_with_a_long_press_of_side():
     from referee.app import ACTIONS
     from referee.keymap import KeyMap
+
     km = KeyMap(default_board(), ACTIONS)
     assert km.find("clock") == (km.short_actions.index("side"), True)
     t = moving(clock_s=300)
     t.wait(5)
-    t.send({"c": "key", "key": "clock"})             # the pad's action, as the key press
-    assert t.events()[-1] == [EV_CLOCK, 0, 5, 0]      # the running side charged first
+    t.send({"c": "key", "key": "clock"})  # the pad's action, as the key press
+    assert t.events()[-1] == [EV_CLOCK, 0, 5, 0]  # the running side charged first
     assert lines(t, "clock")[-1]["paused"] is True and snap(t)["clock"]["paused"] is True
     t.wait(5)
     t.app.pad.key("clock")
@@ -104,21 +105,24 @@ def test_the_pad_pauses_and_resumes_with_a_long_press_of_side():
 
 def test_the_keypad_base_pauses_with_key_10_held_in_actions_mode():
     from referee.keypad_ui import KeypadUI
+
     app, _out = make_referee("swsb-example")
     ui = KeypadUI(app)
-    assert ui.action(12, False) is None               # to actions mode
+    assert ui.action(12, False) is None  # to actions mode
     assert ui.action(10, False) == "side" and ui.action(10, True) == "clock"
 
 
 def test_grid_shows_the_pause_beside_the_clocks():
     from referee.render import Renderer, SIDE_DIM, SIDE_RGB
+
     t = moving(clock_s=45 * 60)
     r = Renderer(16, 16)
-    y = 2 + max(t.app.pad.side_count) + 1               # the clocks' rows (below the fleets)
+    y = 2 + max(t.app.pad.side_count) + 1  # the clocks' rows (below the fleets)
 
     def colours(side):
-        return {r.get(x, yy) for yy in range(y, y + 5) for x in range(8 * side, 8 * side + 7)
-                } - {(0, 0, 0)}
+        return {r.get(x, yy) for yy in range(y, y + 5) for x in range(8 * side, 8 * side + 7)} - {
+            (0, 0, 0)
+        }
 
     r.render(t.app)
     gap = [r.get(7, yy) for yy in range(y, y + 5)]
@@ -134,17 +138,20 @@ def test_grid_shows_the_pause_beside_the_clocks():
 
 def test_grid_warns_under_five_minutes():
     from referee.render import Renderer
+
     t = moving(clock_s=5 * 60 + 30)
     r = Renderer(16, 16)
     y = 2 + max(t.app.pad.side_count) + 1
     amber = (255, 110, 0)
 
     def has_amber(side):
-        return any(r.get(x, yy) == amber for yy in range(y, y + 5)
-                   for x in range(8 * side, 8 * side + 8))
+        return any(
+            r.get(x, yy) == amber for yy in range(y, y + 5) for x in range(8 * side, 8 * side + 8)
+        )
+
     r.render(t.app)
     assert not has_amber(0)
-    t.wait(31)                                      # 4:59 left: amber
+    t.wait(31)  # 4:59 left: amber
     r.render(t.app)
     assert has_amber(0) and not has_amber(1)
 
@@ -156,21 +163,27 @@ def test_a_restored_game_runs_its_clock_without_waiting_for_an_event(tmp_path):
 
     def board():
         out = []
-        a = Referee(default_board(), os.path.join(ROOT, "firmware", "rosters"), out.append,
-                    Dice(XorShift32(3)), 12)
+        a = Referee(
+            default_board(),
+            os.path.join(ROOT, "firmware", "rosters"),
+            out.append,
+            Dice(XorShift32(3)),
+            12,
+        )
         a.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
         return a, out
+
     a, _ = board()
     a.load_scenario("swsb-example", None, {"clock_s": 300})
     a.link.handle_line(json.dumps({"c": "roll", "values": [3, 15]}))
     a.link.handle_line(json.dumps({"c": "phase"}))
-    b, _ = board()                                  # the board restarts: a power cut
+    b, _ = board()  # the board restarts: a power cut
     b.boot("swsb-example")
     assert b.game.seq == 2 and b.game.clk
     T = [5000]
     b.clock = Clock(lambda: T[0])
-    ck = clock_of(b)                                # the clock task's first look
-    for _ in range(40):                             # ... then a poll every 250 ms
+    ck = clock_of(b)  # the clock task's first look
+    for _ in range(40):  # ... then a poll every 250 ms
         T[0] += 250
         ck.poll(b)
     assert ck.live_left(b, 0) == 290

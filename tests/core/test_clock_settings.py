@@ -24,10 +24,13 @@ def game_line(out):
     return [json.loads(x) for x in out if json.loads(x).get("t") == "game"][-1]
 
 
-@pytest.mark.parametrize("load", [
-    {"c": "load", "scenario": "hoth", "settings": {"clock_s": 2700, "clock_zero": 1}},
-    {"c": "load", "ruleset": "smb", "settings": {"clock_s": 2700, "clock_zero": 1}},
-])
+@pytest.mark.parametrize(
+    "load",
+    [
+        {"c": "load", "scenario": "hoth", "settings": {"clock_s": 2700, "clock_zero": 1}},
+        {"c": "load", "ruleset": "smb", "settings": {"clock_s": 2700, "clock_zero": 1}},
+    ],
+)
 def test_load_gives_a_shipped_scenario_clocks(load):
     app, out = make_referee("swsb-example")
     app.link.handle_line(json.dumps(load))
@@ -53,13 +56,16 @@ def test_load_settings_go_over_the_rosters_own():
     assert app.game.settings["damage_per_hit"] == 2 and app.game.settings["clock_s"] == 60
 
 
-@pytest.mark.parametrize("load, words", [
-    ({"c": "load", "scenario": "hoth", "settings": {"clock_sec": 60}}, "'clock_sec'"),
-    ({"c": "load", "scenario": "hoth", "settings": {"clock_s": -1}}, "clock_s"),
-    ({"c": "load", "scenario": "hoth", "settings": {"clock_s": "45"}}, "clock_s"),
-    ({"c": "load", "scenario": "hoth", "settings": [["clock_s", 60]]}, "settings"),
-    ({"c": "load", "scenario": "hoth", "clock_s": 2700}, "'clock_s'"),
-])
+@pytest.mark.parametrize(
+    "load, words",
+    [
+        ({"c": "load", "scenario": "hoth", "settings": {"clock_sec": 60}}, "'clock_sec'"),
+        ({"c": "load", "scenario": "hoth", "settings": {"clock_s": -1}}, "clock_s"),
+        ({"c": "load", "scenario": "hoth", "settings": {"clock_s": "45"}}, "clock_s"),
+        ({"c": "load", "scenario": "hoth", "settings": [["clock_s", 60]]}, "settings"),
+        ({"c": "load", "scenario": "hoth", "clock_s": 2700}, "'clock_s'"),
+    ],
+)
 def test_unknown_or_bad_settings_are_refused_in_one_line(load, words):
     app, out = make_referee("swsb-example")
     before = (app.gid, app.game.state_hash(), len(out))
@@ -72,18 +78,48 @@ def test_unknown_or_bad_settings_are_refused_in_one_line(load, words):
 
 def sim(*args):
     script = ROOT + "/tests/scripts/clock-roll.txt"
-    return subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
-                           "--seed", "1", *args, "--script", script],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "host_tools.cli",
+            "sim",
+            "--headless",
+            "--seed",
+            "1",
+            *args,
+            "--script",
+            script,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
 
 
-@pytest.mark.parametrize("args, settings", [
-    (["--scenario", "hoth", "--clock", "45"], {"clock_s": 2700}),
-    (["--scenario", "swsb-example", "--setting", "clock_s=600", "--setting", "clock_zero=1"],
-     {"clock_s": 600, "clock_zero": 1}),
-    (["--ruleset", "squadrons-d6", "--clock", "1.5", "--setting", "clock_inc_s=30"],
-     {"clock_s": 90, "clock_inc_s": 30}),
-])
+@pytest.mark.parametrize(
+    "args, settings",
+    [
+        (["--scenario", "hoth", "--clock", "45"], {"clock_s": 2700}),
+        (
+            [
+                "--scenario",
+                "swsb-example",
+                "--setting",
+                "clock_s=600",
+                "--setting",
+                "clock_zero=1",
+            ],
+            {"clock_s": 600, "clock_zero": 1},
+        ),
+        (
+            ["--ruleset", "squadrons-d6", "--clock", "1.5", "--setting", "clock_inc_s=30"],
+            {"clock_s": 90, "clock_inc_s": 30},
+        ),
+    ],
+)
 def test_sim_takes_clock_and_setting_options(args, settings):
     r = sim(*args)
     assert r.returncode == 0, r.stderr
@@ -93,13 +129,16 @@ def test_sim_takes_clock_and_setting_options(args, settings):
     assert snap["clock"]["left"] == [settings["clock_s"]] * 2
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--scenario", "hoth", "--setting", "clok_s=60"], "unknown setting 'clok_s'"),
-    (["--scenario", "hoth", "--setting", "clock_s"], "NAME=VALUE"),
-    (["--scenario", "hoth", "--setting", "clock_s=ten"], "whole number"),
-    (["--scenario", "hoth", "--clock", "-3"], "--clock"),
-    (["--scenario", "hoth", "--clock", "45", "--setting", "clock_s=60"], "not both"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--scenario", "hoth", "--setting", "clok_s=60"], "unknown setting 'clok_s'"),
+        (["--scenario", "hoth", "--setting", "clock_s"], "NAME=VALUE"),
+        (["--scenario", "hoth", "--setting", "clock_s=ten"], "whole number"),
+        (["--scenario", "hoth", "--clock", "-3"], "--clock"),
+        (["--scenario", "hoth", "--clock", "45", "--setting", "clock_s=60"], "not both"),
+    ],
+)
 def test_sim_refuses_bad_settings_in_one_line(args, words):
     r = sim(*args)
     assert r.returncode == 2 and r.stdout == ""

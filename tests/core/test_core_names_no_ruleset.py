@@ -11,8 +11,21 @@ import sys
 from support import ROOT
 
 FW = os.path.join(ROOT, "firmware", "referee")
-NAMES = ("swsb", "smb", "squadrons", "xwing", "d6", "snub", "ion", "overlap", "broadside",
-         "emperor", "cloak", "transport", "destroyer")
+NAMES = (
+    "swsb",
+    "smb",
+    "squadrons",
+    "xwing",
+    "d6",
+    "snub",
+    "ion",
+    "overlap",
+    "broadside",
+    "emperor",
+    "cloak",
+    "transport",
+    "destroyer",
+)
 
 
 def code_words(path):
@@ -20,8 +33,12 @@ def code_words(path):
     tree = ast.parse(open(path).read())
     docs = set()
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and node.body and \
-                isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant):
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        ):
             docs.add(id(node.body[0].value))
     out = []
     for node in ast.walk(tree):
@@ -29,8 +46,9 @@ def code_words(path):
             out.append(node.id)
         elif isinstance(node, ast.Attribute):
             out.append(node.attr)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and \
-                id(node) not in docs:
+        elif (
+            isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+        ):
             out.append(node.value)
     return out
 
@@ -67,11 +85,15 @@ def test_host_tools_import_no_ruleset_module():
 
 
 def test_a_ruleset_is_imported_only_when_a_game_uses_it():
-    code = ("import sys; sys.path.insert(0, 'firmware')\n"
-            "from referee import scenarios, rules\n"
-            "from referee.app import Referee\n"
-            "norm, raw = scenarios.load_text(open('firmware/rosters/squadrons-d6-example.json').read())\n"
-            "print(sorted(m for m in sys.modules if m.startswith('referee.rules.')))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    code = (
+        "import sys; sys.path.insert(0, 'firmware')\n"
+        "from referee import scenarios, rules\n"
+        "from referee.app import Referee\n"
+        "norm, raw = scenarios.load_text(open('firmware/rosters/squadrons-d6-example.json').read())\n"
+        "print(sorted(m for m in sys.modules if m.startswith('referee.rules.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "['referee.rules.base', 'referee.rules.squadrons_d6']"

@@ -15,8 +15,14 @@ from host_tools.files.verify import report
 from referee.app import ACTIONS
 from support.dice import Board, spec_roll
 
-RULESETS = ["hoth", "swsb-example", "swsb-addon-example", "xwing-overlap-example",
-            "squadrons-d6-example", "deathstar"]
+RULESETS = [
+    "hoth",
+    "swsb-example",
+    "swsb-addon-example",
+    "xwing-overlap-example",
+    "squadrons-d6-example",
+    "deathstar",
+]
 
 
 def board_rolls(b):
@@ -33,7 +39,7 @@ def test_every_board_roll_verifies_after_reveal(scenario):
     res = b.verify()
     assert res["bad"] == [] and res["problems"] == [], report(res)
     assert sorted(res["ok"]) == sorted(board_rolls(b))
-    if scenario != "squadrons-d6-example":      # seed 002 has no rolls the referee makes
+    if scenario != "squadrons-d6-example":  # seed 002 has no rolls the referee makes
         assert len(res["ok"]) >= 3
     # independently: the revealed secret hashes to the published commitment and each roll is
     # the documented function of (secret, seq, entropy)
@@ -57,7 +63,7 @@ def test_initiative_roll_shows_the_recorded_dice():
 def test_tampered_roll_is_named():
     b = Board("hoth")
     b.key("roll")
-    while b.app.game.init == 255:                      # ties are rerolled (seed 000/004)
+    while b.app.game.init == 255:  # ties are rerolled (seed 000/004)
         b.key("roll")
     b.serial({"c": "reveal"})
     seq, ev = b.events[-1]
@@ -99,11 +105,11 @@ def test_unrevealed_then_new_commitment_after_reveal():
     first = b.events[-1][0]
     res = b.verify()
     assert res["unrevealed"] == [first] and res["ok"] == []
-    b.key("reveal")                                  # the pad action
+    b.key("reveal")  # the pad action
     rev = b.log.reveals[(b.log.boot, 0)]
     assert rev["next"] != rev["commit"] and rev["seq"] == first
     b.key("undo")
-    b.key("roll")                                     # a roll under the new commitment
+    b.key("roll")  # a roll under the new commitment
     second = b.events[-1][0]
     assert b.log.rolls[second]["ep"] == 1
     res = b.verify()
@@ -118,19 +124,20 @@ def test_unrevealed_then_new_commitment_after_reveal():
 
 def test_board_roll_without_record_and_physical_roll():
     b = Board("hoth")
-    b.serial({"c": "roll", "values": [12, 7]})        # physical dice: marked in the event
+    b.serial({"c": "roll", "values": [12, 7]})  # physical dice: marked in the event
     seq, ev = b.events[-1]
     assert ev[3] == 1 and seq not in b.log.rolls
     b.key("undo")
     b.key("roll")
     seq2 = b.events[-1][0]
     b.serial({"c": "reveal"})
-    del b.log.rolls[seq2]                              # a board roll whose record went missing
+    del b.log.rolls[seq2]  # a board roll whose record went missing
     res = b.verify()
     # not a mismatch (the board keeps its records in RAM: a restart loses them), but never
     # counted as verified either
     assert res["unrecorded"] == [seq2] and seq2 not in res["ok"] and res["bad"] == []
     from host_tools.files.verify import report
+
     lines = report(res)
     assert any(l.startswith("CANNOT BE CHECKED") and str(seq2) in l for l in lines)
     assert lines[-1] == "the board rolls with a record match; 1 cannot be checked"
@@ -170,7 +177,7 @@ def test_a_refused_roll_leaves_no_record():
     while b.app.game.init == 255:
         b.key("roll")
     n = len(b.log.rolls)
-    b.key("roll")                                       # refused: initiative is decided
+    b.key("roll")  # refused: initiative is decided
     b.key("phase")
     assert len(b.log.rolls) == n
     assert b.events[-1][1][0] == 4 and b.events[-1][0] not in b.log.rolls
@@ -190,6 +197,7 @@ def test_new_game_reveals_the_old_secret():
 
 def test_seeded_test_dice_refuse_reveal():
     from support.game import make_referee
+
     app, out = make_referee("hoth")
     app.link.handle_line('{"c": "reveal"}')
     msg = json.loads(out[-1])
@@ -198,6 +206,7 @@ def test_seeded_test_dice_refuse_reveal():
 
 def test_reveal_is_the_long_press_of_roll_on_the_grid_board():
     from referee.keymap import KeyMap
+
     km = KeyMap(default_board(), ACTIONS)
     i, is_long = km.find("reveal")
     assert is_long and km.action(i, False) == "roll"

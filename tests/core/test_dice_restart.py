@@ -26,8 +26,12 @@ from support.dice import Board
 
 ROSTERS = os.path.join(ROOT, "firmware", "rosters")
 # scenario -> the event kinds of board rolls its serial commands make (Board.drive)
-KINDS = {"swsb-example": {1, 9}, "hoth": {1, 17}, "xwing-overlap-example": {13},
-         "swsb-addon-example": {1}}
+KINDS = {
+    "swsb-example": {1, 9},
+    "hoth": {1, 17},
+    "xwing-overlap-example": {13},
+    "swsb-addon-example": {1},
+}
 
 
 class Pico:
@@ -63,7 +67,7 @@ class Host:
         self.n = {}
 
     def read(self, board):
-        for line in board.out[self.n.get(id(board), 0):]:
+        for line in board.out[self.n.get(id(board), 0) :]:
             msg = json.loads(line)
             t = msg.get("t")
             if t == "game":
@@ -85,8 +89,9 @@ class Host:
 
 
 def board_rolls(host, boot):
-    return sorted(s for s, r in host.log.rolls.items() if r.get("boot") == boot
-                  and not r.get("phys"))
+    return sorted(
+        s for s, r in host.log.rolls.items() if r.get("boot") == boot and not r.get("phys")
+    )
 
 
 def kinds(host, seqs):
@@ -116,20 +121,22 @@ def test_rolls_before_a_power_cut_cannot_be_checked_and_never_mismatch(tmp_path,
     assert res["bad"] == [] and res["problems"] == [], report(res)
     assert host.log.boot != boot1 and host.log.boots == [boot1, host.log.boot]
     assert commit2 != host.game["commit"]
-    assert len(notes) == 1 and "restarted" in notes[0] and \
-        all(str(s) in notes[0] for s in before)
+    assert len(notes) == 1 and "restarted" in notes[0] and all(str(s) in notes[0] for s in before)
     after = board_rolls(host, host.log.boot)
     # (the example's overlaps were all made before the cut: a ship overlaps another once)
     assert (after or scenario == "xwing-overlap-example") and host.asks == []
     assert res["lost"] == before and sorted(res["ok"]) == after
     assert res["unrevealed"] == [] and res["unrecorded"] == []
     lines = report(res)
-    assert any(x.startswith("CANNOT BE CHECKED") and "restarted" in x and
-               all(str(s) in x for s in before) for x in lines), lines
+    assert any(
+        x.startswith("CANNOT BE CHECKED") and "restarted" in x and all(str(s) in x for s in before)
+        for x in lines
+    ), lines
     assert lines[-1] == "the board rolls with a record match; %d cannot be checked" % len(before)
     # the statistics keep them apart, as rolls that cannot be checked
-    rs = {r["seq"]: r for r in dicestats.rolls(host.game["roster"], host.events,
-                                                host.log.as_dict())}
+    rs = {
+        r["seq"]: r for r in dicestats.rolls(host.game["roster"], host.events, host.log.as_dict())
+    }
     assert all(rs[s]["source"] == "unchecked" and "restart" in rs[s]["why"] for s in before)
     assert all(rs[s]["source"] == "board" for s in after)
     assert "%d CANNOT BE CHECKED" % len(before) in dicestats.summary(list(rs.values()))
@@ -175,18 +182,19 @@ def test_a_save_after_a_power_cut_names_every_kind_that_cannot_be_checked(tmp_pa
     res = host.verify()
     assert res["bad"] == [] and res["unrecorded"] == before, (res, before)
     assert kinds(host, res["unrecorded"]) >= KINDS[scenario]
-    assert any(x.startswith("CANNOT BE CHECKED") and all(str(s) in x for s in before)
-               for x in report(res))
+    assert any(
+        x.startswith("CANNOT BE CHECKED") and all(str(s) in x for s in before) for x in report(res)
+    )
     rs = dicestats.rolls(host.game["roster"], host.events, host.log.as_dict())
     assert sorted(r["seq"] for r in rs if r["source"] == "unchecked") == before
 
 
 def test_physical_initiative_is_counted_as_physical():
     b = Board("swsb-example")
-    b.serial({"c": "roll", "values": [15, 3]})          # over serial
+    b.serial({"c": "roll", "values": [15, 3]})  # over serial
     for _ in range(5):
         b.serial({"c": "phase"})
-    b.key("enter")                                      # on the pad: 10 ... 11, then 10
+    b.key("enter")  # on the pad: 10 ... 11, then 10
     for k in ("dmg+", "enter", "enter"):
         b.key(k)
     assert [ev for _s, ev in b.events if ev[0] == 1] == [[1, 15, 3, 1], [1, 11, 10, 1]]
@@ -203,8 +211,15 @@ def test_a_roll_from_an_unknown_boot_asks_for_hello_and_a_reveal_missed_asks_for
     log = DiceLog()
     log.game(b.game)
     boot = b.game["boot"]
-    roll = {"t": "roll", "seq": 1, "boot": "0badf00d", "ep": 0, "ent": "00000001", "s": 20,
-            "d": [3, 4]}
+    roll = {
+        "t": "roll",
+        "seq": 1,
+        "boot": "0badf00d",
+        "ep": 0,
+        "ent": "00000001",
+        "s": 20,
+        "d": [3, 4],
+    }
     assert log.take(roll) == "hello" and log.boot == "0badf00d" and log.commit is None
     assert "restarted" in log.notes()[0]
     # the same boot, later: its epoch 1 without the reveal of epoch 0 (made while away)
@@ -213,6 +228,8 @@ def test_a_roll_from_an_unknown_boot_asks_for_hello_and_a_reveal_missed_asks_for
     hello = {"t": "hello", "gid": b.game["gid"], "boot": boot, "epoch": 1, "commit": "ab" * 32}
     assert log.take(hello) == "dice" and log.epoch == 1 and log.notes() == []
     # lines that are not a board's are ignored, never a traceback
-    for bad in ({"t": "roll", "seq": 2, "boot": [1]}, {"t": "hello", "gid": b.game["gid"],
-                                                         "commit": "x", "epoch": "1"}):
+    for bad in (
+        {"t": "roll", "seq": 2, "boot": [1]},
+        {"t": "hello", "gid": b.game["gid"], "commit": "x", "epoch": "1"},
+    ):
         assert log.take(bad) is None

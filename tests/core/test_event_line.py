@@ -14,8 +14,13 @@ from referee.events import CORE_NAMES, EV_HIT, EV_UNDO
 from referee.protocol import ev_line
 
 # a shipped scenario per ruleset: the board must have a game of that ruleset loaded
-SCENARIO = {"smb": "hoth", "swsb": "swsb-example", "swsb-addon": "swsb-addon-example",
-            "squadrons-d6": "squadrons-d6-example", "xwing-overlap": "xwing-overlap-example"}
+SCENARIO = {
+    "smb": "hoth",
+    "swsb": "swsb-example",
+    "swsb-addon": "swsb-addon-example",
+    "squadrons-d6": "squadrons-d6-example",
+    "xwing-overlap": "xwing-overlap-example",
+}
 
 
 def test_every_ruleset_has_a_scenario_here():
@@ -46,16 +51,17 @@ def events(draw):
 @given(events())
 def test_compact_line_round_trips_every_event_kind(case):
     from host_tools.link.mirror import Mirror
+
     rs, ev, h = case
     app, out = board(rs)
     g = app.game
     w = g.win
     saved = w.export()
     try:
-        w.append(ev)                  # the event as the window holds it (4 bytes)...
+        w.append(ev)  # the event as the window holds it (4 bytes)...
         w.push_hash(h)
         n = len(out)
-        app.send_event(g.seq)         # ...sent by the board's own code
+        app.send_event(g.seq)  # ...sent by the board's own code
         line = out[n]
     finally:
         w.set(*saved)
@@ -116,6 +122,7 @@ class FakeSerial:
 def played_board(n):
     """A board (Referee, swsb) that has played ``n`` events; its RAM window holds the newest."""
     from support.game import accepted_events
+
     app, out = make_referee("swsb-example")
     g = app.game
     for ev in accepted_events(g, n):
@@ -127,6 +134,7 @@ def played_board(n):
 
 def test_corrupt_and_truncated_lines_warn_once_and_resync():
     from host_tools.link.mirror import Mirror
+
     app, out = played_board(40)
     cut = {"n": 0}
 
@@ -135,13 +143,14 @@ def test_corrupt_and_truncated_lines_warn_once_and_resync():
         for l in lines:
             if l.startswith('{"t":"ev"') and '"seq":30,' in l and cut["n"] == 0:
                 cut["n"] += 1
-                res.append(l[:len(l) // 2])                      # truncated mid-line
+                res.append(l[: len(l) // 2])  # truncated mid-line
             elif l.startswith('{"t":"ev"') and '"seq":35,' in l and cut["n"] == 1:
                 cut["n"] += 1
-                res.append(l.replace('"ev":[', '"ev":[9999,'))    # corrupted
+                res.append(l.replace('"ev":[', '"ev":[9999,'))  # corrupted
             else:
                 res.append(l)
         return res
+
     warnings = []
     m = Mirror("fake", warn=warnings.append)
     m.ser = FakeSerial(app, out, mangle)
@@ -153,8 +162,9 @@ def test_corrupt_and_truncated_lines_warn_once_and_resync():
     assert m.corrupt == 2
     assert m.rep.game.seq == 40 and not m.rep.mismatches
     assert m.rep.game.state_hash() == app.game.state_hash()
-    assert [r[0] for r in m.rep.rows] == list(range(app.game.base_seq + 1, 41)) or \
-        [r[0] for r in m.rep.rows] == list(range(1, 41))
+    assert [r[0] for r in m.rep.rows] == list(range(app.game.base_seq + 1, 41)) or [
+        r[0] for r in m.rep.rows
+    ] == list(range(1, 41))
 
 
 def test_catch_up_of_100000_events_does_not_recurse(tmp_path):
@@ -164,6 +174,7 @@ def test_catch_up_of_100000_events_does_not_recurse(tmp_path):
     import inspect
     from host_tools.link.mirror import Mirror
     from support.game import played_referee
+
     n = 100000
     app, out = played_referee(tmp_path, n, history_budget=1 << 20)
     g = app.game
@@ -173,12 +184,17 @@ def test_catch_up_of_100000_events_does_not_recurse(tmp_path):
     def mangle(lines):
         res = []
         for l in lines:
-            if l.startswith('{"t":"ev"') and json.loads(l)["seq"] % 9973 == 0 and \
-                    lost["n"] < 10 and json.loads(l)["seq"] // 9973 > lost["n"]:
-                lost["n"] += 1              # dropped on the way: the next one is a gap
+            if (
+                l.startswith('{"t":"ev"')
+                and json.loads(l)["seq"] % 9973 == 0
+                and lost["n"] < 10
+                and json.loads(l)["seq"] // 9973 > lost["n"]
+            ):
+                lost["n"] += 1  # dropped on the way: the next one is a gap
                 continue
             res.append(l)
         return res
+
     m = Mirror("fake", warn=lambda s: None)
     m.ser = FakeSerial(app, out, mangle)
     m.connected = True
@@ -191,6 +207,6 @@ def test_catch_up_of_100000_events_does_not_recurse(tmp_path):
     assert lost["n"] == 10
     assert m.rep.game.seq == n and len(m.rep.rows) == n and not m.rep.mismatches
     assert m.rep.game.state_hash() == g.state_hash()
-    assert m.rep.game.win.count() <= m.rep.game.window      # the replica folds its window
+    assert m.rep.game.win.count() <= m.rep.game.window  # the replica folds its window
     assert sum(1 for c in m.sent if c.get("c") == "events") >= n // 1000
     assert any(ev[0] == EV_UNDO for _, ev, _ in m.rep.rows)

@@ -27,11 +27,13 @@ def test_attack_says_hit_or_miss_with_the_numbers():
         t = step(app, {"c": "attack", "ship": 0, "roll": roll, "target": tgt})
         last = g.snapshot()["profile"]["last_attack"]
         word = "hit" if last["hit"] else "miss"
-        assert t.startswith("%s attacks %s: d20 %d, total %d: %s"
-                            % (g.names[0], g.names[tgt], roll, last["total"], word)), t
+        assert t.startswith(
+            "%s attacks %s: d20 %d, total %d: %s"
+            % (g.names[0], g.names[tgt], roll, last["total"], word)
+        ), t
         texts.append(word)
         step(app, {"c": "undo"})
-    assert texts == ["hit", "miss"]      # a natural 20 and a 1 against the same defense
+    assert texts == ["hit", "miss"]  # a natural 20 and a 1 against the same defense
 
 
 def test_undo_says_what_it_undid_and_texts_are_sentences():
@@ -70,6 +72,7 @@ def test_ruleset_texts_have_no_bare_numbers():
 def test_log_lines_hold_the_event_and_its_text():
     import io
     from host_tools.link.mirror import Mirror
+
     app, out = make_referee("hoth")
     m = Mirror("/dev/null", warn=lambda s: None)
     m.log = io.StringIO()
@@ -78,8 +81,9 @@ def test_log_lines_hold_the_event_and_its_text():
     m.handle(json.loads(out[-1]))
     rows = [json.loads(x) for x in m.log.getvalue().splitlines()]
     assert rows[-1]["ev"] == [1, 5, 9, 1]
-    assert rows[-1]["text"] == ("Initiative roll (physical dice): Empire 5, Rebels 9; Rebels "
-                                "hold initiative.")
+    assert rows[-1]["text"] == (
+        "Initiative roll (physical dice): Empire 5, Rebels 9; Rebels hold initiative."
+    )
 
 
 def board_lines(app, out, cmds):
@@ -95,9 +99,11 @@ def test_replica_texts_are_made_when_each_event_is_applied():
     """The demo's narration and the mirror's event list read Replica.recent_texts(): an undo
     says what it took back as it stood then, even after later events moved the game on."""
     from host_tools.link.replica import Replica
+
     app, out = make_referee("hoth")
-    msgs = board_lines(app, out, [{"c": "roll", "values": [5, 9]}, {"c": "phase"},
-                                  {"c": "undo"}, {"c": "phase"}])
+    msgs = board_lines(
+        app, out, [{"c": "roll", "values": [5, 9]}, {"c": "phase"}, {"c": "undo"}, {"c": "phase"}]
+    )
     rep = Replica()
     for m in msgs:
         if m["t"] == "game":

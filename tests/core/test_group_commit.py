@@ -58,13 +58,14 @@ def board(tmp, hold_ms=1000, scenario="swsb-example"):
     j = Journal(OSFS(str(tmp)), "/game")
     app.set_journal(j)
     app.load_scenario(scenario)
-    for c in ("roll", "phase", "phase", "phase"):      # to the attack phase
-        app.link.handle_line('{"c": "roll", "values": [12, 5]}' if c == "roll" else '{"c": "phase"}')
+    for c in ("roll", "phase", "phase", "phase"):  # to the attack phase
+        app.link.handle_line(
+            '{"c": "roll", "values": [12, 5]}' if c == "roll" else '{"c": "phase"}'
+        )
     j.writer.defer = True
     j.writer.hold_ms = hold_ms
     keys = Keys()
-    r = Runner(app, KeyMap(default_board(), ACTIONS), keys, Display(), Serial(),
-               Renderer(16, 16))
+    r = Runner(app, KeyMap(default_board(), ACTIONS), keys, Display(), Serial(), Renderer(16, 16))
     return app, out, r
 
 
@@ -110,15 +111,15 @@ def test_a_keys_events_are_lit_held_then_committed_together_and_announced(tmp_pa
     n = len(out)
     press(r, "dmg+", "dmg+", "sel+", "dmg+")
     assert g.seq == seq0 + 3 and app.unsent == [seq0 + 1, seq0 + 2, seq0 + 3]
-    assert evs(out, n) == []                      # nothing announced yet
-    assert flash(tmp_path) == files               # nothing written yet
-    assert restored(tmp_path) == (seq0, h0)       # a cut now loses only the unannounced
+    assert evs(out, n) == []  # nothing announced yet
+    assert flash(tmp_path) == files  # nothing written yet
+    assert restored(tmp_path) == (seq0, h0)  # a cut now loses only the unannounced
     written = app.journal.files.bytes_written
     assert app.commit() == 3
     lines = evs(out, n)
     assert [m["seq"] for m in lines] == [seq0 + 1, seq0 + 2, seq0 + 3]
     assert lines[-1]["hash"] == g.state_hash()
-    assert app.journal.files.bytes_written - written == 3 * 12      # three records, one append
+    assert app.journal.files.bytes_written - written == 3 * 12  # three records, one append
     assert restored(tmp_path) == (g.seq, g.state_hash())
     assert app.commit() == 0 and app.unsent == []
 
@@ -127,7 +128,7 @@ def test_a_failed_commit_takes_every_held_event_back(tmp_path, monkeypatch):
     app, out, r = board(tmp_path)
     press(r, "dmg+")
     app.commit()
-    press(r, "mark")                               # a UI mark, no event: restored with them
+    press(r, "mark")  # a UI mark, no event: restored with them
     before = state(app)
     files = flash(tmp_path)
     n = len(out)
@@ -141,7 +142,7 @@ def test_a_failed_commit_takes_every_held_event_back(tmp_path, monkeypatch):
     assert evs(out, n) == [] and app.unsent == []
     assert flash(tmp_path) == files
     monkeypatch.undo()
-    press(r, "dmg+")                               # the board goes on from there
+    press(r, "dmg+")  # the board goes on from there
     app.commit()
     assert [m["seq"] for m in evs(out, n)] == [before[1] + 1]
     assert restored(tmp_path) == (app.game.seq, app.game.state_hash())
@@ -158,7 +159,7 @@ def test_a_serial_line_commits_the_held_events_first(tmp_path):
     assert app.unsent == []
     n = len(out)
     press(r, "dmg+")
-    app.link.handle_line('{"c": "state"}')              # a question: the answer sees it on flash
+    app.link.handle_line('{"c": "state"}')  # a question: the answer sees it on flash
     got = [json.loads(x) for x in out[n:]]
     assert got[0]["t"] == "ev" and got[0]["seq"] == seq0 + 4
 
@@ -178,19 +179,19 @@ def test_when_the_loop_commits(tmp_path):
     app.now_ms = 5999
     assert not app.commit_due(True)
     app.now_ms = 6000
-    assert app.commit_due(True)                   # a second with no new event, keys idle
-    assert not app.commit_due(False)              # ... but a key is down
+    assert app.commit_due(True)  # a second with no new event, keys idle
+    assert not app.commit_due(False)  # ... but a key is down
     app.now_ms = 8999
     app.held_last = 8500
     assert not app.commit_due(False)
     app.now_ms = 9000
-    assert app.commit_due(False)                  # four seconds since the first: at once
+    assert app.commit_due(False)  # four seconds since the first: at once
     app.commit()
     press(r, *["dmg+"] * 7)
     app.held_first = app.held_last = app.now_ms
     assert len(app.unsent) == 7 and not app.commit_due(False)
     press(r, "dmg-")
-    assert app.commit_due(False)                  # eight held
+    assert app.commit_due(False)  # eight held
     # the loop's own turn: a due commit, then the snapshot
     app.journal.writer.hold_ms = 0.0001
     r.step_maintain()
@@ -207,25 +208,31 @@ def test_a_batch_never_spans_a_fold(tmp_path):
         ms = evs(out, n)
         n = len(out)
         announced += [m["seq"] for m in ms]
-        assert announced + app.unsent == list(range(announced[0] if announced else
-                                                    app.unsent[0], g.seq + 1))
+        assert announced + app.unsent == list(
+            range(announced[0] if announced else app.unsent[0], g.seq + 1)
+        )
         # the checkpoint before the batch's first event is still on this window
-        assert not app.unsent or app.batch[0][4] == g.win.base_seq   # (its base_seq)
-    assert g.win.base_seq > 0 and announced        # it folded, and committed before it did
+        assert not app.unsent or app.batch[0][4] == g.win.base_seq  # (its base_seq)
+    assert g.win.base_seq > 0 and announced  # it folded, and committed before it did
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.lists(st.one_of(st.sampled_from(["dmg+", "dmg-", "sel+", "sel-", "side", "mark",
-                                           "undo", "phase"]),
-                          st.sampled_from(["COMMIT", "FAIL", "LINE"])), max_size=60),
-       st.integers(0, 1000))
-def test_any_presses_and_commits_announce_every_event_once_in_order(tmp_path_factory, steps,
-                                                                    seed):
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["dmg+", "dmg-", "sel+", "sel-", "side", "mark", "undo", "phase"]),
+            st.sampled_from(["COMMIT", "FAIL", "LINE"]),
+        ),
+        max_size=60,
+    ),
+    st.integers(0, 1000),
+)
+def test_any_presses_and_commits_announce_every_event_once_in_order(tmp_path_factory, steps, seed):
     tmp = tmp_path_factory.mktemp("gc")
     app, out, r = board(tmp)
     g = app.game
     announced = [m["seq"] for m in evs(out)]
-    ok = {g.seq: g.state_hash()}                  # seq -> hash of what was announced
+    ok = {g.seq: g.state_hash()}  # seq -> hash of what was announced
     batch_start = None
     rng = random.Random(seed)
     for step in steps:
@@ -239,6 +246,7 @@ def test_any_presses_and_commits_announce_every_event_once_in_order(tmp_path_fac
 
                 def full(*a):
                     raise OSError(5, "EIO")
+
                 app.journal.files.append = full
                 app.commit()
                 app.journal.files.append = real
@@ -262,7 +270,7 @@ def test_any_presses_and_commits_announce_every_event_once_in_order(tmp_path_fac
         assert app.unsent == list(range(top + 1, g.seq + 1))
     seq, h = restored(tmp)
     top = announced[-1] if announced else 0
-    assert (seq, h) == (top, ok[top])            # a cut now: exactly what was announced
+    assert (seq, h) == (top, ok[top])  # a cut now: exactly what was announced
 
 
 def _lines(out, n):
@@ -278,8 +286,10 @@ def test_an_append_lines_events_are_written_sixteen_to_a_commit(tmp_path):
     seq0 = g.seq
     writes = []
     real = app.journal.files.append
-    app.journal.files.append = lambda name, data: (writes.append((name, len(data))),
-                                              real(name, data))[1]
+    app.journal.files.append = lambda name, data: (
+        writes.append((name, len(data))),
+        real(name, data),
+    )[1]
     n = len(out)
     evs_ = [[2, 1, 1 if k % 2 == 0 else -1, 255] for k in range(20)]
     app.link.handle_line(json.dumps({"c": "append", "events": evs_}))
@@ -296,16 +306,22 @@ def test_a_refused_event_stops_an_append_line_after_those_before_it(tmp_path):
     g = app.game
     seq0 = g.seq
     n = len(out)
-    app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255], [2, 1, -1, 255],
-                                                               [99, 0, 0, 0], [2, 1, 1, 255]]}))
+    app.link.handle_line(
+        json.dumps(
+            {
+                "c": "append",
+                "events": [[2, 1, 1, 255], [2, 1, -1, 255], [99, 0, 0, 0], [2, 1, 1, 255]],
+            }
+        )
+    )
     got = _lines(out, n)
-    assert [m["t"] for m in got] == ["ev", "ev", "err"]       # announced, then the refusal
+    assert [m["t"] for m in got] == ["ev", "ev", "err"]  # announced, then the refusal
     assert got[-1]["src"] == "serial" and got[-1]["c"] == "append"
     assert g.seq == seq0 + 2 and app.unsent == []
     assert restored(tmp_path) == (g.seq, g.state_hash())
     n = len(out)
     app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255], "x"]}))
-    assert [m["t"] for m in _lines(out, n)] == ["ev", "err"]     # a malformed one: the same
+    assert [m["t"] for m in _lines(out, n)] == ["ev", "err"]  # a malformed one: the same
     assert g.seq == seq0 + 3 and restored(tmp_path) == (g.seq, g.state_hash())
 
 
@@ -317,13 +333,14 @@ def test_a_failed_append_commit_takes_the_lines_events_back(tmp_path, monkeypatc
     n = len(out)
     app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255]] * 3}))
     got = _lines(out, n)
-    assert [m["t"] for m in got] == ["err"]                    # no ev line, no ok
+    assert [m["t"] for m in got] == ["err"]  # no ev line, no ok
     assert got[0]["src"] == "serial" and "3 event(s) taken back" in got[0]["msg"]
     assert state(app) == before and flash(tmp_path) == files
 
 
-def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(tmp_path,
-                                                                             monkeypatch):
+def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(
+    tmp_path, monkeypatch
+):
     """The held events of a line are committed before the RAM window folds; when that write
     fails they are taken back and the refusal is the line's (src serial), and the rest of the
     line is not announced either: the game is as before, no ``ok``."""
@@ -335,8 +352,9 @@ def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(tm
     files = flash(tmp_path)
     monkeypatch.setattr(app.journal.files, "append", flash_full)
     n = len(out)
-    app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1 - 2 * (k % 2), 255]
-                                                               for k in range(12)]}))
+    app.link.handle_line(
+        json.dumps({"c": "append", "events": [[2, 1, 1 - 2 * (k % 2), 255] for k in range(12)]})
+    )
     got = _lines(out, n)
     assert got and all(m["t"] == "err" and m["src"] == "serial" for m in got), got
     assert state(app) == before and flash(tmp_path) == files and app.unsent == []
@@ -349,25 +367,26 @@ def test_the_idle_loop_replays_the_next_folds_base_ahead(tmp_path):
     applies only its own event."""
     app, _out, r = board(tmp_path, hold_ms=0.0001)
     g = app.game
-    keys = ["dmg+", "dmg+", "undo", "dmg-", "dmg+"]    # undos: the fold's depth off the grid
+    keys = ["dmg+", "dmg+", "undo", "dmg-", "dmg+"]  # undos: the fold's depth off the grid
     i = 0
     while g.win.count() < g.win.size - 20:
         press(r, keys[i % 5])
         i += 1
     assert g.win.start(g.win.fold_depth())[1] < g.win.fold_depth()
-    r.keys.down = True                            # a key is down: nothing is done
+    r.keys.down = True  # a key is down: nothing is done
     for _ in range(10):
         assert not r.step_maintain()
     assert g.win.nb is None
     r.keys.down = False
     turns = 0
-    while r.step_maintain() or app.unsent:         # commit, snapshot steps, the fold's base
+    while r.step_maintain() or app.unsent:  # commit, snapshot steps, the fold's base
         turns += 1
         assert turns < 50
-    assert g.win.nb is not None and not r.step_maintain()   # once
+    assert g.win.nb is not None and not r.step_maintain()  # once
     m, st = g.win.nb
     assert m == g.win.fold_depth()
     from support.game import counting
+
     applied = counting(g)
     base = g.base_seq
     while g.base_seq == base:
@@ -375,4 +394,4 @@ def test_the_idle_loop_replays_the_next_folds_base_ahead(tmp_path):
         press(r, keys[i % 5])
         i += 1
     assert applied[0] == 1 and g.win.nb is None
-    assert g.win.base == st                       # the base it replayed ahead
+    assert g.win.base == st  # the base it replayed ahead

@@ -31,7 +31,7 @@ class FullFS(OSFS):
         class Writer:
             def write(self, b):
                 if len(b) > fs.room:
-                    n = real(bytes(b[:fs.room]))
+                    n = real(bytes(b[: fs.room]))
                     fs.room = 0
                     if n:
                         return n
@@ -41,6 +41,7 @@ class FullFS(OSFS):
 
             def __getattr__(self, k):
                 return getattr(f, k)
+
         return Writer()
 
 
@@ -72,28 +73,28 @@ def played(tmp_path, fs, n):
 def test_a_refused_append_leaves_no_half_record(tmp_path):
     fs = FullFS(str(tmp_path))
     app, out, before = played(tmp_path, fs, 10)
-    fs.room = 5                                 # less than a record
+    fs.room = 5  # less than a record
     app.link.handle_line('{"c": "roll", "values": [12, 5]}')
     assert json.loads(out[-1])["msg"].startswith("journal: flash full")
     assert state(app) == before
     again, _ = board(tmp_path, OSFS(str(tmp_path)))
     again.boot("hoth")
-    assert not again.boot_note and state(again) == before     # nothing to call damage
+    assert not again.boot_note and state(again) == before  # nothing to call damage
 
 
 def test_a_repair_with_no_room_keeps_the_game_and_tries_again(tmp_path):
     fs = FullFS(str(tmp_path))
     app, out, before = played(tmp_path, fs, 10)
     with open(os.path.join(str(tmp_path), "game", "log.bin"), "ab") as f:
-        f.write(b"\x01" * 8)                     # damage after the last record
+        f.write(b"\x01" * 8)  # damage after the last record
     files = sorted(os.listdir(os.path.join(str(tmp_path), "game")))
-    fs.room = 0                                  # and no room left at all
+    fs.room = 0  # and no room left at all
     app, out = board(tmp_path, fs)
     app.boot("hoth")
-    assert state(app) == before                  # the game, not a new one
+    assert state(app) == before  # the game, not a new one
     assert "journal damaged" in app.boot_note and "not repaired" in app.boot_note
-    assert sorted(os.listdir(os.path.join(str(tmp_path), "game"))) == files   # put back
-    app.link.handle_line('{"c": "roll", "values": [12, 5]}')          # still no room: refused
+    assert sorted(os.listdir(os.path.join(str(tmp_path), "game"))) == files  # put back
+    app.link.handle_line('{"c": "roll", "values": [12, 5]}')  # still no room: refused
     assert "damaged and not repaired" in json.loads(out[-1])["msg"] and state(app) == before
     # a power cut now: the same game again, from the same files
     app2, _ = board(tmp_path, fs)
@@ -130,7 +131,7 @@ def test_a_damaged_set_up_on_a_full_flash_is_said_at_every_boot(tmp_path):
         raise AssertionError("booted with no room for a new game")
     except OSError:
         pass
-    assert sorted(os.listdir(d)) == files                 # put back, as they were
+    assert sorted(os.listdir(d)) == files  # put back, as they were
     fs.room = 1 << 30
     app, _ = board(tmp_path, fs)
     app.boot("hoth")
@@ -152,12 +153,13 @@ class MuteFS(OSFS):
         class Mute:
             def write(self, b):
                 calls.append(1)
-                if len(calls) > 100:            # (the old loop: fail, do not hang the suite)
+                if len(calls) > 100:  # (the old loop: fail, do not hang the suite)
                     raise AssertionError("Files._append keeps writing")
                 return 0
 
             def __getattr__(self, k):
                 return getattr(f, k)
+
         return Mute()
 
 

@@ -28,12 +28,12 @@ def test_loading_over_a_game_in_play_asks_again_and_keeps_it_in_ram():
     to(app, "deathstar")
     r = app.pad.key("enter")
     assert r and "press enter again" in r
-    assert app.scenario == "hoth" and app.game.seq == seq     # nothing replaced yet
+    assert app.scenario == "hoth" and app.game.seq == seq  # nothing replaced yet
     assert app.pad.key("enter") is None
     assert app.scenario == "deathstar" and app.game.seq == 0
-    assert "previous game" in app.pad.key("undo")                  # undo says where it is
+    assert "previous game" in app.pad.key("undo")  # undo says where it is
     to(app, PREV)
-    app.pad.key("enter")                    # nothing in play in the new game: no second press
+    app.pad.key("enter")  # nothing in play in the new game: no second press
     assert app.scenario == "hoth" and app.game.seq == seq and app.game.state_hash() == h
 
 
@@ -44,7 +44,7 @@ def test_any_other_key_leaves_the_load_unconfirmed():
     app.pad.key("enter")
     app.pad.key("sel+")
     app.pad.key("sel-")
-    assert app.pad.key("enter")                                     # asks again
+    assert app.pad.key("enter")  # asks again
     assert app.scenario == "hoth"
     app.pad.key("cancel")
     assert app.pad.menu is None and app.scenario == "hoth"
@@ -52,6 +52,7 @@ def test_any_other_key_leaves_the_load_unconfirmed():
 
 def test_with_a_journal_the_replaced_game_is_kept_on_flash(tmp_path):
     from referee.journal import Journal, OSFS
+
     app, out = make_referee("hoth")
     app.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
     app.load_scenario("hoth")
@@ -61,9 +62,9 @@ def test_with_a_journal_the_replaced_game_is_kept_on_flash(tmp_path):
     app.pad.key("enter")
     assert app.pad.key("enter") is None and app.scenario == "deathstar"
     assert "setup.json" in os.listdir(str(tmp_path / "game.prev"))
-    app.pad.key("roll")                                             # the new game goes on
+    app.pad.key("roll")  # the new game goes on
     to(app, PREV)
-    assert app.pad.key("enter") and app.pad.key("enter") is None        # in play: asked again
+    assert app.pad.key("enter") and app.pad.key("enter") is None  # in play: asked again
     assert (app.scenario, app.gid, app.game.seq, app.game.state_hash()) == ("hoth", gid, seq, h)
     assert '"t": "game"' in out[-1] or '"t":"game"' in out[-1]  # the host is told
     # the game replaced in its turn is kept: swap again

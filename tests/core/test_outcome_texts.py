@@ -10,13 +10,46 @@ from referee.texts import outcome, with_consequences, win_text
 from host_tools.link.replica import Replica
 
 # the events of docs/scripts/hoth-3-rounds.txt (fleetref sim --headless --scenario hoth --seed 1)
-HOTH = [[1, 15, 8, 1], [4, 0, 0, 0], [7, 1, 0, 0], [6, 0, 0, 0], [11, 1, 1, 0], [12, 5, 2, 1],
-        [2, 1, 1, 5], [11, 5, 1, 0], [11, 6, 1, 0], [11, 4, 1, 0], [4, 0, 0, 0], [4, 0, 0, 0],
-        [1, 12, 12, 1], [4, 0, 0, 0], [7, 2, 0, 0], [11, 0, 1, 0], [11, 2, 1, 0], [11, 6, 1, 0],
-        [12, 2, 2, 6], [2, 6, 1, 2], [11, 5, 1, 0], [11, 4, 1, 0], [4, 0, 0, 0], [2, 4, 1, 0],
-        [4, 0, 0, 0], [1, 5, 17, 1], [4, 0, 0, 0], [11, 5, 1, 0], [11, 4, 1, 0], [11, 2, 1, 0],
-        [12, 5, 2, 2], [2, 2, 1, 5], [2, 4, 1, 255], [5, 0, 0, 0], [11, 0, 1, 0], [4, 0, 0, 0],
-        [2, 4, 1, 0], [4, 0, 0, 0]]
+HOTH = [
+    [1, 15, 8, 1],
+    [4, 0, 0, 0],
+    [7, 1, 0, 0],
+    [6, 0, 0, 0],
+    [11, 1, 1, 0],
+    [12, 5, 2, 1],
+    [2, 1, 1, 5],
+    [11, 5, 1, 0],
+    [11, 6, 1, 0],
+    [11, 4, 1, 0],
+    [4, 0, 0, 0],
+    [4, 0, 0, 0],
+    [1, 12, 12, 1],
+    [4, 0, 0, 0],
+    [7, 2, 0, 0],
+    [11, 0, 1, 0],
+    [11, 2, 1, 0],
+    [11, 6, 1, 0],
+    [12, 2, 2, 6],
+    [2, 6, 1, 2],
+    [11, 5, 1, 0],
+    [11, 4, 1, 0],
+    [4, 0, 0, 0],
+    [2, 4, 1, 0],
+    [4, 0, 0, 0],
+    [1, 5, 17, 1],
+    [4, 0, 0, 0],
+    [11, 5, 1, 0],
+    [11, 4, 1, 0],
+    [11, 2, 1, 0],
+    [12, 5, 2, 2],
+    [2, 2, 1, 5],
+    [2, 4, 1, 255],
+    [5, 0, 0, 0],
+    [11, 0, 1, 0],
+    [4, 0, 0, 0],
+    [2, 4, 1, 0],
+    [4, 0, 0, 0],
+]
 
 
 def texts_applied(events):
@@ -33,18 +66,22 @@ def texts_applied(events):
 
 def test_pending_lethal_damage_destroys_and_the_empire_wins():
     g, t = texts_applied(HOTH)
-    assert t[36] == ("Troop Transport is hit by Star Destroyer: 1 damage point marked "
-                     "pending (now 2 of 2); lethal damage pending.")
-    assert t[37] == ("Next phase: round 4, initiative. Troop Transport is destroyed: "
-                     "the Empire wins.")
+    assert t[36] == (
+        "Troop Transport is hit by Star Destroyer: 1 damage point marked "
+        "pending (now 2 of 2); lethal damage pending."
+    )
+    assert t[37] == (
+        "Next phase: round 4, initiative. Troop Transport is destroyed: the Empire wins."
+    )
     assert g.winner() == 0
-    assert sum("the Empire wins" in x for x in t) == 1         # said once, when it happened
+    assert sum("the Empire wins" in x for x in t) == 1  # said once, when it happened
 
 
 def test_plain_pending_hit_names_pending():
     _, t = texts_applied(HOTH[:24])
-    assert t[23] == ("Troop Transport is hit by Star Destroyer: 1 damage point marked "
-                     "pending (now 1 of 2).")
+    assert t[23] == (
+        "Troop Transport is hit by Star Destroyer: 1 damage point marked pending (now 1 of 2)."
+    )
 
 
 def test_exit_by_the_far_edge_wins_for_the_rebels_and_undo_takes_it_back():
@@ -56,12 +93,16 @@ def test_exit_by_the_far_edge_wins_for_the_rebels_and_undo_takes_it_back():
     for ev in evs:
         before = outcome(g)
         assert g.submit(ev) is None, ev
-    assert with_consequences(event_text(g, evs[-1], g.seq), before, g, evs[-1]) == \
-        "Troop Transport leaves by the far edge: the Rebels win."
+    assert (
+        with_consequences(event_text(g, evs[-1], g.seq), before, g, evs[-1])
+        == "Troop Transport leaves by the far edge: the Rebels win."
+    )
     before = outcome(g)
     assert g.submit((5, 0, 0, 0)) is None
-    assert "no side has won any more" in with_consequences(
-        event_text(g, (5, 0, 0, 0), g.seq), before, g, (5, 0, 0, 0)).lower()
+    assert (
+        "no side has won any more"
+        in with_consequences(event_text(g, (5, 0, 0, 0), g.seq), before, g, (5, 0, 0, 0)).lower()
+    )
 
 
 def test_side_names_agree_with_their_verbs():
@@ -83,6 +124,7 @@ def test_the_mirror_replica_says_the_outcome():
 def hoth_save(events=HOTH):
     """A save dict (host_tools/files/savefile.build) of the hoth events, as `fleetref save` makes."""
     from host_tools.files import savefile
+
     app, _ = make_referee("hoth")
     g = app.game
     rows = []
@@ -95,14 +137,24 @@ def hoth_save(events=HOTH):
 
 def test_report_tells_the_deciding_moment_and_no_unplayed_round():
     from host_tools.files import report
+
     m = report.analyse(hoth_save())
     # end-of-round damage counts in the round it lands; round 4 was never played
-    assert m["hp_rounds"]["labels"] == ["start", "end of round 1", "end of round 2",
-                                        "end of round 3"]
-    assert m["hp_rounds"]["values"][1][-1] == 2 - 2 + 2 * 1 - 1    # X-Wing 1 alone is left
-    assert m["hp_rounds"]["values"][1][2] == 2      # X-Wing 2 and the Transport hit landed
-    assert m["decided"] == {"seq": 38, "round": 3, "text": (
-        "Next phase: round 4, initiative. Troop Transport is destroyed: the Empire wins.")}
+    assert m["hp_rounds"]["labels"] == [
+        "start",
+        "end of round 1",
+        "end of round 2",
+        "end of round 3",
+    ]
+    assert m["hp_rounds"]["values"][1][-1] == 2 - 2 + 2 * 1 - 1  # X-Wing 1 alone is left
+    assert m["hp_rounds"]["values"][1][2] == 2  # X-Wing 2 and the Transport hit landed
+    assert m["decided"] == {
+        "seq": 38,
+        "round": 3,
+        "text": (
+            "Next phase: round 4, initiative. Troop Transport is destroyed: the Empire wins."
+        ),
+    }
     page = report.html_page(m, b"")
     assert "Round 4" not in page
     assert "The log ends here" not in page
@@ -112,6 +164,7 @@ def test_report_tells_the_deciding_moment_and_no_unplayed_round():
 
 def test_replay_records_say_the_outcome():
     from host_tools.files import gamefile
+
     recs = gamefile.Walk(hoth_save()).run()
     assert recs[-1]["text"].endswith("Troop Transport is destroyed: the Empire wins.")
     assert recs[-1]["played_round"] == 3 and recs[-1]["won"] == 0
@@ -126,6 +179,7 @@ def play(events, scenario="hoth"):
 
 def test_ship_states_in_words():
     from referee.texts import ship_state, add_states
+
     g = play(HOTH)
     st = {g.names[i]: ship_state(g, i) for i in range(g.n)}
     assert st["Troop Transport"] == "destroyed"
@@ -141,6 +195,7 @@ def test_ship_states_in_words():
 
 def test_mirror_snapshot_and_screen_say_states_and_the_deciding_round():
     from host_tools.views.mirrorview import ship_lines
+
     app, _ = make_referee("hoth")
     rep = Replica()
     rep.load_game({"gid": "g1", "roster": json.loads(app.raw_text), "scenario": "hoth"})
@@ -156,8 +211,19 @@ def test_mirror_snapshot_and_screen_say_states_and_the_deciding_round():
 def test_ionized_star_destroyer_says_ionized():
     """Seed 004 The Ion Cannon: a hit holds the ship the next round (no move, no fire)."""
     from referee.texts import ship_state, add_states
-    g = play([(1, 15, 8, 1), (4, 0, 0, 0), (11, 0, 1, 0), (11, 4, 1, 0), (11, 5, 1, 0),
-              (11, 6, 1, 0), (4, 0, 0, 0), (17, 0, 20, 0)])
+
+    g = play(
+        [
+            (1, 15, 8, 1),
+            (4, 0, 0, 0),
+            (11, 0, 1, 0),
+            (11, 4, 1, 0),
+            (11, 5, 1, 0),
+            (11, 6, 1, 0),
+            (4, 0, 0, 0),
+            (17, 0, 20, 0),
+        ]
+    )
     assert ship_state(g, 0) == "ok, ionized next round"
     assert g.submit((4, 0, 0, 0)) is None
     assert ship_state(g, 0) == "ok, ionized"
@@ -167,27 +233,39 @@ def test_ionized_star_destroyer_says_ionized():
 def test_destroyed_infinite_fighter_goes_back_to_the_pool_in_words():
     """Digest 2.2 (W1) Infinite: a destroyed Infinite fighter goes back to the fighter pool."""
     from referee.texts import ship_state
+
     app, _ = make_referee("swsb-example")
     g = app.game
     t = []
-    for ev in [(1, 12, 8, 1), (4, 0, 0, 0), (7, 7, 0, 0), (4, 0, 0, 0), (2, 7, 1, 255),
-               (4, 0, 0, 0), (4, 0, 0, 0)]:
+    for ev in [
+        (1, 12, 8, 1),
+        (4, 0, 0, 0),
+        (7, 7, 0, 0),
+        (4, 0, 0, 0),
+        (2, 7, 1, 255),
+        (4, 0, 0, 0),
+        (4, 0, 0, 0),
+    ]:
         before = outcome(g)
         assert g.submit(ev) is None
         t.append(with_consequences(event_text(g, ev, g.seq), before, g, ev))
     assert g.names[7] == "TIE Fighter 1" and ship_state(g, 7) == "in the fighter pool"
-    assert t[-1] == ("Next phase: round 1, damage. TIE Fighter 1 is destroyed and goes back "
-                     "to the fighter pool.")
+    assert t[-1] == (
+        "Next phase: round 1, damage. TIE Fighter 1 is destroyed and goes back "
+        "to the fighter pool."
+    )
 
 
 def test_simulator_log_and_snapshot_say_the_outcome_and_states():
     import os
     from support import ROOT
     from support.seedplay import run_script
+
     with open(os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")) as f:
         snap = run_script(f.read(), scenario="hoth")
-    assert snap["texts"][-1] == ("Next phase: round 4, initiative. Troop Transport is "
-                                 "destroyed: the Empire wins.")
+    assert snap["texts"][-1] == (
+        "Next phase: round 4, initiative. Troop Transport is destroyed: the Empire wins."
+    )
     assert len(snap["texts"]) == len(snap["events"]) == 38
     st = {d["name"]: d["state"] for d in snap["ships"]}
     assert st["Troop Transport"] == "destroyed" and st["TIE Fighter 3"] == "aboard"
@@ -198,6 +276,7 @@ def test_web_feed_records_and_state_tell_the_outcome():
     record says who won, the state says the round it was decided in and the ships' states."""
     from host_tools.link.mirror import Mirror
     from host_tools.views.webfeed import Feed, MirrorFeed
+
     app, _ = make_referee("hoth")
     m = Mirror("/dev/null-not-opened")
     feed = Feed()
@@ -215,6 +294,7 @@ def test_web_feed_records_and_state_tell_the_outcome():
 def test_simulator_table_says_the_states_in_words():
     from rich.console import Console
     from host_tools.views.view import ships_table
+
     g = play(HOTH)
     c = Console(width=120, record=True)
     c.print(ships_table(g))
@@ -251,24 +331,38 @@ def test_attack_sentences_say_when_the_damage_is_pending():
     weapons phase, pending. swsb (Mon Calamari Cruiser attack 6 at the Imperial Star Destroyer,
     Defense 14): 26 in the attack step, pending. swsb-addon (at 4", a 20 always hits): pending
     until the Cruiser is done."""
-    g, t = said("hoth", [(1, 2, 9, 0), (4, 0, 0, 0), (11, 4, 1, 0), (12, 0, 2, 4),
-                         (8, 0, 6, 0), (9, 0, 20, 4)])
-    assert t[-1] == ("Star Destroyer attacks Troop Transport: d20 20, total 21: hit, 1 damage "
-                     "marked on Troop Transport.")
+    g, t = said(
+        "hoth",
+        [(1, 2, 9, 0), (4, 0, 0, 0), (11, 4, 1, 0), (12, 0, 2, 4), (8, 0, 6, 0), (9, 0, 20, 4)],
+    )
+    assert t[-1] == (
+        "Star Destroyer attacks Troop Transport: d20 20, total 21: hit, 1 damage "
+        "marked on Troop Transport."
+    )
     assert (g.dmg[4], g.pend[4]) == (1, 0)
-    g, t = said("hoth", [(1, 15, 8, 0), (4, 0, 0, 0)] +
-                [(11, i, 1, 0) for i in (0, 4, 5, 6)] +
-                [(4, 0, 0, 0), (8, 0, 4, 0), (9, 0, 20, 4)])
-    assert t[-1] == ("Star Destroyer attacks Troop Transport: d20 20, total 25: hit, 1 damage "
-                     "marked pending on Troop Transport.")
+    g, t = said(
+        "hoth",
+        [(1, 15, 8, 0), (4, 0, 0, 0)]
+        + [(11, i, 1, 0) for i in (0, 4, 5, 6)]
+        + [(4, 0, 0, 0), (8, 0, 4, 0), (9, 0, 20, 4)],
+    )
+    assert t[-1] == (
+        "Star Destroyer attacks Troop Transport: d20 20, total 25: hit, 1 damage "
+        "marked pending on Troop Transport."
+    )
     assert (g.dmg[4], g.pend[4]) == (0, 1)
-    g, t = said("swsb-example", [(1, 12, 8, 0), (4, 0, 0, 0), (4, 0, 0, 0), (4, 0, 0, 0),
-                                 (9, 0, 20, 5)])
+    g, t = said(
+        "swsb-example", [(1, 12, 8, 0), (4, 0, 0, 0), (4, 0, 0, 0), (4, 0, 0, 0), (9, 0, 20, 5)]
+    )
     assert g.names[5] == "Imperial Star Destroyer" and g.phase_name() == "attack"
-    assert t[-1] == ("Mon Calamari Cruiser attacks Imperial Star Destroyer: d20 20, total 26: "
-                     "hit, 1 damage marked pending on Imperial Star Destroyer.")
-    g, t = said("swsb-addon-example", [(1, 12, 3, 0), (4, 0, 0, 0), (14, 0, 0, 0),
-                                       (4, 0, 0, 0), (8, 0, 0, 4), (9, 0, 20, 4)])
+    assert t[-1] == (
+        "Mon Calamari Cruiser attacks Imperial Star Destroyer: d20 20, total 26: "
+        "hit, 1 damage marked pending on Imperial Star Destroyer."
+    )
+    g, t = said(
+        "swsb-addon-example",
+        [(1, 12, 3, 0), (4, 0, 0, 0), (14, 0, 0, 0), (4, 0, 0, 0), (8, 0, 0, 4), (9, 0, 20, 4)],
+    )
     assert g.names[4] == "Invisible Hand" and g.pend[4] == 1
     assert t[-1].endswith(": hit, 1 damage marked pending on Invisible Hand."), t[-1]
 
@@ -277,10 +371,11 @@ def test_plain_hit_at_once_does_not_say_pending():
     """Seed 004, Capital Weapons: fire in the movement phase is not simultaneous, so a hit
     there (a rapid-fire response entered with `hit` and `by`) lands at once: X-Wing 1 (1 hit)
     is destroyed by it, and its sentence does not call the damage pending."""
-    _g, t = said("hoth", [(1, 2, 9, 0), (4, 0, 0, 0), (11, 5, 1, 0), (12, 0, 2, 5),
-                         (2, 5, 1, 0)])
-    assert t[-1] == ("X-Wing 1 is hit by Star Destroyer: 1 damage point marked (now 1 of 1); "
-                     "X-Wing 1 is destroyed.")
+    _g, t = said("hoth", [(1, 2, 9, 0), (4, 0, 0, 0), (11, 5, 1, 0), (12, 0, 2, 5), (2, 5, 1, 0)])
+    assert t[-1] == (
+        "X-Wing 1 is hit by Star Destroyer: 1 damage point marked (now 1 of 1); "
+        "X-Wing 1 is destroyed."
+    )
 
 
 def test_the_simulator_view_says_the_ship_states_of_every_view():
@@ -292,11 +387,13 @@ def test_the_simulator_view_says_the_ship_states_of_every_view():
     wins if they exit the Transport from the opposite table edge" (exited)."""
     from host_tools.views.simview import selected_line
     from referee.texts import ship_state
-    g = play([(1, 15, 8, 0), (4, 0, 0, 0)] + [(11, i, 1, 0) for i in (0, 4, 5, 6)] +
-             [(4, 0, 0, 0), (17, 0, 10, 0), (4, 0, 0, 0), (1, 15, 8, 0), (4, 0, 0, 0),
-              (16, 4, 1, 0)])
-    sd, tie, tt = g.index("Star Destroyer"), g.index("TIE Fighter 1"), \
-        g.index("Troop Transport")
+
+    g = play(
+        [(1, 15, 8, 0), (4, 0, 0, 0)]
+        + [(11, i, 1, 0) for i in (0, 4, 5, 6)]
+        + [(4, 0, 0, 0), (17, 0, 10, 0), (4, 0, 0, 0), (1, 15, 8, 0), (4, 0, 0, 0), (16, 4, 1, 0)]
+    )
+    sd, tie, tt = g.index("Star Destroyer"), g.index("TIE Fighter 1"), g.index("Troop Transport")
     assert selected_line(g, sd).endswith("pending 0, ok, ionized"), selected_line(g, sd)
     assert selected_line(g, tie).endswith(", aboard"), selected_line(g, tie)
     assert selected_line(g, tt).endswith(", exited"), selected_line(g, tt)

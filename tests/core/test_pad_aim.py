@@ -21,8 +21,12 @@ RAPID, FRONT = 6, 0
 def to_the_response(a, out):
     """Escape from Hoth, round 1 (Empire initiative 15 / 8): TIE Fighter 1 launched and moved
     next to X-Wing 1, which is marked, TIE Fighter 1 selected."""
-    for c in ({"c": "roll", "values": [15, 8]}, {"c": "phase"},
-              {"c": "launch", "ship": TIE1}, {"c": "move", "ship": TIE1, "mode": 1}):
+    for c in (
+        {"c": "roll", "values": [15, 8]},
+        {"c": "phase"},
+        {"c": "launch", "ship": TIE1},
+        {"c": "move", "ship": TIE1, "mode": 1},
+    ):
         a.link.handle_line(json.dumps(c))
         assert json.loads(out[-1])["t"] == "ev", out[-1]
     while a.pad.cursor != XW1:
@@ -38,10 +42,10 @@ def test_four_presses_to_rapid_fire_log_one_aim_when_the_ship_acts():
     n = a.game.seq
     for _ in range(4):
         assert a.pad.key("alt2") is None
-    assert a.game.seq == n                       # chosen on the pad: nothing logged yet
+    assert a.game.seq == n  # chosen on the pad: nothing logged yet
     assert a.pad.aim_pick == (XW1, RAPID, FRONT)
-    assert a.pad.key("opt2") is None                 # X-Wing 1 answers with rapid fire
-    assert a.pad.key("dmg+") is None                 # and hits TIE Fighter 1
+    assert a.pad.key("opt2") is None  # X-Wing 1 answers with rapid fire
+    assert a.pad.key("dmg+") is None  # and hits TIE Fighter 1
     log = [a.game.event(s) for s in range(n + 1, a.game.seq + 1)]
     assert log == [(EV_AIM, XW1, RAPID, FRONT), (12, XW1, 2, TIE1), (2, TIE1, 1, XW1)], log
     assert a.game.destroyed(TIE1)
@@ -72,7 +76,7 @@ def test_serial_aim_logs_at_once_and_old_logs_replay(tmp_path):
         if json.loads(line)["t"] == "ev":
             m.handle(json.loads(line))
     n = a.game.seq
-    for weapon, facing in ((5, 0), (5, 1), (5, 2), (RAPID, FRONT)):   # a press each, logged
+    for weapon, facing in ((5, 0), (5, 1), (5, 2), (RAPID, FRONT)):  # a press each, logged
         a.link.handle_line(json.dumps({"c": "aim", "ship": XW1, "weapon": weapon, "arg": facing}))
         assert a.game.seq == n + 1 and a.game.event(a.game.seq) == (EV_AIM, XW1, weapon, facing)
         n += 1

@@ -16,8 +16,10 @@ from referee.clock import EV_CLOCK
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH
 
 CORE = (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH)
-CLOCK = ("made by the time banks themselves (docs/clock.md): no player enters it, over serial "
-        "or on the pad (`clock` only pauses and resumes them)")
+CLOCK = (
+    "made by the time banks themselves (docs/clock.md): no player enters it, over serial "
+    "or on the pad (`clock` only pauses and resumes them)"
+)
 NO_CHART = "the ruleset has no fleet command chart: serial `counter` is refused too"
 NO_ROLL = "the ruleset has no initiative roll: serial `roll` is refused too"
 ROLL = [{"c": "roll", "values": [12, 3]}]
@@ -26,38 +28,68 @@ MOVING = ROLL + [{"c": "phase"}]
 # kind -> (serial lines first, pad actions) or the reason (str) there is no pad action
 TABLE = {
     "swsb": {
-        EV_INIT: ([], ["roll"]), EV_HIT: ([], ["dmg+"]), EV_COUNTER: (MOVING, ["opt2"]),
-        EV_PHASE: ([], ["phase"]), EV_UNDO: (ROLL, ["undo"]), EV_LAUNCH: ([], ["launch"]),
-        8: ([], ["mark", "side", "alt2", "alt1"]), 9: ([], ["mark", "side", "alt1"]),
-        10: ([], ["mark", "sel+", "alt3"]), 15: ([], ["alt4"]), EV_CLOCK: CLOCK,
+        EV_INIT: ([], ["roll"]),
+        EV_HIT: ([], ["dmg+"]),
+        EV_COUNTER: (MOVING, ["opt2"]),
+        EV_PHASE: ([], ["phase"]),
+        EV_UNDO: (ROLL, ["undo"]),
+        EV_LAUNCH: ([], ["launch"]),
+        8: ([], ["mark", "side", "alt2", "alt1"]),
+        9: ([], ["mark", "side", "alt1"]),
+        10: ([], ["mark", "sel+", "alt3"]),
+        15: ([], ["alt4"]),
+        EV_CLOCK: CLOCK,
     },
     "swsb-addon": {
-        EV_INIT: ([], ["roll"]), EV_HIT: ([], ["dmg+"]), EV_COUNTER: (MOVING, ["opt2"]),
-        EV_PHASE: ([], ["phase"]), EV_UNDO: (ROLL, ["undo"]), EV_LAUNCH: ([], ["launch"]),
-        8: ([], ["mark", "side", "alt2", "alt1"]), 9: ([], ["mark", "side", "alt1"]),
+        EV_INIT: ([], ["roll"]),
+        EV_HIT: ([], ["dmg+"]),
+        EV_COUNTER: (MOVING, ["opt2"]),
+        EV_PHASE: ([], ["phase"]),
+        EV_UNDO: (ROLL, ["undo"]),
+        EV_LAUNCH: ([], ["launch"]),
+        8: ([], ["mark", "side", "alt2", "alt1"]),
+        9: ([], ["mark", "side", "alt1"]),
         10: "Emperor's Will (swsb's `transfer`) has no key here: alt1-alt4 are attack, aim, "
-            "done and choose / Proximity Override, and no example ship has emperors_will",
-        11: (MOVING, ["power"]), 14: (MOVING, ["alt4"]), 15: ([], ["alt3"]),
+        "done and choose / Proximity Override, and no example ship has emperors_will",
+        11: (MOVING, ["power"]),
+        14: (MOVING, ["alt4"]),
+        15: ([], ["alt3"]),
         EV_CLOCK: CLOCK,
     },
     "squadrons-d6": {
-        EV_INIT: NO_ROLL, EV_HIT: ([], ["dmg+"]), EV_COUNTER: NO_CHART,
-        EV_PHASE: ([], ["phase"]), EV_UNDO: ([{"c": "move", "ship": 0}], ["undo"]),
+        EV_INIT: NO_ROLL,
+        EV_HIT: ([], ["dmg+"]),
+        EV_COUNTER: NO_CHART,
+        EV_PHASE: ([], ["phase"]),
+        EV_UNDO: ([{"c": "move", "ship": 0}], ["undo"]),
         EV_LAUNCH: ([], ["launch"]),
-        11: ([], ["opt1"]), EV_CLOCK: CLOCK,
+        11: ([], ["opt1"]),
+        EV_CLOCK: CLOCK,
     },
     "xwing-overlap": {
-        EV_INIT: NO_ROLL, EV_HIT: ([], ["dmg+"]), EV_COUNTER: NO_CHART,
-        EV_PHASE: ([], ["phase"]), EV_UNDO: ([{"c": "phase"}], ["undo"]),
+        EV_INIT: NO_ROLL,
+        EV_HIT: ([], ["dmg+"]),
+        EV_COUNTER: NO_CHART,
+        EV_PHASE: ([], ["phase"]),
+        EV_UNDO: ([{"c": "phase"}], ["undo"]),
         EV_LAUNCH: ([], ["launch"]),
-        13: ([], ["mark", "side", "opt1"]), EV_CLOCK: CLOCK,
+        13: ([], ["mark", "side", "opt1"]),
+        EV_CLOCK: CLOCK,
     },
     "smb": {
-        EV_INIT: ([], ["roll"]), EV_HIT: ([], ["dmg+"]), EV_COUNTER: NO_CHART,
-        EV_PHASE: ([], ["phase"]), EV_UNDO: (ROLL, ["undo"]), EV_LAUNCH: ([], ["launch"]),
-        6: ([], ["power"]), 8: ([], ["mark", "side", "alt2", "alt1"]),
-        9: ([], ["mark", "side", "alt1"]), 11: ([], ["opt1"]),
-        12: ([], ["mark", "side", "opt2"]), 16: ([], ["alt4"]), 17: ([], ["alt3"]),
+        EV_INIT: ([], ["roll"]),
+        EV_HIT: ([], ["dmg+"]),
+        EV_COUNTER: NO_CHART,
+        EV_PHASE: ([], ["phase"]),
+        EV_UNDO: (ROLL, ["undo"]),
+        EV_LAUNCH: ([], ["launch"]),
+        6: ([], ["power"]),
+        8: ([], ["mark", "side", "alt2", "alt1"]),
+        9: ([], ["mark", "side", "alt1"]),
+        11: ([], ["opt1"]),
+        12: ([], ["mark", "side", "opt2"]),
+        16: ([], ["alt4"]),
+        17: ([], ["alt3"]),
         EV_CLOCK: CLOCK,
     },
 }
@@ -94,6 +126,7 @@ def test_every_serial_event_kind_has_a_pad_action_or_a_reason(name):
         def spy(ev, origin="key", cmd=None):
             seen.append(ev[0])
             return submit(ev, origin, cmd)
+
         a.submit = spy
         for k in keys:
             a.pad.key(k)

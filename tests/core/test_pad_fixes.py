@@ -65,7 +65,7 @@ def test_fighter_attack_move_and_torpedoes_from_the_pad():
     assert a.pad.aim_pick == (DS_YW1, 5, 0), "aim: heavy weapons (5) at the front facing"
     enter_d20(a, 16)
     press(a, "alt1")
-    assert a.game.log[-2:] == [(8, DS_YW1, 5, 0), (9, DS_YW1, 16, DS_TIE1)]   # logged as it fires
+    assert a.game.log[-2:] == [(8, DS_YW1, 5, 0), (9, DS_YW1, 16, DS_TIE1)]  # logged as it fires
     assert a.game.sx[4 * DS_YW1] == 5
     assert a.game.destroyed(DS_TIE1), "seed: 16 + 3 = 19 against 18: a hit, 1 hit destroys"
 
@@ -159,6 +159,7 @@ def test_move_turns_are_checked_against_the_ships_limit():
 
 # ---- swsb-addon (seed 001, `../shared/seeds/001_a2238b11b3f70e84.txt`) -----------------------
 
+
 def ship(name, cls, hp, **stats):
     return {"name": name, "class": cls, "hp": hp, "cc": 2 if cls < 4 else 0, "stats": stats}
 
@@ -166,12 +167,26 @@ def ship(name, cls, hp, **stats):
 def addon(droid_stats):
     """Light: 0 Frigate (class 3), 1 X-wing (4); Dark: 2 Raider (3), 3 Droid (4)."""
     st = dict(defense=12, attack=3, **droid_stats)
-    return {"name": "dogfight", "ruleset": "swsb-addon",
-            "sides": [{"name": "Light", "ships": [ship("Frigate", 3, [3, 2], defense=12,
-                                                      attack=5, pd=2),
-                                                 ship("X-wing", 4, 1, defense=15, attack=4)]},
-                      {"name": "Dark", "ships": [ship("Raider", 3, [3, 2], defense=12, attack=4),
-                                                ship("Droid", 4, 1, **st)]}]}
+    return {
+        "name": "dogfight",
+        "ruleset": "swsb-addon",
+        "sides": [
+            {
+                "name": "Light",
+                "ships": [
+                    ship("Frigate", 3, [3, 2], defense=12, attack=5, pd=2),
+                    ship("X-wing", 4, 1, defense=15, attack=4),
+                ],
+            },
+            {
+                "name": "Dark",
+                "ships": [
+                    ship("Raider", 3, [3, 2], defense=12, attack=4),
+                    ship("Droid", 4, 1, **st),
+                ],
+            },
+        ],
+    }
 
 
 def dogfight(droid_stats):
@@ -238,10 +253,9 @@ def test_proximity_override_is_a_counter_on_the_pad_and_over_serial():
     cc = a.game.cc[0]
     ok(a, out, c="counter", ship=0, option="Proximity Override")
     assert a.game.log[-1] == (3, 0, 4, 0) and a.game.cc[0] == cc - 1
-    select(a, 5)                                # Cloaked Raider (Dark Side)
+    select(a, 5)  # Cloaked Raider (Dark Side)
     press(a, "alt4")
     assert a.game.log[-1] == (3, 5, 4, 5)
-
 
 
 def addon_with_red_leader():
@@ -277,15 +291,14 @@ def test_proximity_override_takes_a_counter_of_the_ships_own_class():
     ok(a, out, c="phase")
     ok(a, out, c="choose", side=0)
     seq, cc, chart = g.seq, list(g.cc), bytes(g.chart)
-    r = line(a, out, {"c": "counter", "ship": mc, "option": "Proximity Override",
-                      "for": xw1})
+    r = line(a, out, {"c": "counter", "ship": mc, "option": "Proximity Override", "for": xw1})
     assert r["t"] == "err" and "class" in r["msg"] and "\n" not in r["msg"], r
     assert "4" in r["msg"] and "2" in r["msg"], r
     assert (g.seq, list(g.cc), bytes(g.chart)) == (seq, cc, chart)
     select(a, mc)
     press(a, "mark")
     select(a, xw1)
-    assert a.pad.key("alt4") is not None                        # refused on the pad
+    assert a.pad.key("alt4") is not None  # refused on the pad
     assert "class" in a.error_text, a.error_text
     assert (g.seq, list(g.cc), bytes(g.chart)) == (seq, cc, chart)
     ok(a, out, c="counter", ship=red, option="Proximity Override", **{"for": xw1})
@@ -298,6 +311,7 @@ def test_proximity_override_takes_a_counter_of_the_ships_own_class():
 
 
 # ---- roster ability texts nothing enforces ---------------------------------------------------
+
 
 def unwieldy_hoth():
     with open(os.path.join(ROOT, "firmware", "rosters", "hoth.json")) as f:
@@ -323,8 +337,14 @@ def test_ability_text_without_its_stat_warns_on_load_and_in_roster_check(tmp_pat
     assert len(w) == 1 and "Troop Transport" in w[0]["msg"] and "max_turns" in w[0]["msg"], w
     p = tmp_path / "unwieldy.json"
     p.write_text(json.dumps(unwieldy_hoth()))
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "roster", "check", str(p)],
-                       capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", "roster", "check", str(p)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     assert "warning: Troop Transport" in r.stdout and "max_turns" in r.stdout, r.stdout
 
@@ -337,9 +357,11 @@ def test_a_physical_die_entered_on_the_pad_is_recorded_as_physical():
     from referee.app import Referee
     from referee.dice import Dice, Fair
     from support.game import default_board
+
     out = []
-    a = Referee(default_board(), os.path.join(ROOT, "firmware", "rosters"), out.append,
-                Dice(Fair()), 12)
+    a = Referee(
+        default_board(), os.path.join(ROOT, "firmware", "rosters"), out.append, Dice(Fair()), 12
+    )
     a.load_scenario("hoth")
     ok(a, out, c="roll", values=[15, 8])
     ok(a, out, c="phase")

@@ -8,6 +8,7 @@ from support.game import make_referee
 from referee import PROTO_VERSION
 from referee.protocol import MAX_LINE, OVERLONG, encode
 
+
 def make(scenario="hoth"):
     return make_referee(scenario)
 
@@ -16,16 +17,42 @@ def last(out):
     return json.loads(out[-1])
 
 
-BAD = ["", "   ", "not json", "{", "[1,2]", "42", '"hello"', '{"x": 1}', '{"c": 5}',
-       '{"c": "bogus"}', '{"c": "hit"}', '{"c": "hit", "ship": 99}', '{"c": "hit", "ship": -1}',
-       '{"c": "hit", "ship": "Nobody"}', '{"c": "hit", "ship": true}', '{"c": "hit", "ship": 0, "n": "x"}',
-       '{"c": "roll", "values": [0, 5]}', '{"c": "roll", "values": [1]}', '{"c": "roll", "values": "12"}',
-       '{"c": "counter", "ship": 0, "option": 0}', '{"c": "events", "since": -1}',
-       '{"c": "load"}', '{"c": "load", "scenario": "../etc/passwd"}', '{"c": "load", "scenario": "nope"}',
-       '{"c": "load", "roster": {"ruleset": "smb"}}', '{"c": "load", "roster": [1]}',
-       '{"c": "load", "ruleset": "chess"}', '{"c": "key", "key": "explode"}',
-       '{"c": "phase", "extra": ' + "[" * 50 + "]" * 50 + "}", "\x01\x02garbage", OVERLONG,
-       '{"c": "power", "ship": 0}', '{"c": "launch", "ship": 0}', '{"c": "undo"}']
+BAD = [
+    "",
+    "   ",
+    "not json",
+    "{",
+    "[1,2]",
+    "42",
+    '"hello"',
+    '{"x": 1}',
+    '{"c": 5}',
+    '{"c": "bogus"}',
+    '{"c": "hit"}',
+    '{"c": "hit", "ship": 99}',
+    '{"c": "hit", "ship": -1}',
+    '{"c": "hit", "ship": "Nobody"}',
+    '{"c": "hit", "ship": true}',
+    '{"c": "hit", "ship": 0, "n": "x"}',
+    '{"c": "roll", "values": [0, 5]}',
+    '{"c": "roll", "values": [1]}',
+    '{"c": "roll", "values": "12"}',
+    '{"c": "counter", "ship": 0, "option": 0}',
+    '{"c": "events", "since": -1}',
+    '{"c": "load"}',
+    '{"c": "load", "scenario": "../etc/passwd"}',
+    '{"c": "load", "scenario": "nope"}',
+    '{"c": "load", "roster": {"ruleset": "smb"}}',
+    '{"c": "load", "roster": [1]}',
+    '{"c": "load", "ruleset": "chess"}',
+    '{"c": "key", "key": "explode"}',
+    '{"c": "phase", "extra": ' + "[" * 50 + "]" * 50 + "}",
+    "\x01\x02garbage",
+    OVERLONG,
+    '{"c": "power", "ship": 0}',
+    '{"c": "launch", "ship": 0}',
+    '{"c": "undo"}',
+]
 
 
 @pytest.mark.parametrize("line", BAD)
@@ -38,7 +65,7 @@ def test_bad_line_gets_error_and_changes_nothing(line):
     msg = last(out)
     assert msg["t"] == "err" and msg["msg"]
     assert (a.game.state_hash(), a.game.seq, a.gid) == before
-    a.link.handle_line('{"c": "roll", "values": [7, 3]}')     # and the next good command works
+    a.link.handle_line('{"c": "roll", "values": [7, 3]}')  # and the next good command works
     assert last(out)["t"] == "ev" and a.game.init == 0
 
 
@@ -60,10 +87,17 @@ def test_commands_produce_events_and_snapshots():
     assert err["t"] == "err" and "no MicroPython heap" in err["msg"] and err["c"] == "mem"
     a.link.handle_line('{"c": "roll"}')
     ev = last(out)
-    assert ev["t"] == "ev" and ev["seq"] == 1 and ev["ev"][0] == 1 and ev["hash"] == a.game.state_hash()
+    assert (
+        ev["t"] == "ev"
+        and ev["seq"] == 1
+        and ev["ev"][0] == 1
+        and ev["hash"] == a.game.state_hash()
+    )
     a.link.handle_line('{"c": "roll", "values": [12, 4]}') if a.game.init == 255 else None
     a.link.handle_line('{"c": "phase"}')
-    a.link.handle_line('{"c": "counter", "ship": "Imperial Star Destroyer", "option": "Power to Engines"}')
+    a.link.handle_line(
+        '{"c": "counter", "ship": "Imperial Star Destroyer", "option": "Power to Engines"}'
+    )
     assert last(out)["t"] == "ev"
     a.link.handle_line('{"c": "snap"}')
     snap = last(out)
@@ -81,9 +115,14 @@ def test_commands_produce_events_and_snapshots():
 
 def test_load_pushed_roster_and_ruleset_example():
     a, out = make()
-    roster = {"name": "Duel", "ruleset": "smb", "sides": [
-        {"name": "A", "ships": [{"name": "One", "class": 3, "hp": 2}]},
-        {"name": "B", "ships": [{"name": "Two", "class": 4, "hp": 1}]}]}
+    roster = {
+        "name": "Duel",
+        "ruleset": "smb",
+        "sides": [
+            {"name": "A", "ships": [{"name": "One", "class": 3, "hp": 2}]},
+            {"name": "B", "ships": [{"name": "Two", "class": 4, "hp": 1}]},
+        ],
+    }
     a.link.handle_line(encode({"c": "load", "roster": roster}))
     g = last(out)
     assert g["t"] == "game" and g["roster"]["name"] == "Duel" and a.game.n == 2
@@ -93,9 +132,14 @@ def test_load_pushed_roster_and_ruleset_example():
 
 def test_output_is_printable_ascii():
     a, out = make()
-    roster = {"name": "Ünïcode ☄", "ruleset": "smb", "sides": [
-        {"name": "Ä", "ships": [{"name": "Ωmega", "class": 3, "hp": 2}]},
-        {"name": "B", "ships": [{"name": "Two", "class": 4, "hp": 1}]}]}
+    roster = {
+        "name": "Ünïcode ☄",
+        "ruleset": "smb",
+        "sides": [
+            {"name": "Ä", "ships": [{"name": "Ωmega", "class": 3, "hp": 2}]},
+            {"name": "B", "ships": [{"name": "Two", "class": 4, "hp": 1}]},
+        ],
+    }
     a.link.handle_line(encode({"c": "load", "roster": roster}))
     a.link.handle_line('{"c": "snap"}')
     for line in out:
@@ -112,15 +156,21 @@ def test_a_roster_is_kept_in_parts_no_longer_than_the_limit():
     import json as _json
     from bench.workload import roster_2x24
     from referee import protocol as P
+
     big = roster_2x24()
-    odd = {"a": [1, {"b": "é\u2603\U0001F680"}], "c": []}
-    for obj, limit in ((big, 256), (big, 64), (odd, 8), ([], 256),
-                       ({"name": "x" * 300, "n": [1, 2]}, 100)):
+    odd = {"a": [1, {"b": "é\u2603\U0001f680"}], "c": []}
+    for obj, limit in (
+        (big, 256),
+        (big, 64),
+        (odd, 8),
+        ([], 256),
+        ({"name": "x" * 300, "n": [1, 2]}, 100),
+    ):
         parts = P.encode_parts(obj, limit)
         assert "".join(parts) == P.encode(obj)
         assert _json.loads("".join(parts)) == obj
         for p in parts:
             assert all(32 <= ord(ch) < 127 for ch in p)
-            assert len(p) <= limit or _json.loads(p) is not None    # else one whole value
+            assert len(p) <= limit or _json.loads(p) is not None  # else one whole value
     parts = P.encode_parts(big)
     assert len(parts) > 1 and max(len(p) for p in parts) <= 256

@@ -6,8 +6,16 @@ import os
 
 from referee import rules, scenarios
 from support import ROOT
-from support.registries import (ROSTERS, SCRIPTS, board_names, ruleset_of, rulesets,
-                                scenario_names, script_of_ruleset, script_plays)
+from support.registries import (
+    ROSTERS,
+    SCRIPTS,
+    board_names,
+    ruleset_of,
+    rulesets,
+    scenario_names,
+    script_of_ruleset,
+    script_plays,
+)
 from host_tools.sim import script as scriptmod
 
 

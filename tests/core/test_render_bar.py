@@ -13,7 +13,12 @@ from referee.fleet import F_LAUNCHED
 class Ship:
     def __init__(self, x, y, dmg, pend, launched, cc):
         self.hp1, self.hp2 = [x], [y]
-        self.dmg, self.pend, self.fl, self.cc = [dmg], [pend], [F_LAUNCHED if launched else 0], [cc]
+        self.dmg, self.pend, self.fl, self.cc = (
+            [dmg],
+            [pend],
+            [F_LAUNCHED if launched else 0],
+            [cc],
+        )
 
 
 def expected(x, y, dmg, pend, launched, cc, side):
@@ -42,8 +47,9 @@ def expected(x, y, dmg, pend, launched, cc, side):
 def test_every_bar_of_up_to_four_hit_points():
     n = 0
     for x, y in [(1, 0), (2, 0), (1, 1), (3, 1), (2, 2), (4, 0), (0, 3)]:
-        for dmg, pend, launched, cc, side in itertools.product(range(x + y + 1), range(5),
-                                                               (True, False), range(4), (0, 1)):
+        for dmg, pend, launched, cc, side in itertools.product(
+            range(x + y + 1), range(5), (True, False), range(4), (0, 1)
+        ):
             r = R.Renderer(16, 16)
             r._ship(Ship(x, y, dmg, pend, launched, cc), 0, 8 * side, 5, side, R.ST_SELECTED)
             got = [r.get(8 * side + k, 5) for k in range(8)]

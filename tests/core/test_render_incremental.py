@@ -15,15 +15,25 @@ from host_tools.sim import script as scriptmod
 from host_tools.sim.sim import make_board
 from referee.render import Renderer
 
-SCRIPTS = [("hoth-3-rounds", "hoth"), ("swsb-3-rounds", "swsb-example"),
-           ("swsb-addon-demo", "swsb-addon-example"),
-           ("squadrons-d6-demo", "squadrons-d6-example"),
-           ("xwing-overlap-demo", "xwing-overlap-example")]
+SCRIPTS = [
+    ("hoth-3-rounds", "hoth"),
+    ("swsb-3-rounds", "swsb-example"),
+    ("swsb-addon-demo", "swsb-addon-example"),
+    ("squadrons-d6-demo", "squadrons-d6-example"),
+    ("xwing-overlap-demo", "xwing-overlap-example"),
+]
 
 
 def board(scenario):
-    args = argparse.Namespace(board="pico-ws2812-16x16", flash=None, roster=None,
-                              scenario=scenario, ruleset=None, seed=1, new=False)
+    args = argparse.Namespace(
+        board="pico-ws2812-16x16",
+        flash=None,
+        roster=None,
+        scenario=scenario,
+        ruleset=None,
+        seed=1,
+        new=False,
+    )
     return make_board(args)
 
 
@@ -36,8 +46,11 @@ def presses(name, app, runner, keys, keymap):
     for step in steps:
         if step[0] == "wait":
             continue
-        ps = [(step[1], step[2])] if step[0] == "raw" else \
-            [keymap.find(a) for a in scriptmod.expand(step, app)]
+        ps = (
+            [(step[1], step[2])]
+            if step[0] == "raw"
+            else [keymap.find(a) for a in scriptmod.expand(step, app)]
+        )
         for k, lg in ps:
             keys.push(k, lg)
             runner.step_keys()
@@ -59,9 +72,10 @@ def check_marks(g, where):
     prof = g.rules
     got = bytearray(g.n + 2)
     prof.act_marks(g, 1, g.n, got, 2)
-    want = bytearray(2) + bytearray(1 if prof.full_power(g, i) else
-                                    2 if prof.yet_to_act(g, i) else 0 for i in range(1, g.n))
-    assert got[:g.n + 1] == want, where
+    want = bytearray(2) + bytearray(
+        1 if prof.full_power(g, i) else 2 if prof.yet_to_act(g, i) else 0 for i in range(1, g.n)
+    )
+    assert got[: g.n + 1] == want, where
     ph = prof.TO_ACT_PHASES
     if ph is not None and g.phase not in ph:
         assert not any(prof.yet_to_act(g, i) for i in range(g.n)), where
@@ -70,9 +84,13 @@ def check_marks(g, where):
 # the phases in which ships take turns one at a time, so the grid marks those yet to act
 # (dim white): SMB seed 004 "Movement Phase"; SWSB the attack step of "Combat"; Squadrons d6
 # the movement phase; the SWSB add-on's alternate activations in move and attack
-TAKE_TURNS = {"hoth": {"movement"}, "swsb-example": {"attack"},
-              "swsb-addon-example": {"move", "attack"},
-              "squadrons-d6-example": {"movement"}, "xwing-overlap-example": set()}
+TAKE_TURNS = {
+    "hoth": {"movement"},
+    "swsb-example": {"attack"},
+    "swsb-addon-example": {"move", "attack"},
+    "squadrons-d6-example": {"movement"},
+    "xwing-overlap-example": set(),
+}
 
 
 @pytest.mark.parametrize("name,scenario", SCRIPTS)
@@ -116,7 +134,7 @@ def test_a_new_game_redraws_every_row():
             keys.push(*k)
             runner.step_keys()
         check(app, runner, "deathstar")
-        app.load_scenario("hoth")      # other ships, other hit points, same rows
+        app.load_scenario("hoth")  # other ships, other hit points, same rows
         check(app, runner, "hoth after deathstar")
     finally:
         ser.close()
@@ -126,13 +144,28 @@ def test_pages_of_a_big_fleet():
     # 24 ships a side of varied hit points: two pages per side, the same rows show other ships
     import json
     from bench.workload import roster_2x24
+
     app, runner, ser, keys, _display, keymap = board("hoth")
     try:
         app.load_text(json.dumps(roster_2x24()))
         check(app, runner, "2x24 loaded")
         rng = random.Random(24)
-        moves = [keymap.find(a) for a in ("page+", "page-", "sel+", "sel-", "side", "dmg+",
-                                          "dmg-", "mark", "phase", "undo", "roll")]
+        moves = [
+            keymap.find(a)
+            for a in (
+                "page+",
+                "page-",
+                "sel+",
+                "sel-",
+                "side",
+                "dmg+",
+                "dmg-",
+                "mark",
+                "phase",
+                "undo",
+                "roll",
+            )
+        ]
         for m in range(400):
             keys.push(*moves[rng.randrange(len(moves))])
             runner.step_keys()

@@ -17,7 +17,7 @@ def frame(app, r=None):
 
 def px(fb, x, y):
     i = (y * 16 + x) * 3
-    return tuple(fb[i:i + 3])
+    return tuple(fb[i : i + 3])
 
 
 def test_a_win_is_a_banner_in_the_winners_colour():
@@ -26,8 +26,8 @@ def test_a_win_is_a_banner_in_the_winners_colour():
     for ev in HOTH[:-1]:
         assert app.game.submit(tuple(ev)) is None
     _, fb = frame(app, r)
-    assert px(fb, 3, 1) != R.SIDE_RGB[0] and px(fb, 7, 5) != R.SIDE_RGB[0]   # not yet
-    assert app.game.submit(tuple(HOTH[-1])) is None       # the Transport destroyed: Empire
+    assert px(fb, 3, 1) != R.SIDE_RGB[0] and px(fb, 7, 5) != R.SIDE_RGB[0]  # not yet
+    assert app.game.submit(tuple(HOTH[-1])) is None  # the Transport destroyed: Empire
     _, fb = frame(app, r)
     assert all(px(fb, x, 1) == R.SIDE_RGB[0] for x in range(16))
     assert all(px(fb, 7, y) == R.SIDE_RGB[0] for y in range(2, 14))
@@ -46,8 +46,9 @@ def attack(roll):
     app.link.handle_line(json.dumps({"c": "roll", "values": [12, 8]}))
     while g.phase_name() != "attack":
         app.link.handle_line(json.dumps({"c": "phase"}))
-    app.link.handle_line(json.dumps({"c": "attack", "ship": 0, "roll": roll,
-                                     "target": app.pad.side_start[1]}))
+    app.link.handle_line(
+        json.dumps({"c": "attack", "ship": 0, "roll": roll, "target": app.pad.side_start[1]})
+    )
     assert g.event(g.seq)[0] == 9, app.error_text
     return app
 
@@ -65,7 +66,7 @@ def test_an_attack_roll_shows_like_an_initiative_roll():
     assert not miss.game.snapshot()["profile"]["last_attack"]["hit"]
     r, fb = frame(miss)
     assert r.want[0] is not None and r.want[0][1] == 1 and r.want[0][2] == R.SIDE_DIM[0]
-    assert lit(fb, 0, R.SIDE_DIM[0]) >= 5            # the digit "1" is drawn
+    assert lit(fb, 0, R.SIDE_DIM[0]) >= 5  # the digit "1" is drawn
     # the next event takes it off; incremental frames equal full redraws throughout
     miss.link.handle_line(json.dumps({"c": "phase"}))
     r2, fb2 = frame(miss, r)

@@ -20,6 +20,7 @@ from support.wording import rendered
 def flash_with_game(tmp_path, commands):
     """A flash folder whose journal holds Escape from Hoth after the serial ``commands``."""
     import json
+
     d = tmp_path / "flash"
     d.mkdir()
     app, out = make_referee("hoth")
@@ -38,6 +39,7 @@ def sim_view(flash):
     import asyncio
     from host_tools.sim import sim
     from host_tools.views.simview import SimView
+
     args = parser().parse_args(["sim", "--flash", flash, "--seed", "1"])
     app, runner, ser, keys, display, _keymap = sim.make_board(args)
     return SimView(app, runner, display, keys, ser, asyncio.Event()), ser
@@ -50,25 +52,24 @@ def test_the_simulator_says_it_restored_the_game(tmp_path):
         text = rendered(view.render, 80, 24)
         assert "Restored the game in play: 2 events, round 1" in text, text
         assert view.app.game.state_hash() == g.state_hash()
-        assert view.app.pad.key("undo") is None         # play goes on: the line has done its work
+        assert view.app.pad.key("undo") is None  # play goes on: the line has done its work
         assert "Restored" not in rendered(view.render, 80, 24)
     finally:
         ser.close()
     empty = tmp_path / "new"
-    view, ser = sim_view(str(empty))               # no journal yet: a new game, nothing said
+    view, ser = sim_view(str(empty))  # no journal yet: a new game, nothing said
     try:
         assert "Restored" not in rendered(view.render, 80, 24)
     finally:
         ser.close()
 
 
-def test_the_mirror_says_the_board_restored_and_drops_the_link_lost_line(sim_factory,
-                                                                          tmp_path):
+def test_the_mirror_says_the_board_restored_and_drops_the_link_lost_line(sim_factory, tmp_path):
     flash = str(tmp_path / "flash")
     sim = sim_factory("--headless", "--scenario", "hoth", "--flash", flash)
     m = Mirror(sim.port)
     screen = MirrorScreen(m, console=Console(file=io.StringIO(), width=100, height=40))
-    m.warn = screen.warn                    # as the live view does
+    m.warn = screen.warn  # as the live view does
     m.open()
     m.sync()
     m.send({"c": "roll", "values": [15, 8]})
@@ -78,13 +79,15 @@ def test_the_mirror_says_the_board_restored_and_drops_the_link_lost_line(sim_fac
     t = threading.Thread(target=m.follow, args=(None, stop.is_set), daemon=True)
     t.start()
     try:
+
         def shown():
             return rendered(screen.build, 100, 40)
-        sim.proc.kill()                      # the power cut
+
+        sim.proc.kill()  # the power cut
         sim.proc.wait(10)
         wait_until(lambda: "link lost" in shown(), 20)
         assert "Restored" not in shown()
-        again = sim_factory("--headless", "--flash", flash)     # power back: the journal
+        again = sim_factory("--headless", "--flash", flash)  # power back: the journal
         m.port = again.port
         wait_until(lambda: "Restored the game in play: 1 event, round 1" in shown(), 30)
         text = shown()

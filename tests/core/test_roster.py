@@ -11,11 +11,27 @@ from support.game import scenario_text
 from support.registries import scenario_names
 from referee import roster, scenarios, rules
 
-GOOD = {"name": "t", "ruleset": "swsb", "sides": [
-    {"name": "A", "ships": [{"name": "Cruiser", "class": 2, "hp": [4, 3], "cc": 2},
-                            {"name": "TIE", "class": 4, "hp": 1, "count": 2, "launched": False,
-                             "carrier": "Cruiser"}]},
-    {"name": "B", "ships": [{"name": "Falcon", "class": 3, "hp": [3, 2]}]}]}
+GOOD = {
+    "name": "t",
+    "ruleset": "swsb",
+    "sides": [
+        {
+            "name": "A",
+            "ships": [
+                {"name": "Cruiser", "class": 2, "hp": [4, 3], "cc": 2},
+                {
+                    "name": "TIE",
+                    "class": 4,
+                    "hp": 1,
+                    "count": 2,
+                    "launched": False,
+                    "carrier": "Cruiser",
+                },
+            ],
+        },
+        {"name": "B", "ships": [{"name": "Falcon", "class": 3, "hp": [3, 2]}]},
+    ],
+}
 
 
 def bad(path_value, where):
@@ -24,9 +40,9 @@ def bad(path_value, where):
     with pytest.raises(roster.RosterError) as e:
         roster.validate(r, rules.RULESETS)
     m = re.match(r"^(sides\[\d+\]\.ships\[\d+\])\.(.+)$", where)
-    if m:        # a ship's field: the path, the ship's name, then the field
+    if m:  # a ship's field: the path, the ship's name, then the field
         assert str(e.value).startswith(m.group(1)), str(e.value)
-        assert ": " + m.group(2) in str(e.value), str(e.value)      # with '"Name"' if it has one
+        assert ": " + m.group(2) in str(e.value), str(e.value)  # with '"Name"' if it has one
     else:
         assert where in str(e.value), str(e.value)
 
@@ -37,7 +53,7 @@ def test_good_roster_normalised():
     assert names == ["Cruiser", "TIE 1", "TIE 2"]
     assert n["sides"][0]["ships"][1]["carrier"] == 0
     assert n["sides"][1]["ships"][0]["hp"] == [3, 2] and n["sides"][1]["ships"][0]["cc"] == 0
-    assert GOOD["sides"][0]["ships"][1]["count"] == 2      # input untouched
+    assert GOOD["sides"][0]["ships"][1]["count"] == 2  # input untouched
 
 
 def test_errors_name_the_ship_and_its_field():
@@ -45,19 +61,25 @@ def test_errors_name_the_ship_and_its_field():
     r["sides"][1]["ships"][0]["name"] = "Victory-class Star Destroyer"
     with pytest.raises(roster.RosterError) as e:
         roster.validate(r, rules.RULESETS)
-    assert str(e.value) == \
-        'sides[1].ships[0] "Victory-class Star Destroyer": name longer than 24 characters'
+    assert (
+        str(e.value)
+        == 'sides[1].ships[0] "Victory-class Star Destroyer": name longer than 24 characters'
+    )
     r["sides"][1]["ships"][0]["name"] = "Falcon"
-    for stats, words in [({"defense": []}, 'sides[1].ships[0] "Falcon": stats.defense must be'),
-                         ({"defense": "14"}, "stats.defense must be an integer"),
-                         ({"damaged": 5}, "stats.damaged must be an object"),
-                         ({"weapons": 5}, "stats.weapons must be a list"),
-                         ({"abilities": 5}, "stats.abilities must be a list"),
-                         ({"weapons": [{"kind": "capital", "bonus": "x"}]},
-                          "stats.weapons[0].bonus must be an integer"),
-                         ({"piloting": {}}, "stats.piloting must be a die code"),
-                         ({"size": 5}, "stats.size must be small"),
-                         ({"speed": -3}, "stats.speed must be an integer 0..99")]:
+    for stats, words in [
+        ({"defense": []}, 'sides[1].ships[0] "Falcon": stats.defense must be'),
+        ({"defense": "14"}, "stats.defense must be an integer"),
+        ({"damaged": 5}, "stats.damaged must be an object"),
+        ({"weapons": 5}, "stats.weapons must be a list"),
+        ({"abilities": 5}, "stats.abilities must be a list"),
+        (
+            {"weapons": [{"kind": "capital", "bonus": "x"}]},
+            "stats.weapons[0].bonus must be an integer",
+        ),
+        ({"piloting": {}}, "stats.piloting must be a die code"),
+        ({"size": 5}, "stats.size must be small"),
+        ({"speed": -3}, "stats.speed must be an integer 0..99"),
+    ]:
         r["sides"][1]["ships"][0]["stats"] = stats
         with pytest.raises(roster.RosterError) as e:
             roster.validate(r, rules.RULESETS)
@@ -71,14 +93,20 @@ def test_errors_name_the_ship_and_its_field():
 def test_sim_roster_errors_are_one_line(tmp_path):
     import subprocess
     import sys
+
     for stats in ({"defense": []}, {"damaged": 5}, {"weapons": 5}, {"abilities": 5}):
         r = copy.deepcopy(GOOD)
         r["sides"][1]["ships"][0]["stats"] = stats
         p = tmp_path / "r.json"
         p.write_text(json.dumps(r))
-        out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
-                              "--roster", str(p)], capture_output=True, text=True, cwd=ROOT,
-                             timeout=60, check=False)
+        out = subprocess.run(
+            [sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--roster", str(p)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+            check=False,
+        )
         assert out.returncode != 0 and "Traceback" not in out.stderr, out.stderr
         assert 'sides[1].ships[0] "Falcon": stats.' in out.stderr
         assert len(out.stderr.strip().splitlines()) == 1, out.stderr
@@ -94,8 +122,10 @@ def test_errors_name_the_field():
     bad(lambda r: r["sides"][1]["ships"][0].pop("name"), "sides[1].ships[0].name")
     bad(lambda r: r["sides"][0]["ships"][1].update(carrier="Nope"), "carrier")
     bad(lambda r: r["sides"][0]["ships"][1].update(launched="no"), "launched")
-    bad(lambda r: r["sides"][0]["ships"].append({"name": "Cruiser", "class": 1, "hp": 1}),
-        "two ships are named")
+    bad(
+        lambda r: r["sides"][0]["ships"].append({"name": "Cruiser", "class": 1, "hp": 1}),
+        "two ships are named",
+    )
     bad(lambda r: r["sides"][0]["ships"][0].update(speed=3), "unknown field")
     bad(lambda r: r["sides"][0]["ships"][1].update(count=200), "count")
     bad(lambda r: r["sides"][0].update(ships=[]), "sides[0].ships")
@@ -140,10 +170,13 @@ def test_hoth_stats_as_printed_in_seed_004():
 
 def test_toml_roster_file(tmp_path):
     from host_tools.paths import load_roster_file
+
     p = tmp_path / "r.toml"
-    p.write_text('name = "T"\nruleset = "smb"\n[[sides]]\nname = "A"\n[[sides.ships]]\n'
-                 'name = "One"\nclass = 3\nhp = 2\n[[sides]]\nname = "B"\n[[sides.ships]]\n'
-                 'name = "Two"\nclass = 4\nhp = 1\n')
+    p.write_text(
+        'name = "T"\nruleset = "smb"\n[[sides]]\nname = "A"\n[[sides.ships]]\n'
+        'name = "One"\nclass = 3\nhp = 2\n[[sides]]\nname = "B"\n[[sides.ships]]\n'
+        'name = "Two"\nclass = 4\nhp = 1\n'
+    )
     norm, _ = scenarios.load_text(load_roster_file(str(p)))
     assert norm["sides"][1]["ships"][0]["name"] == "Two"
     p.write_text("name = ")
@@ -157,7 +190,7 @@ def _hoth(change):
     return r
 
 
-def _sd(r):                                  # the Star Destroyer's stats
+def _sd(r):  # the Star Destroyer's stats
     return r["sides"][0]["ships"][0]["stats"]
 
 
@@ -181,6 +214,7 @@ def test_smb_values_refused_on_the_board_and_by_the_cli(change, where, tmp_path)
     from support.game import make_referee
     import subprocess
     import sys
+
     r = _hoth(change)
     app, out = make_referee("hoth")
     before = (app.gid, app.game.seq, app.game.state_hash())
@@ -190,7 +224,13 @@ def test_smb_values_refused_on_the_board_and_by_the_cli(change, where, tmp_path)
     assert (app.gid, app.game.seq, app.game.state_hash()) == before
     p = tmp_path / "bad.json"
     p.write_text(json.dumps(r))
-    cli = subprocess.run([sys.executable, "-m", "host_tools.cli", "roster", "check", str(p)],
-                         capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+    cli = subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", "roster", "check", str(p)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
     assert cli.returncode == 2 and where in cli.stderr and "Traceback" not in cli.stderr
     assert len(cli.stderr.strip().splitlines()) == 1, cli.stderr

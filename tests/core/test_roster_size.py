@@ -23,8 +23,14 @@ def roster_of_size(tmp_path, note_bytes):
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("command", [("roster", "check"), ("sim", "--headless", "--roster")])
@@ -34,7 +40,7 @@ def test_an_oversized_roster_is_one_line(tmp_path, command):
     assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "%d bytes as one line" % size in r.stderr and str(protocol.MAX_ROSTER) in r.stderr
-    assert not r.stdout.startswith("serial:")           # no simulator started
+    assert not r.stdout.startswith("serial:")  # no simulator started
 
 
 def test_the_largest_roster_a_board_takes_still_checks(tmp_path):

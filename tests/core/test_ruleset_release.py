@@ -32,12 +32,15 @@ print("SEQ", app.game.seq, app.game.rules.name)
 
 
 def run(release):
-    code = SCRIPT.replace("FIRMWARE", repr(os.path.join(ROOT, "firmware"))).replace(
-        "BOARD", repr(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json"))).replace(
-        "ROSTERS", repr(os.path.join(ROOT, "firmware", "rosters"))).replace(
-        "RELEASE", repr(release))
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=120, check=False)
+    code = (
+        SCRIPT.replace("FIRMWARE", repr(os.path.join(ROOT, "firmware")))
+        .replace("BOARD", repr(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")))
+        .replace("ROSTERS", repr(os.path.join(ROOT, "firmware", "rosters")))
+        .replace("RELEASE", repr(release))
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
     assert r.returncode == 0, r.stderr
     out = dict(l.split(" ", 1) for l in r.stdout.splitlines() if l[:4] in ("LEFT", "SEQ "))
     return out["LEFT"].split(), out["SEQ"].split()

@@ -18,8 +18,17 @@ def play(sim_factory, tmp_path):
     """Escape from Hoth's three-round script (it has hits, an undo and a winner) on a
     simulator followed live by a mirror with a web feed; returns (final, mirror, feed, log)."""
     log = tmp_path / "mirror.log"
-    sim = sim_factory("--headless", "--seed", "1", "--scenario", "hoth", "--script",
-                      os.path.join(SCRIPTS, "hoth-3-rounds.txt"), "--wait-for-host", "--hold")
+    sim = sim_factory(
+        "--headless",
+        "--seed",
+        "1",
+        "--scenario",
+        "hoth",
+        "--script",
+        os.path.join(SCRIPTS, "hoth-3-rounds.txt"),
+        "--wait-for-host",
+        "--hold",
+    )
     m = Mirror(sim.port, log=open(log, "w"), warn=lambda s: None)
     feed = Feed("test")
     MirrorFeed(m, feed)
@@ -34,20 +43,24 @@ def play(sim_factory, tmp_path):
 
 def test_every_view_says_each_event_in_the_same_words(sim_factory, tmp_path):
     import json
+
     _sim, final, m, feed, log = play(sim_factory, tmp_path)
     n = final["seq"]
     undos = [s for s in range(1, n + 1) if final["events"][s - 1][0] == 5]
-    assert undos                                      # the script takes a hit back
-    views = {"simulator": final["texts"],
-             "mirror log": [r["text"] for r in map(json.loads, log.read_text().splitlines())
-                            if "ev" in r],
-             "web feed": [r["text"] for r in feed.events_since(0)[2]]}
+    assert undos  # the script takes a hit back
+    views = {
+        "simulator": final["texts"],
+        "mirror log": [
+            r["text"] for r in map(json.loads, log.read_text().splitlines()) if "ev" in r
+        ],
+        "web feed": [r["text"] for r in feed.events_since(0)[2]],
+    }
     data = gamefile.load(str(log))
     views["report"] = [r["text"] for r in analyse(data)["records"]]
     rp = Replay(data)
     rp.to_end()
     views["replay"] = [r["text"] for r in rp.recent(n)]
-    shown = dict(m.rep.recent_texts())                # the mirror's view: its newest events
+    shown = dict(m.rep.recent_texts())  # the mirror's view: its newest events
     for name, texts in views.items():
         assert len(texts) == n, name
     for s in range(1, n + 1):
@@ -71,7 +84,7 @@ def test_catching_up_says_an_undo_in_the_same_words(sim_factory, tmp_path):
     u = max(s for s in range(1, final["seq"] + 1) if final["events"][s - 1][0] == 5)
     assert live[u].startswith("Undo: took back event %d (" % (u - 1)), live[u]
     late = Mirror(sim.port, warn=lambda s: None)
-    late.rep.text_from = 10 ** 6                  # far behind: every text made on demand
+    late.rep.text_from = 10**6  # far behind: every text made on demand
     late_feed = Feed("late")
     MirrorFeed(late, late_feed)
     late.open()

@@ -17,10 +17,10 @@ UNDO = (EV_UNDO, 0, 0, 0)
 
 def test_an_undo_right_after_an_event_applies_nothing():
     g = new_game("swsb-example")
-    play(g, 100, 3)                            # deep enough for checkpoints below the top
+    play(g, 100, 3)  # deep enough for checkpoints below the top
     n = counting(g)
     for seed in range(20):
-        while True:                            # the next event the rules accept, not an undo
+        while True:  # the next event the rules accept, not an undo
             before = g.state_hash()
             play(g, g.seq + 1, seed)
             if g.event(g.seq)[0] != EV_UNDO:
@@ -43,12 +43,12 @@ def test_a_run_of_undos_replays_every_second_one_at_most():
         n = counting(g)
         runs = 0
         for _ in range(60):
-            play(g, g.seq + rng.randint(5, 60), rng.randint(0, 10 ** 6))
+            play(g, g.seq + rng.randint(5, 60), rng.randint(0, 10**6))
             applied = []
-            for _ in range(rng.randint(2, 12)):    # a run of undos
+            for _ in range(rng.randint(2, 12)):  # a run of undos
                 n[0] = 0
                 base = g.base_seq
-                if g.submit(UNDO) is not None:      # nothing left within the window
+                if g.submit(UNDO) is not None:  # nothing left within the window
                     break
                 folded = g.base_seq != base
                 folds += folded
@@ -70,8 +70,12 @@ def test_undone_states_match_a_game_replayed_from_the_start():
     whole = []
     rng = random.Random(9)
     for _ in range(40):
-        play(g, g.seq + rng.randint(1, 20), rng.randint(0, 10 ** 6),
-             on_event=lambda seq, ev: whole.append(ev))
+        play(
+            g,
+            g.seq + rng.randint(1, 20),
+            rng.randint(0, 10**6),
+            on_event=lambda seq, ev: whole.append(ev),
+        )
         for _ in range(rng.randint(1, 6)):
             if g.submit(UNDO) is not None:
                 break
@@ -107,6 +111,7 @@ def test_deep_checkpoints_are_thinned_and_every_kept_state_is_right():
     than 2 * CKPT_EVERY events each while it does not fold."""
     from support.gen import candidates
     from referee.window import DENSE
+
     g = new_game("swsb-example")
     rng = random.Random(11)
     steps = 0
@@ -117,9 +122,9 @@ def test_deep_checkpoints_are_thinned_and_every_kept_state_is_right():
         saved = g.checkpoint()
         if g.submit(ev, saved) is None:
             steps += 1
-            if rng.random() < 0.3:         # the board idles: the next fold's base ahead
+            if rng.random() < 0.3:  # the board idles: the next fold's base ahead
                 g.prepare_fold()
-            if rng.random() < 0.1:         # taken back, as when the journal write fails
+            if rng.random() < 0.1:  # taken back, as when the journal write fails
                 g.back_to(saved)
             if steps % 97 == 0:
                 kept_states_are_right(g)
@@ -147,7 +152,7 @@ def test_two_undos_after_two_events_apply_nothing():
     seed = 0
     for _ in range(15):
         hashes = []
-        while len(hashes) < 2:                 # two events the rules accept, not undos
+        while len(hashes) < 2:  # two events the rules accept, not undos
             before = g.state_hash()
             seed += 1
             play(g, g.seq + 1, seed)
@@ -168,6 +173,7 @@ def test_what_undo_reaches_follows_from_the_log_alone():
     refuse an undo the board accepted (found by an independent check: a fold that stopped
     at a kept state depended on which states the board happened to keep)."""
     from support.gen import candidates
+
     board = new_game("swsb-example")
     fresh = new_game("swsb-example")
     rng = random.Random(21)
@@ -177,21 +183,24 @@ def test_what_undo_reaches_follows_from_the_log_alone():
             continue
         saved = board.checkpoint()
         if board.submit(ev, saved) is not None:
-            continue                            # refused: nothing in the log
-        if rng.random() < 0.3:                  # the board idles: the next fold's base ahead
+            continue  # refused: nothing in the log
+        if rng.random() < 0.3:  # the board idles: the next fold's base ahead
             board.prepare_fold()
-        if rng.random() < 0.3:                  # ... and the next undo's state
+        if rng.random() < 0.3:  # ... and the next undo's state
             board.prepare_undo()
-        if rng.random() < 0.05:                 # taken back (a failed journal write)
+        if rng.random() < 0.05:  # taken back (a failed journal write)
             board.back_to(saved)
             continue
-        if rng.random() < 0.02:                 # a restart: the window as the journal saved it
+        if rng.random() < 0.02:  # a restart: the window as the journal saved it
             w = board.get_window()
             board = new_game("swsb-example")
             board.set_window(*w)
         assert fresh.submit(board.event(board.seq)) is None
-        assert (fresh.base_seq, fresh.eff, fresh.state_hash()) == \
-            (board.base_seq, board.eff, board.state_hash())
+        assert (fresh.base_seq, fresh.eff, fresh.state_hash()) == (
+            board.base_seq,
+            board.eff,
+            board.state_hash(),
+        )
 
 
 def test_a_fold_prepared_while_idle_applies_nothing():
@@ -199,6 +208,7 @@ def test_a_fold_prepared_while_idle_applies_nothing():
     event that folds the window then applies only itself, or for an undo its own replay (fewer
     than CKPT_EVERY), and the game is the same as one that folds unprepared."""
     from support.gen import candidates
+
     g = new_game("swsb-example")
     plain = new_game("swsb-example")
     rng = random.Random(5)
@@ -208,8 +218,11 @@ def test_a_fold_prepared_while_idle_applies_nothing():
         ev = rng.choice(candidates(g, rng))
         before = g.base_seq
         if g.win.full():
-            assert g.win.nb is not None or g.win.fold_depth() == 0 or \
-                g.win.start(g.win.fold_depth())[1] == g.win.fold_depth()
+            assert (
+                g.win.nb is not None
+                or g.win.fold_depth() == 0
+                or g.win.start(g.win.fold_depth())[1] == g.win.fold_depth()
+            )
         n[0] = 0
         if g.submit(ev) is not None:
             continue
@@ -221,8 +234,11 @@ def test_a_fold_prepared_while_idle_applies_nothing():
                 assert n[0] < CKPT_EVERY, n[0]
             else:
                 assert n[0] == 1, n[0]
-        assert (g.base_seq, g.eff, g.state_hash()) == \
-            (plain.base_seq, plain.eff, plain.state_hash())
+        assert (g.base_seq, g.eff, g.state_hash()) == (
+            plain.base_seq,
+            plain.eff,
+            plain.state_hash(),
+        )
         g.prepare_fold()
         if g.seq % 50 == 0:
             kept_states_are_right(g)
@@ -235,16 +251,17 @@ def test_an_undo_prepared_while_idle_applies_nothing():
     same as one never prepared. Events taken back after it (a held batch whose journal write
     failed: Game.back_to) leave every kept state right."""
     from support.gen import candidates
+
     g = new_game("swsb-example")
     plain = new_game("swsb-example")
     rng = random.Random(8)
     n = counting(g)
-    ready = False           # prepare_undo ran since the last change
-    helped = 0              # prepare_undo calls that replayed (kept a state not kept before)
+    ready = False  # prepare_undo ran since the last change
+    helped = 0  # prepare_undo calls that replayed (kept a state not kept before)
     while g.seq < 900:
         ev = rng.choice(candidates(g, rng))
         if ev[0] != EV_UNDO and rng.random() < 0.5:
-            ev = UNDO                           # runs of undos, where a replay is needed
+            ev = UNDO  # runs of undos, where a replay is needed
         many = rng.random() < 0.2
         folds = g.win.full()
         n[0] = 0
@@ -269,8 +286,11 @@ def test_an_undo_prepared_while_idle_applies_nothing():
             ready = False
             continue
         assert plain.submit(ev) is None
-        assert (g.base_seq, g.eff, g.state_hash()) == \
-            (plain.base_seq, plain.eff, plain.state_hash())
+        assert (g.base_seq, g.eff, g.state_hash()) == (
+            plain.base_seq,
+            plain.eff,
+            plain.state_hash(),
+        )
         g.prepare_fold()
         helped += g.prepare_undo()
         ready = True
@@ -286,6 +306,7 @@ def test_the_window_keeps_its_buffers_through_folds_undos_and_a_taken_back_event
     with one that never folds, given the same events."""
     from referee import rules, scenarios
     from referee.game import Game
+
     g = new_game("swsb-example")
     w = g.win
     held = (w.events, w.hashes, w.eff)
@@ -297,8 +318,9 @@ def test_the_window_keeps_its_buffers_through_folds_undos_and_a_taken_back_event
         if r is None:
             log.append(tuple(ev))
         return r
+
     g.submit = logged
-    play(g, 4 * w.size, 5)                     # the window folds many times
+    play(g, 4 * w.size, 5)  # the window folds many times
     for _ in range(20):
         assert g.submit(UNDO) is None
     saved = g.checkpoint()
@@ -311,5 +333,5 @@ def test_the_window_keeps_its_buffers_through_folds_undos_and_a_taken_back_event
     whole = Game(rules.get(norm["ruleset"]), norm, window=1 << 20)
     whole.replay(log)
     assert whole.seq == g.seq and whole.state_hash() == g.state_hash()
-    assert whole.win.events[-4 * w.count():] == w.events
-    assert whole.win.hashes[-4 * w.count():] == w.hashes
+    assert whole.win.events[-4 * w.count() :] == w.events
+    assert whole.win.hashes[-4 * w.count() :] == w.hashes

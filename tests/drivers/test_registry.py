@@ -30,6 +30,7 @@ def board(name):
 
 def registry():
     from drivers import DRIVERS
+
     return DRIVERS
 
 
@@ -43,26 +44,34 @@ def hardware_imports(source):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and not node.level:
             names = [node.module or ""]
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id == "__import__" and node.args
-              and isinstance(node.args[0], ast.Constant)):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "__import__"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
             names = [str(node.args[0].value)]
         found += [n for n in names if n.split(".")[0] in HARDWARE]
     return found
 
 
 def test_only_firmware_drivers_import_machine_rp2_or_neopixel():
-    assert hardware_imports("import machine\nfrom rp2 import PIO\n__import__('neopixel')\n") \
-        == ["machine", "rp2", "neopixel"]          # the scan sees each form
+    assert hardware_imports("import machine\nfrom rp2 import PIO\n__import__('neopixel')\n") == [
+        "machine",
+        "rp2",
+        "neopixel",
+    ]  # the scan sees each form
     drivers_dir = os.path.join(FIRMWARE, "drivers") + os.sep
     outside, inside = [], []
     for path in glob.glob(os.path.join(FIRMWARE, "**", "*.py"), recursive=True):
         with open(path) as f:
             found = hardware_imports(f.read())
         (inside if path.startswith(drivers_dir) else outside).extend(
-            (os.path.relpath(path, ROOT), n) for n in found)
+            (os.path.relpath(path, ROOT), n) for n in found
+        )
     assert outside == []
-    assert {n for _path, n in inside} >= {"machine", "rp2"}     # the scan reached the drivers
+    assert {n for _path, n in inside} >= {"machine", "rp2"}  # the scan reached the drivers
 
 
 def test_every_driver_a_board_names_is_registered_for_its_section():
@@ -75,17 +84,30 @@ def test_every_driver_a_board_names_is_registered_for_its_section():
         for section in ("display", "input"):
             name = profile[section]["driver"]
             assert (name, section) in known, "%s: %s driver %r is not in drivers.DRIVERS" % (
-                os.path.basename(path), section, name)
+                os.path.basename(path),
+                section,
+                name,
+            )
 
 
 def emu_models():
     """The chip models emu/models.mjs exports, by section: {"input": [...], "display": [...]}."""
-    need(None if shutil.which("node") else "emulator's models: no node (install Node.js 18+)",
-         "FLEETREF_REQUIRE_EMU")
-    code = ("import {INPUTS, DISPLAYS} from './emu/models.mjs'; console.log(JSON.stringify("
-            "{input: Object.keys(INPUTS), display: Object.keys(DISPLAYS)}));")
-    r = subprocess.run(["node", "--input-type=module", "-e", code], capture_output=True,
-                       text=True, cwd=ROOT, timeout=60, check=False)
+    need(
+        None if shutil.which("node") else "emulator's models: no node (install Node.js 18+)",
+        "FLEETREF_REQUIRE_EMU",
+    )
+    code = (
+        "import {INPUTS, DISPLAYS} from './emu/models.mjs'; console.log(JSON.stringify("
+        "{input: Object.keys(INPUTS), display: Object.keys(DISPLAYS)}));"
+    )
+    r = subprocess.run(
+        ["node", "--input-type=module", "-e", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
@@ -94,23 +116,29 @@ def test_every_registered_driver_has_a_chip_model_in_the_emulator():
     models = emu_models()
     for section in ("input", "display"):
         assert sorted(models[section]) == sorted(
-            name for name, sec, _module, _cls in registry() if sec == section), section
-    from emu.pico import FRAME_BYTES        # the frames emu/pico.py decodes, by driver name
+            name for name, sec, _module, _cls in registry() if sec == section
+        ), section
+    from emu.pico import FRAME_BYTES  # the frames emu/pico.py decodes, by driver name
+
     assert sorted(FRAME_BYTES) == sorted(models["display"])
 
 
 def test_each_registered_class_builds_on_its_contract(hw):
     from referee import assembly
+
     contract = {"display": assembly.Display, "input": assembly.Keys}
     for _name, section, module, cls in registry():
         klass = getattr(importlib.import_module("drivers." + module), cls)
         assert issubclass(klass, contract[section]) and callable(klass.from_profile)
 
 
-@pytest.mark.parametrize(("name", "unused"), [("pico-ws2812-16x16", "drivers.rgbkeypad"),
-                                              ("pimoroni-rgb-keypad", "drivers.ws2812")])
+@pytest.mark.parametrize(
+    ("name", "unused"),
+    [("pico-ws2812-16x16", "drivers.rgbkeypad"), ("pimoroni-rgb-keypad", "drivers.ws2812")],
+)
 def test_build_imports_only_the_drivers_in_use(hw, name, unused):
     from drivers import build
+
     profile = board(name)
     build("display", profile)
     build("input", profile)
@@ -120,13 +148,14 @@ def test_build_imports_only_the_drivers_in_use(hw, name, unused):
 def test_the_matrix_and_panel_are_built_on_the_profiles_pins(hw):
     machine, _rp2 = hw
     from drivers import build
+
     profile = board("pico-ws2812-16x16")
     panel = build("display", profile)
     assert panel.sm.pin.id == profile["display"]["pin"] == 28 and panel.sm.active() == 1
     assert panel.n == 256 and panel.serpentine and panel.idle_ma == 1
     keys = build("input", profile)
     assert [p.id for p in keys.rows] == [2, 3, 4, 5] and [p.id for p in keys.cols] == [6, 7, 8, 9]
-    assert all(machine.LEVELS[r] == 1 for r in (2, 3, 4, 5))    # rows high: idle
+    assert all(machine.LEVELS[r] == 1 for r in (2, 3, 4, 5))  # rows high: idle
     assert [p.pull for p in keys.cols] == [machine.Pin.PULL_DOWN] * 4
     assert keys.deb.long_ms == 600 and keys.resting() and not keys.active()
 
@@ -134,6 +163,7 @@ def test_the_matrix_and_panel_are_built_on_the_profiles_pins(hw):
 def test_the_keypad_base_is_built_on_the_profiles_buses_and_pins(hw):
     machine, _rp2 = hw
     from drivers import build
+
     profile = board("pimoroni-rgb-keypad")
     profile["input"].update(i2c=1, sda=26, scl=27, addr=0x21)
     profile["display"].update(spi=1, sck=10, mosi=11, cs=13, brightness=40)
@@ -141,8 +171,8 @@ def test_the_keypad_base_is_built_on_the_profiles_buses_and_pins(hw):
     leds = build("display", profile)
     assert ("i2c-init", 1, 27, 26) in machine.LOG and keys.addr == 0x21
     assert ("spi-init", 1, 10, 11) in machine.LOG and leds.cs.id == 13 and leds.n == 16
-    assert machine.LEVELS[13] == 1 and leds.brightness == (40 & 31)    # deselected between frames
-    assert keys.active() and keys.resting()     # no interrupt line: polled at the full rate
+    assert machine.LEVELS[13] == 1 and leds.brightness == (40 & 31)  # deselected between frames
+    assert keys.active() and keys.resting()  # no interrupt line: polled at the full rate
 
 
 def test_a_panel_takes_a_state_machine_it_is_given(hw):
@@ -151,19 +181,23 @@ def test_a_panel_takes_a_state_machine_it_is_given(hw):
     sm = rp2.StateMachine(2, ws.ws2812_program, freq=8_000_000, sideset_base=machine.Pin(22))
     panel = ws.WS2812Panel(sm, 2, 1, sm_id=2)
     assert panel.sm is sm and sm.active() == 1
-    assert [e for e in rp2.LOG if e[0] == "sm"] == [("sm", 2, 8_000_000)]   # no second one
+    assert [e for e in rp2.LOG if e[0] == "sm"] == [("sm", 2, 8_000_000)]  # no second one
     panel.show(bytearray((1, 2, 3, 4, 5, 6)))
     assert sm.words
 
 
-@pytest.mark.parametrize(("section", "driver", "says"), [
-    ("display", "sk6812", "board profile: unknown display driver 'sk6812'"),
-    ("input", "ws2812", "board profile: unknown input driver 'ws2812'"),   # wrong section
-    ("input", None, "board profile: unknown input driver None"),
-])
+@pytest.mark.parametrize(
+    ("section", "driver", "says"),
+    [
+        ("display", "sk6812", "board profile: unknown display driver 'sk6812'"),
+        ("input", "ws2812", "board profile: unknown input driver 'ws2812'"),  # wrong section
+        ("input", None, "board profile: unknown input driver None"),
+    ],
+)
 def test_an_unknown_driver_is_one_line_and_builds_nothing(hw, section, driver, says):
     machine, _rp2 = hw
     from drivers import build
+
     profile = board("pico-ws2812-16x16")
     profile[section]["driver"] = driver
     with pytest.raises(ValueError) as e:
@@ -195,16 +229,18 @@ def test_the_simulator_assembles_its_board_the_same_way_with_its_own_drivers():
     own loop (``fleetref sim --periodic``) runs over them with the shared clock task."""
     from host_tools.sim.sim import make_board
     from referee import assembly
+
     before = {m for m in sys.modules if m.split(".")[0] == "drivers"}
-    args = argparse.Namespace(board="pimoroni-rgb-keypad", flash=None, roster=None,
-                              scenario="hoth", ruleset=None, seed=1)
+    args = argparse.Namespace(
+        board="pimoroni-rgb-keypad", flash=None, roster=None, scenario="hoth", ruleset=None, seed=1
+    )
     app, runner, ser, keys, display, keymap = make_board(args)
     try:
         assert {m for m in sys.modules if m.split(".")[0] == "drivers"} == before
         assert isinstance(keys, assembly.Keys) and isinstance(display, assembly.Display)
         assert isinstance(ser, assembly.Serial) and runner.serial is ser
-        assert keymap is runner.renderer is runner.keymap     # the keypad UI: pad and grid
-        keys.push(4, False)                                   # ships mode: select ship 4
+        assert keymap is runner.renderer is runner.keymap  # the keypad UI: pad and grid
+        keys.push(4, False)  # ships mode: select ship 4
 
         async def stop():
             await asyncio.sleep(0.3)

@@ -49,17 +49,22 @@ def test_a_2x24_ship_game_loads_and_plays_on_the_emulated_pico(route, uf2_dir):
             # the product's heap goal: the game's own, with room for any line or snapshot
             assert mem["used"] <= 64 * 1024 and mem["largest"] >= 32 * 1024, mem
         else:
-            assert mem["used"] > 100 * 1024, mem        # the bytecode in the heap
+            assert mem["used"] > 100 * 1024, mem  # the bytecode in the heap
         mark = pico.mark()
         for k in range(0, len(events), 20):
-            pico.write((json.dumps({"c": "append", "events": [list(e) for e in
-                                                              events[k:k + 20]]}) + "\n").encode())
-            pico.wait_msg(lambda m: m.get("t") == "ev" and m["seq"] == min(k + 20, len(events)),
-                          120, mark)
+            pico.write(
+                (
+                    json.dumps({"c": "append", "events": [list(e) for e in events[k : k + 20]]})
+                    + "\n"
+                ).encode()
+            )
+            pico.wait_msg(
+                lambda m: m.get("t") == "ev" and m["seq"] == min(k + 20, len(events)), 120, mark
+            )
         got = [m for m in pico.messages(mark) if m.get("t") == "ev"]
         assert [m["hash"] for m in got] == want
         # the presses: each one's frame (the last latched before the next press) is CPython's
-        pico.sleep(3.0)     # the snapshot the events made due is written: then the keys
+        pico.sleep(3.0)  # the snapshot the events made due is written: then the keys
         n0 = len(pico.events)
         pico.press(timed(ps))
         pico.sleep(0.5)
@@ -78,8 +83,8 @@ def test_a_2x24_ship_game_loads_and_plays_on_the_emulated_pico(route, uf2_dir):
         assert len(got) == len(want) and all(
             (a[0] > 0, a[1] > 0, a[2] > 0) == (b[0] > 0, b[1] > 0, b[2] > 0)
             and max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2])) <= 2
-            for a, b in zip(got, want)), \
-            "press %d (%s): the frame on the wire differs" % (i + 1, PRESSES.split()[i])
+            for a, b in zip(got, want)
+        ), "press %d (%s): the frame on the wire differs" % (i + 1, PRESSES.split()[i])
 
 
 def heap(pico):
@@ -92,23 +97,28 @@ def heap(pico):
 # in the attack step (ships yet to fire shown), none refused: the cursor over both pages and
 # sides, marks, damage and its undo, the damage phase and back, the initiative phase (its
 # digits over the ship rows) and back
-PRESSES = ("sel- dmg+ sel+ side sel+ mark sel- sel- dmg+ undo sel+ phase undo sel- sel+ side "
-           "sel- sel- dmg+ dmg+ undo undo sel+ sel+ phase phase sel- undo undo sel+")
+PRESSES = (
+    "sel- dmg+ sel+ side sel+ mark sel- sel- dmg+ undo sel+ phase undo sel- sel+ side "
+    "sel- sel- dmg+ dmg+ undo undo sel+ sel+ phase phase sel- undo undo sel+"
+)
 
 
 def cpython_frames(name, roster, events, ps):
     """The frame buffer after each press on the simulator's board (CPython), the game loaded
     and appended over its serial link as the board gets it."""
     from host_tools.sim.sim import make_board
-    args = argparse.Namespace(board=name, flash=None, roster=None, scenario="hoth",
-                              ruleset=None, seed=1)
+
+    args = argparse.Namespace(
+        board=name, flash=None, roster=None, scenario="hoth", ruleset=None, seed=1
+    )
     app, runner, ser, keys, display, _keymap = make_board(args)
     out = []
     try:
         app.link.handle_line(json.dumps({"c": "load", "roster": roster}))
         for k in range(0, len(events), 20):
-            app.link.handle_line(json.dumps({"c": "append", "events": [
-                list(e) for e in events[k:k + 20]]}))
+            app.link.handle_line(
+                json.dumps({"c": "append", "events": [list(e) for e in events[k : k + 20]]})
+            )
         assert app.game.seq == len(events)
         for k, lg in ps:
             keys.push(k, lg)

@@ -11,8 +11,11 @@ from host_tools.board.firmware_build import source_hash
 
 from support.emu import ROUTES, board_profile, boot, build_uf2, need_emu
 
-CASES = [("image", "pico-ws2812-16x16"), ("image", "pimoroni-rgb-keypad"),
-         ("stock", "pico-ws2812-16x16")]
+CASES = [
+    ("image", "pico-ws2812-16x16"),
+    ("image", "pimoroni-rgb-keypad"),
+    ("stock", "pico-ws2812-16x16"),
+]
 # what hello says each route runs: (MicroPython version, where the code lives)
 RUNS = {"image": ("1.28.0", "frozen"), "stock": ("1.24.1", "filesystem")}
 
@@ -23,14 +26,18 @@ def test_single_uf2_boots_to_hello_and_lights(route, name, uf2_dir):
     board = board_profile(name)
     with boot(ROUTES[route](name, uf2_dir), board) as pico:
         hello = pico.wait_msg(lambda m: m.get("t") == "hello")
-        assert hello["board"] == name and hello["proto"] == PROTO_VERSION and hello["scenario"] == "hoth"
+        assert (
+            hello["board"] == name
+            and hello["proto"] == PROTO_VERSION
+            and hello["scenario"] == "hoth"
+        )
         assert (hello["micropython"], hello["code"]) == RUNS[route]
         assert hello["src"] == source_hash()
         # the first frame reaches the LEDs (decoded from GP28 / the APA102 chain)
         pico.wait_event(lambda e: e.get("ev") in ("ws2812", "apa102"), 60)
         f = pico.frames[0]
         assert f["n"] == board["grid"]["w"] * board["grid"]["h"]
-        assert any(any(px[:3]) for px in f["px"])          # something is lit
+        assert any(any(px[:3]) for px in f["px"])  # something is lit
         start = pico.mark()
         pico.write(b'{"c": "mem"}\n')
         mem = pico.wait_msg(lambda m: m.get("t") == "mem", 60, start)
@@ -68,6 +75,7 @@ def test_keypad_drivers_use_the_profiles_pins(tmp_path):
     need_emu()
     from emu import pico as emu
     from host_tools.board import flash, image
+
     board = board_profile("pimoroni-rgb-keypad")
     board["input"].update(sda=8, scl=9)
     board["display"].update(sck=6, mosi=7, cs=10)
@@ -78,7 +86,7 @@ def test_keypad_drivers_use_the_profiles_pins(tmp_path):
         pico.wait_msg(lambda m: m.get("t") == "hello")
         first = pico.wait_event(lambda e: e.get("ev") == "apa102", 60)
         start = pico.mark()
-        pico.press([(1, 80, 150)])        # ships mode: select ship 1 (its key turns white)
+        pico.press([(1, 80, 150)])  # ships mode: select ship 1 (its key turns white)
         pico.write(b'{"c": "snap"}\n')
         pico.wait_msg(lambda m: m.get("t") == "snap", 60, start)
         assert [m for m in pico.messages(start) if m["t"] == "err"] == []

@@ -17,7 +17,6 @@ from referee.events import EV_CLOCK
 from referee.game import Game
 
 
-
 def _amber(p):
     """A WS2812 pixel of the clock's warning colour (255, 110, 0) after the board's current
     budget scaled it (every channel by one factor)."""
@@ -51,18 +50,18 @@ def test_emulated_pico_commits_rolls_and_runs_the_clock(uf2_dir):
         pico.press([(flat.index("roll"), 80, 150)])
         pico.wait_msg(lambda m: m.get("t") == "roll", 60, start)
         ev1 = next(m for m in pico.messages(start) if m.get("t") == "ev")
-        while ev1["ev"][1] == ev1["ev"][2]:            # a tie is rolled again
+        while ev1["ev"][1] == ev1["ev"][2]:  # a tie is rolled again
             mark = pico.mark()
             pico.press([(flat.index("roll"), 80, 150)])
             ev1 = pico.wait_msg(lambda m: m.get("t") == "ev", 60, mark)
         holder = 0 if ev1["ev"][1] > ev1["ev"][2] else 1
-        first = 1 - holder                               # the loser moves first (seed 000)
+        first = 1 - holder  # the loser moves first (seed 000)
         mark = pico.mark()
-        pico.write(b'{"c": "phase"}\n')                  # move phase: first mover's clock runs
+        pico.write(b'{"c": "phase"}\n')  # move phase: first mover's clock runs
         pico.wait_msg(lambda m: m.get("t") == "ev", 60, mark)
         pico.sleep(3)
         mark = pico.mark()
-        pico.write(b'{"c": "phase"}\n')                  # attack-pd: the holder acts
+        pico.write(b'{"c": "phase"}\n')  # attack-pd: the holder acts
         pico.wait_msg(lambda m: m.get("t") == "ev" and m["ev"][0] == 4, 60, mark)
         charge = next(m["ev"] for m in pico.messages(mark) if m.get("t") == "ev")
         assert charge[0] == EV_CLOCK and charge[1] == first and 2 <= charge[2] <= 4
@@ -71,15 +70,19 @@ def test_emulated_pico_commits_rolls_and_runs_the_clock(uf2_dir):
         pico.write(b'{"c": "clock"}\n')
         assert pico.wait_msg(lambda m: m.get("c") == "clock", 60, pause)["paused"] is True
         pico.sleep(10)
-        assert not [m for m in pico.messages(mark) if m.get("t") == "ev" and
-                    m["ev"][0] == EV_CLOCK and m["ev"][1] & 2], "a paused clock ran out"
-        warned = pico.frames[-1]["px"]                   # both sides' 8 s: the warning colour
+        assert not [
+            m
+            for m in pico.messages(mark)
+            if m.get("t") == "ev" and m["ev"][0] == EV_CLOCK and m["ev"][1] & 2
+        ], "a paused clock ran out"
+        warned = pico.frames[-1]["px"]  # both sides' 8 s: the warning colour
         resume = pico.mark()
         pico.write(b'{"c": "clock"}\n')
         assert pico.wait_msg(lambda m: m.get("c") == "clock", 60, resume)["paused"] is False
-        pico.sleep(9)                                    # the holder's 8 s run out
-        out = pico.wait_msg(lambda m: m.get("t") == "ev" and m["ev"][0] == EV_CLOCK and
-                            m["ev"][1] & 2, 60, mark)
+        pico.sleep(9)  # the holder's 8 s run out
+        out = pico.wait_msg(
+            lambda m: m.get("t") == "ev" and m["ev"][0] == EV_CLOCK and m["ev"][1] & 2, 60, mark
+        )
         assert out["ev"][:3] == [EV_CLOCK, holder | 2, 8]
         pico.sleep(1)
         expired = pico.frames[-1]["px"]

@@ -29,19 +29,19 @@ def command(m, cmd):
     seq, errs = m.rep.game.seq, len(m.rep.errors)
     m.send(cmd)
     until(m, lambda: m.rep.game.seq > seq or len(m.rep.errors) > errs)
-    m.pump(1.0)                         # its roll line
+    m.pump(1.0)  # its roll line
     return m.rep.game.seq > seq
 
 
 def roll_initiative(m):
     g = m.rep.game
-    while g.init == 255:                # a tie is rolled again (seed 004)
+    while g.init == 255:  # a tie is rolled again (seed 004)
         assert command(m, {"c": "roll"}), m.rep.errors
 
 
 def test_power_cut_with_the_mirror_attached(tmp_path, uf2_dir, monkeypatch):
     need_emu()
-    monkeypatch.setattr(mirror, "REPLY_TIMEOUT", 120.0)    # the emulator is slower than a Pico
+    monkeypatch.setattr(mirror, "REPLY_TIMEOUT", 120.0)  # the emulator is slower than a Pico
     board = board_profile(NAME)
     uf2 = build_uf2(NAME, uf2_dir)
     log = tmp_path / "mirror.log"
@@ -56,13 +56,16 @@ def test_power_cut_with_the_mirror_attached(tmp_path, uf2_dir, monkeypatch):
             roll_initiative(m)
             old = sorted(m.rep.dicelog.rolls)
             assert old and warnings == []
-            pico.cmd("reset")                               # the power cut, then a boot
-            until(m, lambda: m.rep.dicelog.boot != boot1)   # its hello on the same link
-            assert len(warnings) == 1 and "restarted" in warnings[0] and \
-                all(str(s) in warnings[0] for s in old), warnings
+            pico.cmd("reset")  # the power cut, then a boot
+            until(m, lambda: m.rep.dicelog.boot != boot1)  # its hello on the same link
+            assert (
+                len(warnings) == 1
+                and "restarted" in warnings[0]
+                and all(str(s) in warnings[0] for s in old)
+            ), warnings
             assert m.rep.dicelog.epoch == 0 and m.rep.game.seq == old[-1]
             assert command(m, {"c": "undo"}), m.rep.errors  # the roll taken back, rolled
-            roll_initiative(m)                              # again on the new secret
+            roll_initiative(m)  # again on the new secret
             new = sorted(s for s in m.rep.dicelog.rolls if s not in old)
             m.send({"c": "reveal"})
             until(m, lambda: m.rep.dicelog.view()["verified"] is not None)
@@ -75,8 +78,11 @@ def test_power_cut_with_the_mirror_attached(tmp_path, uf2_dir, monkeypatch):
     out = cli("verify", str(log))
     assert out.returncode == 0, out.stdout + out.stderr
     assert ("%d board roll%s verified" % (len(new), "s" if len(new) != 1 else "")) in out.stdout
-    assert any(x.startswith("CANNOT BE CHECKED") and x.endswith(
-        "events %s" % ", ".join(str(s) for s in old)) for x in out.stdout.splitlines())
+    assert any(
+        x.startswith("CANNOT BE CHECKED")
+        and x.endswith("events %s" % ", ".join(str(s) for s in old))
+        for x in out.stdout.splitlines()
+    )
 
 
 def test_web_view_follows_the_dice_through_a_power_cut(tmp_path, uf2_dir):
@@ -85,6 +91,7 @@ def test_web_view_follows_the_dice_through_a_power_cut(tmp_path, uf2_dir):
     is installed) counts the roll the power cut made uncheckable and no mismatch."""
     from support.web import WebProcess, page_value, wait_until
     from devtools import webshots
+
     need_emu()
     board = board_profile(NAME)
     flat = [a for row in board["keys"] for a in row]
@@ -100,7 +107,7 @@ def test_web_view_follows_the_dice_through_a_power_cut(tmp_path, uf2_dir):
             wait_until(lambda: web.state()["dice"]["boot"], 900, 0.2)
             boot1 = web.state()["dice"]["boot"]
             n = 0
-            while True:                                 # a tie is rolled again (seed 004)
+            while True:  # a tie is rolled again (seed 004)
                 press("roll")
                 n += 1
                 wait_until(lambda: web.state()["seq"] == n, 900, 0.2)
@@ -108,7 +115,7 @@ def test_web_view_follows_the_dice_through_a_power_cut(tmp_path, uf2_dir):
                     break
                 assert n < 6, "six tied initiative rolls in a row"
             wait_until(lambda: web.state()["dice"]["rolls"] == n, 900, 0.2)
-            pico.cmd("reset")                           # the power cut, then a boot
+            pico.cmd("reset")  # the power cut, then a boot
             wait_until(lambda: web.state()["dice"]["boot"] != boot1, 900, 0.2)
             assert web.state()["dice"]["unchecked"] == n
             press("undo")
@@ -120,7 +127,7 @@ def test_web_view_follows_the_dice_through_a_power_cut(tmp_path, uf2_dir):
                 wait_until(lambda: web.state()["seq"] == m, 900, 0.2)
                 if web.state()["initiative"] is not None:
                     break
-            press("roll", hold)                         # the long press: reveal
+            press("roll", hold)  # the long press: reveal
             wait_until(lambda: web.state()["dice"]["verified"] is not None, 900, 0.2)
             dv = web.state()["dice"]
             assert dv["bad"] == [] and dv["verified"] == m - n - 1 and dv["unchecked"] == n
@@ -129,8 +136,9 @@ def test_web_view_follows_the_dice_through_a_power_cut(tmp_path, uf2_dir):
                 d = webshots.browser()
                 try:
                     d.get(web.base + "/")
-                    wait_until(lambda: "%d CANNOT BE CHECKED" % n in page_value(d, "dice"),
-                               60, 0.2)
+                    wait_until(
+                        lambda: "%d CANNOT BE CHECKED" % n in page_value(d, "dice"), 60, 0.2
+                    )
                     assert "MISMATCH" not in page_value(d, "dice")
                 finally:
                     d.quit()

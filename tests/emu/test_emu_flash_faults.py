@@ -36,17 +36,23 @@ def test_faults_on_the_emulated_picos_flash(uf2_dir, tmp_path):
     count = collections.Counter(r[2] for r in results)
     for kind, detail, c, k, text in results:
         assert c != "wrong", (kind, detail, k, text)
-        if c == "prefix-silent":         # whole records cut: the flash of an earlier power cut
+        if c == "prefix-silent":  # whole records cut: the flash of an earlier power cut
             assert detail == "log.bin@%d" % (len(played.files["log.bin"]) - 24), detail
             assert k == n - 2
         if c == "fs-rollback":
             assert kind in ("raw bit flip", "zeroed block", "erased block"), detail
         if detail.startswith("setup.json@") or detail == "setup.json":
             assert c == "refused", (detail, c, text)
-    assert results[0][2] == "exact"                      # the undamaged flash boots silently
+    assert results[0][2] == "exact"  # the undamaged flash boots silently
     assert count["prefix-noted"] and count["refused"] and count["exact-noted"]
     assert "(repaired journal boots clean)" in " ".join(r[4] for r in results)
     kinds = {r[0] for r in results}
-    assert {"truncate", "deleted", "bit flip", "raw bit flip", "zeroed block",
-            "stale temp"} <= kinds
-    assert len(results) == len(faults_emu.SAMPLE)   # one of each kind (the full list: bench)
+    assert {
+        "truncate",
+        "deleted",
+        "bit flip",
+        "raw bit flip",
+        "zeroed block",
+        "stale temp",
+    } <= kinds
+    assert len(results) == len(faults_emu.SAMPLE)  # one of each kind (the full list: bench)

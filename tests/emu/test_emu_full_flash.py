@@ -79,7 +79,7 @@ def test_full_littlefs_refuses_events_and_keeps_the_game(uf2_dir, tmp_path):
             if r["t"] == "ok":
                 evs += new
                 i += 1
-            else:               # refused whole: nothing applied, nothing announced
+            else:  # refused whole: nothing applied, nothing announced
                 refusals.append(r["msg"])
                 assert not new, new
             assert snap(pico) == (len(evs), faults_emu.hashes_of(played.game, evs)[-1])

@@ -32,18 +32,22 @@ def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
     old = tmp_path / "main.py"
     old.write_text("print('an older program')\n")
     uf2 = tmp_path / "old.uf2"
-    uf2.write_bytes(image.combined_uf2(emu.firmware_path(),
-                                       image.littlefs_image([(str(old), ":/main.py")])))
+    uf2.write_bytes(
+        image.combined_uf2(emu.firmware_path(), image.littlefs_image([(str(old), ":/main.py")]))
+    )
     with emu.EmulatedPico(str(uf2), board_profile(NAME), connect_serial=False) as pico:
         port = pico.pty()
         r = emu_cli("flash", "--board", NAME, "--port", port)
         assert r.returncode == 0, r.stdout + r.stderr
-        plan_size = len(list(emu_cli("flash", "--dry-run", "--stock", "--board", NAME).stdout
-                         .splitlines()[1:-1]))
+        plan_size = len(
+            list(
+                emu_cli("flash", "--dry-run", "--stock", "--board", NAME).stdout.splitlines()[1:-1]
+            )
+        )
         assert "copied %d changed file(s) of %d; board reset" % (plan_size, plan_size) in r.stdout
-        hello = board_says(port, '{"c": "hello"}', "hello")        # reset and booted
+        hello = board_says(port, '{"c": "hello"}', "hello")  # reset and booted
         assert hello["board"] == NAME and hello["scenario"] == "hoth"
-        r = emu_cli("flash", "--board", NAME, "--port", port)           # again: nothing changed
+        r = emu_cli("flash", "--board", NAME, "--port", port)  # again: nothing changed
         assert r.returncode == 0, r.stderr
         assert "copied 0 changed file(s) of %d; board reset" % plan_size in r.stdout
         assert board_says(port, '{"c": "hello"}', "hello")["board"] == NAME
@@ -56,7 +60,7 @@ def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
         assert r.returncode == 0, r.stderr
         mirrored = json.loads(r.stdout)
         assert mirrored["hash_match"] and mirrored["state_hash"] == snap["state_hash"]
-        assert "runs fleetref from /lib .mpy files" in r.stderr     # the stock route, said
+        assert "runs fleetref from /lib .mpy files" in r.stderr  # the stock route, said
         assert mirrored["seq"] == snap["seq"] == 2
 
         # save, change the game on the board, load the save back
@@ -71,9 +75,21 @@ def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
         assert back["state_hash"] == snap["state_hash"] and back["seq"] == 2
 
         # Ctrl-C from mpremote takes the board back from the running referee
-        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "exec",
-                            "import sys; print('repl', sys.implementation.name)"],
-                           capture_output=True, text=True, timeout=900, check=False)
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mpremote",
+                "connect",
+                port,
+                "exec",
+                "import sys; print('repl', sys.implementation.name)",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
         assert r.returncode == 0 and "repl micropython" in r.stdout, r.stdout + r.stderr
 
 
@@ -85,17 +101,19 @@ def test_flash_over_serial_on_fleetrefs_image_keeps_the_game(tmp_path):
     need_emu()
     from support.emu import need_image
     from host_tools.board import flash
+
     need_image()
     board = board_profile(NAME)
     plan = flash.plans(board)["image"]
     old_roster = tmp_path / "hoth.json"
     text = open(os.path.join(ROOT, "firmware", "rosters", "hoth.json")).read()
-    old_roster.write_text(text + "\n")               # an older copy: other bytes
+    old_roster.write_text(text + "\n")  # an older copy: other bytes
     stale = tmp_path / "game.mpy"
     stale.write_bytes(b"M\x06stale bytecode of an old install")
     files = [(str(old_roster), p[1]) if p[1] == ":/rosters/hoth.json" else p[:2] for p in plan]
     files += [(str(stale), ":/lib/referee/game.mpy"), (str(stale), ":/lib/fleetref_build.py")]
     from host_tools.board import firmware_build
+
     uf2 = tmp_path / "image.uf2"
     uf2.write_bytes(image.combined_uf2(firmware_build.build()["uf2"], image.littlefs_image(files)))
     with emu.EmulatedPico(str(uf2), board, connect_serial=False) as pico:
@@ -115,11 +133,22 @@ def test_flash_over_serial_on_fleetrefs_image_keeps_the_game(tmp_path):
         assert after["state_hash"] == before["state_hash"]
         r = emu_cli("mirror", "--once", "--json", "--port", port)
         assert r.returncode == 0 and json.loads(r.stdout)["hash_match"], r.stderr
-        assert "firmware" not in r.stderr                   # this checkout's own image
-        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", port, "exec",
-                            ("import os; print('ROOT', sorted(os.listdir('/')), "
-                            "sorted(os.listdir('/lib')))")],
-                           capture_output=True, text=True, timeout=900, check=False)
+        assert "firmware" not in r.stderr  # this checkout's own image
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mpremote",
+                "connect",
+                port,
+                "exec",
+                ("import os; print('ROOT', sorted(os.listdir('/')), sorted(os.listdir('/lib')))"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
         assert r.returncode == 0, r.stderr
         listing = next(l for l in r.stdout.splitlines() if l.startswith("ROOT"))
         assert "'game'" in listing and listing.endswith("[]"), listing

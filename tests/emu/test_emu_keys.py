@@ -22,8 +22,10 @@ SCRIPTS = {"pico-ws2812-16x16": "emu-hoth.txt", "pimoroni-rgb-keypad": "emu-hoth
 def cpython_frames(name, ps):
     """The renderer's frame buffer after each press, from the simulator's board (CPython)."""
     from host_tools.sim.sim import make_board
-    args = argparse.Namespace(board=name, flash=None, roster=None, scenario="hoth",
-                              ruleset=None, seed=1)
+
+    args = argparse.Namespace(
+        board=name, flash=None, roster=None, scenario="hoth", ruleset=None, seed=1
+    )
     _app, runner, ser, keys, display, _keymap = make_board(args)
     out = []
     try:
@@ -39,19 +41,24 @@ def cpython_frames(name, ps):
 
 def apa102_expected(board, fb):
     br = board["display"].get("brightness", 8)
-    return [tuple(fb[i * 3:i * 3 + 3]) + (br,) for i in range(len(fb) // 3)]
+    return [tuple(fb[i * 3 : i * 3 + 3]) + (br,) for i in range(len(fb) // 3)]
 
 
-@pytest.mark.parametrize("route,name", [("image", "pico-ws2812-16x16"),
-                                        ("image", "pimoroni-rgb-keypad"),
-                                        ("stock", "pico-ws2812-16x16")])
+@pytest.mark.parametrize(
+    "route,name",
+    [
+        ("image", "pico-ws2812-16x16"),
+        ("image", "pimoroni-rgb-keypad"),
+        ("stock", "pico-ws2812-16x16"),
+    ],
+)
 def test_key_script_events_hashes_and_frames(route, name, uf2_dir):
     need_emu()
     board = board_profile(name)
     path = os.path.join(ROOT, "tests", "scripts", SCRIPTS[name])
     ps = presses(board, open(path).read())
     sim = sim_run(name, path)
-    assert sim["rejected"] == [] and len(sim["events"]) >= 8     # the script itself is sound
+    assert sim["rejected"] == [] and len(sim["events"]) >= 8  # the script itself is sound
     want_frames = cpython_frames(name, ps)
     with boot(ROUTES[route](name, uf2_dir), board) as pico:
         game = pico.wait_msg(lambda m: m.get("t") == "game")

@@ -103,7 +103,7 @@ def test_cut_at_every_flash_write_of_a_snapshot_event(half, uf2_dir):
         assert n_ops >= 4
         for k in range(1 + half, n_ops + 1, 2):
             start = pico.mark()
-            pico.cmd("restore_flash", name="pre")           # the board just before that event
+            pico.cmd("restore_flash", name="pre")  # the board just before that event
             assert after_reboot(pico, start)[0] == snap_seq - 1
             start = pico.mark()
             pico.cmd("cut_after_ops", n=k)

@@ -11,9 +11,24 @@ from support import ROOT
 def run(**env):
     e = {k: v for k, v in os.environ.items() if k != "FLEETREF_REQUIRE_EMU"}
     e.update(env)
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
-                           "tests/emu/test_emu_serial.py"], capture_output=True, text=True,
-                          cwd=ROOT, env=e, timeout=300, check=False)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rs",
+            "-p",
+            "no:cacheprovider",
+            "tests/emu/test_emu_serial.py",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=e,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_missing_binaries_skip_with_how_to_get_them_or_fail_in_ci(tmp_path):
@@ -25,7 +40,9 @@ def test_missing_binaries_skip_with_how_to_get_them_or_fail_in_ci(tmp_path):
     image = tmp_path / "image.uf2"
     image.write_bytes(b"UF2\n")
     r = run(FLEETREF_PICO_BOOTROM=str(tmp_path / "none.js"), FLEETREF_PICO_FIRMWARE=str(image))
-    assert "1 skipped" in r.stdout and "rp2040js" in r.stdout and "FLEETREF_PICO_BOOTROM" in r.stdout
+    assert (
+        "1 skipped" in r.stdout and "rp2040js" in r.stdout and "FLEETREF_PICO_BOOTROM" in r.stdout
+    )
     r = run(FLEETREF_PICO_FIRMWARE=str(tmp_path / "none.uf2"), FLEETREF_REQUIRE_EMU="1")
     assert r.returncode != 0 and "1 failed" in r.stdout, r.stdout
     assert "FLEETREF_REQUIRE_EMU" in r.stdout

@@ -22,7 +22,8 @@ def key(board, action):
 
 
 def test_mirror_web_and_publish_follow_the_emulated_pico_while_save_runs(
-        tmp_path, uf2_dir, broker, procs):
+    tmp_path, uf2_dir, broker, procs
+):
     need_emu()
     board = board_profile(NAME)
     uf2 = build_uf2(NAME, uf2_dir)
@@ -39,7 +40,7 @@ def test_mirror_web_and_publish_follow_the_emulated_pico_while_save_runs(
             pico.press([(key(board, "roll"), 80, 150)])
             n += 1
             f.wait(lambda: f.web.state()["seq"] == n, 900)
-            if f.web.state()["initiative"] is not None:       # (a side: 0 or 1)
+            if f.web.state()["initiative"] is not None:  # (a side: 0 or 1)
                 break
             assert n < 6, "six tied initiative rolls in a row"
         pico.press([(key(board, "phase"), 80, 150)])

@@ -54,12 +54,14 @@ def test_page_and_overlay_follow_the_emulated_pico(tmp_path, uf2_dir):
             assert page_value(d, "agree") == "board agrees"
             assert page_value(d, "phase") == st["phase"] == "movement"
             assert page_value(d, "initiative") in ("Empire", "Rebels")
-            texts = d.execute_script("return fleetLive.events.map(function (e) {"
-                                     " return e.text; })")
+            texts = d.execute_script(
+                "return fleetLive.events.map(function (e) { return e.text; })"
+            )
             # the board's sentences (referee/texts.py): its roll, then the next phase
             assert len(texts) == n + 1 and texts[-2].startswith("Initiative roll: Empire ")
-            assert ("Empire holds initiative" in texts[-2] or
-                    "Rebels hold initiative" in texts[-2]) and texts[-1].startswith("Next phase:")
+            assert (
+                "Empire holds initiative" in texts[-2] or "Rebels hold initiative" in texts[-2]
+            ) and texts[-1].startswith("Next phase:")
             assert "movement" in texts[-1]
             # the overlay of the same game
             d.get(web.base + "/overlay?w=800&h=120")

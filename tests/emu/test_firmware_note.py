@@ -15,7 +15,7 @@ def hello(**kw):
 def test_this_checkouts_image_and_simulator_are_quiet():
     assert firmware_note(hello()) is None
     assert firmware_note(hello(micropython=None, code="host")) is None
-    assert firmware_note(hello(code="source", src=None)) is None   # plain sources: unknown
+    assert firmware_note(hello(code="source", src=None)) is None  # plain sources: unknown
 
 
 def test_other_sources_are_named_with_both_hashes():

@@ -44,7 +44,7 @@ def test_out_writes_exactly_the_planned_files(tmp_path):
     assert {k: len(v) for k, v in files.items()} == plan_targets("pimoroni-rgb-keypad")
     assert files["main.py"] == open(os.path.join(ROOT, "firmware", "main.py"), "rb").read()
     assert b'"pimoroni-rgb-keypad"' in files["board.json"]
-    r = flash_cmd("--out", str(tmp_path / "o"))                       # not empty: refused
+    r = flash_cmd("--out", str(tmp_path / "o"))  # not empty: refused
     assert r.returncode == 2 and "not empty" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -58,8 +58,10 @@ def fake_micropython(path, size=300_000):
 def blocks(raw):
     out = []
     for off in range(0, len(raw), 512):
-        out.append(struct.unpack_from("<8I", raw, off) + (raw[off + 32:off + 32 + 256],
-                                                           struct.unpack_from("<I", raw, off + 508)[0]))
+        out.append(
+            struct.unpack_from("<8I", raw, off)
+            + (raw[off + 32 : off + 32 + 256], struct.unpack_from("<I", raw, off + 508)[0])
+        )
     return out
 
 
@@ -88,11 +90,11 @@ def test_uf2_holds_micropython_and_the_filesystem(tmp_path):
     fw = fake_micropython(tmp_path / "mp.uf2")
     r = flash_cmd("--uf2", str(tmp_path / "all.uf2"), "--micropython", str(tmp_path / "mp.uf2"))
     assert r.returncode == 0, r.stderr
-    assert "heap" in r.stdout                                # the stock route's cost, said
+    assert "heap" in r.stdout  # the stock route's cost, said
     flash = uf2_flash((tmp_path / "all.uf2").read_bytes())
     got_fw = b"".join(flash[0x10000000 + i] for i in range(0, len(fw), 256))
-    assert got_fw[:len(fw)] == fw                            # MicroPython unchanged
-    assert set(got_fw[len(fw):]) <= {0xFF}                   # a partial page stays erased
+    assert got_fw[: len(fw)] == fw  # MicroPython unchanged
+    assert set(got_fw[len(fw) :]) <= {0xFF}  # a partial page stays erased
     lfs = mounted_fs(flash)
     want = plan_targets("pico-ws2812-16x16", "--stock")
     assert "lib/referee/game.mpy" in want
@@ -107,6 +109,7 @@ def test_uf2_by_default_is_fleetrefs_image_with_no_lib_copies(tmp_path):
     filesystem of main.py, board.json and the rosters only: the code is in flash."""
     from support.emu import need_image
     from host_tools.board import firmware_build
+
     need_image()
     r = flash_cmd("--uf2", str(tmp_path / "all.uf2"))
     assert r.returncode == 0, r.stderr
@@ -114,22 +117,32 @@ def test_uf2_by_default_is_fleetrefs_image_with_no_lib_copies(tmp_path):
     info = firmware_build.build()
     flash = uf2_flash((tmp_path / "all.uf2").read_bytes())
     for addr, payload in image.read_uf2(info["uf2"]):
-        assert flash[addr][:len(payload)] == payload
+        assert flash[addr][: len(payload)] == payload
     lfs = mounted_fs(flash)
     want = plan_targets("pico-ws2812-16x16")
     assert set(want) == {"main.py", "board.json"} | {
-        "rosters/" + f for f in os.listdir(os.path.join(ROOT, "firmware", "rosters"))}
+        "rosters/" + f for f in os.listdir(os.path.join(ROOT, "firmware", "rosters"))
+    }
     for target, size in want.items():
         assert lfs.stat(target).size == size, target
     assert "lib" not in lfs.listdir("/")
 
 
 def test_uf2_without_the_kit_says_so_in_one_line(tmp_path):
-    env = dict(os.environ, FLEETREF_MPY_KIT=str(tmp_path / "nokit"),
-               FLEETREF_BUILD_CACHE=str(tmp_path / "cache"))
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "flash", "--uf2",
-                        str(tmp_path / "a.uf2")], capture_output=True, text=True, cwd=ROOT,
-                       env=env, timeout=300, check=False)
+    env = dict(
+        os.environ,
+        FLEETREF_MPY_KIT=str(tmp_path / "nokit"),
+        FLEETREF_BUILD_CACHE=str(tmp_path / "cache"),
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", "flash", "--uf2", str(tmp_path / "a.uf2")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
+        check=False,
+    )
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "kit" in r.stderr and "--micropython" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "a.uf2").exists()

@@ -18,15 +18,17 @@ def frozen():
         got["include"].append(p)
 
     def package(name, files=None, base_path=".", opt=None):
-        assert files is None and base_path == "."      # the whole package folder
+        assert files is None and base_path == "."  # the whole package folder
         got["package"].append(name)
 
     def module(*a, **k):
         raise AssertionError("main.py stays on the filesystem: no single module is frozen")
 
     with open(os.path.join(FW, "manifest.py")) as f:
-        exec(compile(f.read(), "manifest.py", "exec"),
-             {"include": include, "package": package, "module": module})
+        exec(
+            compile(f.read(), "manifest.py", "exec"),
+            {"include": include, "package": package, "module": module},
+        )
     return got
 
 
@@ -47,14 +49,23 @@ def test_the_image_manifest_adds_the_ports_modules_and_the_build_info(tmp_path, 
     (asyncio, neopixel, ...; the Pico W's networking), fleetref's manifest, and the
     build-info module saying the code is frozen, with this checkout's sources' hash."""
     from host_tools.board import firmware_build, firmware_steps
-    for board, port in (("RPI_PICO", "$(PORT_DIR)/boards/manifest.py"),
-                        ("RPI_PICO_W", "$(PORT_DIR)/boards/RPI_PICO_W/manifest.py")):
+
+    for board, port in (
+        ("RPI_PICO", "$(PORT_DIR)/boards/manifest.py"),
+        ("RPI_PICO_W", "$(PORT_DIR)/boards/RPI_PICO_W/manifest.py"),
+    ):
         path = firmware_steps.write_manifest(str(tmp_path), board)
         calls = []
         with open(path) as f:
-            exec(f.read(), {"include": lambda p: calls.append(("include", p)),
-                            "module": lambda name, base_path: calls.append(
-                                ("module", os.path.join(base_path, name)))})
+            exec(
+                f.read(),
+                {
+                    "include": lambda p: calls.append(("include", p)),
+                    "module": lambda name, base_path: calls.append(
+                        ("module", os.path.join(base_path, name))
+                    ),
+                },
+            )
         assert calls[0] == ("include", port)
         assert calls[1] == ("include", os.path.join(FW, "manifest.py"))
         info = {}

@@ -9,11 +9,23 @@ import sys
 
 from support import ROOT
 
-LABELS = ["Peak heap", "module bytecode", "Total .mpy size", "Event applied + frame rendered",
-          "reference loop", "Serial bytes per event line", "full state per event",
-          "Mirror catches up", "rules core alone", "Idle simulator", "Idle mirror",
-          "Host heap", "littlefs geometry: journal", "naive rewrite"]
-SIZED = re.compile(r"^[0-9.]+ K?B(; [0-9.]+)?$")   # flash rows: bytes; blocks erased
+LABELS = [
+    "Peak heap",
+    "module bytecode",
+    "Total .mpy size",
+    "Event applied + frame rendered",
+    "reference loop",
+    "Serial bytes per event line",
+    "full state per event",
+    "Mirror catches up",
+    "rules core alone",
+    "Idle simulator",
+    "Idle mirror",
+    "Host heap",
+    "littlefs geometry: journal",
+    "naive rewrite",
+]
+SIZED = re.compile(r"^[0-9.]+ K?B(; [0-9.]+)?$")  # flash rows: bytes; blocks erased
 
 
 def rows(text):
@@ -26,9 +38,21 @@ def cells(line):
 
 def test_bench_runs_and_docs_hold_its_figures(tmp_path):
     out = tmp_path / "perf.md"
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "run.py"), "--out", str(out),
-                        "--no-rp2", "--quick"],
-                       capture_output=True, text=True, cwd=ROOT, timeout=900, check=False)
+    r = subprocess.run(
+        [
+            sys.executable,
+            os.path.join(ROOT, "bench", "run.py"),
+            "--out",
+            str(out),
+            "--no-rp2",
+            "--quick",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=900,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     fresh = out.read_text()
     doc = open(os.path.join(ROOT, "docs", "performance.md")).read()
@@ -44,20 +68,35 @@ def test_bench_runs_and_docs_hold_its_figures(tmp_path):
         if SIZED.match(c[1]) and c[0] in docrows and "Host heap" not in c[0]:
             assert line == docrows[c[0]], "docs/performance.md is stale: run `make bench`\n" + line
     # each speed goal on the host has its target, a verdict and a baseline on the page
-    for label in ("Serial bytes per event line, typical", "Mirror catches up 10000",
-                  "Mirror catches up 100000", "Idle simulator", "Idle mirror"):
+    for label in (
+        "Serial bytes per event line, typical",
+        "Mirror catches up 10000",
+        "Mirror catches up 100000",
+        "Idle simulator",
+        "Idle mirror",
+    ):
         row = next(cells(l) for l in rows(doc) if label in l)
         assert row[2] and row[3] in ("met", "not met"), row
-    for label in ("Serial bytes per event line, typical", "Mirror catches up 10000",
-                  "Idle simulator", "Idle mirror"):
+    for label in (
+        "Serial bytes per event line, typical",
+        "Mirror catches up 10000",
+        "Idle simulator",
+        "Idle mirror",
+    ):
         assert next(cells(l) for l in rows(doc) if label in l)[4], label
 
 
-RP2_LABELS = ["rp2 heap used after boot", "rp2 heap used after loading a 2x24-ship game",
-              "largest free block then", "Key release to WS2812 frame latched, emulated",
-              "CPU share of the idle loop", "Emulated time is a lower bound",
-              "group commits of a key's held events", "journal commits of an `append` line's events",
-              "Flash per event on the emulated Pico"]
+RP2_LABELS = [
+    "rp2 heap used after boot",
+    "rp2 heap used after loading a 2x24-ship game",
+    "largest free block then",
+    "Key release to WS2812 frame latched, emulated",
+    "CPU share of the idle loop",
+    "Emulated time is a lower bound",
+    "group commits of a key's held events",
+    "journal commits of an `append` line's events",
+    "Flash per event on the emulated Pico",
+]
 
 
 def test_docs_hold_the_figures_from_the_emulated_pico():
@@ -79,8 +118,9 @@ def test_docs_hold_the_figures_from_the_emulated_pico():
     for c in heap:
         assert "fleetref's image" in c[0] and c[2] == "<= 64 KB" and c[3] in ("met", "not met")
     largest = [cells(l) for l in rows(doc) if "largest free block then" in l]
-    assert len(largest) == 3 and all(c[2] == ">= 32 KB" and c[3] in ("met", "not met")
-                                     for c in largest), largest
+    assert len(largest) == 3 and all(
+        c[2] == ">= 32 KB" and c[3] in ("met", "not met") for c in largest
+    ), largest
     # the stock route beside the heap rows and the event rows (figures or why none), no target
     stock = [cells(l) for l in rows(doc) if "the same on the stock route" in l]
     assert len(stock) >= 3 + 5 and all(c[1] and not c[2] for c in stock), stock
@@ -94,9 +134,9 @@ def test_a_run_without_the_emulated_pico_keeps_all_its_rows():
     rows not named like "rp2 ...", and the page lost them)."""
     sys.path.insert(0, ROOT)
     from bench import run
+
     page = os.path.join(ROOT, "docs", "performance.md")
-    want = [cells(l)[0] for l in rows(open(page).read())
-            if cells(l)[5].startswith("bench/rp2.py")]
+    want = [cells(l)[0] for l in rows(open(page).read()) if cells(l)[5].startswith("bench/rp2.py")]
     kept = run.rp2_rows(False, page)[0]
     assert [r[0].strip() for r in kept] == want and len(want) > 10
     assert any(r[0].startswith("  ") for r in kept)

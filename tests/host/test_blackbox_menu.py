@@ -97,6 +97,7 @@ def test_previous_game_survives_a_power_cut(tmp_path):
     brings A back as it was."""
     from support.blackbox import Host
     from support.process import SimProcess
+
     args = ("--headless", "--hold", "--flash", str(tmp_path))
     sim = SimProcess(*args, "--ruleset", "squadrons-d6")
     host = Host(sim.port)

@@ -8,8 +8,25 @@ import pytest
 from support.blackbox import start
 
 # pad actions that neither select nor leave the game (docs/script.md "Actions")
-MODIFIERS = ("dmg+", "dmg-", "launch", "opt1", "opt2", "opt3", "opt4", "alt1", "alt2", "alt3",
-             "alt4", "mark", "unmark", "enter", "cancel", "side", "power")
+MODIFIERS = (
+    "dmg+",
+    "dmg-",
+    "launch",
+    "opt1",
+    "opt2",
+    "opt3",
+    "opt4",
+    "alt1",
+    "alt2",
+    "alt3",
+    "alt4",
+    "mark",
+    "unmark",
+    "enter",
+    "cancel",
+    "side",
+    "power",
+)
 
 
 def events(msgs):
@@ -110,7 +127,7 @@ def test_smb_move_with_a_turn_from_the_pad(hoth):
     turn of 90 degrees"; serial `move` takes `turns` (docs/protocol.md: "smb: at most 1 for
     a capital ship's standard move") and records [11, 0, 1, 1]. No pad key sequence records
     a turn: every pad move is [11, ship, mode, 0]."""
-    hoth.ok({"c": "move", "ship": 0, "turns": 1})      # the serial side records it
+    hoth.ok({"c": "move", "ship": 0, "turns": 1})  # the serial side records it
     undo_all(hoth, 1)
     assert pad_records(hoth, 0, "opt1", lambda ev: ev[0] == 11 and ev[3] >= 1)
 
@@ -123,8 +140,9 @@ def test_smb_countermove_behind_from_the_pad(hoth):
     X-Wing 1, select the Star Destroyer, opt3) the same countermove is accepted and no pad
     sequence records kind + 4."""
     hoth.ok({"c": "move", "ship": 0})
-    assert "behind" in hoth.refused({"c": "respond", "ship": 5, "mover": 0, "kind": 1,
-                                     "behind": True})
+    assert "behind" in hoth.refused(
+        {"c": "respond", "ship": 5, "mover": 0, "kind": 1, "behind": True}
+    )
     hoth.ok({"c": "respond", "ship": 5, "mover": 0, "kind": 2, "behind": True})
     undo_all(hoth, 1)
     hoth.key("sel:5", "mark")
@@ -150,10 +168,22 @@ def board_lines(tmp_path, board, keys, until=b'"reveal"'):
     import serial
 
     from support.process import SimProcess
+
     script = tmp_path / "keys.txt"
     script.write_text("# plays: swsb-example\n%s\nwait 1500\n" % keys)
-    sim = SimProcess("--headless", "--hold", "--board", board, "--scenario", "swsb-example",
-                     "--script", str(script), "--wait-for-host", "--pace", "150")
+    sim = SimProcess(
+        "--headless",
+        "--hold",
+        "--board",
+        board,
+        "--scenario",
+        "swsb-example",
+        "--script",
+        str(script),
+        "--wait-for-host",
+        "--pace",
+        "150",
+    )
     data = b""
     try:
         with serial.Serial(sim.port, timeout=0.2) as link:
@@ -182,7 +212,6 @@ def test_keypad_board_can_reveal_the_dice(tmp_path):
     every key held in actions mode (but K12, the scenario menu, and K15, numbers mode) and
     K13 held in ships mode is pressed: none sends a `reveal` line."""
     held = " ".join("K%d~" % n for n in range(15) if n != 12)
-    lines = board_lines(tmp_path, "pimoroni-rgb-keypad",
-                        "K12 K8 wait 300\n%s\nK12 K13~" % held)
+    lines = board_lines(tmp_path, "pimoroni-rgb-keypad", "K12 K8 wait 300\n%s\nK12 K13~" % held)
     assert any(m.get("t") == "roll" for m in lines), lines
     assert any(m.get("t") == "reveal" for m in lines), [m.get("msg") for m in lines]

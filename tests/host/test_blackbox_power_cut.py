@@ -170,11 +170,20 @@ def test_a_pad_roll_is_on_flash_before_a_quick_cut(tmp_path):
     import time
 
     import serial
+
     script = tmp_path / "roll.txt"
     script.write_text("# plays: swsb-example\nroll\nwait 5000\n")
     flash = str(tmp_path / "flash")
-    sim = SimProcess("--headless", "--flash", flash, "--scenario", "swsb-example",
-                     "--script", str(script), "--wait-for-host")
+    sim = SimProcess(
+        "--headless",
+        "--flash",
+        flash,
+        "--scenario",
+        "swsb-example",
+        "--script",
+        str(script),
+        "--wait-for-host",
+    )
     data = b""
     try:
         with serial.Serial(sim.port, timeout=0.05) as link:

@@ -55,8 +55,17 @@ def log_newest(path):
 
 def test_mirror_web_and_saves_on_one_simulator(tmp_path):
     env = dict(os.environ, TERM="dumb", COLUMNS="100", LINES="40")
-    sim = SimProcess("--headless", "--hold", "--scenario", "swsb-example", "--script", SCRIPT,
-                     "--wait-for-host", "--pace", "40")
+    sim = SimProcess(
+        "--headless",
+        "--hold",
+        "--scenario",
+        "swsb-example",
+        "--script",
+        SCRIPT,
+        "--wait-for-host",
+        "--pace",
+        "40",
+    )
     log = tmp_path / "mirror.log"
     http = "127.0.0.1:%d" % free_port()
     tools = []
@@ -95,8 +104,17 @@ def test_the_tool_holding_the_port_dies_and_the_others_go_on(tmp_path):
     the script plays; the web view still reaches the final state, and a save afterwards has
     every event."""
     env = dict(os.environ, TERM="dumb", COLUMNS="100", LINES="40")
-    sim = SimProcess("--headless", "--hold", "--scenario", "swsb-example", "--script", SCRIPT,
-                     "--wait-for-host", "--pace", "60")
+    sim = SimProcess(
+        "--headless",
+        "--hold",
+        "--scenario",
+        "swsb-example",
+        "--script",
+        SCRIPT,
+        "--wait-for-host",
+        "--pace",
+        "60",
+    )
     http = "127.0.0.1:%d" % free_port()
     tools = []
     try:
@@ -127,8 +145,14 @@ def test_load_while_mirror_and_web_follow(tmp_path):
     a board that a mirror and the web view follow: load succeeds, and the web view and a
     save afterwards show the loaded game's seq and hash."""
     env = dict(os.environ, TERM="dumb", COLUMNS="100", LINES="40")
-    other = SimProcess("--headless", "--hold", "--scenario", "squadrons-d6-example",
-                       "--script", os.path.join(ROOT, "docs", "scripts", "squadrons-d6-demo.txt"))
+    other = SimProcess(
+        "--headless",
+        "--hold",
+        "--scenario",
+        "squadrons-d6-example",
+        "--script",
+        os.path.join(ROOT, "docs", "scripts", "squadrons-d6-demo.txt"),
+    )
     try:
         other_final = other.final(timeout=300)
         path = tmp_path / "other.json"

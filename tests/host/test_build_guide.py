@@ -28,29 +28,34 @@ def test_figures_follow_the_profile():
     rows = dict(buildguide.power_rows(board))
     n = board["grid"]["w"] * board["grid"]["h"]
     assert rows["LEDs"] == str(n)
-    d = board["display"]    # the dark LEDs' current is part of the limit (drivers/ws2812.py)
+    d = board["display"]  # the dark LEDs' current is part of the limit (drivers/ws2812.py)
     pct = 100.0 * (d["budget_ma"] - d["idle_ma"] * n) / (n * 3 * d["ma_per_channel"])
     assert rows["so a frame is scaled to at most"] == "%.1f %% of full white" % pct
     # a changed profile changes the guide: pins in the diagram and the budget
     b2 = dict(board, display=dict(board["display"], pin=16, budget_ma=1000))
     svg = buildguide.wiring_svg(b2)
     assert svg != buildguide.wiring_svg(board)
-    assert dict(buildguide.power_rows(b2))["software limit for the LEDs (profile "
-                                           "display.budget_ma)"] == "1000 mA"
+    assert (
+        dict(buildguide.power_rows(b2))["software limit for the LEDs (profile display.budget_ma)"]
+        == "1000 mA"
+    )
     guide = buildguide.guide_text()
-    assert "GP%d (pin %d)" % (board["display"]["pin"], buildguide.GP_PIN[board["display"]["pin"]]) \
+    assert (
+        "GP%d (pin %d)" % (board["display"]["pin"], buildguide.GP_PIN[board["display"]["pin"]])
         in guide
+    )
     assert "band (cathode) faces the column" in guide and "top-left" in guide
     assert "74AHCT125" in guide
 
 
 def test_keymap_pictures_show_each_rulesets_actions():
     from referee import rules
+
     board = json.load(open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")))
     smb = buildguide.keymap_svg(board, "smb")
-    assert ">rapid<" in smb and "held: attack" in smb       # smb's opt2 and alt1
+    assert ">rapid<" in smb and "held: attack" in smb  # smb's opt2 and alt1
     sw = buildguide.keymap_svg(board, "swsb")
-    assert ">Fly Casual<" in sw                              # swsb's first counter option
+    assert ">Fly Casual<" in sw  # swsb's first counter option
     assert len({buildguide.keymap_svg(board, r) for r in rules.RULESETS}) == len(rules.RULESETS)
 
 
@@ -69,6 +74,7 @@ def test_the_upstream_commits_are_the_kits():
     """docs/build.md's table of upstream sources names the tags and commits the kit pins
     (../shared/mpy-build/SOURCES), so a maker with internet rebuilds the same image."""
     from host_tools.board import buildguide_image, firmware_build
+
     path = os.path.join(firmware_build.kit_dir(), "SOURCES")
     if not os.path.isfile(path):
         pytest.skip("no ../shared/mpy-build/SOURCES beside this checkout")
@@ -79,5 +85,7 @@ def test_the_upstream_commits_are_the_kits():
         assert commit in guide
         if tag:
             assert tag in sources
-    pinned = set(re.findall(r"\b[0-9a-f]{40}\b", sources)) - {"77e752abd6a0992334047a48038a5a3960e5c6bc"}
-    assert pinned == {c for _, _, c in buildguide_image.UPSTREAM}    # all but btstack (unused)
+    pinned = set(re.findall(r"\b[0-9a-f]{40}\b", sources)) - {
+        "77e752abd6a0992334047a48038a5a3960e5c6bc"
+    }
+    assert pinned == {c for _, _, c in buildguide_image.UPSTREAM}  # all but btstack (unused)

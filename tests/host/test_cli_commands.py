@@ -8,9 +8,25 @@ import os
 from support import ROOT
 from host_tools import cli
 
-COMMANDS = ["sim", "mirror", "demo", "flash", "save", "load", "roster", "legend", "pictures",
-            "web", "verify", "dicestats", "report", "replay", "publish", "dashboard",
-            "tournament"]
+COMMANDS = [
+    "sim",
+    "mirror",
+    "demo",
+    "flash",
+    "save",
+    "load",
+    "roster",
+    "legend",
+    "pictures",
+    "web",
+    "verify",
+    "dicestats",
+    "report",
+    "replay",
+    "publish",
+    "dashboard",
+    "tournament",
+]
 
 
 def test_the_commands_and_their_order_stay():
@@ -41,8 +57,11 @@ def test_every_module_declaring_a_command_is_listed():
             path = os.path.join(d, f)
             with open(path, encoding="utf-8") as fh:
                 tree = ast.parse(fh.read())
-            if any(isinstance(n, ast.Assign) and any(getattr(t, "id", None) == "COMMAND"
-                                                    for t in n.targets) for n in tree.body):
+            if any(
+                isinstance(n, ast.Assign)
+                and any(getattr(t, "id", None) == "COMMAND" for t in n.targets)
+                for n in tree.body
+            ):
                 rel = os.path.relpath(path, ROOT)[:-3]
                 declaring.add(rel.replace(os.sep, "."))
     assert declaring == set(cli.COMMAND_MODULES)

@@ -31,7 +31,7 @@ def test_mirror_shows_the_pause_the_board_says(sim_factory):
     a = mirror(sim.port)
     b = None
     try:
-        a.send({"c": "roll", "values": [15, 3]})         # side 1 moves first (seed 000)
+        a.send({"c": "roll", "values": [15, 3]})  # side 1 moves first (seed 000)
         a.send({"c": "phase"})
         a.pump(0.5)
         ck = a.snapshot()["clock"]
@@ -43,14 +43,14 @@ def test_mirror_shows_the_pause_the_board_says(sim_factory):
         assert ck["paused"] is True and ck["running"] is None
         text = screen_text(a)
         assert "clocks PAUSED" in text and "running" not in text.split("hashes agree")[-1]
-        screen = MirrorScreen(a)                         # the mirrored grid: the pause sign
+        screen = MirrorScreen(a)  # the mirrored grid: the pause sign
         screen.build(100, 40)
         y = 2 + max(screen.face.ref.pad.side_count) + 1
         assert [screen.face.renderer.get(7, yy) for yy in range(y, y + 5)] == [(255, 255, 255)] * 5
         # a mirror that connects now learns the pause from the board's hello
         b = mirror(sim.port)
         assert b.snapshot()["clock"]["paused"] is True and "clocks PAUSED" in screen_text(b)
-        a.send({"c": "clock"})                           # resumed: both mirrors hear it
+        a.send({"c": "clock"})  # resumed: both mirrors hear it
         a.pump(0.5)
         b.pump(0.2)
         for m in (a, b):
@@ -69,7 +69,7 @@ def test_a_mirror_connecting_mid_turn_counts_from_where_the_board_is(sim_factory
     try:
         a.send({"c": "roll", "values": [15, 3]})
         a.send({"c": "phase"})
-        a.pump(3.2)                                      # side 1 thinks for 3 s
+        a.pump(3.2)  # side 1 thinks for 3 s
     finally:
         a.close()
     b = mirror(sim.port)
@@ -86,19 +86,35 @@ def test_simulator_view_shows_the_clocks_and_the_pause():
     import asyncio
     from host_tools.sim import sim
     from host_tools.views.simview import SimView
-    args = argparse.Namespace(board="pico-ws2812-16x16", seed=1, flash=None, roster=None,
-                              scenario="swsb-example", ruleset=None, new=False,
-                              setting=["clock_s=600"], clock=None)
+
+    args = argparse.Namespace(
+        board="pico-ws2812-16x16",
+        seed=1,
+        flash=None,
+        roster=None,
+        scenario="swsb-example",
+        ruleset=None,
+        new=False,
+        setting=["clock_s=600"],
+        clock=None,
+    )
     app, runner, ser, keys, display, _keymap = sim.make_board(args)
     try:
-        v = SimView(app, runner, display, keys, ser, asyncio.Event(),
-                    console=Console(file=io.StringIO(), width=100, height=30))
+        v = SimView(
+            app,
+            runner,
+            display,
+            keys,
+            ser,
+            asyncio.Event(),
+            console=Console(file=io.StringIO(), width=100, height=30),
+        )
 
         def text():
-            c = Console(file=io.StringIO(), width=100, height=30, record=True,
-                        color_system=None)
+            c = Console(file=io.StringIO(), width=100, height=30, record=True, color_system=None)
             c.print(v.render(100, 30))
             return c.export_text()
+
         app.pad.key("roll")
         app.pad.key("phase")
         side = app.game.snapshot()["clock"]
@@ -113,12 +129,18 @@ def test_simulator_view_shows_the_clocks_and_the_pause():
 
 def test_web_feed_gives_the_seconds_left_as_of_now():
     feed = webfeed.Feed("test")
-    clock = {"left": [100, 80], "live": [95, 80], "expired": [False, False], "running": 0,
-             "paused": False, "at": time.monotonic() - 3.5}
+    clock = {
+        "left": [100, 80],
+        "live": [95, 80],
+        "expired": [False, False],
+        "running": 0,
+        "paused": False,
+        "at": time.monotonic() - 3.5,
+    }
     feed.reset("g1", {"seq": 4, "clock": clock}, [])
     ck = feed.state()["clock"]
     assert ck["live"] == [92, 80] and "at" not in ck and ck["left"] == [100, 80]
-    assert feed.snap["clock"]["live"] == [95, 80]       # the stored snapshot is not changed
+    assert feed.snap["clock"]["live"] == [95, 80]  # the stored snapshot is not changed
     feed.reset("g1", {"seq": 4, "clock": dict(clock, running=None, paused=True)}, [])
-    assert feed.state()["clock"]["live"] == [95, 80]    # paused: nothing counts down
+    assert feed.state()["clock"]["live"] == [95, 80]  # paused: nothing counts down
     assert clockview.aged({"seq": 1, "clock": None}) == {"seq": 1, "clock": None}

@@ -40,7 +40,7 @@ def test_a_mirror_without_a_game_says_so_for_a_snapshot_and_a_catch_up():
         m.snapshot()
     with pytest.raises(MirrorError, match="no game"):
         m.catch_up()
-    assert m.sent == []              # nothing was asked of a board
+    assert m.sent == []  # nothing was asked of a board
     assert not m.catching
 
 
@@ -59,19 +59,23 @@ def test_the_replica_hands_back_the_game_it_loaded_and_keeps_it_while_events_app
 
 
 def test_a_program_that_is_not_a_simulator_is_said_not_to_have_started():
-    p = subprocess.Popen([sys.executable, "-c", "print('hello there')"],
-                         stdout=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-c", "print('hello there')"], stdout=subprocess.PIPE, text=True
+    )
     try:
         with pytest.raises(RuntimeError, match="did not start: 'hello there'"):
             webshots.sim_port(p)
-        assert webshots.next_line(p) == ""          # its output has ended
+        assert webshots.next_line(p) == ""  # its output has ended
     finally:
         p.wait(10)
 
 
 def test_the_serial_line_of_a_simulator_gives_its_port():
-    p = subprocess.Popen([sys.executable, "-c", "print('serial: /dev/pts/77'); print('done')"],
-                         stdout=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-c", "print('serial: /dev/pts/77'); print('done')"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert webshots.sim_port(p) == "/dev/pts/77"
         assert webshots.next_line(p) == "done\n"

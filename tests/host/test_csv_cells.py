@@ -16,8 +16,17 @@ FORMULA = '=HYPERLINK("x.invalid")'
 
 
 def test_cells_that_start_like_a_formula_become_text():
-    assert [cell(v) for v in ("=1+2", "+1", "-1", "@SUM(A1)", "\tx", "plain", 3, -4, None)] \
-        == ["'=1+2", "'+1", "'-1", "'@SUM(A1)", "'\tx", "plain", 3, -4, None]
+    assert [cell(v) for v in ("=1+2", "+1", "-1", "@SUM(A1)", "\tx", "plain", 3, -4, None)] == [
+        "'=1+2",
+        "'+1",
+        "'-1",
+        "'@SUM(A1)",
+        "'\tx",
+        "plain",
+        3,
+        -4,
+        None,
+    ]
     assert row(["ok", "=x"]) == ["ok", "'=x"]
 
 
@@ -28,8 +37,12 @@ def test_report_csv_of_a_game_with_a_formula_named_ship(tmp_path):
     path.write_text(json.dumps(roster))
     sim = SimProcess("--headless", "--hold", "--roster", str(path), "--seed", "1")
     try:
-        got = drive(sim.port, [{"c": "roll", "values": [12, 4]}] + [{"c": "phase"}] * 3
-                    + [{"c": "hit", "ship": FORMULA, "n": 1}])
+        got = drive(
+            sim.port,
+            [{"c": "roll", "values": [12, 4]}]
+            + [{"c": "phase"}] * 3
+            + [{"c": "hit", "ship": FORMULA, "n": 1}],
+        )
         assert not [m for m in got if m["t"] == "err"], got
         save = tmp_path / "game.json"
         r = cli("save", str(save), "--port", sim.port)
@@ -41,7 +54,7 @@ def test_report_csv_of_a_game_with_a_formula_named_ship(tmp_path):
     assert r.returncode == 0, r.stderr
     rows = list(csv.reader(open(out, newline="", encoding="utf-8")))
     texts = [r[3] for r in rows[1:]]
-    assert any(FORMULA in t for t in texts)                   # the name is kept, readable
+    assert any(FORMULA in t for t in texts)  # the name is kept, readable
     for r in rows:
         for c in r:
             assert not c.startswith(("=", "+", "-", "@")), r
@@ -51,6 +64,7 @@ def test_dashboard_results_csv_keeps_formula_names_as_text():
     """A table called like a formula (a topic level is any text) in the results CSV."""
     from support.game import new_game
     from host_tools.tournament import tables
+
     g = new_game("hoth")
     snap = g.snapshot()
     snap.update(gid="g1", board_hash=snap["state_hash"], hash_match=True, t=100.0)

@@ -12,8 +12,14 @@ from support import ROOT
 
 def run(*args, timeout=300, pre=""):
     code = pre + "import sys; from host_tools.cli import main; sys.exit(main(%r))" % (list(args),)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def test_demo_narrates_refusals_rules_and_ends_with_three_commands():
@@ -31,10 +37,10 @@ def test_demo_narrates_refusals_rules_and_ends_with_three_commands():
     # which seed rule applied
     assert out.count("(seed 004, ") >= 8
     assert "Empire wins" in out and "state hashes agree" in out
-    tail = lines[lines.index("Three commands to try next:") + 1:]
+    tail = lines[lines.index("Three commands to try next:") + 1 :]
     cmds = [x.strip() for x in tail if x.strip().startswith(".venv/bin/fleetref ")]
     assert len(cmds) == 3
-    for c in cmds:        # each one is a real command line that parses
+    for c in cmds:  # each one is a real command line that parses
         h = run(*c.split()[1:] + ["--help"])
         assert h.returncode == 0, c
 
@@ -44,7 +50,7 @@ def test_demo_needs_no_test_tools():
     base = " ".join(deps["dependencies"])
     for tool in ("pytest", "hypothesis", "ruff"):
         assert tool not in base and any(tool in d for d in deps["optional-dependencies"]["dev"])
-    for tool in ("pillow", "schemdraw"):    # fleetref pictures runs from the demo's install
+    for tool in ("pillow", "schemdraw"):  # fleetref pictures runs from the demo's install
         assert tool in base
     mk = open(os.path.join(ROOT, "Makefile")).read()
     assert re.search(r"^demo: \$\(STAMP\)$", mk, re.M)
@@ -62,6 +68,7 @@ def test_fleetref_alone_version_and_helps_read_well():
     r = run("--version")
     assert r.returncode == 0 and re.match(r"fleetref \d+\.\d+\.\d+ \(firmware ", r.stdout)
     from host_tools.cli import commands
+
     for name, *_ in commands():
         h = run(name, "--help")
         assert h.returncode == 0, name

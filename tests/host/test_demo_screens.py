@@ -15,7 +15,7 @@ from referee.app import ACTIONS
 from referee.keymap import KeyMap
 from support.wording import rendered
 
-SHIPS = 7       # Escape from Hoth: Star Destroyer, 3 TIE Fighters, Troop Transport, 2 X-Wings
+SHIPS = 7  # Escape from Hoth: Star Destroyer, 3 TIE Fighters, Troop Transport, 2 X-Wings
 
 
 def words_of(screen):
@@ -26,15 +26,19 @@ def words_of(screen):
         for t in sec.lines:
             out.update(t.plain.split())
         out.update(sec.what.split())
-        out.update(w[:-1] for w in sec.what.split())        # "… 1 more ship"
+        out.update(w[:-1] for w in sec.what.split())  # "… 1 more ship"
     return out
 
 
 def broken_words(text, words):
     """The tokens of ``text`` that are no whole word of ``words`` (grid cells and counts
     aside): the pieces of a word broken across lines."""
-    return [tok for line in text.splitlines() for tok in line.split()
-            if tok not in words and not re.fullmatch(r"[·█]+|\d+", tok)]
+    return [
+        tok
+        for line in text.splitlines()
+        for tok in line.split()
+        if tok not in words and not re.fullmatch(r"[·█]+|\d+", tok)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +56,7 @@ def screens():
         for line in narrate.lines(open(demo.SCRIPT).read()):
             nar.play(line)
             words = words_of(screen)
-            for size in ((80, 24), (120, 40), (60, 20)):    # 60x20: the grid's title shortens
+            for size in ((80, 24), (120, 40), (60, 20)):  # 60x20: the grid's title shortens
                 out.append((size, rendered(screen.build, *size), words))
         out.append(("told", nar.told, None))
     finally:
@@ -87,13 +91,13 @@ def test_all_ships_show_at_120x40_and_hidden_ones_are_counted_at_80x24(screens):
         else:
             assert listed + hidden == SHIPS and listed >= 2, text
         seen += 1
-    assert seen > 60                       # the whole script, at both sizes
+    assert seen > 60  # the whole script, at both sizes
 
 
 def test_the_plain_narration_breaks_lines_at_word_ends(screens):
     told = screens[-1][1]
-    assert max(len(t) for _, t in told) > 80           # lines a terminal would break
+    assert max(len(t) for _, t in told) > 80  # lines a terminal would break
     for style, text in told:
         printed = demo.wrapped(style, text, 80)
         assert max(len(x) for x in printed.splitlines()) <= 80, printed
-        assert printed.split() == text.split()          # the same words, none broken
+        assert printed.split() == text.split()  # the same words, none broken

@@ -16,7 +16,7 @@ def test_mirror_verifies_rolls_when_the_board_reveals(sim_factory):
         m.sync()
         first = m.snapshot()["dice"]
         assert len(first["commit"]) == 64 and first["epoch"] == 0 and first["verified"] is None
-        for _ in range(3):                      # three rounds of initiative (ties rerolled)
+        for _ in range(3):  # three rounds of initiative (ties rerolled)
             for c in [{"c": "roll"}] * 3 + [{"c": "phase"}] * 5:
                 m.send(c)
                 m.pump(0.05)
@@ -27,10 +27,11 @@ def test_mirror_verifies_rolls_when_the_board_reveals(sim_factory):
         m.pump(0.5)
         d = m.snapshot()["dice"]
         assert d["verified"] == rolls and d["bad"] == [] and warnings == []
-        assert d["epoch"] == 1 and d["commit"] != first["commit"]     # committed anew
+        assert d["epoch"] == 1 and d["commit"] != first["commit"]  # committed anew
         lines = [x.plain for sec in MirrorScreen(m).sections() for x in sec.lines]
-        assert any(("%d rolls verified" % rolls) in x and d["commit"][:12] in x
-                   for x in lines), lines
+        assert any(("%d rolls verified" % rolls) in x and d["commit"][:12] in x for x in lines), (
+            lines
+        )
     finally:
         m.close()
 
@@ -39,6 +40,7 @@ def test_mirror_shows_the_clocks_of_a_game_with_time_banks(sim_factory):
     import json
     import os
     from support import ROOT
+
     sim = sim_factory("--headless", "--scenario", "swsb-example")
     r = json.load(open(os.path.join(ROOT, "firmware", "rosters", "swsb-example.json")))
     r.setdefault("settings", {}).update({"clock_s": 2700, "clock_inc_s": 30})

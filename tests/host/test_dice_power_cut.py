@@ -21,12 +21,13 @@ EV_ATTACK = 9
 def send(m, cmd, wait=3.0):
     """Send ``cmd`` and handle what comes until its event or error arrived."""
     import time
+
     seq, errs = m.rep.game.seq, len(m.rep.errors)
     m.send(cmd)
     end = time.monotonic() + wait
     while time.monotonic() < end and m.rep.game.seq == seq and len(m.rep.errors) == errs:
         m.pump(0.02)
-    m.pump(0.1)                         # its roll line
+    m.pump(0.1)  # its roll line
     return m.rep.game.seq > seq
 
 
@@ -73,7 +74,7 @@ def test_mirror_follows_the_board_through_a_power_cut(sim_factory, tmp_path):
     m.close()
     sim = sim_factory("--headless", "--flash", flash)
     m.port = sim.port
-    m.open()                        # as follow() does after a lost link
+    m.open()  # as follow() does after a lost link
     m.sync()
     said = list(warnings)
     phase_to(m, "initiative")
@@ -84,8 +85,13 @@ def test_mirror_follows_the_board_through_a_power_cut(sim_factory, tmp_path):
     m.pump(0.5)
     dv = m.snapshot()["dice"]
     assert dv["bad"] == [] and dv["verified"] == len(new), (dv, warnings)
-    assert warnings == said and len(said) == 1 and "restarted" in said[0] and \
-        "CANNOT BE CHECKED" in said[0] and all(str(s) in said[0] for s in old), warnings
+    assert (
+        warnings == said
+        and len(said) == 1
+        and "restarted" in said[0]
+        and "CANNOT BE CHECKED" in said[0]
+        and all(str(s) in said[0] for s in old)
+    ), warnings
     assert dv["unchecked"] == len(old) and dv["restarts"] == 1 and dv["epoch"] == 1
     shown = [x.plain for sec in MirrorScreen(m).sections() for x in sec.lines]
     assert any("%d CANNOT BE CHECKED" % len(old) in x for x in shown), shown
@@ -100,8 +106,11 @@ def test_mirror_follows_the_board_through_a_power_cut(sim_factory, tmp_path):
     assert out.returncode == 0, out.stdout + out.stderr
     assert (plural(len(new), "board roll") + " verified") in out.stdout
     lost = [x for x in out.stdout.splitlines() if x.startswith("CANNOT BE CHECKED")]
-    assert len(lost) == 1 and "restarted" in lost[0] and \
-        lost[0].endswith("events %s" % ", ".join(str(s) for s in old)), out.stdout
+    assert (
+        len(lost) == 1
+        and "restarted" in lost[0]
+        and lost[0].endswith("events %s" % ", ".join(str(s) for s in old))
+    ), out.stdout
     assert "MISMATCH" not in out.stdout
     st = cli("dicestats", str(log))
     assert st.returncode == 0 and ("%d CANNOT BE CHECKED" % len(old)) in st.stdout, st.stdout
@@ -110,8 +119,9 @@ def test_mirror_follows_the_board_through_a_power_cut(sim_factory, tmp_path):
     assert r.returncode == 0, r.stderr
     part = page.read_text().split("<h2>Every roll</h2>", 1)[1].split("<h2>", 1)[0]
     classes = {int(s): c for c, s in re.findall(r'<tr class="(\w+)"><td>(\d+)</td>', part)}
-    assert all(classes[s] == "unchecked" for s in old) and \
-        all(classes[s] == "board" for s in new), classes
+    assert all(classes[s] == "unchecked" for s in old) and all(
+        classes[s] == "board" for s in new
+    ), classes
     assert "CANNOT BE CHECKED (secret lost in a restart)" in part
 
     # a save made after the cut holds no record of the rolls before it: every kind is named
@@ -121,8 +131,11 @@ def test_mirror_follows_the_board_through_a_power_cut(sim_factory, tmp_path):
     out = cli("verify", str(save))
     assert out.returncode == 0, out.stdout + out.stderr
     lost = [x for x in out.stdout.splitlines() if x.startswith("CANNOT BE CHECKED")]
-    assert len(lost) == 1 and "no roll record" in lost[0] and \
-        lost[0].endswith("events %s" % ", ".join(str(s) for s in old)), out.stdout
+    assert (
+        len(lost) == 1
+        and "no roll record" in lost[0]
+        and lost[0].endswith("events %s" % ", ".join(str(s) for s in old))
+    ), out.stdout
 
 
 def test_a_mirror_log_keeps_the_dice_and_verifies(sim_factory, tmp_path):
@@ -138,7 +151,7 @@ def test_a_mirror_log_keeps_the_dice_and_verifies(sim_factory, tmp_path):
         phase_to(m, "attack")
         attack(m)
         phase_to(m, "initiative")
-    assert send(m, {"c": "roll", "values": [12, 4]})           # physical dice
+    assert send(m, {"c": "roll", "values": [12, 4]})  # physical dice
     m.send({"c": "reveal"})
     m.pump(0.5)
     rolls = {s: r for s, r in m.rep.dicelog.rolls.items() if not r.get("phys")}
@@ -147,10 +160,12 @@ def test_a_mirror_log_keeps_the_dice_and_verifies(sim_factory, tmp_path):
     m.log.close()
     out = cli("verify", str(log))
     assert out.returncode == 0, out.stdout + out.stderr
-    assert out.stdout.startswith("%s verified, 1 physical roll, 0 not yet revealed"
-                                 % plural(len(rolls), "board roll")), out.stdout
+    assert out.stdout.startswith(
+        "%s verified, 1 physical roll, 0 not yet revealed" % plural(len(rolls), "board roll")
+    ), out.stdout
     assert out.stdout.rstrip().endswith("all board rolls match")
     from host_tools.link.replica import Replica
+
     rep = Replica()
     rep.resume_from_log(str(log))
     assert rep.dicelog.as_dict() == m.rep.dicelog.as_dict()

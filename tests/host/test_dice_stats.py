@@ -9,8 +9,17 @@ from host_tools.files.dicestats import chi2_sf, stats, lines
 from support.dice import Board
 
 
-@pytest.mark.parametrize("x,df,p", [(30.144, 19, 0.05), (36.191, 19, 0.01), (11.070, 5, 0.05),
-                                    (3.841, 1, 0.05), (18.307, 10, 0.05), (1.0, 19, 1.0)])
+@pytest.mark.parametrize(
+    "x,df,p",
+    [
+        (30.144, 19, 0.05),
+        (36.191, 19, 0.01),
+        (11.070, 5, 0.05),
+        (3.841, 1, 0.05),
+        (18.307, 10, 0.05),
+        (1.0, 19, 1.0),
+    ],
+)
 def test_chi2_survival_matches_the_table(x, df, p):
     # critical values from the standard chi-square table; chi2 = 1 on 19 df is ~1.0
     assert chi2_sf(x, df) == pytest.approx(p, abs=5e-4)
@@ -18,12 +27,12 @@ def test_chi2_survival_matches_the_table(x, df, p):
 
 def test_physical_initiative_rolls_counted_per_player():
     b = Board("swsb-example")
-    entered = [(20, 3), (20, 7), (14, 2), (20, 19)]      # side 0 wins each: no tie, no reroll
+    entered = [(20, 3), (20, 7), (14, 2), (20, 19)]  # side 0 wins each: no tie, no reroll
     for a, c in entered:
         b.serial({"c": "roll", "values": [a, c]})
         for _ in range(5):
             b.serial({"c": "phase"})
-    b.key("roll")                                        # one board roll of both sides
+    b.key("roll")  # one board roll of both sides
     _seq, ev = b.events[-1]
     st = stats(b.game["roster"], b.events, b.log.as_dict())
     by = {(gr["side"], gr["source"]): gr for gr in st["groups"]}
@@ -45,8 +54,10 @@ def test_board_dice_fit_a_fair_die():
     # 4000 d20 and d6 from the documented construction with a fixed secret: a fair die's
     # statistic (not a timed or random test: the same numbers every run)
     from referee.dice import derive
+
     secret = hashlib.sha256(b"fixed").digest()
     from host_tools.files.dicestats import _group
+
     for faces in (20, 6, 8):
         vals = []
         for seq in range(1, 2001):
@@ -60,21 +71,21 @@ def test_board_dice_fit_a_fair_die():
 
 def test_a_corrected_physical_entry_stays_in_the_log_but_not_in_the_statistics():
     b = Board("hoth")
-    b.key("enter")                                   # enter side 0's d20 on the pad: 10 ...
-    for k in ("dmg+", "dmg+", "enter", "dmg-", "enter"):   # ... 12, then side 1's 9
+    b.key("enter")  # enter side 0's d20 on the pad: 10 ...
+    for k in ("dmg+", "dmg+", "enter", "dmg-", "enter"):  # ... 12, then side 1's 9
         b.key(k)
-    assert b.events[-1][1] == [1, 12, 9, 1]          # marked physical (source 1)
-    b.key("undo")                                    # the die showed 13: take it back
+    assert b.events[-1][1] == [1, 12, 9, 1]  # marked physical (source 1)
+    b.key("undo")  # the die showed 13: take it back
     b.key("enter")
     for k in ("dmg+", "dmg+", "dmg+", "enter", "dmg-", "enter"):
         b.key(k)
     kinds = [ev for _s, ev in b.events]
-    assert kinds == [[1, 12, 9, 1], [5, 0, 0, 0], [1, 13, 9, 1]]   # nothing deleted
+    assert kinds == [[1, 12, 9, 1], [5, 0, 0, 0], [1, 13, 9, 1]]  # nothing deleted
     st = stats(b.game["roster"], b.events, b.log.as_dict())
     by = {(gr["side"], gr["source"]): gr for gr in st["groups"]}
     assert by[(0, "physical")]["n"] == 1 and by[(0, "physical")]["counts"][12] == 1
     b.key("undo")
-    b.key("roll")                                    # a board roll undone still counts
+    b.key("roll")  # a board roll undone still counts
     b.key("undo")
     st = stats(b.game["roster"], b.events, b.log.as_dict())
     assert {(gr["side"], gr["source"]): gr["n"] for gr in st["groups"]}[(0, "board")] == 1

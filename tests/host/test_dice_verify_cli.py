@@ -13,8 +13,6 @@ from host_tools.files import savefile
 from support.process import cli
 
 
-
-
 def rechain(data):
     """The file as a forger who knows the format would rebuild it after an edit."""
     g = savefile.new_game_of(data)
@@ -22,8 +20,7 @@ def rechain(data):
     for e in data["events"]:
         assert g.submit(tuple(e["ev"])) is None
         rows.append((e["seq"], e["ev"], g.state_hash()))
-    out = savefile.build(dict(data["game"]), data["base_seq"], data["base"], rows,
-                         g.snapshot())
+    out = savefile.build(dict(data["game"]), data["base_seq"], data["base"], rows, g.snapshot())
     out["dice"] = data["dice"]
     return out
 
@@ -48,7 +45,7 @@ def forge_initiative(data):
 def test_saved_sim_game_verifies_and_forgeries_are_named(sim_factory, tmp_path):
     sim = sim_factory("--headless", "--scenario", "swsb-example")
     rounds = []
-    for _ in range(3):       # seed 000 "initiative check": a d20 each, ties rerolled
+    for _ in range(3):  # seed 000 "initiative check": a d20 each, ties rerolled
         rounds += [{"c": "roll"}] * 3 + [{"c": "phase"}] * 5
     replies = drive(sim.port, rounds + [{"c": "reveal"}])
     assert any(m.get("t") == "reveal" for m in replies)
@@ -68,8 +65,10 @@ def test_saved_sim_game_verifies_and_forgeries_are_named(sim_factory, tmp_path):
     st = cli("dicestats", str(path), "--json")
     assert st.returncode == 0, st.stderr
     groups = json.loads(st.stdout)["groups"]
-    assert sorted((x["side"], x["source"], x["n"]) for x in groups) == \
-        [(0, "board", len(inits)), (1, "board", len(inits))]
+    assert sorted((x["side"], x["source"], x["n"]) for x in groups) == [
+        (0, "board", len(inits)),
+        (1, "board", len(inits)),
+    ]
 
     # a roll edited in the event log, the chain rebuilt: named by its seq
     forged = json.loads(path.read_text())
@@ -93,15 +92,21 @@ def test_saved_sim_game_verifies_and_forgeries_are_named(sim_factory, tmp_path):
     assert cli("verify", str(bad)).returncode == 2
 
 
-@pytest.mark.parametrize("scenario", ["hoth", "swsb-addon-example", "xwing-overlap-example",
-                                      "squadrons-d6-example"])
+@pytest.mark.parametrize(
+    "scenario", ["hoth", "swsb-addon-example", "xwing-overlap-example", "squadrons-d6-example"]
+)
 def test_saved_games_of_every_ruleset_verify(sim_factory, tmp_path, scenario):
     sim = sim_factory("--headless", "--scenario", scenario)
     cmds = [{"c": "launch", "ship": i} for i in range(10)]
     for _ in range(3):
         cmds += [{"c": "roll"}] * 3
-        cmds += [{"c": c, "ship": a, "target": t, "other": t, "facing": 0}
-                 for c in ("overlap", "ion") for a in range(8) for t in range(8) if a != t]
+        cmds += [
+            {"c": c, "ship": a, "target": t, "other": t, "facing": 0}
+            for c in ("overlap", "ion")
+            for a in range(8)
+            for t in range(8)
+            if a != t
+        ]
         cmds += [{"c": "phase"}]
     drive(sim.port, cmds + [{"c": "reveal"}])
     path = tmp_path / "game.json"
@@ -110,7 +115,7 @@ def test_saved_games_of_every_ruleset_verify(sim_factory, tmp_path, scenario):
     data = json.loads(path.read_text())
     board = [r for r in data["dice"]["rolls"] if not r.get("phys")]
     if scenario in ("hoth", "swsb-addon-example", "xwing-overlap-example"):
-        assert board                          # initiative (seeds 001, 004), overlap dice (003)
+        assert board  # initiative (seeds 001, 004), overlap dice (003)
     out = cli("verify", str(path))
     assert out.returncode == 0, out.stdout + out.stderr
     assert (plural(len(board), "board roll") + " verified") in out.stdout

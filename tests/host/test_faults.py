@@ -24,17 +24,18 @@ def check_campaign(events, flip_stride, cut_stride):
     count = collections.Counter(r[2] for r in results)
     for kind, detail, c, k, text in results:
         assert c != "wrong", (kind, detail, k, text)
-        if c == "prefix-silent":                  # == a power cut before those appends
+        if c == "prefix-silent":  # == a power cut before those appends
             name, off = detail.split("@")
             assert kind == "truncate" and name == "log.bin" and (int(off) - 8) % 12 == 0, detail
             assert k == events - (len(played.files["log.bin"]) - int(off)) // 12
-        if c in ("fs-rollback", "unmountable"):   # littlefs itself lost its newest metadata
+        if c in ("fs-rollback", "unmountable"):  # littlefs itself lost its newest metadata
             assert kind == "zeroed block", detail
-        if detail.startswith("setup.json@"):      # the roster cannot be trusted: refused
+        if detail.startswith("setup.json@"):  # the roster cannot be trusted: refused
             assert c == "refused", (detail, c, text)
         if c in ("prefix-noted", "exact-noted"):
-            assert text.startswith("journal damaged: kept " + (
-                "events 1..%d" % k if k else "no events")), text
+            assert text.startswith(
+                "journal damaged: kept " + ("events 1..%d" % k if k else "no events")
+            ), text
     kinds = {r[0] for r in results}
     assert kinds == {"truncate", "bit flip", "deleted", "stale temp", "zeroed block"}
     assert count["prefix-noted"] and count["refused"] and count["exact-noted"]
@@ -42,17 +43,18 @@ def check_campaign(events, flip_stride, cut_stride):
 
 
 def test_faults_on_a_100_event_game():
-    check_campaign(100, 1, 1)       # every offset truncated, every byte with one bit flipped
+    check_campaign(100, 1, 1)  # every offset truncated, every byte with one bit flipped
 
 
 def test_faults_on_a_700_event_game():
     # every 7th offset truncated (all of them: make bench), every 11th byte flipped
     played, _ = check_campaign(700, 11, 7)
-    assert len(played.files["h0.bin"]) > 2048   # the history holds most of the game
+    assert len(played.files["h0.bin"]) > 2048  # the history holds most of the game
 
 
 def journal_on(tmp_path):
     from referee.journal import OSFS
+
     return Journal(OSFS(str(tmp_path)), "/game")
 
 
@@ -72,6 +74,7 @@ def test_a_roster_changed_with_a_valid_check_is_refused(tmp_path):
     forged = Journal(j.files.fs, "/game")
     line = json.dumps(msg)
     import binascii
+
     data = line.encode()
     with open(str(tmp_path / "game" / "setup.json"), "wb") as f:
         f.write(data + b"\n%08x" % binascii.crc32(data))
@@ -107,9 +110,9 @@ def test_setup_with_a_flipped_bit_is_refused_not_replaced(tmp_path):
     app2.boot("hoth")
     assert app2.gid != app.gid and app2.game.seq == 0
     assert "journal damaged: no game restored" in app2.boot_note
-    assert (tmp_path / "game.bad" / "setup.json").read_bytes() == bytes(d)   # kept aside
+    assert (tmp_path / "game.bad" / "setup.json").read_bytes() == bytes(d)  # kept aside
     app2.link.hello()
-    assert '"code": "journal"' in out2[-1]      # said again to every host that says hello
+    assert '"code": "journal"' in out2[-1]  # said again to every host that says hello
 
 
 def test_a_second_fault_keeps_the_first_faults_files(tmp_path):
@@ -138,31 +141,54 @@ def test_a_second_fault_keeps_the_first_faults_files(tmp_path):
 
 def test_sim_twice_with_the_same_command_resumes(sim_factory, tmp_path):
     from support.process import drive
+
     flash = str(tmp_path / "flash")
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1", "--flash", flash)
     seq = 0
-    for _ in range(20):                 # (a loaded machine: the sim may not read at once)
-        got = drive(sim.port, [{"c": "roll", "values": [9, 4]},
-                               {"c": "hello", "proto": PROTO_VERSION}])
+    for _ in range(20):  # (a loaded machine: the sim may not read at once)
+        got = drive(
+            sim.port, [{"c": "roll", "values": [9, 4]}, {"c": "hello", "proto": PROTO_VERSION}]
+        )
         seq = [m for m in got if m["t"] == "hello"][-1]["seq"] if got else 0
         if seq:
             break
     assert seq == 1
     sim.stop()
     sim2 = sim_factory("--headless", "--scenario", "hoth", "--seed", "2", "--flash", flash)
-    hello = [m for m in drive(sim2.port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"]
+    hello = [
+        m for m in drive(sim2.port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"
+    ]
     assert hello[0]["seq"] == seq
     sim2.stop()
     import subprocess
     import sys
     from support import ROOT
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
-                        "--scenario", "deathstar", "--flash", flash], capture_output=True,
-                       text=True, cwd=ROOT, timeout=60, check=False)
+
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "host_tools.cli",
+            "sim",
+            "--headless",
+            "--scenario",
+            "deathstar",
+            "--flash",
+            flash,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
     assert r.returncode == 2 and "--new" in r.stderr and "Traceback" not in r.stderr
-    sim3 = sim_factory("--headless", "--scenario", "deathstar", "--new", "--seed", "3",
-                       "--flash", flash)
-    hello = [m for m in drive(sim3.port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"]
+    sim3 = sim_factory(
+        "--headless", "--scenario", "deathstar", "--new", "--seed", "3", "--flash", flash
+    )
+    hello = [
+        m for m in drive(sim3.port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"
+    ]
     assert hello[0]["seq"] == 0 and hello[0]["scenario"] == "deathstar"
 
 
@@ -175,20 +201,37 @@ def test_a_second_simulator_on_the_same_flash_is_refused(sim_factory, tmp_path):
     import sys
     from support import ROOT
     from support.process import drive
+
     flash = tmp_path / "flash"
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1", "--flash", str(flash))
     got = drive(sim.port, [{"c": "roll", "values": [9, 4]}, {"c": "phase"}])
     assert [m["seq"] for m in got if m["t"] == "ev"] == [1, 2]
     before = {p.name: p.read_bytes() for p in (flash / "game").iterdir()}
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
-                        "--scenario", "hoth", "--flash", str(flash)], capture_output=True,
-                       text=True, cwd=ROOT, timeout=60, check=False)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "host_tools.cli",
+            "sim",
+            "--headless",
+            "--scenario",
+            "hoth",
+            "--flash",
+            str(flash),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
     assert r.returncode == 2 and "in use by another simulator (pid %d)" % sim.proc.pid in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     assert {p.name: p.read_bytes() for p in (flash / "game").iterdir()} == before
     sim.proc.send_signal(signal.SIGKILL)
     sim.proc.wait(10)
     sim2 = sim_factory("--headless", "--scenario", "hoth", "--seed", "2", "--flash", str(flash))
-    hello = [m for m in drive(sim2.port, [{"c": "hello", "proto": PROTO_VERSION}])
-             if m["t"] == "hello"]
+    hello = [
+        m for m in drive(sim2.port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"
+    ]
     assert hello[0]["seq"] == 2

@@ -17,9 +17,23 @@ from host_tools.link.mirror import Mirror
 
 def test_dry_run_prints_every_file_with_size_and_target():
     """--stock: the stock route's plan, every module as .mpy in /lib."""
-    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "flash", "--dry-run",
-                          "--stock", "--board", "pico-ws2812-16x16"], capture_output=True,
-                         text=True, cwd=ROOT, timeout=120, check=False)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "host_tools.cli",
+            "flash",
+            "--dry-run",
+            "--stock",
+            "--board",
+            "pico-ws2812-16x16",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     targets = {l.split()[1]: int(l.split()[0]) for l in lines[1:-1]}
@@ -32,8 +46,13 @@ def test_dry_run_prints_every_file_with_size_and_target():
 
 
 def test_unknown_board_is_a_clear_error():
-    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "flash", "--dry-run",
-                          "--board", "nope"], capture_output=True, text=True, cwd=ROOT, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", "flash", "--dry-run", "--board", "nope"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert out.returncode != 0 and "no board profile 'nope'" in out.stderr
     assert "pimoroni-rgb-keypad" in out.stderr
 
@@ -76,18 +95,21 @@ def test_copies_only_changed_files_then_resets(tmp_path):
     """A board on stock MicroPython: the stock plan (.mpy in /lib), changed files only."""
     p = plans(tmp_path)
     remote = {e[1]: e[3] for e in p["stock"]}
-    remote[":/lib/referee/game.mpy"] = "0" * 64                 # stale on the board
-    del remote[":/rosters/hoth.json"]                           # missing on the board
+    remote[":/lib/referee/game.mpy"] = "0" * 64  # stale on the board
+    del remote[":/rosters/hoth.json"]  # missing on the board
     tool = FakeTool(remote=remote)
     seen = []
     route, copied = flash_board.flash("/dev/fake", p, tool, seen.append)
     assert route == "stock"
     assert sorted(copied) == [":/lib/referee/game.mpy", ":/rosters/hoth.json"]
-    assert next(c for c in tool.calls if c[0] == "mkdirs")[1] == [":/lib", ":/lib/referee",
-                                                                  ":/rosters"]
+    assert next(c for c in tool.calls if c[0] == "mkdirs")[1] == [
+        ":/lib",
+        ":/lib/referee",
+        ":/rosters",
+    ]
     assert tool.calls[-1] == ("reset",) and len(seen) == 2
     tool = FakeTool(remote={e[1]: e[3] for e in p["stock"]})
-    assert flash_board.flash("/dev/fake", p, tool) == ("stock", [])     # nothing changed
+    assert flash_board.flash("/dev/fake", p, tool) == ("stock", [])  # nothing changed
 
 
 def test_board_on_fleetrefs_image_gets_no_lib_and_keeps_its_game(tmp_path):
@@ -114,7 +136,7 @@ def test_image_from_other_sources_says_which_uf2_and_copies_nothing(tmp_path):
     msg = str(e.value)
     assert "hold BOOTSEL and copy /cache/fleetref-RPI_PICO.uf2" in msg and "0123456789ab" in msg
     assert "\n" not in msg
-    assert [c[0] for c in tool.calls] == []                 # nothing copied, no reset
+    assert [c[0] for c in tool.calls] == []  # nothing copied, no reset
 
 
 def test_old_micropython_refused(tmp_path):
@@ -126,6 +148,7 @@ def test_old_micropython_refused(tmp_path):
 
 def test_no_board_found(monkeypatch):
     from serial.tools import list_ports
+
     monkeypatch.setattr(list_ports, "comports", list)
     with pytest.raises(flash.FlashError, match="no Pico found"):
         flash_board.find_pico()
@@ -133,7 +156,7 @@ def test_no_board_found(monkeypatch):
 
 def test_busy_port_when_the_mirror_holds_it(sim_factory):
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1")
-    flash_board.check_port_free(sim.port)                             # free: no error
+    flash_board.check_port_free(sim.port)  # free: no error
     m = Mirror(sim.port, warn=lambda s: None)
     m.open()
     try:
@@ -145,6 +168,7 @@ def test_busy_port_when_the_mirror_holds_it(sim_factory):
 
 def test_mip_manifest_lists_every_firmware_file():
     from devtools.mip_package import manifest
+
     on_disk = json.load(open(os.path.join(ROOT, "firmware", "package.json")))
     assert on_disk == manifest(), "run python -m devtools.mip_package"
     for dest, src in on_disk["urls"]:

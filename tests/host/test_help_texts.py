@@ -23,8 +23,11 @@ def code_class_names():
             for f in files:
                 if f.endswith(".py"):
                     tree = ast.parse(open(os.path.join(d, f), encoding="utf-8").read())
-                    out |= {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)
-                            and re.search(r"[a-z][A-Z]", n.name)}
+                    out |= {
+                        n.name
+                        for n in ast.walk(tree)
+                        if isinstance(n, ast.ClassDef) and re.search(r"[a-z][A-Z]", n.name)
+                    }
     return out
 
 
@@ -39,7 +42,7 @@ def parsers(p, path=("fleetref",)):
 
 def test_every_help_speaks_of_behaviour_and_every_argument_has_one():
     classes = code_class_names()
-    assert {"MirrorScreen", "SerialLink", "DiceLog"} <= classes      # the scan knows the code
+    assert {"MirrorScreen", "SerialLink", "DiceLog"} <= classes  # the scan knows the code
     bad = []
     descriptions = {}
     for path, p in parsers(parser()):
@@ -54,8 +57,14 @@ def test_every_help_speaks_of_behaviour_and_every_argument_has_one():
                 bad.append((path, a.dest, "no help"))
             texts.append(a.help or "")
         for t in texts:
-            for pat in (r"\bissues? #?\d+", r":(func|class|meth|mod):", r"host_tools",
-                        r"referee[/.]", r"\w+\.py\b", r"``"):
+            for pat in (
+                r"\bissues? #?\d+",
+                r":(func|class|meth|mod):",
+                r"host_tools",
+                r"referee[/.]",
+                r"\w+\.py\b",
+                r"``",
+            ):
                 if re.search(pat, t, re.I):
                     bad.append((path, pat, t[:80]))
             for c in classes:
@@ -69,9 +78,15 @@ def test_every_help_speaks_of_behaviour_and_every_argument_has_one():
 def test_save_and_load_say_what_each_does_through_the_command_line():
     out = {}
     for cmd in ("save", "load"):
-        r = subprocess.run([sys.executable, "-m", "host_tools.cli", cmd, "--help"],
-                           capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+        r = subprocess.run(
+            [sys.executable, "-m", "host_tools.cli", cmd, "--help"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+            check=False,
+        )
         assert r.returncode == 0, r.stderr
-        out[cmd] = r.stdout.split("\n\n")[1]        # the description, after the usage
+        out[cmd] = r.stdout.split("\n\n")[1]  # the description, after the usage
     assert out["save"] != out["load"]
     assert "file" in out["save"].lower() and "back onto" in out["load"]

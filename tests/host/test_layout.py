@@ -17,8 +17,9 @@ def test_the_top_holds_only_the_command_line_and_shared_modules():
 
 def test_every_job_is_a_package_named_in_contributing():
     here = os.path.join(ROOT, "host_tools")
-    packages = {d for d in os.listdir(here) if os.path.isfile(os.path.join(here, d,
-                                                                             "__init__.py"))}
+    packages = {
+        d for d in os.listdir(here) if os.path.isfile(os.path.join(here, d, "__init__.py"))
+    }
     assert packages == JOBS
     with open(os.path.join(ROOT, "CONTRIBUTING.md"), encoding="utf-8") as f:
         text = f.read()

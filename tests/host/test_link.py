@@ -20,8 +20,13 @@ def pump_until(m, seq, seconds=10):
     return m.rep.game.seq
 
 
-PLAY = [{"c": "roll", "values": [9, 4]}, {"c": "phase"}, {"c": "launch", "ship": 1},
-        {"c": "hit", "ship": 1}, {"c": "move", "ship": 0}]
+PLAY = [
+    {"c": "roll", "values": [9, 4]},
+    {"c": "phase"},
+    {"c": "launch", "ship": 1},
+    {"c": "hit", "ship": 1},
+    {"c": "move", "ship": 0},
+]
 
 
 def test_pulled_cable_catches_up_from_last_seq(sim_factory):
@@ -33,9 +38,9 @@ def test_pulled_cable_catches_up_from_last_seq(sim_factory):
     for c in drive_cmds:
         m.send(c)
     assert pump_until(m, 2) == 2
-    m.close()                                     # cable pulled
-    drive(sim.port, PLAY[2:])                     # the board referees on meanwhile
-    m.open()                                      # plugged back in
+    m.close()  # cable pulled
+    drive(sim.port, PLAY[2:])  # the board referees on meanwhile
+    m.open()  # plugged back in
     m.sent.clear()
     m.sync()
     assert {"c": "events", "since": 2} in m.sent  # not everything again
@@ -55,10 +60,10 @@ def test_board_reset_restores_and_mirror_catches_up(sim_factory, tmp_path):
         m.send(c)
     assert pump_until(m, 5) == 5
     gid, h = m.rep.gid, m.rep.game.state_hash()
-    os.kill(sim.proc.pid, signal.SIGKILL)         # power cut / reset mid-round
+    os.kill(sim.proc.pid, signal.SIGKILL)  # power cut / reset mid-round
     sim.proc.wait()
     m.close()
-    sim2 = sim_factory("--headless", "--seed", "2", "--flash", flash)   # boots, restores
+    sim2 = sim_factory("--headless", "--seed", "2", "--flash", flash)  # boots, restores
     m.port = sim2.port
     m.open()
     m.sent.clear()
@@ -82,7 +87,7 @@ def test_host_restart_resumes_from_its_log(sim_factory, tmp_path):
     m.close()
     m.log.close()
     drive(sim.port, PLAY[3:])
-    m2 = Mirror(sim.port, warn=lambda s: None)    # a new host process
+    m2 = Mirror(sim.port, warn=lambda s: None)  # a new host process
     assert m2.resume_from_log(str(log)) == 3
     m2.open()
     m2.sync()
@@ -99,7 +104,7 @@ def test_hash_disagreement_resyncs_fully(sim_factory):
     m.sync()
     m.send(PLAY[0])
     pump_until(m, 1)
-    m.rep.game.cc[0] = 7                          # the replica goes wrong somehow
+    m.rep.game.cc[0] = 7  # the replica goes wrong somehow
     m.send(PLAY[1])
     end = time.monotonic() + 5
     while not warnings and time.monotonic() < end:
@@ -121,8 +126,9 @@ def test_incompatible_protocol_versions_say_so(sim_factory):
     port, ends = newer_protocol_board()
     m = Mirror(port, warn=lambda s: None)
     m.open()
-    with pytest.raises(MirrorError, match="protocol %d.*update the host tools"
-                       % (PROTO_VERSION + 1)):
+    with pytest.raises(
+        MirrorError, match="protocol %d.*update the host tools" % (PROTO_VERSION + 1)
+    ):
         m.sync()
     m.close()
     for fd in ends:
@@ -132,11 +138,11 @@ def test_incompatible_protocol_versions_say_so(sim_factory):
 def test_board_never_blocks_when_host_stops_reading(sim_factory):
     sim = sim_factory("--headless", "--scenario", "swsb-example", "--seed", "1")
     s = serial.Serial(sim.port, timeout=0.2)
-    for _ in range(400):                          # ~1.5 KB replies each, never read
+    for _ in range(400):  # ~1.5 KB replies each, never read
         s.write(b'{"c": "snap"}\n')
     s.write(b'{"c": "roll", "values": [3, 12]}\n')
     time.sleep(1.0)
-    s.reset_input_buffer()                        # throw away the flood
+    s.reset_input_buffer()  # throw away the flood
     s.write(b'{"c": "hello"}\n')
     end = time.monotonic() + 5
     got = b""
@@ -145,7 +151,7 @@ def test_board_never_blocks_when_host_stops_reading(sim_factory):
     s.close()
     assert b'"t": "hello"' in got
     hello = [json.loads(l) for l in got.decode().splitlines() if '"hello"' in l][-1]
-    assert hello["seq"] == 1                      # the roll was refereed during the flood
+    assert hello["seq"] == 1  # the roll was refereed during the flood
 
 
 def test_a_load_that_finds_no_memory_is_tried_once_more_then_refused_whole():
@@ -154,6 +160,7 @@ def test_a_load_that_finds_no_memory_is_tried_once_more_then_refused_whole():
     the game in play unchanged (all or nothing)."""
     import json as _json
     from support.game import make_referee
+
     app, out = make_referee("hoth")
     before = (app.gid, app.game.state_hash())
     real = app.load_scenario
@@ -165,12 +172,14 @@ def test_a_load_that_finds_no_memory_is_tried_once_more_then_refused_whole():
             fail[0] -= 1
             raise MemoryError("memory allocation failed, allocating 2552 bytes")
         return real(name, ruleset)
+
     app.load_scenario = flaky
     app.link.handle_line(_json.dumps({"c": "load", "scenario": "deathstar"}))
     assert tries == ["deathstar", "deathstar"] and app.scenario == "deathstar"
 
     def broke(name, ruleset=None):
         raise MemoryError("memory allocation failed")
+
     app.load_scenario = broke
     n = len(out)
     now = (app.gid, app.game.state_hash())

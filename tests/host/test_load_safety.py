@@ -17,8 +17,6 @@ from support.process import cli
 SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
 
 
-
-
 def board_state(port):
     m = Mirror(port, warn=lambda s: None)
     m.open()
@@ -30,8 +28,9 @@ def board_state(port):
 
 def hoth_in_play(sim_factory):
     """A simulator holding Escape from Hoth three rounds in (a game in play)."""
-    sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1", "--script", SCRIPT,
-                      "--hold")
+    sim = sim_factory(
+        "--headless", "--scenario", "hoth", "--seed", "1", "--script", SCRIPT, "--hold"
+    )
     sim.final()
     return sim
 
@@ -58,45 +57,52 @@ def test_a_load_the_board_refuses_changes_nothing(sim_factory, tmp_path):
     # (the host tools refuse to start such a game, so the file is written by savefile's own
     # code: a game of that roster with no events)
     from host_tools.files import savefile
+
     roster = json.load(open(os.path.join(ROOT, "firmware", "rosters", "swsb-example.json")))
     roster["note"] = "x" * 20000
     path = tmp_path / "game.json"
-    savefile.write_file(str(path), savefile.build({"gid": "0badf00d", "scenario": "big",
-                                                   "roster": roster}, 0, None, [], None))
+    savefile.write_file(
+        str(path),
+        savefile.build(
+            {"gid": "0badf00d", "scenario": "big", "roster": roster}, 0, None, [], None
+        ),
+    )
     b = hoth_in_play(sim_factory)
     before = board_state(b.port)
     out = cli("load", str(path), "--force", "--port", b.port)
     assert out.returncode == 2 and "the board refused load" in out.stderr, out.stderr
     assert "Traceback" not in out.stderr
-    assert board_state(b.port) == before                  # not one of the file's events
+    assert board_state(b.port) == before  # not one of the file's events
 
 
-def test_a_load_cut_off_partway_names_the_saved_game_that_puts_it_back(sim_factory, tmp_path,
-                                                                       monkeypatch):
+def test_a_load_cut_off_partway_names_the_saved_game_that_puts_it_back(
+    sim_factory, tmp_path, monkeypatch
+):
     path, b, before = saved_and_another_in_play(sim_factory, tmp_path)
     said = []
     real_ok = saveload._ok
 
-    def cut(m, c):                          # the link goes after the load's first reply
+    def cut(m, c):  # the link goes after the load's first reply
         if c == "append":
             raise OSError(5, "Input/output error")
         return real_ok(m, c)
+
     monkeypatch.setattr(saveload, "_ok", cut)
     with pytest.raises(saveload.LoadError) as e:
         saveload.load(b.port, str(path), force=True, say=said.append)
     backup = saveload.backup_path(str(path), {"gid": before[0], "seq": before[1]})
     assert e.value.backup == backup and backup in str(e.value) and backup in said[0]
     assert "stopped partway" in str(e.value) and "--force" in str(e.value)
-    assert board_state(b.port)[2] != before[2]            # the board holds part of the file
+    assert board_state(b.port)[2] != before[2]  # the board holds part of the file
     monkeypatch.setattr(saveload, "_ok", real_ok)
-    out = cli("load", backup, "--force", "--port", b.port)   # as the error says
+    out = cli("load", backup, "--force", "--port", b.port)  # as the error says
     assert out.returncode == 0, out.stderr
-    assert board_state(b.port)[1:] == before[1:]          # the game it held, every event
+    assert board_state(b.port)[1:] == before[1:]  # the game it held, every event
 
 
-def test_a_link_lost_while_the_board_answers_the_load_names_the_saved_game(sim_factory,
-                                                                         tmp_path,
-                                                                         monkeypatch):
+def test_a_link_lost_while_the_board_answers_the_load_names_the_saved_game(
+    sim_factory, tmp_path, monkeypatch
+):
     """Once the load line is sent the board may already hold the file's game (an independent
     check cut the link there: the old message said the board's game was as it was)."""
     path, b, before = saved_and_another_in_play(sim_factory, tmp_path)
@@ -106,6 +112,7 @@ def test_a_link_lost_while_the_board_answers_the_load_names_the_saved_game(sim_f
         if c == "load":
             raise OSError(5, "Input/output error")
         return real(m, c, t, timeout)
+
     monkeypatch.setattr(saveload, "_reply", cut)
     with pytest.raises(saveload.LoadError) as e:
         saveload.load(b.port, str(path), force=True)

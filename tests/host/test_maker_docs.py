@@ -35,7 +35,7 @@ def parts_table(text):
     lines = text.splitlines()
     i = lines.index("| qty | part | note |")
     rows = []
-    for line in lines[i + 2:]:
+    for line in lines[i + 2 :]:
         if not line.startswith("|"):
             break
         rows.append(tuple(c.strip() for c in line.strip("|").split("|")))
@@ -44,6 +44,7 @@ def parts_table(text):
 
 # -- parts lists ---------------------------------------------------------------------------
 
+
 def test_parts_lists_agree_and_name_the_level_shifter():
     readme, guide = _read("README.md"), _read("docs", "build.md")
     ours, theirs = parts_table(readme), parts_table(guide)
@@ -51,20 +52,21 @@ def test_parts_lists_agree_and_name_the_level_shifter():
     assert any("74AHCT125" in part for _, part, _ in ours)
     assert any("1N4148" in part for _, part, _ in ours)
     # the sentence in "Flash a real Pico" that lists the parts names the shifter too
-    sentence = readme[readme.index("Parts: a Raspberry Pi Pico"):]
-    assert "74AHCT125" in sentence[:sentence.index("\n\n")]
+    sentence = readme[readme.index("Parts: a Raspberry Pi Pico") :]
+    assert "74AHCT125" in sentence[: sentence.index("\n\n")]
 
 
 # -- power budget --------------------------------------------------------------------------
 
+
 def _budget_rows(guide):
-    text = guide[guide.index("### Power budget"):]
+    text = guide[guide.index("### Power budget") :]
     return {m.group(1): m.group(2) for m in re.finditer(r"^\| (.+?) \| (.+?) \|$", text, re.M)}
 
 
 def test_profile_counts_the_dark_leds():
     d = default_board()["display"]
-    assert isinstance(d["idle_ma"], int)          # the firmware's current arithmetic is integer
+    assert isinstance(d["idle_ma"], int)  # the firmware's current arithmetic is integer
     assert d["idle_ma"] >= buildguide_power.WS2812B_STATIC_MA > 0
 
 
@@ -75,7 +77,9 @@ def test_budget_in_the_guide_is_the_firmwares(monkeypatch):
     d, n = board["display"], board["grid"]["w"] * board["grid"]["h"]
     rows = _budget_rows(_read("docs", "build.md"))
     assert rows["all %d LEDs dark" % n] == "%d mA" % (d["idle_ma"] * n)
-    assert rows["left for colour after the dark LEDs"] == "%d mA" % (d["budget_ma"] - d["idle_ma"] * n)
+    assert rows["left for colour after the dark LEDs"] == "%d mA" % (
+        d["budget_ma"] - d["idle_ma"] * n
+    )
     total = int(rows["total at the limit"].split()[0])
     assert total == d["budget_ma"] + buildguide_power.PICO_MA
     supply = int(re.search(r"at least (\d+) mA", rows["supply to use (5 V)"]).group(1))
@@ -89,8 +93,12 @@ def test_budget_in_the_guide_is_the_firmwares(monkeypatch):
     ws = importlib.import_module("drivers.ws2812")
     g = board["grid"]
     panel = ws.WS2812Panel.from_profile(d, board)
-    assert (panel.w, panel.h, panel.budget_ma, panel.idle_ma) == (g["w"], g["h"], d["budget_ma"],
-                                                                   d["idle_ma"])
+    assert (panel.w, panel.h, panel.budget_ma, panel.idle_ma) == (
+        g["w"],
+        g["h"],
+        d["budget_ma"],
+        d["idle_ma"],
+    )
     panel.show(bytearray([255] * (n * 3)))
     level = (255 * panel.last_scale) >> 16
     colour = n * 3 * level / 255 * d["ma_per_channel"]
@@ -108,6 +116,7 @@ def test_cautions_in_both_documents():
 
 # -- fleetref pictures without its drawing packages ---------------------------------------
 
+
 def test_demo_install_has_what_pictures_draws_with():
     """`make demo` installs pyproject.toml's main dependencies (pip install -e .)."""
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
@@ -119,34 +128,44 @@ def test_demo_install_has_what_pictures_draws_with():
 
 @pytest.mark.parametrize("module", ["schemdraw", "PIL"])
 def test_pictures_says_what_to_install(tmp_path, module):
-    code = ("import sys; sys.modules[%r] = None\n"       # as if the package were not installed
-            "from host_tools import cli\n"
-            "sys.exit(cli.main(['pictures', '--out', %r]))" % (module, str(tmp_path / "out")))
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    code = (
+        "import sys; sys.modules[%r] = None\n"  # as if the package were not installed
+        "from host_tools import cli\n"
+        "sys.exit(cli.main(['pictures', '--out', %r]))" % (module, str(tmp_path / "out"))
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
     assert r.returncode == 2
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
     dist = dict(pictures.NEEDS)[module]
     assert "needs the Python package %s" % dist in r.stderr and "pip install" in r.stderr
-    assert not (tmp_path / "out").exists()        # nothing written
+    assert not (tmp_path / "out").exists()  # nothing written
 
 
 # -- screen layout -------------------------------------------------------------------------
 
+
 def _frame(app):
     from referee.render import Renderer
+
     w, h = app.board["grid"]["w"], app.board["grid"]["h"]
     fb = Renderer(w, h).render(app)
-    return {(y, x): tuple(fb[(y * w + x) * 3:(y * w + x) * 3 + 3])
-            for y in range(h) for x in range(w)}
+    return {
+        (y, x): tuple(fb[(y * w + x) * 3 : (y * w + x) * 3 + 3])
+        for y in range(h)
+        for x in range(w)
+    }
 
 
 def _band(bands, word):
-    (rows, cols), = [(r, c) for name, r, c in bands if name.startswith(word)]
+    ((rows, cols),) = [(r, c) for name, r, c in bands if name.startswith(word)]
     return {(y, x) for y in rows for x in cols}
 
 
 def test_screen_layout_bands_are_what_the_renderer_paints():
     from referee import render
+
     app = pictures.sample_app()
     w, h = app.board["grid"]["w"], app.board["grid"]["h"]
     bands = pictures.layout_bands(w, h, app.game.nopt)
@@ -155,9 +174,12 @@ def test_screen_layout_bands_are_what_the_renderer_paints():
     assert lit <= set().union(*(_band(bands, n) for n, _, _ in bands))
     # each kind of pixel in its own band
     status = _band(bands, "status")
-    assert {k for k, c in px.items() if c in (render.WHITE, render.CYAN, render.MAGENTA)
-            and k[0] >= 2 and k[0] < h - 2} <= status
-    assert [c for k, c in px.items() if k in status].count(render.CYAN) == 1   # the mark
+    assert {
+        k
+        for k, c in px.items()
+        if c in (render.WHITE, render.CYAN, render.MAGENTA) and k[0] >= 2 and k[0] < h - 2
+    } <= status
+    assert [c for k, c in px.items() if k in status].count(render.CYAN) == 1  # the mark
     counters = _band(bands, "command counters")
     assert {k for k, c in px.items() if c in (render.YELLOW, render.DIM_YELLOW)} <= counters
     chart = _band(bands, "fleet command chart")
@@ -177,17 +199,20 @@ def test_screen_layout_bands_are_what_the_renderer_paints():
 
 # -- wiring diagram ------------------------------------------------------------------------
 
+
 def _wiring_labels(board, monkeypatch):
     """The wiring diagram's texts as (text, (x0, y0, x1, y1)) in SVG points, as schemdraw
     places and sizes them."""
     from schemdraw.backends import svgtext
     from host_tools.board import buildguide_wiring
+
     seen = []
     real = svgtext.text_tosvg
 
     def spy(text, x, y, *a, **kw):
         seen.append((text, x, y, kw))
         return real(text, x, y, *a, **kw)
+
     monkeypatch.setattr(svgtext, "text_tosvg", spy)
     buildguide_wiring.wiring_svg(board)
     out = []
@@ -209,19 +234,19 @@ def _overlaps(a, b):
 def test_wiring_diagram_draws_every_key_without_overlapping_labels(monkeypatch, rows, cols):
     board = default_board()
     gp = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
-    board["input"] = dict(board["input"], rows=gp[:rows], cols=gp[rows:rows + cols])
+    board["input"] = dict(board["input"], rows=gp[:rows], cols=gp[rows : rows + cols])
     labels = _wiring_labels(board, monkeypatch)
     keys = {t: box for t, box in labels if re.fullmatch(r"K\d+", t)}
     assert set(keys) == {"K%d" % i for i in range(rows * cols)}
-    for r in range(rows):           # K<row * columns + column>: the key maps' numbering
+    for r in range(rows):  # K<row * columns + column>: the key maps' numbering
         for c in range(cols):
             k = keys["K%d" % (r * cols + c)]
             if c:
                 assert k[0] > keys["K%d" % (r * cols + c - 1)][0]
             if r:
-                assert k[1] > keys["K%d" % ((r - 1) * cols + c)][1]    # lower on the page
+                assert k[1] > keys["K%d" % ((r - 1) * cols + c)][1]  # lower on the page
     for i, (t1, b1) in enumerate(labels):
-        for t2, b2 in labels[i + 1:]:
+        for t2, b2 in labels[i + 1 :]:
             assert not _overlaps(b1, b2), "%r overlaps %r" % (t1, t2)
     texts = [t for t, _ in labels]
     assert "74AHCT125" in texts and "330 Ω" in texts
@@ -235,10 +260,16 @@ def test_committed_wiring_diagram_has_the_matrix():
 
 # -- the legend ----------------------------------------------------------------------------
 
+
 def _legend(tmp_path, *args):
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "legend", *args],
-                       capture_output=True, text=True, cwd=tmp_path,
-                       env=dict(os.environ, PYTHONPATH=ROOT), check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", "legend", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=ROOT),
+        check=False,
+    )
     return r
 
 
@@ -271,19 +302,24 @@ def test_legend_fits_the_page(tmp_path, page, size):
 
 def test_legend_keys_every_status_colour(tmp_path):
     from referee import render
+
     out = tmp_path / "l.svg"
     assert _legend(tmp_path, "--scenario", "hoth", "--out", str(out)).returncode == 0
     root = ET.parse(out).getroot()
     items = list(root)
-    status = [(items[i - 1], e.text) for i, e in enumerate(items)
-              if e.tag == NS + "text" and e.get("class") == "status"]
+    status = [
+        (items[i - 1], e.text)
+        for i, e in enumerate(items)
+        if e.tag == NS + "text" and e.get("class") == "status"
+    ]
     consts = sorted((v, k) for k, v in vars(render).items() if k.startswith("ST_"))
     assert len(status) == len(consts) == len(render.STATUS_RGB) - 1
     for (swatch, text), (v, k) in zip(status, consts):
         assert text == k[3:].lower().replace("_", " ")
         c = render.STATUS_RGB[v]
-        assert swatch.get("fill") == "rgb(%d,%d,%d)" % tuple(int(255 * (x / 255) ** 0.5)
-                                                             for x in c)
+        assert swatch.get("fill") == "rgb(%d,%d,%d)" % tuple(
+            int(255 * (x / 255) ** 0.5) for x in c
+        )
 
 
 def test_legend_has_no_counter_chart_without_counters(tmp_path):
@@ -309,7 +345,7 @@ def test_legend_writes_pdf(tmp_path):
     assert r.returncode == 0, r.stderr
     data = (tmp_path / "x.pdf").read_bytes()
     box = [float(v) for v in re.search(rb"/MediaBox \[ *([\d. ]+)\]", data).group(1).split()]
-    assert [round(v) for v in box[2:]] == [612, 792]        # 8.5 x 11 in
+    assert [round(v) for v in box[2:]] == [612, 792]  # 8.5 x 11 in
 
 
 def test_legend_refuses_in_one_line(tmp_path):

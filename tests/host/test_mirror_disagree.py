@@ -18,7 +18,7 @@ from host_tools.link.mirror import Disagreement, Mirror, MirrorError
 from referee.fleet import Fleet
 from test_mirror_follow import journal_of
 
-FIRST_ROUND_3 = 12      # swsb-example as test_long_game plays it: round 3 starts at event 12
+FIRST_ROUND_3 = 12  # swsb-example as test_long_game plays it: round 3 starts at event 12
 
 
 def host_differs(monkeypatch, rounds):
@@ -27,6 +27,7 @@ def host_differs(monkeypatch, rounds):
 
     def changed(self):
         return real(self) ^ (1 if rounds(self.round) else 0)
+
     monkeypatch.setattr(Fleet, "state_hash_int", changed)
 
 
@@ -37,8 +38,9 @@ def in_thread(fn, seconds=120):
     def run():
         try:
             out["value"] = fn()
-        except Exception as e:          # noqa: BLE001 (handed to the test)
+        except Exception as e:  # noqa: BLE001 (handed to the test)
             out["error"] = e
+
     t = threading.Thread(target=run, daemon=True)
     t.start()
     t.join(seconds)
@@ -51,11 +53,13 @@ def board(sim_factory, tmp_path):
     def make(n):
         d, app = journal_of(tmp_path, n)
         return sim_factory("--headless", "--flash", d), app
+
     return make
 
 
-def test_a_past_disagreement_is_left_behind_by_taking_the_boards_state(board, monkeypatch,
-                                                                        tmp_path):
+def test_a_past_disagreement_is_left_behind_by_taking_the_boards_state(
+    board, monkeypatch, tmp_path
+):
     sim, app = board(150)
     host_differs(monkeypatch, lambda r: r == 3)
     warned = []
@@ -97,11 +101,12 @@ def test_a_lasting_disagreement_ends_with_an_error(board, monkeypatch, tmp_path,
     e = out.get("error")
     assert isinstance(e, Disagreement) and isinstance(e, MirrorError), out
     assert "the host tools and the firmware differ" in str(e) and "fleetref flash" in str(e)
-    assert len(warned) == 2                   # one replay, one state asked: then the error
+    assert len(warned) == 2  # one replay, one state asked: then the error
     # the public command: fleetref save ends with that error, writes nothing, exit status 2
     path = tmp_path / "game.json"
-    out = in_thread(lambda: saveload.main_save(type("A", (), {"port": sim.port,
-                                                              "file": str(path)})))
+    out = in_thread(
+        lambda: saveload.main_save(type("A", (), {"port": sim.port, "file": str(path)}))
+    )
     assert out.get("value") == 2 and not path.exists(), out
 
 

@@ -16,6 +16,7 @@ def journal_of(tmp_path, n):
     """A flash directory whose journal holds an ``n``-event swsb game played by the board's
     code; returns (dir, board app)."""
     from support.game import played_referee
+
     d = str(tmp_path / "flash")
     os.makedirs(d)
     app, _ = played_referee(d, n)
@@ -47,7 +48,7 @@ def test_mirror_follows_10000_events_and_undo_at_depth(sim_factory, tmp_path):
     m.pump(1.0)
     undone = m.rep.game.seq - 10000
     assert undone > 100 and "nothing to undo" in m.rep.errors[-1]
-    assert m.rep.checked - checked == undone and not m.rep.mismatches   # every hash compared
+    assert m.rep.checked - checked == undone and not m.rep.mismatches  # every hash compared
     snap = m.board_snapshot()
     assert snap["seq"] == m.rep.game.seq and snap["state_hash"] == m.rep.game.state_hash()
     m.close()
@@ -69,9 +70,17 @@ def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
     from host_tools import paths
     from host_tools.sim import sim
     from host_tools.sim.idleloop import IdleLoop
-    args = argparse.Namespace(board=paths.DEFAULT_BOARD, seed=1, roster=None,
-                              scenario="hoth", ruleset=None, flash=None, new=False,
-                              history_kb=256)
+
+    args = argparse.Namespace(
+        board=paths.DEFAULT_BOARD,
+        seed=1,
+        roster=None,
+        scenario="hoth",
+        ruleset=None,
+        flash=None,
+        new=False,
+        history_kb=256,
+    )
     app, runner, ser, keys, _display, keymap = sim.make_board(args)
     sel = CountingSelector()
     loop = asyncio.SelectorEventLoop(sel)
@@ -79,10 +88,10 @@ def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
 
     async def scenario():
         task = asyncio.create_task(idle.run())
-        await asyncio.sleep(0.2)                 # start-up: the first frame
+        await asyncio.sleep(0.2)  # start-up: the first frame
         n, turns, frames = len(sel.calls), idle.turns, runner.frames
         t0 = time.monotonic()
-        await asyncio.sleep(0.6)                 # idle (this sleep is the test's own timer)
+        await asyncio.sleep(0.6)  # idle (this sleep is the test's own timer)
         idle_calls = sel.calls[n:]
         idle_turns = idle.turns - turns
         v = app.version
@@ -90,7 +99,7 @@ def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
         await asyncio.sleep(0.05)
         woke_for_key = app.version != v and runner.frames > frames
         host = os.open(ser.path, os.O_RDWR | os.O_NOCTTY)
-        os.write(host, b'{"c": "hello"}\n')     # so does a host's line
+        os.write(host, b'{"c": "hello"}\n')  # so does a host's line
         got = b""
         end = time.monotonic() + 5
         while b'"hello"' not in got and time.monotonic() < end:
@@ -104,6 +113,7 @@ def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
         idle.stop()
         await task
         return idle_calls, idle_turns, woke_for_key, got, time.monotonic() - t0
+
     try:
         idle_calls, idle_turns, woke_for_key, got, _ = loop.run_until_complete(scenario())
     finally:
@@ -114,8 +124,9 @@ def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
     # otherwise waits with None (until something happens): no short period (a 2 ms key
     # scan would call it some 300 times with 0.002)
     assert idle_turns == 0
-    assert len(idle_calls) <= 4 and all(t is None or t == 0 or t >= 0.5 for t in idle_calls), \
+    assert len(idle_calls) <= 4 and all(t is None or t == 0 or t >= 0.5 for t in idle_calls), (
         idle_calls
+    )
     assert woke_for_key
     assert b'"t": "hello"' in got
 
@@ -124,6 +135,7 @@ def test_idle_mirror_blocks_in_select_for_a_second(sim_factory, monkeypatch):
     """follow(): with nothing arriving, each turn blocks in select() on the port for
     IDLE_WAIT (1 s) and the view is not redrawn (it is drawn when something changed)."""
     from host_tools.link import mirror
+
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1")
     waits = []
     real = mirror.select.select
@@ -131,17 +143,20 @@ def test_idle_mirror_blocks_in_select_for_a_second(sim_factory, monkeypatch):
     def select(r, w, x, timeout=None):
         waits.append(timeout)
         return real(r, w, x, timeout)
+
     monkeypatch.setattr(mirror.select, "select", select)
     m = Mirror(sim.port, warn=lambda s: None)
     draws = []
+
     def idle_waits():
         return [t for t in waits if t is not None and 0.5 < t <= mirror.IDLE_WAIT]
+
     m.follow(lambda mm: draws.append(mm.rep.game.seq), stop=lambda: len(idle_waits()) >= 3)
     m.close()
     first = waits.index(idle_waits()[0])
-    assert waits[first:] == idle_waits(), waits        # after the sync: only 1 s waits
+    assert waits[first:] == idle_waits(), waits  # after the sync: only 1 s waits
     assert mirror.IDLE_WAIT >= 1.0
-    assert len(draws) <= 3, draws            # drawn after the sync, not on every wake-up
+    assert len(draws) <= 3, draws  # drawn after the sync, not on every wake-up
     # and a change is drawn: an event from the board
     draws.clear()
     waits.clear()
@@ -149,8 +164,7 @@ def test_idle_mirror_blocks_in_select_for_a_second(sim_factory, monkeypatch):
     m.open()
     m.sync()
     m.send({"c": "roll", "values": [9, 4]})
-    m.follow(lambda mm: draws.append(mm.rep.game.seq), stop=lambda: bool(draws) or
-             len(waits) > 20)
+    m.follow(lambda mm: draws.append(mm.rep.game.seq), stop=lambda: bool(draws) or len(waits) > 20)
     m.close()
     assert draws and draws[-1] == 1
     assert json.loads(json.dumps(m.rep.rows[-1][1])) == [1, 9, 4, 1]

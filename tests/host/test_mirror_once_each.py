@@ -68,8 +68,13 @@ class BoardPort:
         pass
 
 
-PLAY = [{"c": "roll", "values": [9, 4]}, {"c": "phase"}, {"c": "launch", "ship": 1},
-        {"c": "hit", "ship": 1}, {"c": "move", "ship": 0}]
+PLAY = [
+    {"c": "roll", "values": [9, 4]},
+    {"c": "phase"},
+    {"c": "launch", "ship": 1},
+    {"c": "hit", "ship": 1},
+    {"c": "move", "ship": 0},
+]
 
 
 def mirror_on(port):
@@ -91,7 +96,7 @@ def check_once_each(m, port):
     assert logged_seqs(m) == list(range(1, g.seq + 1))
     assert [s for s, _ev, _h in m.rep.rows] == list(range(1, g.seq + 1))
     assert m.rep.game.state_hash() == g.state_hash() and not m.rep.mismatches
-    assert sum("game" in r for r in log_rows(m)) == 1      # the replica never restarted
+    assert sum("game" in r for r in log_rows(m)) == 1  # the replica never restarted
 
 
 def test_a_late_start_up_hello_and_events_at_once_hold_each_event_once():
@@ -105,7 +110,7 @@ def test_a_late_start_up_hello_and_events_at_once_hold_each_event_once():
     port.play(*PLAY[1:])
     m.pump(0.2)
     check_once_each(m, port)
-    assert port.commands.count("game") == 1          # the mirror asked for the game once
+    assert port.commands.count("game") == 1  # the mirror asked for the game once
 
 
 def test_a_second_game_answer_after_events_restarts_nothing():
@@ -114,12 +119,12 @@ def test_a_second_game_answer_after_events_restarts_nothing():
     m.sync()
     port.play(*PLAY[:2])
     m.pump(0.2)
-    m.send({"c": "game"})            # asked again (twice in a row, say): the same game comes
+    m.send({"c": "game"})  # asked again (twice in a row, say): the same game comes
     m.send({"c": "game"})
     port.play(*PLAY[2:])
     m.pump(0.2)
     check_once_each(m, port)
-    assert m.asked["game"] == 0      # both answers counted as come
+    assert m.asked["game"] == 0  # both answers counted as come
 
 
 def test_an_event_line_twice_and_a_catch_up_over_live_lines_hold_each_once():
@@ -128,13 +133,13 @@ def test_an_event_line_twice_and_a_catch_up_over_live_lines_hold_each_once():
     m.sync()
     port.play(*PLAY[:3])
     dup = bytes(port.out)
-    port.out += dup                  # every live line of those events comes twice
+    port.out += dup  # every live line of those events comes twice
     m.pump(0.2)
     port.play(PLAY[3])
-    m.send({"c": "events", "since": 0})     # a catch-up batch of all of them ...
+    m.send({"c": "events", "since": 0})  # a catch-up batch of all of them ...
     batch = bytes(port.out).split(b"\n")
     port.out.clear()
-    port.play(PLAY[4])                       # ... with the next event's live line in it
+    port.play(PLAY[4])  # ... with the next event's live line in it
     live = bytes(port.out)
     half = len(batch) // 2
     port.out[:] = b"\n".join(batch[:half]) + b"\n" + live + b"\n".join(batch[half:])

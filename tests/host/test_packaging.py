@@ -22,6 +22,7 @@ def test_the_web_page_files_are_package_data():
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
         data = tomllib.load(f)["tool"]["setuptools"]["package-data"]
     from host_tools.views import web
+
     assert os.path.isdir(web.STATIC_DIR)
     assert data["host_tools.views"] == ["static/*"]
     assert os.path.relpath(web.STATIC_DIR, os.path.dirname(web.__file__)) == "static"

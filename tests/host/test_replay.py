@@ -41,12 +41,13 @@ def test_replay_reaches_the_final_state_and_every_bookmark(games, ruleset):
     for n in rp.rounds():
         pos = rp.goto_round(n)
         assert rp.game.round == n
-        if pos:     # the event before is the phase change into round n, and the file agrees
+        if pos:  # the event before is the phase change into round n, and the file agrees
             assert data["events"][pos - 1]["ev"][0] == 4
             assert rp.game.state_hash() == hashes[pos - 1]
             rp.back()
             assert rp.game.round == n - 1 and rp.game.state_hash() == (
-                hashes[pos - 2] if pos > 1 else rp.game.state_hash())
+                hashes[pos - 2] if pos > 1 else rp.game.state_hash()
+            )
     for m in rp.bookmarks():
         rp.goto_phase(m["phase"], m["round"])
         assert (rp.game.round, rp.game.phase_name()) == (m["round"], m["phase"])
@@ -70,27 +71,30 @@ def rechain(data):
 def where(data, seq):
     """Round and phase the game stood at before event ``seq``, read from the file's events."""
     g = gamefile.start_game(data)
-    for e in data["events"][:seq - 1]:
+    for e in data["events"][: seq - 1]:
         assert g.submit(tuple(e["ev"])) is None
     return g.round, g.phase_name()
 
 
-@pytest.mark.parametrize("how,seq,words", [
-    ("edit", 6, "the hash chain does not match"),
-    ("hash", 12, "state hash"),
-    ("refused", 9, "the rules refuse it"),
-    ("truncated", 39, "truncated"),
-])
+@pytest.mark.parametrize(
+    "how,seq,words",
+    [
+        ("edit", 6, "the hash chain does not match"),
+        ("hash", 12, "state hash"),
+        ("refused", 9, "the rules refuse it"),
+        ("truncated", 39, "truncated"),
+    ],
+)
 def test_tampered_save_stops_at_that_event(games, tmp_path, how, seq, words):
     data = load(games["smb"])
     orig = load(games["smb"])
-    if how == "edit":             # one event changed, the chain left as it was
+    if how == "edit":  # one event changed, the chain left as it was
         data["events"][seq - 1]["ev"][1] ^= 1
-    elif how == "hash":           # a forger rebuilds the chain over a wrong state hash
+    elif how == "hash":  # a forger rebuilds the chain over a wrong state hash
         data["events"][seq - 1]["hash"] = "deadbeef"
         data = rechain(data)
-    elif how == "refused":        # ... or over an event the rules refuse (undo of nothing
-        data["events"][seq - 1]["ev"] = [2, 200, 1, 255]            # is fine: a bad ship)
+    elif how == "refused":  # ... or over an event the rules refuse (undo of nothing
+        data["events"][seq - 1]["ev"] = [2, 200, 1, 255]  # is fine: a bad ship)
         data = rechain(data)
     else:
         data["events"].pop()
@@ -98,7 +102,7 @@ def test_tampered_save_stops_at_that_event(games, tmp_path, how, seq, words):
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(data))
     rp = Replay(gamefile.load(str(path)))
-    assert rp.broken is not None and rp.broken.seq == seq           # found by the first pass
+    assert rp.broken is not None and rp.broken.seq == seq  # found by the first pass
     rp.goto(0)
     assert rp.to_end() == seq - 1 and rp.stopped == "broken"
     rnd, phase = where(orig, seq)
@@ -151,7 +155,7 @@ def test_keys_move_the_replay(games):
     c.key("e")
     assert rp.stopped == "end" and not c.playing
     c.key(" ")
-    assert not c.playing                      # nothing left to play
+    assert not c.playing  # nothing left to play
     c.key("s")
     assert rp.pos == 0
     c.key("q")
@@ -184,8 +188,9 @@ def test_web_page_follows_the_replay(games):
     port = free_port()
     pub, url = start_web(rp, "hoth.json", "127.0.0.1:%d" % port)
     st = get(url + "api/state")
-    assert st["seq"] == 0 and st["link"]["connected"] and "replay of hoth.json" in \
-        st["link"]["note"]
+    assert (
+        st["seq"] == 0 and st["link"]["connected"] and "replay of hoth.json" in st["link"]["note"]
+    )
     rp.goto_round(3)
     pub.publish()
     st = get(url + "api/state")
@@ -196,15 +201,14 @@ def test_web_page_follows_the_replay(games):
     rp.back()
     pub.publish()
     ev = get(url + "api/events?since=0")
-    assert ev["gid"] != gid and len(ev["events"]) == rp.pos   # the page starts its log again
+    assert ev["gid"] != gid and len(ev["events"]) == rp.pos  # the page starts its log again
 
 
 def test_interactive_replay_in_a_terminal(games):
     pid, fd = pty.fork()
-    if pid == 0:                                   # the child: fleetref replay on a terminal
+    if pid == 0:  # the child: fleetref replay on a terminal
         os.chdir(ROOT)
-        os.execv(sys.executable, [sys.executable, "-m", "host_tools.cli", "replay",
-                                  games["smb"]])
+        os.execv(sys.executable, [sys.executable, "-m", "host_tools.cli", "replay", games["smb"]])
     out = b""
 
     def pump(seconds):
@@ -217,6 +221,7 @@ def test_interactive_replay_in_a_terminal(games):
                     out += os.read(fd, 65536)
                 except OSError:
                     return
+
     try:
         pump(3)
         for k in (b"n", b"n", b"3", b"g", b"\x1b[C"):

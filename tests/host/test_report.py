@@ -25,8 +25,7 @@ def games(tmp_path_factory):
 
 
 def pngs(page):
-    return [base64.b64decode(m) for m in re.findall(r'src="data:image/png;base64,([^"]+)"',
-                                                    page)]
+    return [base64.b64decode(m) for m in re.findall(r'src="data:image/png;base64,([^"]+)"', page)]
 
 
 def roll_rows(page):
@@ -41,8 +40,16 @@ def test_report_of_every_ruleset(games, tmp_path, ruleset):
     path, _log = games[ruleset]
     data = load(path)
     out = tmp_path / "report.html"
-    r = cli("report", path, "-o", str(out), "--csv", str(tmp_path / "ev.csv"),
-            "--png", str(tmp_path / "plot.png"))
+    r = cli(
+        "report",
+        path,
+        "-o",
+        str(out),
+        "--csv",
+        str(tmp_path / "ev.csv"),
+        "--png",
+        str(tmp_path / "plot.png"),
+    )
     assert r.returncode == 0, r.stderr
     page = out.read_text()
     snap = data["snapshot"]
@@ -51,17 +58,22 @@ def test_report_of_every_ruleset(games, tmp_path, ruleset):
     for side in snap["sides"]:
         assert html.escape(side) in page
     if snap["winner"] is not None:
-        assert re.search(r'Winner: <span class="s%d">%s</span>'
-                         % (snap["winner"], re.escape(html.escape(snap["sides"][snap["winner"]]))),
-                         page)
+        assert re.search(
+            r'Winner: <span class="s%d">%s</span>'
+            % (snap["winner"], re.escape(html.escape(snap["sides"][snap["winner"]]))),
+            page,
+        )
     else:
         assert "No winner yet" in page and "round %d" % snap["round"] in page
     images = pngs(page)
     assert len(images) >= 1 and all(i.startswith(PNG) for i in images)
     assert (tmp_path / "plot.png").read_bytes() == images[0]
     # self-contained: nothing is fetched from elsewhere
-    assert not re.search(r'(src|href)="(?!data:)', page) and "http://" not in page \
+    assert (
+        not re.search(r'(src|href)="(?!data:)', page)
+        and "http://" not in page
         and "https://" not in page
+    )
     # every roll with its source: initiative events carry it (c = 1 physical), other rolls
     # the board's roll records
     want = {}
@@ -120,8 +132,9 @@ def test_hit_points_follow_the_damage(games):
     for s in (0, 1):
         left = sum(sum(sh["hp"]) - sh["damage"] for sh in snap["ships"] if sh["side"] == s)
         assert m["hp_rounds"]["values"][s][-1] == left
-        assert m["hp_rounds"]["values"][s][0] == sum(sum(sh["hp"]) for sh in snap["ships"]
-                                                    if sh["side"] == s)
+        assert m["hp_rounds"]["values"][s][0] == sum(
+            sum(sh["hp"]) for sh in snap["ships"] if sh["side"] == s
+        )
 
 
 def test_a_mirror_log_gives_the_same_events(games, tmp_path):
@@ -137,9 +150,13 @@ def bad_files(tmp_path, good):
     data = json.loads(text)
     data["events"][3]["ev"][1] ^= 1
     yield "missing", str(tmp_path / "nothing.json")
-    for name, body in [("half", text[:len(text) // 2]), ("array", "[1, 2]"),
-                       ("empty", ""), ("tampered", json.dumps(data)),
-                       ("binary", None)]:
+    for name, body in [
+        ("half", text[: len(text) // 2]),
+        ("array", "[1, 2]"),
+        ("empty", ""),
+        ("tampered", json.dumps(data)),
+        ("binary", None),
+    ]:
         p = tmp_path / name
         if body is None:
             p.write_bytes(b"\xff\xfe\x00garbage")
@@ -152,8 +169,10 @@ def test_bad_files_one_line_and_non_zero(games, tmp_path):
     for name, p in bad_files(tmp_path, games["smb"][0]):
         r = cli("report", p, "-o", str(tmp_path / "x.html"))
         assert r.returncode == 2, name
-        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, \
-            (name, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, (
+            name,
+            r.stderr,
+        )
         assert r.stderr.startswith("fleetref report: "), r.stderr
         with pytest.raises(SaveError):
             report.analyse(gamefile.load(p))
@@ -172,10 +191,24 @@ def test_readme_picture_is_drawn_by_code(tmp_path):
     import subprocess
     from PIL import Image
     from support import ROOT
+
     out = tmp_path / "plot.png"
-    r = subprocess.run([sys.executable, "-m", "devtools.reportpicture", "--out", str(out),
-                        "--html", str(tmp_path / "r.html")], capture_output=True, text=True,
-                       cwd=ROOT, timeout=120, check=False)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "devtools.reportpicture",
+            "--out",
+            str(out),
+            "--html",
+            str(tmp_path / "r.html"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     shipped = os.path.join(ROOT, "docs", "report-plot.png")
     assert Image.open(out).size == Image.open(shipped).size

@@ -12,8 +12,6 @@ from support.process import drive
 from support.process import cli
 
 
-
-
 def play(port, pairs):
     """swsb: roll, into the attack phase, then ``pairs`` of a hit and its removal."""
     cmds = [{"c": "roll", "values": [12, 4]}] + [{"c": "phase"}] * 3
@@ -34,7 +32,7 @@ def test_a_save_after_undos_at_the_windows_edge_loads(sim_factory, tmp_path, und
     sim = sim_factory("--headless", "--hold", "--ruleset", "swsb", "--seed", "1")
     play(sim.port, 130)
     took = undo(sim.port, undos)
-    assert took == undos if undos < 200 else took < undos      # 200: until refused
+    assert took == undos if undos < 200 else took < undos  # 200: until refused
     want = next(m for m in drive(sim.port, [{"c": "snap"}]) if m["t"] == "snap")
     path = tmp_path / "edge.json"
     r = cli("save", str(path), "--port", sim.port, timeout=300)

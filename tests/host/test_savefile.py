@@ -10,8 +10,6 @@ from referee.game import EV_INIT, EV_PHASE, EV_UNDO
 from support.process import cli
 
 
-
-
 def save_of(events, scenario="swsb-example", gid="0badcafe"):
     """A save dict of the game ``events`` (tuples) played from the start."""
     g = new_game(scenario)
@@ -21,8 +19,9 @@ def save_of(events, scenario="swsb-example", gid="0badcafe"):
         rows.append((g.seq, g.event(g.seq), g.state_hash()))
     roster = json.loads(scenario_text(scenario))
     snap = g.snapshot()
-    return savefile.build({"scenario": scenario, "gid": gid, "roster": roster}, 0, None, rows,
-                          snap), g
+    return savefile.build(
+        {"scenario": scenario, "gid": gid, "roster": roster}, 0, None, rows, snap
+    ), g
 
 
 PLAY = [(EV_INIT, 12, 5, 0), (EV_PHASE, 0, 0, 0), (EV_PHASE, 0, 0, 0), (EV_UNDO, 0, 0, 0)]
@@ -39,11 +38,16 @@ def _set(path, value, rechain=False):
         for k in path[:-1]:
             o = o[k]
         o[path[-1]] = value
-        if rechain:                  # a forger who recomputes the chain
-            new = savefile.build(d["game"], d["base_seq"], d["base"],
-                                 [(r["seq"], r["ev"], r["hash"]) for r in d["events"]],
-                                 d["snapshot"])
+        if rechain:  # a forger who recomputes the chain
+            new = savefile.build(
+                d["game"],
+                d["base_seq"],
+                d["base"],
+                [(r["seq"], r["ev"], r["hash"]) for r in d["events"]],
+                d["snapshot"],
+            )
             d.update(new)
+
     return fn
 
 
@@ -59,10 +63,16 @@ MALFORMED = [
     ("count text", _set(["count"], "4"), "count must be an integer"),
     ("game not object", _set(["game"], []), "game must be an object"),
     ("scenario not text", _set(["game", "scenario"], 5), "game.scenario and game.gid"),
-    ("roster damaged side 5", _set(["game", "roster", "sides", 0, "ships", 0, "stats"],
-                                   {"damaged": 5}, True), "the roster in the file is bad"),
-    ("roster hp changed", _set(["game", "roster", "sides", 0, "ships", 0, "hp"], [1, 1], True),
-     "breaks at event 1: state hash"),
+    (
+        "roster damaged side 5",
+        _set(["game", "roster", "sides", 0, "ships", 0, "stats"], {"damaged": 5}, True),
+        "the roster in the file is bad",
+    ),
+    (
+        "roster hp changed",
+        _set(["game", "roster", "sides", 0, "ships", 0, "hp"], [1, 1], True),
+        "breaks at event 1: state hash",
+    ),
     ("version 1", _set(["version"], 1), "version 1 is not supported"),
     ("base without state", _set(["base_seq"], 3), "base_seq 3 needs a base state"),
 ]
@@ -107,13 +117,13 @@ def test_verify_is_linear_in_undo_chains(monkeypatch):
     phases = len(new_game("swsb-example").rules.phases)
     rnd = [(EV_INIT, 12, 5, 0)] + [(EV_PHASE, 0, 0, 0)] * phases
     evs = []
-    for _ in range(60):              # 60 x (24 rounds, then 8 rounds undone)
+    for _ in range(60):  # 60 x (24 rounds, then 8 rounds undone)
         evs += rnd * 24 + [(EV_UNDO, 0, 0, 0)] * (8 * len(rnd))
     data, g = save_of(evs)
     calls = count_applies(monkeypatch)
     assert savefile.verify(data).state_hash() == g.state_hash()
     assert len(evs) > 10000
-    assert calls[0] < 100 * len(evs)     # every undo replaying the game: ~ len(evs) ** 2 / 10
+    assert calls[0] < 100 * len(evs)  # every undo replaying the game: ~ len(evs) ** 2 / 10
 
 
 def test_round_counter_does_not_wrap_at_16_bits():
@@ -136,9 +146,10 @@ def test_save_into_a_missing_folder(sim_factory, tmp_path):
 
 def test_load_never_replaces_a_newer_game_without_force(sim_factory, tmp_path):
     from support.process import drive
+
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1")
     seq = 0
-    for _ in range(20):                 # (a loaded machine: the sim may not read at once)
+    for _ in range(20):  # (a loaded machine: the sim may not read at once)
         got = drive(sim.port, [{"c": "roll", "values": [9, 4]}, {"c": "hello"}])
         seq = [m for m in got if m["t"] == "hello"][-1]["seq"] if got else 0
         if seq:
@@ -150,7 +161,7 @@ def test_load_never_replaces_a_newer_game_without_force(sim_factory, tmp_path):
     out = cli("load", str(p), "--port", sim.port)
     assert out.returncode == 2 and "--force" in out.stderr and "Traceback" not in out.stderr
     hello = [m for m in drive(sim.port, [{"c": "hello"}]) if m["t"] == "hello"]
-    assert hello[0]["seq"] == seq and hello[0]["scenario"] == "hoth"     # untouched
+    assert hello[0]["seq"] == seq and hello[0]["scenario"] == "hoth"  # untouched
     out = cli("load", str(p), "--port", sim.port, "--force")
     assert out.returncode == 0, out.stderr
     assert g.state_hash() in out.stdout
@@ -160,12 +171,20 @@ def test_save_of_a_long_history_over_serial(sim_factory, tmp_path):
     """3,000 events, most of them no longer in the board's RAM: the host streams them from
     the board's journal and saves the whole game (it recursed handle -> catch_up -> handle)."""
     from support.process import drive
+
     phases = len(new_game("swsb-example").rules.phases)
     rnd = [[EV_INIT, 12, 5, 0]] + [[EV_PHASE, 0, 0, 0]] * phases
     evs = (rnd * (3000 // len(rnd) + 1))[:3000]
-    sim = sim_factory("--headless", "--scenario", "swsb-example", "--seed", "1", "--flash",
-                      str(tmp_path / "flash"))
-    drive(sim.port, [{"c": "append", "events": evs[i:i + 200]} for i in range(0, 3000, 200)])
+    sim = sim_factory(
+        "--headless",
+        "--scenario",
+        "swsb-example",
+        "--seed",
+        "1",
+        "--flash",
+        str(tmp_path / "flash"),
+    )
+    drive(sim.port, [{"c": "append", "events": evs[i : i + 200]} for i in range(0, 3000, 200)])
     p = tmp_path / "long.json"
     out = cli("save", str(p), "--port", sim.port)
     assert out.returncode == 0, out.stderr

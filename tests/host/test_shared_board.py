@@ -29,7 +29,6 @@ from support.followers import Followers, TABLE
 from support.process import cli
 
 
-
 def board_snap(port):
     """The board's own snapshot, asked by one more tool attached to the shared port."""
     m = Mirror(port, warn=lambda s: None)
@@ -59,14 +58,21 @@ def send(port, commands, want):
         m.close()
 
 
-def test_mirror_web_publish_save_load_and_roster_push_share_a_simulator(tmp_path, broker,
-                                                                        procs):
+def test_mirror_web_publish_save_load_and_roster_push_share_a_simulator(tmp_path, broker, procs):
     env = dict(os.environ)
     sim = SimProcess("--headless", "--scenario", "hoth", "--seed", "1")
     procs.append(sim)
     f = Followers(sim.port, env, broker, tmp_path, procs)
-    send(sim.port, [{"c": "roll", "values": [9, 4]}, {"c": "phase"},
-                    {"c": "launch", "ship": 1}, {"c": "hit", "ship": 1}], 4)
+    send(
+        sim.port,
+        [
+            {"c": "roll", "values": [9, 4]},
+            {"c": "phase"},
+            {"c": "launch", "ship": 1},
+            {"c": "hit", "ship": 1},
+        ],
+        4,
+    )
     f.agree(board_snap(sim.port), 30)
     saved = tmp_path / "game.json"
     r = cli("save", str(saved), "--port", sim.port, env=env)
@@ -78,14 +84,22 @@ def test_mirror_web_publish_save_load_and_roster_push_share_a_simulator(tmp_path
     assert r.returncode == 0 and json.loads(r.stdout)["state_hash"] == snap["state_hash"]
     # fleetref flash needs the port for itself: refused in one line while tools follow it
     from host_tools.board import flash, flash_board
+
     with pytest.raises(flash.FlashError, match="busy: close the mirror"):
         flash_board.check_port_free(sim.port)
-    r = cli("roster", "push", os.path.join(ROOT, "firmware", "rosters", "hoth.json"),
-            "--name", "shared-hoth", "--port", sim.port, env=env)
+    r = cli(
+        "roster",
+        "push",
+        os.path.join(ROOT, "firmware", "rosters", "hoth.json"),
+        "--name",
+        "shared-hoth",
+        "--port",
+        sim.port,
+        env=env,
+    )
     assert r.returncode == 0 and "stored" in r.stdout, r.stderr
     # another game on the board, then the saved one loaded back: every tool follows
-    send(sim.port, [{"c": "load", "scenario": "deathstar"}, {"c": "roll", "values": [3, 8]}],
-         1)
+    send(sim.port, [{"c": "load", "scenario": "deathstar"}, {"c": "roll", "values": [3, 8]}], 1)
     r = cli("load", str(saved), "--force", "--port", sim.port, env=env)
     assert r.returncode == 0 and snap["state_hash"] in r.stdout, r.stderr
     back = board_snap(sim.port)
@@ -103,16 +117,17 @@ def test_when_the_tool_holding_the_port_ends_the_others_follow_on(tmp_path, brok
     f = Followers(sim.port, env, broker, tmp_path, procs)
     send(sim.port, [{"c": "roll", "values": [9, 4]}], 1)
     f.agree(board_snap(sim.port), 30)
-    f.web.stop()                             # it held the port
+    f.web.stop()  # it held the port
     send(sim.port, [{"c": "phase"}, {"c": "launch", "ship": 1}], 3)
     f.agree(board_snap(sim.port), 30, without=("web",))
     assert "link lost" in f.mirror.text() + f.pub.text()
-    f.mirror.stop()                          # and the next one
+    f.mirror.stop()  # and the next one
     send(sim.port, [{"c": "hit", "ship": 1}], 4)
     wait_until(lambda: f.hashes()["publish"] == (4, board_snap(sim.port)["state_hash"]), 30)
     f.pub.stop()
     from host_tools.board import flash_board
-    flash_board.check_port_free(sim.port)     # the last tool gone: the port is free
+
+    flash_board.check_port_free(sim.port)  # the last tool gone: the port is free
     for out in f.outputs():
         assert "Traceback" not in out, out[-2000:]
 
@@ -130,7 +145,7 @@ def test_a_mirror_takes_no_answer_another_tool_asked_for(sim_factory):
     m1.sync()
     evs = [list(e) for e in g.log]
     for i in range(0, len(evs), 100):
-        m1.send({"c": "append", "events": evs[i:i + 100]})
+        m1.send({"c": "append", "events": evs[i : i + 100]})
     end = time.monotonic() + 60
     while m1.rep.game.seq < len(evs) and time.monotonic() < end:
         m1.pump(0.1)
@@ -138,7 +153,7 @@ def test_a_mirror_takes_no_answer_another_tool_asked_for(sim_factory):
     m1.sent.clear()
     m2 = Mirror(sim.port, warn=lambda s: None)
     m2.open()
-    m2.sync()                                  # hello, game, events since 0: gone, state
+    m2.sync()  # hello, game, events since 0: gone, state
     assert m2.rep.base0[0] > 0 and {"c": "state"} in m2.sent
     assert m2.rep.game.state_hash() == g.state_hash()
     m1.pump(1.0)
@@ -160,18 +175,46 @@ def test_a_mirror_takes_no_answer_another_tool_asked_for(sim_factory):
 def test_a_port_held_by_another_program_is_said_in_one_line(sim_factory, tmp_path, broker):
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1")
     env = dict(os.environ)
-    holder = serial.Serial(sim.port, exclusive=True)      # a serial terminal, say
+    holder = serial.Serial(sim.port, exclusive=True)  # a serial terminal, say
     try:
-        runs = [("mirror", "--port", sim.port),
-                ("web", "--port", sim.port, "--http", "127.0.0.1:%d" % webshots.free_port()),
-                ("save", str(tmp_path / "g.json"), "--port", sim.port),
-                ("roster", "push", os.path.join(ROOT, "firmware", "rosters", "hoth.json"),
-                 "--port", sim.port),
-                ("publish", "--port", sim.port, "--broker", broker.url, "--event", EVENT,
-                 "--table", TABLE, "--user", TABLE, "--password-file", broker.password(TABLE))]
-        procs = [subprocess.Popen([sys.executable, "-m", "host_tools.cli", *a],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  cwd=ROOT, env=env) for a in runs]
+        runs = [
+            ("mirror", "--port", sim.port),
+            ("web", "--port", sim.port, "--http", "127.0.0.1:%d" % webshots.free_port()),
+            ("save", str(tmp_path / "g.json"), "--port", sim.port),
+            (
+                "roster",
+                "push",
+                os.path.join(ROOT, "firmware", "rosters", "hoth.json"),
+                "--port",
+                sim.port,
+            ),
+            (
+                "publish",
+                "--port",
+                sim.port,
+                "--broker",
+                broker.url,
+                "--event",
+                EVENT,
+                "--table",
+                TABLE,
+                "--user",
+                TABLE,
+                "--password-file",
+                broker.password(TABLE),
+            ),
+        ]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "host_tools.cli", *a],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=ROOT,
+                env=env,
+            )
+            for a in runs
+        ]
         t0 = time.monotonic()
         outs = [p.communicate(timeout=60) for p in procs]
         took = time.monotonic() - t0
@@ -201,6 +244,7 @@ def test_a_board_of_another_protocol_stops_the_live_mirror_at_once():
     """Retrying would not help: the live mirror (and web, publish) stop with the reason."""
     from host_tools.link.mirror import Incompatible
     from support.process import newer_protocol_board
+
     port, ends = newer_protocol_board()
     m = Mirror(port, warn=lambda s: None)
     t0 = time.monotonic()

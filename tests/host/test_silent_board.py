@@ -23,7 +23,7 @@ from host_tools.link.mirror import Mirror
 from support.mqtt import EVENT
 from support.web import WebProcess, wait_until
 
-REPLY_S = 2          # FLEETREF_REPLY_TIMEOUT for these tests: a board's reply within 2 s
+REPLY_S = 2  # FLEETREF_REPLY_TIMEOUT for these tests: a board's reply within 2 s
 ENV = dict(os.environ, FLEETREF_REPLY_TIMEOUT=str(REPLY_S))
 
 
@@ -43,9 +43,14 @@ def free_http():
 
 
 def start(*args):
-    return subprocess.Popen([sys.executable, "-m", "host_tools.cli", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=ROOT, env=ENV)
+    return subprocess.Popen(
+        [sys.executable, "-m", "host_tools.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=ENV,
+    )
 
 
 def ended(procs, within=40):
@@ -67,8 +72,9 @@ def check_said_and_stopped(name, port, result):
     rc, out, err = result
     assert rc == 2, (name, rc, out, err)
     assert len(err.splitlines()) == 1, (name, err)
-    assert err.startswith("fleetref %s: no 'hello' reply from %s within %d s" % (
-        name, port, REPLY_S)), (name, err)
+    assert err.startswith(
+        "fleetref %s: no 'hello' reply from %s within %d s" % (name, port, REPLY_S)
+    ), (name, err)
     assert "fleetref's firmware" in err and "fleetref flash" in err, err
     assert "retrying" not in out + err and "Traceback" not in out + err, (name, out, err)
 
@@ -77,8 +83,10 @@ def test_mirror_and_web_stop_on_a_port_where_nothing_answers():
     ports = [silent_port() for _ in range(2)]
     try:
         t0 = time.monotonic()
-        procs = [start("mirror", "--port", ports[0][0]),
-                 start("web", "--port", ports[1][0], "--http", free_http())]
+        procs = [
+            start("mirror", "--port", ports[0][0]),
+            start("web", "--port", ports[1][0], "--http", free_http()),
+        ]
         results = ended(procs)
         took = time.monotonic() - t0
     finally:
@@ -87,15 +95,27 @@ def test_mirror_and_web_stop_on_a_port_where_nothing_answers():
                 os.close(fd)
     check_said_and_stopped("mirror", ports[0][0], results[0])
     check_said_and_stopped("web", ports[1][0], results[1])
-    assert took < 6 * REPLY_S + 10          # one hello, not a retry loop
+    assert took < 6 * REPLY_S + 10  # one hello, not a retry loop
 
 
 def test_publish_stops_on_a_port_where_nothing_answers(broker):
     port, fds = silent_port()
     try:
-        p = start("publish", "--port", port, "--broker", broker.url, "--event", EVENT,
-                  "--table", "table-01", "--user", "table-01", "--password-file",
-                  broker.password("table-01"))
+        p = start(
+            "publish",
+            "--port",
+            port,
+            "--broker",
+            broker.url,
+            "--event",
+            EVENT,
+            "--table",
+            "table-01",
+            "--user",
+            "table-01",
+            "--password-file",
+            broker.password("table-01"),
+        )
         result = ended([p])[0]
     finally:
         for fd in fds:
@@ -116,19 +136,19 @@ def test_a_board_that_answered_and_went_silent_is_waited_for(tmp_path, procs):
         web = WebProcess(sim.port, ENV)
         procs.append(web)
         wait_until(lambda: web.state()["gid"] is not None, 30)
-        os.kill(sim.proc.pid, signal.SIGSTOP)         # the board goes silent ...
+        os.kill(sim.proc.pid, signal.SIGSTOP)  # the board goes silent ...
         try:
-            holder.terminate()                        # ... and the web view must attach again
+            holder.terminate()  # ... and the web view must attach again
             holder.communicate(timeout=30)
             wait_until(lambda: not web.state()["link"]["connected"], 10)
-            time.sleep(3 * (REPLY_S + 1))             # three hellos without a reply
+            time.sleep(3 * (REPLY_S + 1))  # three hellos without a reply
             assert web.proc.poll() is None, "".join(web.out)
         finally:
-            os.kill(sim.proc.pid, signal.SIGCONT)     # back
+            os.kill(sim.proc.pid, signal.SIGCONT)  # back
         text = "".join(web.out)
         assert text.count("link lost") == 1 and text.count("retrying") == 1, text
         wait_until(lambda: web.state()["link"]["connected"], 30)
-        m = Mirror(sim.port, warn=lambda s: None)     # a player's action: the web view has it
+        m = Mirror(sim.port, warn=lambda s: None)  # a player's action: the web view has it
         m.open()
         try:
             m.sync()
@@ -153,5 +173,6 @@ def test_web_on_an_http_port_in_use_says_only_that(sim_factory):
     finally:
         busy.close()
     assert rc == 2 and out == "", (out, err)
-    assert err.splitlines() == ["fleetref web: cannot serve on %s: %s"
-                                % (http, os.strerror(errno.EADDRINUSE))], err
+    assert err.splitlines() == [
+        "fleetref web: cannot serve on %s: %s" % (http, os.strerror(errno.EADDRINUSE))
+    ], err

@@ -29,8 +29,10 @@ def lines_of(data):
 
 
 def test_line_ends_empty_lines_and_bytes_that_are_not_utf8():
-    got = lines_of(b'{"c": "phase", "x": "\xc3"}\n\n\r\n{"c": "hello"}\r\nabc\r'
-                   b'{"c": "state", "n": "\xc3\xa9"}\n')
+    got = lines_of(
+        b'{"c": "phase", "x": "\xc3"}\n\n\r\n{"c": "hello"}\r\nabc\r'
+        b'{"c": "state", "n": "\xc3\xa9"}\n'
+    )
     assert got == [NOT_UTF8, '{"c": "hello"}', "abc", '{"c": "state", "n": "\u00e9"}']
 
 

@@ -22,8 +22,7 @@ def test_arrow_keys_are_not_pad_keys():
     # Up, Down: select; Right, Left, F1 (SS3), F5 (CSI 15~), Home, Ctrl+Right: ignored
     assert r.feed(b"\x1b[A") == [(0, False)]
     assert r.feed(b"\x1b[B") == [(1, False)]
-    for seq in (b"\x1b[C", b"\x1b[D", b"\x1bOP", b"\x1b[15~", b"\x1b[H", b"\x1b[1;5C",
-                b"\x1b[6~"):
+    for seq in (b"\x1b[C", b"\x1b[D", b"\x1bOP", b"\x1b[15~", b"\x1b[H", b"\x1b[1;5C", b"\x1b[6~"):
         assert r.feed(seq) == [], seq
     assert r.ignored == 7
     # the letters of a sequence are never pad keys ("A" would be a long press of "a")
@@ -34,17 +33,19 @@ def test_sequence_split_across_reads_and_plain_keys_around_it():
     r = KeyReader(FakeKeymap().find)
     assert r.feed(b"a\x1b") == [(8, False)]
     assert r.feed(b"[") == []
-    assert r.feed(b"Cq") == [(4, False)]      # Right ignored, q = key 4
-    assert r.feed(b"Q") == [(4, True)]        # shifted = long press
+    assert r.feed(b"Cq") == [(4, False)]  # Right ignored, q = key 4
+    assert r.feed(b"Q") == [(4, True)]  # shifted = long press
     assert r.feed(b"\x1b") == []
-    r.flush()                                  # a lone Esc
+    r.flush()  # a lone Esc
     assert r.pending == b"" and r.last_ignored == "Esc"
-    assert r.feed(b"\x1bx1") == [(0, False)]   # Alt+x ignored, then 1
+    assert r.feed(b"\x1bx1") == [(0, False)]  # Alt+x ignored, then 1
 
 
 def test_port_choice_prefers_pico_and_lists_candidates():
-    sims = [{"pid": 11, "path": "/dev/pts/7", "scenario": "hoth"},
-            {"pid": 10, "path": "/dev/pts/5", "scenario": "deathstar"}]
+    sims = [
+        {"pid": 11, "path": "/dev/pts/7", "scenario": "hoth"},
+        {"pid": 10, "path": "/dev/pts/5", "scenario": "deathstar"},
+    ]
     port, note = ports.choose(["/dev/ttyACM0"], sims)
     assert port == "/dev/ttyACM0"
     assert "Pico on /dev/ttyACM0" in note and "/dev/pts/7" in note and "/dev/pts/5" in note
@@ -64,8 +65,9 @@ def test_only_simulators_of_this_checkout(tmp_path, monkeypatch):
     monkeypatch.delenv("FLEETREF_SIM_UNLISTED", raising=False)
     f = ports.register("/dev/pts/42", "hoth")
     other = tmp_path / ("%d.port" % os.getppid())
-    other.write_text(json.dumps({"path": "/dev/pts/43", "root": "/another/clone",
-                                 "started": 1e12}))
+    other.write_text(
+        json.dumps({"path": "/dev/pts/43", "root": "/another/clone", "started": 1e12})
+    )
     (tmp_path / "999999999.port").write_text(json.dumps({"path": "/dev/pts/44"}))  # ended
     mine = ports.simulators(ports.paths.ROOT)
     assert [d["path"] for d in mine] == ["/dev/pts/42"]
@@ -80,14 +82,21 @@ def test_only_simulators_of_this_checkout(tmp_path, monkeypatch):
 
 def sim_board(scenario="hoth"):
     from host_tools.sim import sim
-    args = argparse.Namespace(board="pico-ws2812-16x16", seed=1, flash=None, roster=None,
-                              scenario=scenario, ruleset=None, new=False)
+
+    args = argparse.Namespace(
+        board="pico-ws2812-16x16",
+        seed=1,
+        flash=None,
+        roster=None,
+        scenario=scenario,
+        ruleset=None,
+        new=False,
+    )
     return sim.make_board(args)
 
 
 def rows_of(text, width, height):
-    c = Console(file=io.StringIO(), width=width, height=height, record=True,
-                color_system=None)
+    c = Console(file=io.StringIO(), width=width, height=height, record=True, color_system=None)
     c.print(text)
     return c.export_text().rstrip("\n").split("\n")
 
@@ -95,18 +104,26 @@ def rows_of(text, width, height):
 def test_sim_view_fits_80x24_and_refusal_clears():
     import asyncio
     from host_tools.views.simview import SimView
+
     app, runner, ser, keys, display, _keymap = sim_board()
     try:
-        v = SimView(app, runner, display, keys, ser, asyncio.Event(),
-                    console=Console(file=io.StringIO(), width=80, height=24))
-        app.pad.key("undo")                        # nothing to undo: refused
+        v = SimView(
+            app,
+            runner,
+            display,
+            keys,
+            ser,
+            asyncio.Event(),
+            console=Console(file=io.StringIO(), width=80, height=24),
+        )
+        app.pad.key("undo")  # nothing to undo: refused
         assert app.error_text
         lines = rows_of(v.render(80, 24), 80, 24)
         assert len(lines) <= 24 and max(len(x) for x in lines) <= 80
         text = "\n".join(lines)
         assert "refused: " in text and "selected:" in text and "round" in text
-        assert "1 sel-" in text                # the key legend is there, not cut
-        app.pad.key("sel+")                        # the next action succeeds
+        assert "1 sel-" in text  # the key legend is there, not cut
+        app.pad.key("sel+")  # the next action succeeds
         text = "\n".join(rows_of(v.render(80, 24), 80, 24))
         assert "refused:" not in text
         big = rows_of(v.render(160, 50), 160, 50)
@@ -118,6 +135,7 @@ def test_sim_view_fits_80x24_and_refusal_clears():
 def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
     from host_tools.link.mirror import Mirror
     from host_tools.views.mirrorview import MirrorScreen
+
     app, _runner, ser, _keys, _display, _keymap = sim_board("deathstar")
     try:
         m = Mirror("/dev/null", warn=lambda s: None)
@@ -126,8 +144,10 @@ def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
         while app.game.seq < 29:
             assert app.pad.key("roll" if app.game.seq % 2 == 0 else "undo") is None
         for seq in range(1, 30):
-            assert m.rep.apply_event({"gid": m.rep.gid, "seq": seq,
-                                      "ev": list(app.game.event(seq))}) == "ok"
+            assert (
+                m.rep.apply_event({"gid": m.rep.gid, "seq": seq, "ev": list(app.game.event(seq))})
+                == "ok"
+            )
         m.rep.errors.append("nothing to undo")
         scr = MirrorScreen(m, console=Console(file=io.StringIO(), width=80, height=24))
         lines = rows_of(scr.build(80, 24), 80, 24)
@@ -135,12 +155,14 @@ def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
         text = "\n".join(lines)
         assert "more ships" in text
         assert "refused: nothing to undo" in text
-        assert "29 " in text                   # the newest event is kept
+        assert "29 " in text  # the newest event is kept
         small = "\n".join(rows_of(scr.build(80, 16), 80, 16))
         assert "earlier events" in small and "29 " in small
         assert app.pad.key("undo") is None
-        assert m.rep.apply_event({"gid": m.rep.gid, "seq": 30,
-                                  "ev": list(app.game.event(30))}) == "ok"
+        assert (
+            m.rep.apply_event({"gid": m.rep.gid, "seq": 30, "ev": list(app.game.event(30))})
+            == "ok"
+        )
         assert "refused:" not in "\n".join(rows_of(scr.build(80, 24), 80, 24))
         msg = json.loads(app.game_line())
         msg["gid"] = "0badc0de"
@@ -163,11 +185,19 @@ def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
 def test_simulator_key_reader_gets_terminal_bytes(monkeypatch):
     import asyncio
     from host_tools.views.simview import SimView
+
     app, runner, ser, keys, display, keymap = sim_board()
     r, w = os.pipe()
     try:
-        v = SimView(app, runner, display, keys, ser, asyncio.Event(),
-                    console=Console(file=io.StringIO(), width=80, height=24))
+        v = SimView(
+            app,
+            runner,
+            display,
+            keys,
+            ser,
+            asyncio.Event(),
+            console=Console(file=io.StringIO(), width=80, height=24),
+        )
         monkeypatch.setattr("sys.stdin", os.fdopen(r, "rb", buffering=0))
         # Up, q, Right, F5, A (a long press of a): Up selects, Right and F5 do nothing
         os.write(w, b"\x1b[Aq\x1b[C\x1b[15~A")
@@ -186,8 +216,15 @@ def test_did_you_mean_for_scenario_ruleset_roster_and_board(tmp_path):
     from support import ROOT
 
     def cli(*a):
-        return subprocess.run([sys.executable, "-m", "host_tools.cli", *a], capture_output=True,
-                              text=True, cwd=ROOT, timeout=120, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "host_tools.cli", *a],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+        )
+
     r = cli("sim", "--headless", "--scenario", "hot")
     assert r.returncode != 0 and "did you mean 'hoth'?" in r.stderr and "Errno" not in r.stderr
     r = cli("sim", "--headless", "--ruleset", "swsb-adon")
@@ -208,22 +245,44 @@ def test_second_simulator_warns_and_mirror_auto_says_which(tmp_path):
     import subprocess
     import sys
     from support import ROOT
+
     env = {k: v for k, v in os.environ.items() if k != "FLEETREF_SIM_UNLISTED"}
-    env["TMPDIR"] = str(tmp_path)          # a private registry of running simulators
+    env["TMPDIR"] = str(tmp_path)  # a private registry of running simulators
     procs = []
     try:
         for scen in ("hoth", "deathstar"):
-            p = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
-                                  "--scenario", scen], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+            p = subprocess.Popen(
+                [sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--scenario", scen],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=ROOT,
+                env=env,
+            )
             procs.append(p)
             first = p.stdout.readline()
             assert first.startswith("serial: ")
         import time
+
         time.sleep(0.5)
-        r = subprocess.run([sys.executable, "-m", "host_tools.cli", "mirror", "--once", "--json",
-                            "--port", "auto"], capture_output=True, text=True, cwd=ROOT, env=env,
-                           timeout=60, check=False)
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "host_tools.cli",
+                "mirror",
+                "--once",
+                "--json",
+                "--port",
+                "auto",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            timeout=60,
+            check=False,
+        )
         assert r.returncode == 0, r.stderr
         assert "using the newest: simulator pid %d (deathstar)" % procs[1].pid in r.stderr
         assert "pid %d (hoth)" % procs[0].pid in r.stderr and "--port PATH" in r.stderr
@@ -232,5 +291,7 @@ def test_second_simulator_warns_and_mirror_auto_says_which(tmp_path):
         for p in procs:
             p.terminate()
             p.wait(10)
-    assert "other simulator(s) of this checkout running (pid %d)" % procs[0].pid in \
-        procs[1].stderr.read()
+    assert (
+        "other simulator(s) of this checkout running (pid %d)" % procs[0].pid
+        in procs[1].stderr.read()
+    )

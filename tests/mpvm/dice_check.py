@@ -9,7 +9,7 @@ for seq, ent, faces, n in spec["cases"]:
     out["rolls"].append(derive(secret, seq, ent, faces, n))
 
 
-class Stub:            # what Fair reads of the app: game.seq, gid, send
+class Stub:  # what Fair reads of the app: game.seq, gid, send
     gid = "g1"
 
     def __init__(self):
@@ -37,6 +37,6 @@ app.game.seq = 1
 f.on_event(app, 1)
 f.reveal(app)
 hello = {}
-f.hello_fields(hello)             # the commitment and boot a reconnecting host learns
+f.hello_fields(hello)  # the commitment and boot a reconnecting host learns
 out["fair"] = {"dice": d, "lines": app.lines, "hello": hello}
 print("RESULT " + json.dumps(out))

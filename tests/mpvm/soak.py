@@ -19,15 +19,18 @@ LIMIT = 192 * 1024
 ships = []
 for k in range(24):
     ships.append({"name": "S%d" % k, "class": 1 + k % 4, "hp": [1 + k % 5, k % 3], "cc": k % 3})
-roster = {"name": "soak", "ruleset": spec["ruleset"], "sides": [
-    {"name": "A", "ships": ships}, {"name": "B", "ships": ships}]}
+roster = {
+    "name": "soak",
+    "ruleset": spec["ruleset"],
+    "sides": [{"name": "A", "ships": ships}, {"name": "B", "ships": ships}],
+}
 norm, raw = scenarios.load_text(json.dumps(roster))
 game = G.Game(rules.get(norm["ruleset"]), norm, window=spec["window"])
 journal = Journal(OSFS(""), "/game")
 journal.new_game(json.dumps(roster), game)
 rng = XorShift32(spec["seed"])
-live = [1 << 30, 0, 0]   # min, max over the first quarter of steps, max over the second half
-peak = [0]      # the most one accepted event allocated (garbage included)
+live = [1 << 30, 0, 0]  # min, max over the first quarter of steps, max over the second half
+peak = [0]  # the most one accepted event allocated (garbage included)
 accepted = [0]
 
 
@@ -47,7 +50,7 @@ def one():
     elif k == 6:
         ev = (G.EV_LAUNCH, rng.below(n), 0, 0)
     else:
-        ev = (6, rng.below(n), 0, 0)   # 6: full-power (smb)
+        ev = (6, rng.below(n), 0, 0)  # 6: full-power (smb)
     if game.submit(ev) is None:
         journal.writer.append(game, game.seq, game.event(game.seq))
         accepted[0] += 1
@@ -84,10 +87,21 @@ def finish():
     journal.restore(g2)
     n = 0
     last = 0
-    for seq, ev in journal.events(0):     # the full log, streamed from the journal
+    for seq, ev in journal.events(0):  # the full log, streamed from the journal
         if seq != last + 1:
             break
         last = seq
         n += 1
-    print("SOAK", accepted[0], game.seq, game.state_hash(), g2.state_hash(), peak[0],
-          live[0], live[1], live[2], journal.files.bytes_written, n)
+    print(
+        "SOAK",
+        accepted[0],
+        game.seq,
+        game.state_hash(),
+        g2.state_hash(),
+        peak[0],
+        live[0],
+        live[1],
+        live[2],
+        journal.files.bytes_written,
+        n,
+    )

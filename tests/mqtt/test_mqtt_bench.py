@@ -22,20 +22,27 @@ def test_bench_mqtt_rewrites_only_its_rows(tmp_path):
     out = tmp_path / "perf.md"
     shutil.copy(PAGE, out)
     before = open(PAGE).read()
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "mqtt.py"), "--quick",
-                        "--out", str(out)], capture_output=True, text=True, cwd=ROOT,
-                       timeout=300, check=False)
+    r = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "bench", "mqtt.py"), "--quick", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     after = out.read_text()
+
     def rest(t):
         return [l for l in t.splitlines() if l not in mqtt_lines(t)]
+
     assert rest(after) == rest(before)
     rows = [l for l in mqtt_lines(after) if l.startswith("|")]
     # the mechanics, not the speed (targets live in the bench): a figure for each size run
     assert re.fullmatch(r"(at least )?\d+", rows[0].split(" | ")[1].strip()), rows[0]
     assert "sizes 10" in rows[0]
     ten = next(l for l in rows if l.startswith("| MQTT   10 tables"))
-    assert "40 of 40 events received" in ten         # 10 tables, 4 s: every event came
+    assert "40 of 40 events received" in ten  # 10 tables, 4 s: every event came
     # the committed page: the figures of a full run, with target and verdict
     doc = mqtt_lines(before)
     head = [l for l in doc if l.startswith("| MQTT: tables")]

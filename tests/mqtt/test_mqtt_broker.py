@@ -30,6 +30,7 @@ def test_a_table_cannot_write_another_tables_state_nor_the_dashboard_any(broker,
         c = mqttlink.Client(broker.url, cid, user, mqttlink.read_password(broker.password(user)))
         c.start()
         return c
+
     t1, t2 = client("table-01", "t1"), client("table-02", "t2")
     genuine = json.dumps({"seq": 5, "gid": "g2", "by": "table-02"})
     t2.publish(state_topic("table-02"), genuine, retain=True)
@@ -38,9 +39,8 @@ def test_a_table_cannot_write_another_tables_state_nor_the_dashboard_any(broker,
     t1.publish(state_topic("table-02"), json.dumps({"seq": 99, "by": "rogue"}), retain=True)
     t1.publish(mqttlink.topic(EVENT, "table-02", "events"), json.dumps({"seq": 6}))
     dash = client("dashboard", "d")
-    dash.publish(state_topic("table-03"), json.dumps({"seq": 1, "by": "dashboard"}),
-                 retain=True)
-    time.sleep(0.5)                    # every PUBACK is back (3.1.1: a denied one too)
+    dash.publish(state_topic("table-03"), json.dumps({"seq": 1, "by": "dashboard"}), retain=True)
+    time.sleep(0.5)  # every PUBACK is back (3.1.1: a denied one too)
     for c in (t1, t2, dash):
         c.stop()
     rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id="reader")
@@ -48,8 +48,10 @@ def test_a_table_cannot_write_another_tables_state_nor_the_dashboard_any(broker,
     wait_until(lambda: len(rec.msgs) >= 2, 10)
     time.sleep(0.5)
     got = dict(rec.msgs)
-    assert got == {state_topic("table-02"): json.loads(genuine),
-                   state_topic("table-01"): {"seq": 1, "by": "table-01"}}
+    assert got == {
+        state_topic("table-02"): json.loads(genuine),
+        state_topic("table-01"): {"seq": 1, "by": "table-01"},
+    }
 
 
 def test_bad_input_gives_one_line_and_exit_2(broker, tmp_path):
@@ -58,24 +60,44 @@ def test_bad_input_gives_one_line_and_exit_2(broker, tmp_path):
     free = broker.port + 1 if broker.port < 65000 else broker.port - 1
     cases = [
         (["--broker", "http://x"], "--broker wants mqtt://HOST[:PORT]"),
-        (["--broker", broker.url, "--user", "table-01", "--password-file", str(wrong)],
-         "not authorised (wrong user name or password"),
+        (
+            ["--broker", broker.url, "--user", "table-01", "--password-file", str(wrong)],
+            "not authorised (wrong user name or password",
+        ),
         (["--broker", broker.url], "not authorised"),
         (["--broker", "mqtt://127.0.0.1:%d" % free], "cannot reach the broker"),
-        (["--broker", broker.url, "--user", "table-01", "--password-file",
-          str(tmp_path / "none")], "cannot read the password file"),
+        (
+            [
+                "--broker",
+                broker.url,
+                "--user",
+                "table-01",
+                "--password-file",
+                str(tmp_path / "none"),
+            ],
+            "cannot read the password file",
+        ),
         (["--broker", broker.url, "--table", "a/b"], "table name 'a/b'"),
     ]
     for extra, want in cases:
         args = ["publish", "--port", "/dev/null", "--table", "table-01", *extra]
         if extra.count("--table") == 1:
-            args[args.index("--table") + 1:args.index("--table") + 2] = []
+            args[args.index("--table") + 1 : args.index("--table") + 2] = []
             args.remove("--table")
         r = fleetref(*args)
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1 and want in lines[0], (extra, r.stderr)
-    r = fleetref("dashboard", "--broker", broker.url, "--user", "dashboard", "--password-file",
-                 str(wrong), "--http", "127.0.0.1:1")
+    r = fleetref(
+        "dashboard",
+        "--broker",
+        broker.url,
+        "--user",
+        "dashboard",
+        "--password-file",
+        str(wrong),
+        "--http",
+        "127.0.0.1:1",
+    )
     assert r.returncode == 2 and "not authorised" in r.stderr
     assert "Traceback" not in r.stderr
     r = fleetref("tournament", "init", "--tables", "0", "--dir", str(tmp_path / "t"))
@@ -88,24 +110,34 @@ def test_broker_restart_mid_game_loses_and_duplicates_no_event(broker, procs, si
     events it had acknowledged): either way a subscriber whose session the broker had saved
     gets every seq, each with the board's hash (docs/mqtt.md: the publisher sends again what
     follows the retained state the broker kept)."""
-    if sig == signal.SIGKILL:             # autosave every second: the reader's session is
-        broker.kill()                     # saved before the game starts, the events not all
+    if sig == signal.SIGKILL:  # autosave every second: the reader's session is
+        broker.kill()  # saved before the game starts, the events not all
         conf = open(broker.conf).read().replace("autosave_interval 10", "autosave_interval 1")
         open(broker.conf, "w").write(conf)
         broker.start()
-    rec = Recorder(broker, "fleetref/%s/+/events" % EVENT,
-                   client_id="persistent-reader-%d" % sig)
+    rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="persistent-reader-%d" % sig)
     procs.append(rec)
     if sig == signal.SIGKILL:
         db = os.path.join(broker.dir, "data", "mosquitto.db")
         t0 = time.time()
         wait_until(lambda: os.path.exists(db) and os.path.getmtime(db) > t0 + 1.5, 20)
-    sim = SimProcess("--headless", "--hold", "--wait-for-host", "--scenario", "hoth", "--seed",
-                     "1", "--script", SCRIPT, "--pace", "60")
+    sim = SimProcess(
+        "--headless",
+        "--hold",
+        "--wait-for-host",
+        "--scenario",
+        "hoth",
+        "--seed",
+        "1",
+        "--script",
+        SCRIPT,
+        "--pace",
+        "60",
+    )
     procs.append(sim)
     procs.append(publisher(broker, sim.port, "table-01"))
     wait_until(lambda: len(rec.of("/events")) >= 5, 30)
-    broker.kill(sig)                      # mid-game: the board plays on meanwhile
+    broker.kill(sig)  # mid-game: the board plays on meanwhile
     time.sleep(1.5)
     broker.start()
     final = sim.final()
@@ -116,7 +148,7 @@ def test_broker_restart_mid_game_loses_and_duplicates_no_event(broker, procs, si
     seqs = [e["seq"] for e in evs]
     assert set(seqs) == set(range(1, final["seq"] + 1)), seqs
     once = {}
-    for e in evs:                         # a repeat (QoS 1) is the same event: dropped by seq
+    for e in evs:  # a repeat (QoS 1) is the same event: dropped by seq
         assert once.setdefault(e["seq"], e)["hash"] == e["hash"]
     assert once[final["seq"]]["hash"] == final["state_hash"]
     assert all(e["gid"] == evs[0]["gid"] and e["table"] == "table-01" for e in evs)
@@ -130,8 +162,17 @@ def test_broker_restart_mid_game_loses_and_duplicates_no_event(broker, procs, si
 def test_a_restarted_publisher_sends_only_what_the_broker_lacks(broker, procs):
     rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="reader-2")
     procs.append(rec)
-    sim = SimProcess("--headless", "--hold", "--wait-for-host", "--scenario", "hoth", "--seed",
-                     "2", "--script", SCRIPT)
+    sim = SimProcess(
+        "--headless",
+        "--hold",
+        "--wait-for-host",
+        "--scenario",
+        "hoth",
+        "--seed",
+        "2",
+        "--script",
+        SCRIPT,
+    )
     procs.append(sim)
     first = publisher(broker, sim.port, "table-02")
     procs.append(first)
@@ -143,16 +184,25 @@ def test_a_restarted_publisher_sends_only_what_the_broker_lacks(broker, procs):
     wait_until(lambda: any("holds events up to %d" % final["seq"] in l for l in again.out), 30)
     time.sleep(1.0)
     seqs = [e["seq"] for e in rec.of("/events")]
-    assert sorted(seqs) == list(range(1, final["seq"] + 1))      # nothing sent twice
+    assert sorted(seqs) == list(range(1, final["seq"] + 1))  # nothing sent twice
 
 
 def test_a_broker_killed_before_it_saved_gets_the_state_again(broker, procs):
-    broker.kill()                           # no autosave during this test
+    broker.kill()  # no autosave during this test
     conf = open(broker.conf).read().replace("autosave_interval 10", "autosave_interval 3600")
     open(broker.conf, "w").write(conf)
     broker.start()
-    sim = SimProcess("--headless", "--hold", "--wait-for-host", "--scenario", "hoth", "--seed",
-                     "3", "--script", SCRIPT)
+    sim = SimProcess(
+        "--headless",
+        "--hold",
+        "--wait-for-host",
+        "--scenario",
+        "hoth",
+        "--seed",
+        "3",
+        "--script",
+        SCRIPT,
+    )
     procs.append(sim)
     procs.append(publisher(broker, sim.port, "table-03"))
     final = sim.final()
@@ -160,7 +210,7 @@ def test_a_broker_killed_before_it_saved_gets_the_state_again(broker, procs):
     procs.append(first)
     wait_until(lambda: first.of("/state") and first.of("/state")[-1]["seq"] == final["seq"], 20)
     saved = os.path.getmtime(os.path.join(broker.dir, "data", "mosquitto.db"))
-    broker.kill(signal.SIGKILL)             # nothing saved since the clean stop above
+    broker.kill(signal.SIGKILL)  # nothing saved since the clean stop above
     assert os.path.getmtime(os.path.join(broker.dir, "data", "mosquitto.db")) == saved
     broker.start()
     late = Recorder(broker, state_topic("table-03"), client_id="late-reader-2")
@@ -177,6 +227,7 @@ class Stopper:
 
     def stop(self):
         from support.process import stop_process
+
         stop_process(self.proc)
 
 
@@ -185,6 +236,7 @@ def _as(user):
     if user is None:
         return {}
     import pwd
+
     pw = pwd.getpwnam(user)
     return {"user": pw.pw_uid, "group": pw.pw_gid, "extra_groups": []}
 
@@ -200,6 +252,7 @@ def test_the_configuration_starts_mosquitto_as_the_docs_say(procs, who):
     import pwd
     import shutil
     import tempfile
+
     need_mqtt()
     if who and os.geteuid() != 0:
         pytest.skip("switching to an ordinary user needs root (this run is one already)")
@@ -211,27 +264,43 @@ def test_the_configuration_starts_mosquitto_as_the_docs_say(procs, who):
             os.mkdir(d)
             os.chown(d, pwd.getpwnam(who).pw_uid, -1)
         port, broker, text = _init_and_start(base, d, who, procs)
-        uid = int(next(l for l in open("/proc/%d/status" % broker.pid)
-                   if l.startswith("Uid:")).split()[2])
+        uid = int(
+            next(l for l in open("/proc/%d/status" % broker.pid) if l.startswith("Uid:")).split()[
+                2
+            ]
+        )
         runs_as = who or ("mosquitto" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid())[0])
         assert uid == pwd.getpwnam(runs_as).pw_uid, (uid, runs_as)
         files = os.path.join(d, "passwords")
-        b = type("B", (), {"url": "mqtt://127.0.0.1:%d" % port,
-                           "password": lambda self, u: os.path.join(files, u)})()
+        b = type(
+            "B",
+            (),
+            {
+                "url": "mqtt://127.0.0.1:%d" % port,
+                "password": lambda self, u: os.path.join(files, u),
+            },
+        )()
         rec = Recorder(b, "fleetref/%s/#" % EVENT, client_id="conf-reader")
         procs.append(rec)
-        table = mqttlink.Client(b.url, "conf-t1", "table-01",
-                                mqttlink.read_password(b.password("table-01")))
+        table = mqttlink.Client(
+            b.url, "conf-t1", "table-01", mqttlink.read_password(b.password("table-01"))
+        )
         table.start()
-        table.publish(state_topic("table-01"), json.dumps({"seq": 1, "by": "table-01"}),
-                      retain=True)
-        mine = {"seq": 1, "by": "table-01"}        # (again when it subscribed twice: retained)
+        table.publish(
+            state_topic("table-01"), json.dumps({"seq": 1, "by": "table-01"}), retain=True
+        )
+        mine = {"seq": 1, "by": "table-01"}  # (again when it subscribed twice: retained)
         try:
-            wait_until(lambda: rec.of("/table-01/state")
-                       and all(m == mine for m in rec.of("/table-01/state")), 10)
+            wait_until(
+                lambda: (
+                    rec.of("/table-01/state") and all(m == mine for m in rec.of("/table-01/state"))
+                ),
+                10,
+            )
         except AssertionError:
-            raise AssertionError("the dashboard did not read table-01's state: %r\n%s"
-                                 % (rec.msgs, text()))
+            raise AssertionError(
+                "the dashboard did not read table-01's state: %r\n%s" % (rec.msgs, text())
+            )
         table.stop()
         broker.terminate()
         assert broker.wait(10) == 0, text()
@@ -248,14 +317,27 @@ def _init_and_start(base, d, who, procs):
     import subprocess
     from host_tools.tournament import tournament
     from devtools import webshots
+
     path = os.path.join(base, "mosquitto.log")
+
     def text():
         with open(path) as f:
             return f.read()
+
     for _attempt in range(3):
         port = webshots.free_port()
-        init = ["tournament", "init", "--tables", "2", "--event", EVENT, "--dir", d,
-                "--listen-port", str(port)]
+        init = [
+            "tournament",
+            "init",
+            "--tables",
+            "2",
+            "--event",
+            EVENT,
+            "--dir",
+            d,
+            "--listen-port",
+            str(port),
+        ]
         if who is None:
             r = fleetref(*init)
             assert r.returncode == 0 and r.stderr == "", r.stderr
@@ -263,12 +345,15 @@ def _init_and_start(base, d, who, procs):
         else:
             assert _cli_as(who, init) == 0
         with open(path, "w") as log:
-            broker = subprocess.Popen([tournament.mosquitto_path(), "-c",
-                                       os.path.join(d, "mosquitto.conf")],
-                                      stdout=log, stderr=subprocess.STDOUT, **_as(who))
+            broker = subprocess.Popen(
+                [tournament.mosquitto_path(), "-c", os.path.join(d, "mosquitto.conf")],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                **_as(who),
+            )
         procs.append(Stopper(broker))
         wait_until(lambda: broker.poll() is not None or _listening(port), 10)
-        time.sleep(0.3)                    # (a broker that exits does so at once)
+        time.sleep(0.3)  # (a broker that exits does so at once)
         if broker.poll() is None or "Address already in use" not in text():
             break
     assert broker.poll() is None, text()
@@ -281,10 +366,11 @@ def _cli_as(user, argv):
     arguments are parsed here); its exit code."""
     import pwd
     from host_tools import cli
+
     pw = pwd.getpwnam(user)
     args = cli.parser().parse_args(argv)
     pid = os.fork()
-    if pid == 0:                                     # the child: never back into pytest
+    if pid == 0:  # the child: never back into pytest
         rc = 1
         try:
             os.setgroups([])
@@ -298,6 +384,7 @@ def _cli_as(user, argv):
 
 def _listening(port):
     import socket
+
     try:
         socket.create_connection(("127.0.0.1", port), 0.2).close()
         return True
@@ -305,8 +392,11 @@ def _listening(port):
         return False
 
 
-@pytest.mark.parametrize("user,table", [("table-01", "table-02"), ("dashboard", "table-01")],
-                         ids=["table-name-typo", "read-only-credentials"])
+@pytest.mark.parametrize(
+    "user,table",
+    [("table-01", "table-02"), ("dashboard", "table-01")],
+    ids=["table-name-typo", "read-only-credentials"],
+)
 def test_a_publisher_the_access_list_denies_says_so_in_one_line(broker, procs, user, table):
     """A broker acknowledges a publish its ACL denies (MQTT 3.1.1) and drops it: the
     publisher must not publish into the void but say within seconds, in one line, that the
@@ -314,8 +404,21 @@ def test_a_publisher_the_access_list_denies_says_so_in_one_line(broker, procs, u
     sim = SimProcess("--headless", "--scenario", "hoth", "--seed", "1")
     procs.append(sim)
     t0 = time.monotonic()
-    r = fleetref("publish", "--port", sim.port, "--broker", broker.url, "--event", EVENT,
-                 "--table", table, "--user", user, "--password-file", broker.password(user))
+    r = fleetref(
+        "publish",
+        "--port",
+        sim.port,
+        "--broker",
+        broker.url,
+        "--event",
+        EVENT,
+        "--table",
+        table,
+        "--user",
+        user,
+        "--password-file",
+        broker.password(user),
+    )
     took = time.monotonic() - t0
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1, r.stderr

@@ -34,9 +34,18 @@ def event(tmp_path_factory):
 
     def table(i):
         args, script, _extra = GAMES[games[i % len(games)]]
-        sim = SimProcess("--headless", "--hold", "--wait-for-host", *args, "--seed", str(i + 1),
-                         "--script", os.path.join(ROOT, "docs", "scripts", script))
+        sim = SimProcess(
+            "--headless",
+            "--hold",
+            "--wait-for-host",
+            *args,
+            "--seed",
+            str(i + 1),
+            "--script",
+            os.path.join(ROOT, "docs", "scripts", script),
+        )
         return sim
+
     try:
         with concurrent.futures.ThreadPoolExecutor(8) as ex:
             sims = list(ex.map(table, range(N)))
@@ -45,7 +54,7 @@ def event(tmp_path_factory):
         http = webshots.free_port()
         procs.append(dashboard(broker, http, "dash-1"))
         base = "http://127.0.0.1:%d" % http
-        webshots.wait_http(base + "/api/tables", 30)    # serving: subscribed, so it gets all
+        webshots.wait_http(base + "/api/tables", 30)  # serving: subscribed, so it gets all
         procs += [publisher(broker, sim.port, name) for sim, name in zip(sims, names)]
         finals = {name: sim.final() for sim, name in zip(sims, names)}
         yield broker, finals, base
@@ -63,7 +72,7 @@ def check_a_restarted_dashboard_rebuilds_from_retained_messages(broker, finals, 
     want = {t: (f["seq"], f["state_hash"]) for t, f in finals.items()}
     wait_until(lambda: hashes(get_json(base + "/api/tables")) == want, 90, 0.5)
     http = webshots.free_port()
-    fresh = dashboard(broker, http, "dash-2", silent_after=1)     # a new session: no queue
+    fresh = dashboard(broker, http, "dash-2", silent_after=1)  # a new session: no queue
     try:
         url = "http://127.0.0.1:%d/api/tables" % http
         webshots.wait_http(url, 30)
@@ -73,38 +82,41 @@ def check_a_restarted_dashboard_rebuilds_from_retained_messages(broker, finals, 
             silent = [w for w in c["warnings"] if w.startswith("silent for")]
             assert bool(silent) == (finals[c["table"]]["winner"] is None), c
             assert c["online"] is True
-            assert len(c["recent"]) == min(5, finals[c["table"]]["seq"])   # from the state
+            assert len(c["recent"]) == min(5, finals[c["table"]]["seq"])  # from the state
     finally:
         fresh.stop()
 
 
 def check_the_page_in_chromium(broker, finals, base):
     want = {t: (f["seq"], f["state_hash"]) for t, f in finals.items()}
-    assert len({h for _s, h in want.values()}) > 5          # the games differ
+    assert len({h for _s, h in want.values()}) > 5  # the games differ
     wait_until(lambda: hashes(get_json(base + "/api/tables")) == want, 90, 0.5)
     d = webshots.browser()
     try:
         webshots.viewport(d, 1400, 1000)
         d.get(base + "/")
+
         def shown():
             return d.execute_script(
                 "var o = {}; document.querySelectorAll('.card').forEach(function (c) {"
-                " o[c.dataset.table] = [c.dataset.seq, c.dataset.hash]; }); return o;")
+                " o[c.dataset.table] = [c.dataset.seq, c.dataset.hash]; }); return o;"
+            )
+
         wait_until(lambda: shown() == {t: [str(s), h] for t, (s, h) in want.items()}, 20, 0.2)
         assert webshots.text_of(d, "count") == str(N)
         view = get_json(base + "/api/tables")
         for c in view["tables"]:
             f = finals[c["table"]]
-            card = d.execute_script("return document.getElementById(arguments[0]).textContent",
-                                    "table-" + c["table"])
+            card = d.execute_script(
+                "return document.getElementById(arguments[0]).textContent", "table-" + c["table"]
+            )
             assert "round %d · %s" % (f["round"], f["phase"]) in card, card
             assert c["winner"] == f["winner"] and c["warnings"] == [], c
             if f["winner"] is not None:
                 assert "Winner: " + f["sides"][f["winner"]] in card
-            left = sum(s["hp"][0] + s["hp"][1] - s["damage"] for s in f["ships"]
-                       if s["side"] == 0)
+            left = sum(s["hp"][0] + s["hp"][1] - s["damage"] for s in f["ships"] if s["side"] == 0)
             assert c["strength"][0][0] == left
-            assert c["events_seen"] == f["seq"]       # every event, each once
+            assert c["events_seen"] == f["seq"]  # every event, each once
         rows = d.execute_script("return document.querySelectorAll('#results tbody tr').length")
         assert rows == N
     finally:
@@ -130,15 +142,33 @@ def test_a_taken_http_port_is_named_in_one_line(tmp_path):
     import socket
     import subprocess
     import sys
+
     need_mqtt()
     broker = Broker(tmp_path / "broker", tables=1)
     try:
         with socket.create_server(("127.0.0.1", 0)) as taken:
             port = taken.getsockname()[1]
-            r = subprocess.run([sys.executable, "-m", "host_tools.cli", "dashboard", "--broker",
-                                broker.url, "--user", "dashboard", "--password-file",
-                                broker.password("dashboard"), "--http", "127.0.0.1:%d" % port],
-                               capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+            r = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "host_tools.cli",
+                    "dashboard",
+                    "--broker",
+                    broker.url,
+                    "--user",
+                    "dashboard",
+                    "--password-file",
+                    broker.password("dashboard"),
+                    "--http",
+                    "127.0.0.1:%d" % port,
+                ],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                timeout=60,
+                check=False,
+            )
     finally:
         broker.stop()
     assert r.returncode == 2, r.stdout + r.stderr

@@ -34,7 +34,7 @@ def roster():
         return json.load(f)
 
 
-EVS = [[1, 15, 8, 1], [4, 0, 0, 0], [7, 1, 0, 0]]     # physical dice, next phase, a launch
+EVS = [[1, 15, 8, 1], [4, 0, 0, 0], [7, 1, 0, 0]]  # physical dice, next phase, a launch
 
 
 def play(pub, m, gid="g1", evs=EVS):
@@ -60,7 +60,7 @@ def test_each_event_once_then_the_retained_state_and_acks():
     assert states[-1][1]["seq"] == 3 and states[-1][1]["state_hash"] == m.rep.game.state_hash()
     assert pub.acked_seq == 0
     ev_mids = [i + 1 for i, (t, d, r) in enumerate(c.msgs) if t.endswith("/events")]
-    c.on_acked_cb(ev_mids[1])            # seq 2 acknowledged, seq 1 not yet
+    c.on_acked_cb(ev_mids[1])  # seq 2 acknowledged, seq 1 not yet
     assert pub.acked_seq == 0
     c.on_acked_cb(ev_mids[0])
     assert pub.acked_seq == 2
@@ -68,7 +68,7 @@ def test_each_event_once_then_the_retained_state_and_acks():
     assert pub.acked_seq == 3
     for mid in range(1, len(c.msgs) + 1):
         if mid not in ev_mids:
-            c.on_acked_cb(mid)                 # the states' acks
+            c.on_acked_cb(mid)  # the states' acks
     assert not pub.mid_seq and not pub.early
 
 
@@ -78,7 +78,7 @@ def test_an_ack_before_publish_returns_counts():
     play(pub, m)
     assert pub.acked_seq == 3 and not pub.unacked and not pub.early and not pub.mid_seq
     pub.publish_status(False)
-    assert not pub.early and not pub.mid_seq          # nothing kept per message
+    assert not pub.early and not pub.mid_seq  # nothing kept per message
 
 
 def test_a_restarted_publisher_skips_what_the_broker_holds_and_a_new_game_restarts():
@@ -88,5 +88,8 @@ def test_a_restarted_publisher_skips_what_the_broker_holds_and_a_new_game_restar
     play(pub, m)
     assert [d["seq"] for t, d, r in c.msgs if t.endswith("/events")] == [3]
     play(pub, m, gid="g2", evs=EVS[:2])
-    assert [(d["gid"], d["seq"]) for t, d, r in c.msgs if t.endswith("/events")] == \
-        [("g1", 3), ("g2", 1), ("g2", 2)]
+    assert [(d["gid"], d["seq"]) for t, d, r in c.msgs if t.endswith("/events")] == [
+        ("g1", 3),
+        ("g2", 1),
+        ("g2", 2),
+    ]

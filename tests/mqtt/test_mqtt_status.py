@@ -33,28 +33,37 @@ def card(base, table):
 
 def test_malformed_messages_are_counted_on_the_card(event):
     broker, base = event
-    c = mqttlink.Client(broker.url, "malformed-writer", "table-01",
-                        mqttlink.read_password(broker.password("table-01")))
+    c = mqttlink.Client(
+        broker.url,
+        "malformed-writer",
+        "table-01",
+        mqttlink.read_password(broker.password("table-01")),
+    )
     c.start()
     try:
-        for kind, payload in (("events", "not json"), ("state", '{"seq": 1}'),
-                              ("status", '{"online": "maybe"}')):
+        for kind, payload in (
+            ("events", "not json"),
+            ("state", '{"seq": 1}'),
+            ("status", '{"online": "maybe"}'),
+        ):
             c.publish(mqttlink.topic(EVENT, "table-01", kind), payload)
     finally:
         time.sleep(0.3)
         c.stop()
     wait_until(lambda: (card(base, "table-01") or {}).get("malformed") == 3, 10, 0.1)
-    want = ("3 malformed messages ignored, the last: status message: online must be true "
-            "or false")
+    want = "3 malformed messages ignored, the last: status message: online must be true or false"
     assert card(base, "table-01")["warnings"] == [want]
     need_browser()
     d = webshots.browser()
     try:
         d.get(base + "/")
+
         def text():
             return d.execute_script(
                 "var c = document.getElementById('table-table-01');"
-                " return c ? [c.dataset.malformed, c.textContent] : null;")
+                " return c ? [c.dataset.malformed, c.textContent] : null;"
+            )
+
         wait_until(lambda: text() is not None and want in text()[1], 10, 0.2)
         assert text()[0] == "3"
         assert webshots.text_of(d, "warned") == "1"
@@ -64,8 +73,7 @@ def test_malformed_messages_are_counted_on_the_card(event):
 
 def test_a_dead_publisher_is_offline_since_its_will_came(event, procs):
     broker, base = event
-    rec = Recorder(broker, mqttlink.topic(EVENT, "table-02", "status"),
-                   client_id="status-reader")
+    rec = Recorder(broker, mqttlink.topic(EVENT, "table-02", "status"), client_id="status-reader")
     procs.append(rec)
     sim = SimProcess("--headless", "--scenario", "hoth", "--seed", "1")
     procs.append(sim)
@@ -74,12 +82,12 @@ def test_a_dead_publisher_is_offline_since_its_will_came(event, procs):
     wait_until(lambda: (card(base, "table-02") or {}).get("online") is True, 30, 0.1)
     wait_until(lambda: any(s.get("online") for s in rec.of("/status")), 10, 0.1)
     online_t = [s for s in rec.of("/status") if s.get("online")][-1]["t"]
-    time.sleep(2.5)                   # connected long before the link dies
+    time.sleep(2.5)  # connected long before the link dies
     died = time.time()
-    pub.proc.kill()                   # no goodbye: the broker sends the will
+    pub.proc.kill()  # no goodbye: the broker sends the will
     wait_until(lambda: card(base, "table-02")["online"] is False, 15, 0.1)
     c = card(base, "table-02")
     assert died - 0.5 <= c["offline_since"] <= time.time(), (died, c["offline_since"])
     assert c["offline_since"] > online_t + 2
     assert any(w.startswith("publisher offline for ") for w in c["warnings"]), c["warnings"]
-    assert rec.of("/status")[-1] == {"online": False}          # the will: no time in it
+    assert rec.of("/status")[-1] == {"online": False}  # the will: no time in it

@@ -23,6 +23,7 @@ def folder(tmp_path):
     """A folder for `tournament init` that Mosquitto started as root may enter (pytest's own
     are private to root)."""
     import shutil
+
     d, made = reachable_folder(tmp_path / "cup")
     yield d
     if made:
@@ -37,8 +38,19 @@ def snap_of(g, gid="g1", **extra):
 
 
 def ev_msg(seq, h, gid="g1", t=100.0, board_hash=None, text="x"):
-    return json.dumps({"seq": seq, "ev": [4, 0, 0, 0], "hash": h, "board_hash": board_hash,
-                       "text": text, "round": 1, "phase": "p", "gid": gid, "t": t})
+    return json.dumps(
+        {
+            "seq": seq,
+            "ev": [4, 0, 0, 0],
+            "hash": h,
+            "board_hash": board_hash,
+            "text": text,
+            "round": 1,
+            "phase": "p",
+            "gid": gid,
+            "t": t,
+        }
+    )
 
 
 def board(now=100.0, silent_after=30):
@@ -55,10 +67,15 @@ def test_events_are_counted_once_per_seq_and_the_card_shows_the_state():
     assert tb.take(tp + "events", ev_msg(2, "bb", text="two")) == "event"
     g.submit((4, 0, 0, 0))
     assert tb.take(tp + "state", snap_of(g, seq=2, state_hash="bb")) == "state"
-    assert tb.take("fleetref/other/t1/state", snap_of(g)) is None     # another event
+    assert tb.take("fleetref/other/t1/state", snap_of(g)) is None  # another event
     c = tb.view()["tables"][0]
-    assert (c["table"], c["seq"], c["state_hash"], c["events_seen"], c["dups_dropped"]) == \
-        ("t1", 2, "bb", 2, 1)
+    assert (c["table"], c["seq"], c["state_hash"], c["events_seen"], c["dups_dropped"]) == (
+        "t1",
+        2,
+        "bb",
+        2,
+        1,
+    )
     assert c["recent"] == ["x", "two"] and c["warnings"] == [] and warned == []
     hp = sum(s["hp"][0] + s["hp"][1] for s in g.snapshot()["ships"] if s["side"] == 0)
     assert c["strength"][0][:2] == (hp, hp)
@@ -71,14 +88,16 @@ def test_hashes_that_disagree_and_silence_are_warned():
     tb.take("fleetref/cup/t1/events", ev_msg(1, "aa", board_hash="ff"))
     tb.take("fleetref/cup/t2/events", ev_msg(3, "cc"))
     tb.take("fleetref/cup/t2/state", snap_of(g, seq=3, state_hash="dd", t=190.0))
-    tb.take("fleetref/cup/t3/state", snap_of(g, seq=0, hash_match=False, board_hash="ee",
-                                             t=100.0, winner=1))
+    tb.take(
+        "fleetref/cup/t3/state",
+        snap_of(g, seq=0, hash_match=False, board_hash="ee", t=100.0, winner=1),
+    )
     cards = {c["table"]: c for c in tb.view()["tables"]}
     assert cards["t1"]["warnings"] == ["event 1: board hash ff, replica aa"]
-    assert cards["t2"]["warnings"] == ["event 3: state dd, event cc"]          # not silent
+    assert cards["t2"]["warnings"] == ["event 3: state dd, event cc"]  # not silent
     w3 = cards["t3"]["warnings"]
     assert any("board hash ee" in w for w in w3)
-    assert not any(w.startswith("silent") for w in w3)                        # it has ended
+    assert not any(w.startswith("silent") for w in w3)  # it has ended
     tb2, _ = board(now=200.0, silent_after=30)
     tb2.take("fleetref/cup/t4/state", snap_of(g, seq=0, t=150.0))
     assert tb2.view()["tables"][0]["warnings"] == ["silent for 50 s"]
@@ -90,7 +109,7 @@ def test_time_banks_a_new_game_and_results_csv():
     g = new_game("hoth", {"clock_s": 600})
     tb, _ = board()
     tb.take("fleetref/cup/t1/events", ev_msg(1, "aa"))
-    tb.take("fleetref/cup/t1/state", snap_of(g, gid="g2", seq=0))     # a new game
+    tb.take("fleetref/cup/t1/state", snap_of(g, gid="g2", seq=0))  # a new game
     c = tb.view()["tables"][0]
     assert c["clock"]["left"] == [600, 600] and c["gid"] == "g2" and c["events_seen"] == 0
     rows = tb.results_csv().splitlines()
@@ -112,16 +131,24 @@ def test_the_card_shows_paused_clocks():
     assert tb.view()["tables"][0]["clock"]["paused"] is False
 
 
-@pytest.mark.parametrize("kind,payload", [
-    ("state", b"not json"), ("state", b"[1, 2]"), ("state", b'{"seq": 1}'),
-    ("events", b'{"seq": "x", "gid": 1, "hash": "a"}'), ("events", (b'{"seq": 2, "gid": "g", '
-                                                                    b'"hash": 5}')),
-    ("status", b"{}"), ("state", b"\xff\xfe"), ("state", b"RECENT")])
+@pytest.mark.parametrize(
+    "kind,payload",
+    [
+        ("state", b"not json"),
+        ("state", b"[1, 2]"),
+        ("state", b'{"seq": 1}'),
+        ("events", b'{"seq": "x", "gid": 1, "hash": "a"}'),
+        ("events", (b'{"seq": 2, "gid": "g", "hash": 5}')),
+        ("status", b"{}"),
+        ("state", b"\xff\xfe"),
+        ("state", b"RECENT"),
+    ],
+)
 def test_a_malformed_message_is_warned_once_and_ignored(kind, payload):
     g = new_game("hoth")
     tb, warned = board()
     tb.take("fleetref/cup/t1/state", snap_of(g, seq=0))
-    if payload == b"RECENT":                   # a state whose recent list is torn
+    if payload == b"RECENT":  # a state whose recent list is torn
         d = json.loads(snap_of(g, seq=1))
         d["recent"] = [[]]
         payload = json.dumps(d)
@@ -137,14 +164,16 @@ def test_the_card_counts_malformed_messages_and_names_the_last():
     tb, warned = board()
     tb.take("fleetref/cup/t1/events", b"not json")
     assert tb.view()["tables"][0]["warnings"] == [
-        "1 malformed message ignored, the last: events message: not JSON"]
+        "1 malformed message ignored, the last: events message: not JSON"
+    ]
     tb.take("fleetref/cup/t1/state", b'{"seq": 1}')
     assert tb.view()["tables"][0]["malformed_last"] == "state message: no field 'gid'"
     tb.take("fleetref/cup/t1/status", b'{"online": "maybe"}')
     c = tb.view()["tables"][0]
     assert c["malformed"] == 3 and len(warned) == 3
-    assert c["warnings"] == [("3 malformed messages ignored, the last: status message: "
-                             "online must be true or false")]
+    assert c["warnings"] == [
+        ("3 malformed messages ignored, the last: status message: online must be true or false")
+    ]
 
 
 def test_the_will_has_no_time_and_the_card_says_when_the_table_went_offline():
@@ -152,12 +181,13 @@ def test_the_will_has_no_time_and_the_card_says_when_the_table_went_offline():
     it received the will, unless the broker sent it stored from before the dashboard
     subscribed (then when is unknown); the publisher's own status messages carry theirs."""
     from host_tools.tournament import publish
+
     will = json.loads(publish.will_payload())
     assert will == {"online": False}
     now = [1000.0]
     tb = tables.Tables("cup", 30, clock=lambda: now[0])
     tb.take("fleetref/cup/t1/status", json.dumps({"online": True, "t": 990.0}))
-    now[0] = 1500.0                               # the link died and the broker sent the will
+    now[0] = 1500.0  # the link died and the broker sent the will
     tb.take("fleetref/cup/t1/status", publish.will_payload())
     now[0] = 1530.0
     c = tb.view()["tables"][0]
@@ -183,8 +213,15 @@ def test_the_will_has_no_time_and_the_card_says_when_the_table_went_offline():
 def test_broker_urls_and_names():
     assert mqttlink.parse_broker("mqtt://127.0.0.1") == ("127.0.0.1", 1883, False)
     assert mqttlink.parse_broker("mqtts://host.example:9000") == ("host.example", 9000, True)
-    for bad in ("127.0.0.1:1883", "http://x", "mqtt://", "mqtt://h:0", "mqtt://h:99999",
-                "mqtt://u@h", "mqtt://h/path"):
+    for bad in (
+        "127.0.0.1:1883",
+        "http://x",
+        "mqtt://",
+        "mqtt://h:0",
+        "mqtt://h:99999",
+        "mqtt://u@h",
+        "mqtt://h/path",
+    ):
         with pytest.raises(mqttlink.MqttError):
             mqttlink.parse_broker(bad)
     for bad in ("a/b", "+", "#", "", "x" * 33, None):
@@ -204,7 +241,8 @@ def test_tournament_files(folder):
         _, seven, it, salt, digest = entries[user].split("$")
         assert seven == "7" and it == "101"
         assert base64.b64decode(digest) == hashlib.pbkdf2_hmac(
-            "sha512", pw.encode(), base64.b64decode(salt), 101, 64)
+            "sha512", pw.encode(), base64.b64decode(salt), 101, 64
+        )
         assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     acl = (tmp_path / "acl").read_text()
     assert "user dashboard\ntopic read fleetref/cup/#" in acl
@@ -213,7 +251,7 @@ def test_tournament_files(folder):
     conf = (tmp_path / "mosquitto.conf").read_text()
     for line in ("listener 18830 127.0.0.1", "allow_anonymous false", "persistence true"):
         assert line in conf.splitlines()
-    assert not any(l.startswith("user ") for l in conf.splitlines())     # never "user root"
+    assert not any(l.startswith("user ") for l in conf.splitlines())  # never "user root"
 
 
 def test_the_broker_files_belong_to_the_user_who_runs_the_broker(folder):
@@ -221,18 +259,22 @@ def test_the_broker_files_belong_to_the_user_who_runs_the_broker(folder):
     password file or ACL that others may read or that belongs to another user: passwd and acl
     are mode 600 and the store's folder 700, all that user's (this user's when not root)."""
     import pwd
+
     d = pathlib.Path(folder)
     tournament.init(str(d), 2, "cup", 18830)
     root = os.geteuid() == 0
     user = pwd.getpwnam("mosquitto") if root else pwd.getpwuid(os.geteuid())
     for name, mode in (("passwd", 0o600), ("acl", 0o600), ("data", 0o700)):
         st = os.stat(d / name)
-        assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == \
-            (mode, user.pw_uid, user.pw_gid if root else os.getegid()), name
-    for name in ("passwords", "passwords/table-01"):        # the clear ones stay with init's user
+        assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (
+            mode,
+            user.pw_uid,
+            user.pw_gid if root else os.getegid(),
+        ), name
+    for name in ("passwords", "passwords/table-01"):  # the clear ones stay with init's user
         st = os.stat(d / name)
         assert st.st_uid == os.geteuid() and not st.st_mode & 0o077, name
-    (d / "acl").chmod(0o644)                                 # an older set-up, written again
+    (d / "acl").chmod(0o644)  # an older set-up, written again
     tournament.init(str(d), 2, "cup", 18830)
     assert stat.S_IMODE(os.stat(d / "acl").st_mode) == 0o600
 

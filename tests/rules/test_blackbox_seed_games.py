@@ -23,6 +23,7 @@ def play(request):
         sim, host = start("--scenario", scenario, "--seed", "1")
         boards.append((sim, host))
         return host
+
     yield make
     for sim, host in boards:
         host.close()
@@ -35,6 +36,7 @@ def damage(snap, ship):
 
 
 # ---- seed 000 (swsb): WotC errata and FAQ --------------------------------------------
+
 
 def test_swsb_highest_roll_moves_last_and_ties_are_rerolled(play):
     """Seed 000 "initiative check": "Whoever rolls highest moves last and attacks first.
@@ -87,12 +89,12 @@ def test_swsb_counter_for_unlaunched_fighter_not_from_destroyed_ship(play):
     swsb_to_move(host)
     host.ok({"c": "counter", "ship": 5, "option": 1, "for": 7})
     hp = host.send({"c": "snap"})[1]["ships"][2]["hp"]
-    for _ in range(6):                       # on to the phase where damage is marked
+    for _ in range(6):  # on to the phase where damage is marked
         host.ok({"c": "phase"})
         msgs, snap = host.send({"c": "hit", "ship": 2, "n": hp[0] + hp[1]})
         if not [m for m in msgs if m.get("t") == "err"]:
             break
-    for _ in range(6):                       # on until the damage is applied
+    for _ in range(6):  # on until the damage is applied
         if snap["ships"][2]["status"] == "destroyed":
             break
         msgs, snap = host.send({"c": "phase"})
@@ -102,6 +104,7 @@ def test_swsb_counter_for_unlaunched_fighter_not_from_destroyed_ship(play):
 
 
 # ---- seed 001 (swsb-addon): alternating activation ----------------------------------
+
 
 def addon_to_move(host, first=0):
     host.ok({"c": "roll", "values": [15, 3]})
@@ -155,6 +158,7 @@ def test_addon_one_turn_per_class_number(play):
 
 # ---- seed 004 (smb): Starwars Miniatures Battlegame ---------------------------------
 
+
 def hoth_to_move(host):
     host.ok({"c": "roll", "values": [15, 3]})
     return host.ok({"c": "phase"})
@@ -199,6 +203,7 @@ def test_smb_initiative_player_moves_all_ships_first(play):
 
 
 # ---- seed 003 (xwing-overlap) --------------------------------------------------------
+
 
 def test_xwing_touching_ships_cannot_attack_each_other(play):
     """Seed 003: "While a ship is touching another ship, those ships cannot attack each

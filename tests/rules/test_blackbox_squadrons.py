@@ -49,12 +49,20 @@ def test_movement_rates_from_the_seed_formulas(board):
     5+4=9 / 14, 2 turns, TD 4; Star Destroyer (6, 4D, 1D) 3+4=7 / 10, 1 turn, TD 5."""
     _, snap = board.send({"c": "snap"})
     got = snap["profile"]["movement"]
-    want = {"Red 1": (8, 12, 3, 3), "Red Leader": (10, 14, 3, 1), "Black 1": (9, 14, 2, 4),
-            "Star Destroyer": (7, 10, 1, 5)}
+    want = {
+        "Red 1": (8, 12, 3, 3),
+        "Red Leader": (10, 14, 3, 1),
+        "Black 1": (9, 14, 2, 4),
+        "Star Destroyer": (7, 10, 1, 5),
+    }
     for name, (attack, full, turns, distance) in want.items():
         row = got[name]
-        assert (row["attack_speed"], row["full_throttle"], row["turns"],
-                row["turn_distance"]) == (attack, full, turns, distance), (name, row)
+        assert (row["attack_speed"], row["full_throttle"], row["turns"], row["turn_distance"]) == (
+            attack,
+            full,
+            turns,
+            distance,
+        ), (name, row)
 
 
 def test_turn_distance_before_each_turn(board):
@@ -168,7 +176,7 @@ def test_undo_always_reaches_back(board):
     board.ok({"c": "hit", "ship": 5, "by": 0})
     snap = board.ok({"c": "phase"})
     assert snap["round"] == 2
-    for _ in range(13):     # 10 moves, 2 phase ends, 1 hit
+    for _ in range(13):  # 10 moves, 2 phase ends, 1 hit
         snap = board.ok({"c": "undo"})
     assert "nothing to undo" in board.refused({"c": "undo"})
     assert snap["state_hash"] == start_snap["state_hash"]
@@ -179,11 +187,34 @@ def test_craft_with_zero_rates_can_still_be_moved(board):
     """Edge case: a squadron fighter with Space 0 and piloting 0D has Attack Speed 0 and Full
     Throttle 0 (seed 002's formulas) and may not stop dead (not a capital ship or hero); it
     must still be movable (0 hexes at Attack Speed), or the movement phase could never end."""
-    roster = {"name": "zero", "ruleset": "squadrons-d6", "sides": [
-        {"name": "A", "ships": [{"name": "Hulk", "class": 4, "hp": 1, "stats": {
-            "space": 0, "piloting": "0D", "maneuverability": "0D"}}]},
-        {"name": "B", "ships": [{"name": "Dart", "class": 4, "hp": 1, "stats": {
-            "space": 8, "piloting": "4D", "maneuverability": "2D"}}]}]}
+    roster = {
+        "name": "zero",
+        "ruleset": "squadrons-d6",
+        "sides": [
+            {
+                "name": "A",
+                "ships": [
+                    {
+                        "name": "Hulk",
+                        "class": 4,
+                        "hp": 1,
+                        "stats": {"space": 0, "piloting": "0D", "maneuverability": "0D"},
+                    }
+                ],
+            },
+            {
+                "name": "B",
+                "ships": [
+                    {
+                        "name": "Dart",
+                        "class": 4,
+                        "hp": 1,
+                        "stats": {"space": 8, "piloting": "4D", "maneuverability": "2D"},
+                    }
+                ],
+            },
+        ],
+    }
     board.ok({"c": "load", "roster": roster})
     move(board, 0, 1)
     move(board, 1, 1)

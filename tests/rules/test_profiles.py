@@ -15,8 +15,16 @@ from referee.rules.swsb_addon import EV_CHOOSE, range_band
 from referee.rules.swsb_addon import EV_MOVE
 from referee.rules.squadrons_d6 import movement_figures, dice_code, move_b, FULL_THROTTLE
 from referee.rules.xwing_overlap import EV_OVERLAP, xwing_die, overlap_dice, SKIP_ACTION
-from referee.rules.smb import (EV_POWER, EV_RESPONSE, EV_EXIT, EV_ION, W_CAPITAL, W_RAPID,
-                               ION_NEXT, S_SNUB_DEF)
+from referee.rules.smb import (
+    EV_POWER,
+    EV_RESPONSE,
+    EV_EXIT,
+    EV_ION,
+    W_CAPITAL,
+    W_RAPID,
+    ION_NEXT,
+    S_SNUB_DEF,
+)
 
 PH = (G.EV_PHASE, 0, 0, 0)
 
@@ -44,21 +52,56 @@ def game_of(roster):
 
 # ---- swsb completed (seed 000; digest 2-4) ---------------------------------------------------
 def swsb_roster(extra_light=(), extra_dark=(), settings=None):
-    r = {"name": "t", "ruleset": "swsb", "sides": [
-        {"name": "Light", "ships": [
-            {"name": "Cruiser", "class": 2, "hp": [2, 2], "cc": 1,
-             "stats": {"defense": 15, "attack": 6, "pd": 4,
-                       "damaged": {"defense": 11, "attack": 3, "pd": 0}}},
-            {"name": "X-wing", "class": 4, "hp": 1, "stats": {"defense": 15, "attack": 4}}]
-            + list(extra_light)},
-        {"name": "Dark", "ships": [
-            {"name": "Flagship", "class": 1, "hp": [4, 4],
-             "stats": {"defense": 16, "attack": 7, "pd": 3, "emperors_will": True}},
-            {"name": "Invisible Hand", "class": 2, "hp": [4, 2],
-             "stats": {"defense": 14, "attack": 5, "broadside": True}},
-            {"name": "TIE", "class": 4, "hp": 1, "count": 2,
-             "stats": {"defense": 14, "attack": 3, "infinite": True}}]
-            + list(extra_dark)}]}
+    r = {
+        "name": "t",
+        "ruleset": "swsb",
+        "sides": [
+            {
+                "name": "Light",
+                "ships": [
+                    {
+                        "name": "Cruiser",
+                        "class": 2,
+                        "hp": [2, 2],
+                        "cc": 1,
+                        "stats": {
+                            "defense": 15,
+                            "attack": 6,
+                            "pd": 4,
+                            "damaged": {"defense": 11, "attack": 3, "pd": 0},
+                        },
+                    },
+                    {"name": "X-wing", "class": 4, "hp": 1, "stats": {"defense": 15, "attack": 4}},
+                ]
+                + list(extra_light),
+            },
+            {
+                "name": "Dark",
+                "ships": [
+                    {
+                        "name": "Flagship",
+                        "class": 1,
+                        "hp": [4, 4],
+                        "stats": {"defense": 16, "attack": 7, "pd": 3, "emperors_will": True},
+                    },
+                    {
+                        "name": "Invisible Hand",
+                        "class": 2,
+                        "hp": [4, 2],
+                        "stats": {"defense": 14, "attack": 5, "broadside": True},
+                    },
+                    {
+                        "name": "TIE",
+                        "class": 4,
+                        "hp": 1,
+                        "count": 2,
+                        "stats": {"defense": 14, "attack": 3, "infinite": True},
+                    },
+                ]
+                + list(extra_dark),
+            },
+        ],
+    }
     if settings:
         r["settings"] = settings
     return r
@@ -75,15 +118,23 @@ def to_attack(g, pd=False, rolls=(12, 3)):
 def test_swsb_damaged_side_stat_block():
     g = game_of(swsb_roster())
     c = idx(g, "Cruiser")
-    assert (g.rules.defense(g, c), g.rules.attack_bonus(g, c), g.rules.point_defense(g, c)) == (15, 6, 4)
+    assert (g.rules.defense(g, c), g.rules.attack_bonus(g, c), g.rules.point_defense(g, c)) == (
+        15,
+        6,
+        4,
+    )
     to_attack(g)
     ok(g, (G.EV_HIT, c, 2, NONE))
-    ok(g, PH)                                     # damage phase: the card flips
+    ok(g, PH)  # damage phase: the card flips
     assert g.status(c) == G.DAMAGED
-    assert (g.rules.defense(g, c), g.rules.attack_bonus(g, c), g.rules.point_defense(g, c)) == (11, 3, 0)
+    assert (g.rules.defense(g, c), g.rules.attack_bonus(g, c), g.rules.point_defense(g, c)) == (
+        11,
+        3,
+        0,
+    )
     ok(g, PH)
     to_attack(g, pd=True)
-    refused(g, (G.EV_HIT, idx(g, "TIE 1"), 1, c), "no point defense")   # damaged PD 0
+    refused(g, (G.EV_HIT, idx(g, "TIE 1"), 1, c), "no point defense")  # damaged PD 0
 
 
 def test_emperors_will_moves_damage_to_an_allied_fighter_at_once():
@@ -97,7 +148,7 @@ def test_emperors_will_moves_damage_to_an_allied_fighter_at_once():
     assert g.pend[f] == 2
     ok(g, (EV_TRANSFER, f, 1, tie))
     assert g.pend[f] == 1 and g.dmg[f] == 0
-    assert g.fl[tie] & G.F_LAUNCHED == 0          # destroyed at once: Infinite, back to the pool
+    assert g.fl[tie] & G.F_LAUNCHED == 0  # destroyed at once: Infinite, back to the pool
     refused(g, (EV_TRANSFER, f, 1, x), "allied fighter")
     refused(g, (EV_TRANSFER, idx(g, "Invisible Hand"), 1, tie), "no Emperor's Will")
     refused(g, (EV_TRANSFER, f, 5, idx(g, "TIE 2")), "has not 5 damage pending")
@@ -113,7 +164,7 @@ def test_infinite_fighters_return_to_the_pool():
     ok(g, PH)
     ok(g, (G.EV_INIT, 12, 3, 0))
     ok(g, PH)
-    ok(g, (G.EV_LAUNCH, tie, 0, 0))               # it can come back in
+    ok(g, (G.EV_LAUNCH, tie, 0, 0))  # it can come back in
 
 
 def test_broadside_fires_once_to_each_side():
@@ -121,7 +172,7 @@ def test_broadside_fires_once_to_each_side():
     # both the left and right sides of the starship?" "Yes"
     g = game_of(swsb_roster())
     h, c, x = idx(g, "Invisible Hand"), idx(g, "Cruiser"), idx(g, "X-wing")
-    to_attack(g, rolls=(3, 12))                # the Dark Side attacks first
+    to_attack(g, rolls=(3, 12))  # the Dark Side attacks first
     refused(g, (EV_AIM, c, W_BROAD_L, 0), "no broadside")
     ok(g, (EV_AIM, h, W_BROAD_L, 0))
     ok(g, (EV_ATTACK, h, 18, c))
@@ -131,36 +182,53 @@ def test_broadside_fires_once_to_each_side():
     refused(g, (EV_ATTACK, h, 18, x), "broadside to the right")
 
 
-@pytest.mark.parametrize("roll,settings,hit", [
-    (10, {}, True),                       # X-wing 10 + 4 = 14 meets the TIE's Defense 14
-    (10, {"tie_hits": 0}, False),
-    (11, {"tie_hits": 0}, True),
-    (9, {}, False),
-    (20, {}, False), (20, {"nat20_hits": 1}, True),   # 20 + 4 = 24 against Defense 25
-    (1, {}, True), (1, {"nat1_misses": 1}, False)])   # 1 + 4 = 5 against Defense 2
+@pytest.mark.parametrize(
+    "roll,settings,hit",
+    [
+        (10, {}, True),  # X-wing 10 + 4 = 14 meets the TIE's Defense 14
+        (10, {"tie_hits": 0}, False),
+        (11, {"tie_hits": 0}, True),
+        (9, {}, False),
+        (20, {}, False),
+        (20, {"nat20_hits": 1}, True),  # 20 + 4 = 24 against Defense 25
+        (1, {}, True),
+        (1, {"nat1_misses": 1}, False),
+    ],
+)  # 1 + 4 = 5 against Defense 2
 def test_attack_helper_d20_plus_attack_against_defense(roll, settings, hit):
     # digest 2.2 (W6): d20 + attack against Defense; TIE fighter Defense 14 (W4)
     r = swsb_roster(settings=settings)
-    r["sides"][1]["ships"].append({"name": "Wall", "class": 1, "hp": 9,
-                                   "stats": {"defense": 25, "attack": 0}})
+    r["sides"][1]["ships"].append(
+        {"name": "Wall", "class": 1, "hp": 9, "stats": {"defense": 25, "attack": 0}}
+    )
     g = game_of(r)
     x, tie, wall = idx(g, "X-wing"), idx(g, "TIE 1"), idx(g, "Wall")
     target = wall if roll == 20 else tie
     to_attack(g)
     if roll == 1:
         g.st = bytearray(g.st)
-        g.st[tie * g.nst] = 2                # front Defense 2
+        g.st[tie * g.nst] = 2  # front Defense 2
     ok(g, (EV_ATTACK, x, roll, target))
     assert g.x[0] == (1 if hit else 2)
     assert g.pend[target] == (1 if hit else 0)
-    assert g.active == x                    # the attacker is the ship firing now
+    assert g.active == x  # the attacker is the ship firing now
 
 
 # ---- swsb-addon (seed 001) ------------------------------------------------------------------
 def test_range_bands_by_inches():
     # seed 001: Very Close 0-8" 0, Close 9-16" -1, Medium 17-24" -2, Long 25-32" -3, Extreme 33"+ -4
-    assert [range_band(d) for d in (0, 8, 9, 16, 17, 24, 25, 32, 33, 60)] == \
-        [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert [range_band(d) for d in (0, 8, 9, 16, 17, 24, 25, 32, 33, 60)] == [
+        0,
+        0,
+        1,
+        1,
+        2,
+        2,
+        3,
+        3,
+        4,
+        4,
+    ]
     with pytest.raises(ValueError):
         range_band(-1)
 
@@ -189,17 +257,17 @@ def test_addon_modifiers_band_fighters_cloak_size():
     addon_attack_phase(g)
     mc, xw = idx(g, "Mon Calamari Cruiser"), idx(g, "X-wing 1")
     ih, cr, vd = idx(g, "Invisible Hand"), idx(g, "Cloaked Raider"), idx(g, "Vulture Droid 1")
-    assert attack_total(g, mc, ih, 20) == -2               # Medium
-    assert attack_total(g, mc, vd, 1) == -1                # non-PD fire at fighters: 9-16"
+    assert attack_total(g, mc, ih, 20) == -2  # Medium
+    assert attack_total(g, mc, vd, 1) == -1  # non-PD fire at fighters: 9-16"
     assert attack_total(g, mc, vd, 1, weapon=W_PD) == 0  # PD at a fighter: no band rule
-    assert attack_total(g, mc, cr, 4) == -1                # Cloak: one band further out
-    assert "Extreme" in attack_total(g, mc, cr, 28)        # Long -> Extreme: not targetable
-    assert attack_total(g, xw, cr, 1) == 0                 # fighters attack Cloak unmodified
+    assert attack_total(g, mc, cr, 4) == -1  # Cloak: one band further out
+    assert "Extreme" in attack_total(g, mc, cr, 28)  # Long -> Extreme: not targetable
+    assert attack_total(g, xw, cr, 1) == 0  # fighters attack Cloak unmodified
     s = addon({"size_modifier": 1})
     addon_attack_phase(s)
     # "a Class 1 ship firing at a Class 3 ship would have a -2 (1 - 3) modifier"
-    assert attack_total(s, mc, cr, 4) == -1 + (2 - 3)      # class 2 at class 3, cloak band
-    assert attack_total(s, mc, vd, 1) == 0 + (2 - 4)       # fighter band rule dropped
+    assert attack_total(s, mc, cr, 4) == -1 + (2 - 3)  # class 2 at class 3, cloak band
+    assert attack_total(s, mc, vd, 1) == 0 + (2 - 4)  # fighter band rule dropped
     assert attack_total(s, mc, vd, 1, weapon=W_PD) == 0  # never for PD
 
 
@@ -217,38 +285,41 @@ def test_addon_roll_of_20_always_hits():
 
 def test_alternating_activation():
     g = addon()
-    mc, fal, x1, x2 = [idx(g, n) for n in ("Mon Calamari Cruiser", "Millennium Falcon",
-                                           "X-wing 1", "X-wing 2")]
-    ih, cr, v1, v2 = [idx(g, n) for n in ("Invisible Hand", "Cloaked Raider",
-                                          "Vulture Droid 1", "Vulture Droid 2")]
-    ok(g, (G.EV_INIT, 3, 12, 0))           # the Dark Side wins and chooses
+    mc, fal, x1, x2 = [
+        idx(g, n) for n in ("Mon Calamari Cruiser", "Millennium Falcon", "X-wing 1", "X-wing 2")
+    ]
+    ih, cr, v1, v2 = [
+        idx(g, n)
+        for n in ("Invisible Hand", "Cloaked Raider", "Vulture Droid 1", "Vulture Droid 2")
+    ]
+    ok(g, (G.EV_INIT, 3, 12, 0))  # the Dark Side wins and chooses
     ok(g, PH)
     refused(g, (EV_MOVE, mc, 1, 0), "chooses who moves first")
-    ok(g, (EV_CHOOSE, 0, 0, 0))          # the Light Side moves first
+    ok(g, (EV_CHOOSE, 0, 0, 0))  # the Light Side moves first
     refused(g, (EV_CHOOSE, 1, 0, 0), "already chosen")
     refused(g, (EV_MOVE, ih, 1, 0), "not Dark")
     refused(g, (EV_MOVE, x1, 1, 0), "class 1-3 ships move before class 4")
     ok(g, (EV_MOVE, mc, 1, 0))
-    ok(g, (EV_MOVE, fal, 1, 0))          # two at a time: now the Dark Side
+    ok(g, (EV_MOVE, fal, 1, 0))  # two at a time: now the Dark Side
     assert g.rules.acting_side(g) == 1
     ok(g, (EV_MOVE, ih, 1, 0))
-    ok(g, (EV_MOVE, cr, 1, 0))           # class 1-3 done: class 4, the first player again
+    ok(g, (EV_MOVE, cr, 1, 0))  # class 1-3 done: class 4, the first player again
     assert g.rules.acting_side(g) == 0
     ok(g, (EV_MOVE, x1, 1, 0))
     ok(g, (EV_MOVE, x2, 1, 0))
     ok(g, (EV_MOVE, v1, 1, 0))
     ok(g, (EV_MOVE, v2, 1, 0))
-    ok(g, PH)                              # attack: the player that moved first fires first
+    ok(g, PH)  # attack: the player that moved first fires first
     assert g.rules.acting_side(g) == 0
     refused(g, (G.EV_HIT, mc, 1, ih), "not Dark")
     refused(g, (G.EV_HIT, v1, 1, x1), "class 1-3 ships fire before class 4")
     ok(g, (G.EV_HIT, ih, 2, mc))
     refused(g, (G.EV_HIT, cr, 1, fal), "finish its activation")
     assert g.pend[ih] == 2 and g.dmg[ih] == 0
-    ok(g, (EV_DONE, mc, 0, 0))           # damage assessed as soon as the ship has fired
+    ok(g, (EV_DONE, mc, 0, 0))  # damage assessed as soon as the ship has fired
     assert g.dmg[ih] == 2 and g.pend[ih] == 0
     refused(g, (G.EV_HIT, ih, 1, fal), "not Light")
-    ok(g, (G.EV_HIT, fal, 4, ih))          # the Invisible Hand (4/2) fires
+    ok(g, (G.EV_HIT, fal, 4, ih))  # the Invisible Hand (4/2) fires
     ok(g, (EV_DONE, ih, 0, 0))
     assert g.status(fal) == G.DAMAGED
     assert g.rules.yet_to_act(g, cr) and not g.rules.yet_to_act(g, ih)
@@ -258,19 +329,29 @@ def test_addon_grid_shows_whose_activation_and_who_has_yet_to_act():
     from referee.app import Referee
     from referee.dice import Dice, XorShift32
     from referee.render import Renderer, SIDE_RGB, DIM_WHITE
-    app = Referee({"name": "t"}, os.path.join(ROOT, "firmware", "rosters"), lambda l: None,
-                  Dice(XorShift32(1)), 12)
+
+    app = Referee(
+        {"name": "t"},
+        os.path.join(ROOT, "firmware", "rosters"),
+        lambda l: None,
+        Dice(XorShift32(1)),
+        12,
+    )
     app.load_scenario("swsb-addon-example")
-    for line in ['{"c": "roll", "values": [3, 12]}', '{"c": "phase"}', '{"c": "choose", "side": 1}',
-                 '{"c": "move", "ship": 4}']:
+    for line in [
+        '{"c": "roll", "values": [3, 12]}',
+        '{"c": "phase"}',
+        '{"c": "choose", "side": 1}',
+        '{"c": "move", "ship": 4}',
+    ]:
         app.link.handle_line(line)
     app.pad.cursor = 0
     r = Renderer(16, 16)
     r.render(app)
-    assert r.get(14, 0) == SIDE_RGB[1]                 # the Dark Side's activation
-    assert r.get(8 + 6, 2) != DIM_WHITE                # the Invisible Hand has moved
-    assert r.get(8 + 6, 3) == DIM_WHITE                # the Cloaked Raider has yet to act
-    assert r.get(6, 3) == DIM_WHITE                    # and so has the Falcon
+    assert r.get(14, 0) == SIDE_RGB[1]  # the Dark Side's activation
+    assert r.get(8 + 6, 2) != DIM_WHITE  # the Invisible Hand has moved
+    assert r.get(8 + 6, 3) == DIM_WHITE  # the Cloaked Raider has yet to act
+    assert r.get(6, 3) == DIM_WHITE  # and so has the Falcon
 
 
 # ---- squadrons-d6 (seed 002) ----------------------------------------------------------------
@@ -293,9 +374,9 @@ def test_squadron_full_throttle_and_stop_dead_and_unused_turns():
     cor, b1, b2 = idx(g, "Corellian Corvette"), idx(g, "Black 1"), idx(g, "Black 2")
     b3, b4, sd = idx(g, "Black 3"), idx(g, "Black 4"), idx(g, "Star Destroyer")
     refused(g, (G.EV_INIT, 3, 4, 0), "no initiative")
-    ok(g, (EV_MOVE, r1, move_b(2, 9), 1))      # Red 1 at Full Throttle...
+    ok(g, (EV_MOVE, r1, move_b(2, 9), 1))  # Red 1 at Full Throttle...
     refused(g, (EV_MOVE, r2, move_b(1, 5), 0), "same rate")
-    assert g.fl2[r3] & FULL_THROTTLE           # ...the whole squadron counts as Full Throttle
+    assert g.fl2[r3] & FULL_THROTTLE  # ...the whole squadron counts as Full Throttle
     refused(g, (EV_MOVE, r2, move_b(2, 12), 4), "3 turns a move")
     for k in (r2, r3, lead):
         ok(g, (EV_MOVE, k, move_b(2, 10), 0))
@@ -305,23 +386,27 @@ def test_squadron_full_throttle_and_stop_dead_and_unused_turns():
         ok(g, (EV_MOVE, k, move_b(1, 4), 0))
     refused(g, (EV_MOVE, cor, move_b(3, 0), 0), "Attack Speed the round before")
     refused(g, (EV_MOVE, cor, move_b(1, 4), 1), "must cross 5 hexes before each turn")
-    ok(g, (EV_MOVE, cor, move_b(1, 5), 1))     # 1 of its 2 turns used
+    ok(g, (EV_MOVE, cor, move_b(1, 5), 1))  # 1 of its 2 turns used
     ok(g, (EV_MOVE, sd, move_b(1, 3), 0))
-    ok(g, PH)                                  # combat
+    ok(g, PH)  # combat
     refused(g, (G.EV_HIT, b1, 1, r3), "Full Throttle")
     ok(g, (G.EV_HIT, r1, 1, b2))
-    ok(g, PH)                                  # round 2
+    ok(g, PH)  # round 2
     assert not g.fl2[r3] & FULL_THROTTLE
-    refused(g, (EV_MOVE, cor, move_b(1, 6), 3), "2 turns a move")   # the unused turn was lost
-    ok(g, (EV_MOVE, cor, move_b(3, 0), 0))     # stop dead after Attack Speed last round
+    refused(g, (EV_MOVE, cor, move_b(1, 6), 3), "2 turns a move")  # the unused turn was lost
+    ok(g, (EV_MOVE, cor, move_b(3, 0), 0))  # stop dead after Attack Speed last round
     refused(g, (EV_MOVE, lead, move_b(3, 0), 0), "Attack Speed the round before")  # a hero
 
 
 # ---- xwing-overlap (seed 003) ---------------------------------------------------------------
 def test_xwing_attack_die_faces():
     faces = [xwing_die(f) for f in range(1, 9)]
-    assert (faces.count("hit"), faces.count("crit"), faces.count("focus"),
-            faces.count("blank")) == (3, 1, 2, 2)
+    assert (
+        faces.count("hit"),
+        faces.count("crit"),
+        faces.count("focus"),
+        faces.count("blank"),
+    ) == (3, 1, 2, 2)
     assert overlap_dice(3, 1) == 1 and overlap_dice(3, 2) == 2 and overlap_dice(1, 3) == 1
     assert overlap_dice(2, 3) == 1 and overlap_dice(1, 2) == 0 and overlap_dice(3, 3) == 0
 
@@ -329,14 +414,15 @@ def test_xwing_attack_die_faces():
 def test_overlaps():
     g = new_game("xwing-overlap-example")
     x1, x2, yt, cr = [idx(g, n) for n in ("X-wing 1", "X-wing 2", "YT-1300", "CR90 Corvette")]
-    t1, t2, _vt, rd = [idx(g, n) for n in ("TIE Fighter 1", "TIE Fighter 2", "VT-49 Decimator",
-                                          "Raider")]
+    t1, t2, _vt, rd = [
+        idx(g, n) for n in ("TIE Fighter 1", "TIE Fighter 2", "VT-49 Decimator", "Raider")
+    ]
     # small over small: skips Perform Action; touching ships cannot attack each other
     ok(g, (EV_OVERLAP, x1, 0, t1))
     assert g.fl2[x1] & SKIP_ACTION and not g.fl2[t1] & SKIP_ACTION
     refused(g, (EV_OVERLAP, x2, 1, t2), "rolls 0 attack dice")
     # small over huge: standard rules, and it rolls one die and suffers the result
-    ok(g, (EV_OVERLAP, x2, 1 << 4, rd))       # a crit
+    ok(g, (EV_OVERLAP, x2, 1 << 4, rd))  # a crit
     assert g.dmg[x2] == 1 and g.fl2[x2] & SKIP_ACTION
     # huge over small and large: destroyed; 1 die per small, 2 per large, fore section
     refused(g, (EV_OVERLAP, rd, 3, yt), "rolls 2 attack dice")
@@ -348,7 +434,7 @@ def test_overlaps():
     ok(g, PH)
     refused(g, (G.EV_HIT, t1, 1, x1), "touching")
     refused(g, (G.EV_HIT, x1, 1, t1), "touching")
-    ok(g, (G.EV_HIT, t1, 1, x2))                # not touching each other
+    ok(g, (G.EV_HIT, t1, 1, x2))  # not touching each other
 
 
 # ---- smb completed (seed 004) ---------------------------------------------------------------
@@ -361,7 +447,7 @@ def test_smb_responses():
     g = new_game("hoth")
     sd, t1 = idx(g, "Star Destroyer"), idx(g, "TIE Fighter 1")
     tt, x1, x2 = idx(g, "Troop Transport"), idx(g, "X-Wing 1"), idx(g, "X-Wing 2")
-    hoth_movement(g, empire_first=False)        # the Rebels move first
+    hoth_movement(g, empire_first=False)  # the Rebels move first
     refused(g, (EV_MOVE, sd, 1, 0), "Rebels move first")
     ok(g, (EV_MOVE, x1, 1, 0))
     # "Star destroyer D cannot counter move because it is slower (speed 2) than the X-Wing"
@@ -369,7 +455,7 @@ def test_smb_responses():
     refused(g, (EV_RESPONSE, sd, 2, tt), "has not moved")
     refused(g, (EV_RESPONSE, x2, 2, x1), "enemy")
     refused(g, (G.EV_HIT, x1, 1, sd), "only as a response")
-    ok(g, (EV_RESPONSE, sd, 2, x1))           # rapid fire: the turbolasers
+    ok(g, (EV_RESPONSE, sd, 2, x1))  # rapid fire: the turbolasers
     refused(g, (EV_RESPONSE, sd, 2, x1), "only one response per enemy ship moved")
     ok(g, (G.EV_HIT, x1, 1, sd))
     ok(g, (EV_MOVE, x2, 1, 0))
@@ -377,30 +463,31 @@ def test_smb_responses():
     ok(g, (EV_MOVE, sd, 1, 0))
     ok(g, (G.EV_LAUNCH, t1, 0, 0))
     ok(g, (EV_MOVE, t1, 1, 0))
-    refused(g, (EV_RESPONSE, x2, 5, t1), "directly behind")     # countermove, behind
-    ok(g, (EV_RESPONSE, x2, 1, t1))           # X-Wing speed 4 = TIE speed 4
+    refused(g, (EV_RESPONSE, x2, 5, t1), "directly behind")  # countermove, behind
+    ok(g, (EV_RESPONSE, x2, 1, t1))  # X-Wing speed 4 = TIE speed 4
 
 
 def test_smb_defense_by_facing_snub_and_capital_targets():
     g = new_game("hoth")
-    sd, t1, tt, x1 = [idx(g, n) for n in ("Star Destroyer", "TIE Fighter 1", "Troop Transport",
-                                          "X-Wing 1")]
+    sd, t1, tt, x1 = [
+        idx(g, n) for n in ("Star Destroyer", "TIE Fighter 1", "Troop Transport", "X-Wing 1")
+    ]
     hoth_movement(g)
     ok(g, (G.EV_LAUNCH, t1, 0, 0))
     ok(g, (EV_MOVE, sd, 1, 0))
-    ok(g, (EV_MOVE, t1, 3, 0))                # fighter attack move: fires during the move
-    ok(g, (EV_AIM, t1, W_RAPID, 0))         # lasers +2 at the Transport's front (14)
-    res = g.rules.attack_result(g, t1, tt, 15)   # 17 < 14 + 4 against snub weapons: a miss
+    ok(g, (EV_MOVE, t1, 3, 0))  # fighter attack move: fires during the move
+    ok(g, (EV_AIM, t1, W_RAPID, 0))  # lasers +2 at the Transport's front (14)
+    res = g.rules.attack_result(g, t1, tt, 15)  # 17 < 14 + 4 against snub weapons: a miss
     assert res == (False, 17, 18)
-    ok(g, (EV_ATTACK, t1, 16, tt))            # 18: a hit
+    ok(g, (EV_ATTACK, t1, 16, tt))  # 18: a hit
     assert g.x[0] == 1 and g.dmg[tt] == 1
-    assert g.rules.defense(g, tt, 2) + g.stat(tt, S_SNUB_DEF) == 27   # the rear: 23 + 4
+    assert g.rules.defense(g, tt, 2) + g.stat(tt, S_SNUB_DEF) == 27  # the rear: 23 + 4
     refused(g, (EV_AIM, t1, W_CAPITAL, 0), "no capital weapon")
     smb_move_all(g)
-    ok(g, PH)                                   # capital weapons
+    ok(g, PH)  # capital weapons
     ok(g, (EV_AIM, sd, W_CAPITAL, 1))
     refused(g, (EV_ATTACK, sd, 10, x1), "cannot target fighters")
-    ok(g, (EV_ATTACK, sd, 15, tt))            # 15 + 5 = 20 vs side 20: a hit (pending)
+    ok(g, (EV_ATTACK, sd, 15, tt))  # 15 + 5 = 20 vs side 20: a hit (pending)
     assert g.pend[tt] == 1
 
 
@@ -414,9 +501,9 @@ def test_ion_cannon():
     smb_move_all(g)
     ok(g, PH)
     refused(g, (EV_ION, tt, 10, 0), "at the enemy")
-    ok(g, (EV_ION, sd, 1, 2))                 # 17 vs rear 27: a miss
+    ok(g, (EV_ION, sd, 1, 2))  # 17 vs rear 27: a miss
     assert g.x[0] == 2
-    ok(g, (EV_ION, sd, 11, 2))                # 27: a hit
+    ok(g, (EV_ION, sd, 11, 2))  # 27: a hit
     assert g.dmg[sd] == 0 and g.fl2[sd] & ION_NEXT
     refused(g, (EV_ION, sd, 11, 2), "fired its 2 bursts")
     ok(g, PH)
@@ -424,13 +511,13 @@ def test_ion_cannon():
     ok(g, PH)
     refused(g, (EV_MOVE, sd, 1, 0), "ionized")
     refused(g, (EV_POWER, sd, 0, 0), "ionized")
-    smb_move_all(g)                           # the others move; the Star Destroyer cannot
+    smb_move_all(g)  # the others move; the Star Destroyer cannot
     ok(g, PH)
     refused(g, (G.EV_HIT, tt, 1, sd), "ionized")
     ok(g, PH)
     ok(g, (G.EV_INIT, 15, 8, 0))
     ok(g, PH)
-    ok(g, (EV_MOVE, sd, 1, 0))                # only the next round
+    ok(g, (EV_MOVE, sd, 1, 0))  # only the next round
 
 
 def test_victory_conditions():
@@ -438,7 +525,7 @@ def test_victory_conditions():
     tt = idx(g, "Troop Transport")
     assert g.winner() is None
     hoth_movement(g, empire_first=False)
-    ok(g, (EV_EXIT, tt, 1, 0))                # the Transport leaves by the far edge
+    ok(g, (EV_EXIT, tt, 1, 0))  # the Transport leaves by the far edge
     assert g.winner() == 1
     g = new_game("hoth")
     hoth_movement(g)
@@ -447,7 +534,7 @@ def test_victory_conditions():
     d = new_game("deathstar")
     ok(d, (G.EV_INIT, 15, 8, 0))
     ok(d, PH)
-    ok(d, (EV_EXIT, idx(d, "X-Wing 3"), 2, 0))   # a hit on the target port
+    ok(d, (EV_EXIT, idx(d, "X-Wing 3"), 2, 0))  # a hit on the target port
     assert d.winner() == 1
 
 
@@ -466,18 +553,23 @@ def test_ruleset_and_scenario_menu_on_the_pad():
     from referee.dice import Dice, XorShift32
     from referee.keymap import KeyMap
     from referee.app import ACTIONS
+
     board = json.load(open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")))
     km = KeyMap(board, ACTIONS)
-    assert km.find("menu") == (14, True)            # hold the phase key
+    assert km.find("menu") == (14, True)  # hold the phase key
     out = []
-    app = Referee(board, os.path.join(ROOT, "firmware", "rosters"), out.append,
-                  Dice(XorShift32(1)), 12)
+    app = Referee(
+        board, os.path.join(ROOT, "firmware", "rosters"), out.append, Dice(XorShift32(1)), 12
+    )
     app.load_scenario("hoth")
     app.pad.key("menu")
     names = app.pad.menu
-    assert names == sorted(n[:-5] for n in os.listdir(os.path.join(ROOT, "firmware", "rosters"))
-                           if n.endswith(".json"))
-    app.pad.key("dmg+")                                  # the seed's own rule does not fire here
+    assert names == sorted(
+        n[:-5]
+        for n in os.listdir(os.path.join(ROOT, "firmware", "rosters"))
+        if n.endswith(".json")
+    )
+    app.pad.key("dmg+")  # the seed's own rule does not fire here
     app.pad.key("cancel")
     assert app.pad.menu is None and app.game.rules.name == "smb"
     app.pad.key("menu")
@@ -485,4 +577,4 @@ def test_ruleset_and_scenario_menu_on_the_pad():
         app.pad.key("sel+")
     app.pad.key("enter")
     assert app.game.rules.name == "squadrons-d6" and app.pad.menu is None
-    assert json.loads(out[-1])["t"] == "game"        # the host is told of the new game
+    assert json.loads(out[-1])["t"] == "game"  # the host is told of the new game

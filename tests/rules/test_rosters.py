@@ -15,8 +15,6 @@ from support.process import board_says, cli
 DOC = os.path.join(ROOT, "docs", "rosters.md")
 
 
-
-
 def doc_examples():
     text = open(DOC).read()
     return re.findall(r"```(json|toml)\n(.*?)```", text, re.S)
@@ -25,6 +23,7 @@ def doc_examples():
 def test_every_example_in_the_doc_loads(tmp_path):
     import tomllib
     from referee import scenarios
+
     ex = doc_examples()
     assert len(ex) >= 5
     seen = set()
@@ -41,11 +40,13 @@ def test_every_example_in_the_doc_loads(tmp_path):
             assert s["name"] in r.stdout
     assert {"json", "toml"} == {lang for lang, _ in ex}
     from referee import rules
-    assert seen == set(rules.RULESETS)     # an example per ruleset
+
+    assert seen == set(rules.RULESETS)  # an example per ruleset
 
 
 def test_doc_names_every_setting_and_stat_of_each_ruleset():
     from referee import rules
+
     text = open(DOC).read()
     for name in rules.RULESETS:
         part = text.split("## %s:" % name, 1)[1].split("\n## ", 1)[0]
@@ -60,7 +61,7 @@ def test_doc_names_every_setting_and_stat_of_each_ruleset():
 def test_roster_check_names_the_ship_and_suggests(tmp_path):
     bad = tmp_path / "long.json"
     raw = json.loads(open(os.path.join(ROOT, "firmware", "rosters", "swsb-example.json")).read())
-    raw["sides"][1]["ships"][0]["name"] = "Millennium Falcon Corellia"     # 26 characters
+    raw["sides"][1]["ships"][0]["name"] = "Millennium Falcon Corellia"  # 26 characters
     bad.write_text(json.dumps(raw))
     r = cli("roster", "check", str(bad))
     assert r.returncode == 2
@@ -97,8 +98,11 @@ def test_push_onto_the_simulator_appears_in_the_menu(sim_factory, tmp_path):
     assert hello["scenario"] == "cloaked-raid" and hello["ruleset"] == "swsb-addon"
     # a bad roster is refused by the board and writes nothing
     bad = tmp_path / "bad.json"
-    raw = {"name": "x", "ruleset": "swsb", "sides": [{"ships": [{"name": "a", "class": 9,
-                                                                  "hp": 1}]}, {"ships": []}]}
+    raw = {
+        "name": "x",
+        "ruleset": "swsb",
+        "sides": [{"ships": [{"name": "a", "class": 9, "hp": 1}]}, {"ships": []}],
+    }
     bad.write_text(json.dumps(raw))
     r = cli("roster", "push", str(bad), "--port", sim.port)
     assert r.returncode == 2 and "class" in r.stderr
@@ -108,16 +112,18 @@ def test_push_onto_the_simulator_appears_in_the_menu(sim_factory, tmp_path):
 def test_the_board_refuses_a_bad_roster_itself(tmp_path):
     # what roster push would send if the host did not check first: the board checks too
     from support.game import make_referee
+
     app, out = make_referee("hoth")
     app.scenario_dir = str(tmp_path)
-    app.link.handle_line(json.dumps({"c": "roster-put", "name": "x", "roster": {"ruleset": "nope"}}))
+    app.link.handle_line(
+        json.dumps({"c": "roster-put", "name": "x", "roster": {"ruleset": "nope"}})
+    )
     assert json.loads(out[-1])["t"] == "err" and os.listdir(tmp_path) == []
     app.link.handle_line(json.dumps({"c": "roster-put", "name": "../x", "roster": {}}))
     assert json.loads(out[-1])["t"] == "err" and os.listdir(tmp_path) == []
     raw = json.loads(open(os.path.join(ROOT, "firmware", "rosters", "hoth.json")).read())
     app.link.handle_line(json.dumps({"c": "roster-put", "name": "mine", "roster": raw}))
-    assert json.loads(out[-1]) == {"t": "ok", "c": "roster-put", "name": "mine",
-                                   "replaced": False}
+    assert json.loads(out[-1]) == {"t": "ok", "c": "roster-put", "name": "mine", "replaced": False}
     app.link.handle_line(json.dumps({"c": "roster-put", "name": "mine", "roster": raw}))
     assert json.loads(out[-1])["replaced"] is True
     assert sorted(os.listdir(tmp_path)) == ["mine.json"]

@@ -3,8 +3,18 @@
 import pytest
 
 from support.game import new_game, smb_move_all
-from referee.game import (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH,
-                          NONE, DAMAGED, DESTROYED, OK)
+from referee.game import (
+    EV_INIT,
+    EV_HIT,
+    EV_COUNTER,
+    EV_PHASE,
+    EV_UNDO,
+    EV_LAUNCH,
+    NONE,
+    DAMAGED,
+    DESTROYED,
+    OK,
+)
 from referee.rules.smb import EV_POWER
 
 PH = (EV_PHASE, 0, 0, 0)
@@ -20,7 +30,7 @@ def refused(g, ev, words):
     before = (g.state_hash(), len(g.log))
     r = g.submit(ev)
     assert r is not None and words in r, r
-    assert (g.state_hash(), len(g.log)) == before   # a refusal changes nothing
+    assert (g.state_hash(), len(g.log)) == before  # a refusal changes nothing
 
 
 def idx(g, name):
@@ -31,26 +41,26 @@ def idx(g, name):
 def test_swsb_initiative_highest_moves_last_attacks_first_and_ties_reroll():
     g = new_game("swsb-example")
     ok(g, (EV_INIT, 9, 9, 0))
-    assert g.init == NONE                      # seed 000: "Reroll ties."
+    assert g.init == NONE  # seed 000: "Reroll ties."
     refused(g, PH, "tied")
     ok(g, (EV_INIT, 4, 17, 1))
-    assert g.init == 1 and g.moves_first() == 0   # highest moves last
+    assert g.init == 1 and g.moves_first() == 0  # highest moves last
     refused(g, (EV_INIT, 3, 2, 0), "already decided")
 
 
 def test_smb_tie_keeps_last_rounds_holder_and_holder_moves_first():
     g = new_game("hoth")
     ok(g, (EV_INIT, 3, 3, 0))
-    assert g.init == NONE                      # round 1: nobody to keep it
+    assert g.init == NONE  # round 1: nobody to keep it
     ok(g, (EV_INIT, 2, 11, 0))
-    assert g.init == 1 and g.moves_first() == 1   # seed 004: initiative player moves first
+    assert g.init == 1 and g.moves_first() == 1  # seed 004: initiative player moves first
     ok(g, PH)
     smb_move_all(g)
     ok(g, PH)
     ok(g, PH)
     assert g.round == 2 and g.phase == 0
     ok(g, (EV_INIT, 14, 14, 0))
-    assert g.init == 1                         # tie kept by last round's holder
+    assert g.init == 1  # tie kept by last round's holder
 
 
 def test_smb_first_round_tie_setting():
@@ -71,25 +81,25 @@ def test_init_wrong_phase_and_bad_values():
 # ---- damage ----------------------------------------------------------------------------------
 def _to_attack(g):
     ok(g, (EV_INIT, 10, 2, 0))
-    ok(g, PH)   # move
-    ok(g, PH)   # attack-pd
-    ok(g, PH)   # attack
+    ok(g, PH)  # move
+    ok(g, PH)  # attack-pd
+    ok(g, PH)  # attack
 
 
 def test_swsb_damage_waits_for_damage_phase_and_hp_x_y_with_carry_over():
     g = new_game("swsb-example")
-    luke = idx(g, "Luke's X-wing")   # 1/1 (digest 2.2, W1)
-    falcon = idx(g, "Millennium Falcon")   # 3/2 in the example roster
+    luke = idx(g, "Luke's X-wing")  # 1/1 (digest 2.2, W1)
+    falcon = idx(g, "Millennium Falcon")  # 3/2 in the example roster
     refused(g, (EV_HIT, luke, 1, NONE), "not marked in the initiative phase")
     _to_attack(g)
-    ok(g, (EV_HIT, luke, 2, NONE))           # one 2-point hit
+    ok(g, (EV_HIT, luke, 2, NONE))  # one 2-point hit
     assert g.dmg[luke] == 0 and g.pend[luke] == 2
-    assert g.status(luke) == OK              # still fires this round
+    assert g.status(luke) == OK  # still fires this round
     ok(g, (EV_HIT, falcon, 3, NONE))
-    ok(g, PH)                                # -> damage phase: damage applied
+    ok(g, PH)  # -> damage phase: damage applied
     assert g.phase_name() == "damage"
-    assert g.dmg[luke] == 2 and g.status(luke) == DESTROYED   # carry-over past X
-    assert g.status(falcon) == DAMAGED       # X used: card flipped
+    assert g.dmg[luke] == 2 and g.status(luke) == DESTROYED  # carry-over past X
+    assert g.status(falcon) == DAMAGED  # X used: card flipped
     ok(g, PH)
     assert g.round == 2
 
@@ -100,11 +110,11 @@ def test_damage_bounds_destroyed_and_lethal():
     _to_attack(g)
     ok(g, (EV_HIT, x, 1, NONE))
     refused(g, (EV_HIT, x, 1, NONE), "lethal")
-    ok(g, (EV_HIT, x, -1, NONE))             # remove pending
+    ok(g, (EV_HIT, x, -1, NONE))  # remove pending
     assert g.pend[x] == 0
     refused(g, (EV_HIT, x, -1, NONE), "no pending")
     ok(g, (EV_HIT, x, 5, NONE))
-    assert g.pend[x] == 1                    # capped at what is left
+    assert g.pend[x] == 1  # capped at what is left
     ok(g, PH)
     ok(g, PH)
     _to_attack(g)
@@ -113,7 +123,7 @@ def test_damage_bounds_destroyed_and_lethal():
 
 def test_swsb_pd_first_then_one_ship_at_a_time():
     g = new_game("swsb-example")
-    falcon = idx(g, "Millennium Falcon")     # pd 0
+    falcon = idx(g, "Millennium Falcon")  # pd 0
     moncal = idx(g, "Mon Calamari Cruiser")  # pd 4
     isd = idx(g, "Imperial Star Destroyer")
     slave = idx(g, "Slave I")
@@ -126,34 +136,34 @@ def test_swsb_pd_first_then_one_ship_at_a_time():
     ok(g, PH)
     ok(g, (EV_HIT, slave, 1, falcon))
     refused(g, (EV_HIT, slave, 1, falcon), "already fired its primary weapon")  # once a round
-    ok(g, (EV_HIT, isd, 1, moncal))          # next ship: the Falcon is done
+    ok(g, (EV_HIT, isd, 1, moncal))  # next ship: the Falcon is done
     refused(g, (EV_HIT, isd, 1, falcon), "already fired")
     refused(g, (EV_HIT, falcon, 1, moncal), "own side")
 
 
 def test_smb_hits_destroy_and_full_power_blocks_capital_weapons():
     g = new_game("hoth")
-    sd = idx(g, "Star Destroyer")            # 3 hits (seed 004)
-    tt = idx(g, "Troop Transport")           # 2 hits
-    xw = idx(g, "X-Wing 1")                  # 1 hit
+    sd = idx(g, "Star Destroyer")  # 3 hits (seed 004)
+    tt = idx(g, "Troop Transport")  # 2 hits
+    xw = idx(g, "X-Wing 1")  # 1 hit
     ok(g, (EV_INIT, 10, 2, 0))
-    ok(g, PH)                                # movement: rapid fire lands at once
+    ok(g, PH)  # movement: rapid fire lands at once
     ok(g, (EV_POWER, sd, 0, 0))
     refused(g, (EV_POWER, sd, 0, 0), "already")
     ok(g, (EV_HIT, tt, 1, NONE))
     assert g.dmg[tt] == 1
-    smb_move_all(g)                          # every ship on the table moves
-    ok(g, PH)                                # capital weapons
+    smb_move_all(g)  # every ship on the table moves
+    ok(g, PH)  # capital weapons
     refused(g, (EV_HIT, tt, 1, sd), "full-power")
     refused(g, (EV_HIT, sd, 1, tt), "no capital weapons")
     refused(g, (EV_HIT, sd, 1, xw), "no capital weapons")
-    ok(g, PH)                                # round 2
+    ok(g, PH)  # round 2
     ok(g, (EV_INIT, 1, 2, 0))
     ok(g, PH)
     smb_move_all(g)
     ok(g, PH)
-    ok(g, (EV_HIT, tt, 1, sd))               # allowed again: new round
-    assert g.dmg[tt] == 1 and g.pend[tt] == 1   # simultaneous fire: lands at phase end
+    ok(g, (EV_HIT, tt, 1, sd))  # allowed again: new round
+    assert g.dmg[tt] == 1 and g.pend[tt] == 1  # simultaneous fire: lands at phase end
     ok(g, PH)
     assert g.status(tt) == DESTROYED
 
@@ -181,27 +191,27 @@ def test_fleet_command_rules():
     ok(g, (EV_INIT, 10, 2, 0))
     ok(g, PH)
     cc = g.cc[isd]
-    ok(g, (EV_COUNTER, isd, 2, isd))            # Power to Engines for a class 2 ship
+    ok(g, (EV_COUNTER, isd, 2, isd))  # Power to Engines for a class 2 ship
     assert g.cc[isd] == cc - 1 and g.chart[1 * g.nopt + 2] == isd
     refused(g, (EV_COUNTER, slave, 2, isd), "already holds a counter")
-    ok(g, (EV_COUNTER, moncal, 2, moncal))      # each side has its own chart
+    ok(g, (EV_COUNTER, moncal, 2, moncal))  # each side has its own chart
     refused(g, (EV_COUNTER, slave, 2, slave), "already holds")
-    refused(g, (EV_COUNTER, slave, 0, isd), "class 3")       # Fly Casual: class 3 only
-    refused(g, (EV_COUNTER, slave, 0, slave), "no hit")      # nothing to avoid yet
-    ok(g, (EV_COUNTER, isd, 3, tie))            # for a fighter not yet launched: allowed
+    refused(g, (EV_COUNTER, slave, 0, isd), "class 3")  # Fly Casual: class 3 only
+    refused(g, (EV_COUNTER, slave, 0, slave), "no hit")  # nothing to avoid yet
+    ok(g, (EV_COUNTER, isd, 3, tie))  # for a fighter not yet launched: allowed
     refused(g, (EV_COUNTER, isd, 1, falcon), "own side")
     ok(g, PH)
     ok(g, PH)
     ok(g, (EV_HIT, falcon, 2, NONE))
-    ok(g, (EV_COUNTER, falcon, 0, falcon))      # Fly Casual avoids one hit
+    ok(g, (EV_COUNTER, falcon, 0, falcon))  # Fly Casual avoids one hit
     assert g.pend[falcon] == 1
     ok(g, PH)
-    ok(g, PH)                                   # end of round: chart cleared, counters spent
+    ok(g, PH)  # end of round: chart cleared, counters spent
     assert all(v == NONE for v in g.chart)
     assert g.cc[isd] == cc - 2
     ok(g, (EV_INIT, 10, 2, 0))
     ok(g, PH)
-    ok(g, (EV_COUNTER, isd, 2, isd))            # usable again in the new round
+    ok(g, (EV_COUNTER, isd, 2, isd))  # usable again in the new round
     for _ in range(10):
         if g.cc[isd] == 0:
             break
@@ -252,8 +262,17 @@ def test_undo_is_an_event_and_reverts_newest_change_not_yet_undone():
 
 def test_replay_reproduces_state():
     g = new_game("swsb-example")
-    for ev in [(EV_INIT, 2, 10, 0), PH, (EV_COUNTER, 5, 2, 5), PH, PH, (EV_HIT, 1, 1, NONE),
-               UNDO, (EV_HIT, 1, 2, 6), PH]:
+    for ev in [
+        (EV_INIT, 2, 10, 0),
+        PH,
+        (EV_COUNTER, 5, 2, 5),
+        PH,
+        PH,
+        (EV_HIT, 1, 1, NONE),
+        UNDO,
+        (EV_HIT, 1, 2, 6),
+        PH,
+    ]:
         ok(g, ev)
     h = new_game("swsb-example")
     h.replay(g.log)
@@ -270,6 +289,7 @@ def test_state_hash_changes_with_state():
 
 def test_dice_are_deterministic_and_in_range():
     from referee.dice import Dice, XorShift32
+
     a = [Dice(XorShift32(42)).d20()]
     d1, d2 = Dice(XorShift32(42)), Dice(XorShift32(42))
     r1 = [d1.d20() for _ in range(500)]
@@ -284,19 +304,22 @@ def test_dice_are_deterministic_and_in_range():
 
 def test_bounded_window_matches_unbounded_game_and_limits_undo():
     from support.gen import play
+
     small = new_game("swsb-example")
     small.window = 16
     big = new_game("swsb-example")
     big.window = 100000
     hs = play(small, 300, 5)
     hb = play(big, 300, 5)
-    assert hs == hb                              # folding never changes the state
+    assert hs == hb  # folding never changes the state
     assert small.base_seq > 0 and len(small.log) <= 16
     while small.submit(UNDO) is None:
         pass
     r = small.submit(UNDO)
-    n = len(small.log)                          # what the window holds: 12 to 16 events
-    assert 12 <= n <= 16 and "within the last %d events (the board holds the newest 12 to 16)" \
-        % n in r, r
+    n = len(small.log)  # what the window holds: 12 to 16 events
+    assert (
+        12 <= n <= 16
+        and "within the last %d events (the board holds the newest 12 to 16)" % n in r
+    ), r
     with pytest.raises(IndexError):
         small.event(1)

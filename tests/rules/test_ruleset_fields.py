@@ -43,7 +43,7 @@ def test_smb_views_leave_out_class_split_and_counters(tmp_path):
     out = tmp_path / "r.html"
     assert main(["report", log, "-o", str(out)]) == 0
     page = out.read_text()
-    fleets = page[page.index("<h2>Sides and fleets</h2>"):page.index("<h2>Hit points")]
+    fleets = page[page.index("<h2>Sides and fleets</h2>") : page.index("<h2>Hit points")]
     assert "<th>class</th>" not in fleets and "3/0" not in fleets, fleets
     assert re.search(r"<td>Star Destroyer</td><td>3</td>", fleets), fleets
 
@@ -56,22 +56,29 @@ def test_swsb_views_show_class_split_and_counters(tmp_path):
     out = tmp_path / "r.html"
     assert main(["report", log, "-o", str(out)]) == 0
     page = out.read_text()
-    fleets = page[page.index("<h2>Sides and fleets</h2>"):page.index("<h2>Hit points")]
+    fleets = page[page.index("<h2>Sides and fleets</h2>") : page.index("<h2>Hit points")]
     assert "<th>class</th>" in fleets and "<td>6/4</td>" in fleets, fleets
 
 
 @pytest.mark.parametrize("scenario,shown", [("hoth", False), ("swsb-example", True)])
 def test_the_mirror_once_table_and_the_simulator_view(sim_factory, scenario, shown):
     sim = sim_factory("--headless", "--scenario", scenario, "--seed", "1")
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "mirror", "--once", "--port",
-                        sim.port], capture_output=True, text=True, cwd=ROOT, timeout=60,
-                       env=dict(os.environ, COLUMNS="160"), check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", "mirror", "--once", "--port", sim.port],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env=dict(os.environ, COLUMNS="160"),
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     head = next(x for x in r.stdout.splitlines() if "hit points" in x).split()
     assert ("cl" in head, "cc" in head) == (shown, shown), head
     from host_tools.views.simview import selected_line
+
     app, _ = make_referee(scenario)
-    line = selected_line(app.game, 0)        # the first ship: a capital ship in both
+    line = selected_line(app.game, 0)  # the first ship: a capital ship in both
     assert ("class" in line, "counter" in line, "/" in line) == (shown,) * 3, line
 
 
@@ -81,6 +88,7 @@ def test_the_web_page(chrome, scenario, shown):
     from referee.texts import add_states
     from support.web import wait_until
     from devtools import webshots
+
     app, _ = make_referee(scenario)
     snap = add_states(app.game.snapshot(), app.game)
     snap.update(gid="g", board_hash=snap["state_hash"], hash_match=True)
@@ -92,7 +100,8 @@ def test_the_web_page(chrome, scenario, shown):
         wait_until(lambda: webshots.text_of(chrome, "state-hash") == snap["state_hash"], 20)
         cells = chrome.execute_script(
             "return [document.querySelectorAll('td.cls').length,"
-            " document.querySelectorAll('td.cc').length]")
+            " document.querySelectorAll('td.cc').length]"
+        )
         assert (cells[0] > 0, cells[1] > 0) == (shown, shown), cells
         text = page_text(chrome.page_source)
         assert ("class 2" in text) == shown

@@ -11,6 +11,7 @@ snub weapons), 5-6 X-Wing 1-2 (Fighter, speed 4, 21/18/12, Lasers rapid +3, Torp
 Side 0 Empire, side 1 Rebels. Facing 0/1/2 = front/side/rear (the seed's three defence
 columns "No Screens/Front", "Minimum/Side", "Full/Rear").
 """
+
 import copy
 
 from support.seedplay import board_fixture, roster, run_script, ships
@@ -66,6 +67,7 @@ def rebels_move(b, which=(TRANSPORT, XW1, XW2)):
 
 # --- initiative and phases -----------------------------------------------------------------
 
+
 def test_initiative_tie_keeps_last_rounds_holder(board):
     """Seed 004, Initiative Phase: "At the start of each turn the players roll a d20, the player
     with the higher roll has the initiative for the turn. In the case of a tie the player who
@@ -108,12 +110,14 @@ def test_initiative_side_moves_all_its_ships_first(board):
     board.ok("phase")
     assert board.snap()["moves_first"] == EMPIRE
     assert board.refused("move", ship=XW1, mode=STANDARD), (
-        "seed: the initiative player (Empire) moves all its ships first")
+        "seed: the initiative player (Empire) moves all its ships first"
+    )
     board.ok("move", ship=SD, mode=STANDARD)
     rebels_move(board)
 
 
 # --- the Ion Cannon ---------------------------------------------------------------------
+
 
 def ion_hit_round_1(b):
     """Round 1, Empire initiative; everyone moves; in the capital weapons phase the Ion Cannon
@@ -151,8 +155,10 @@ def test_ion_cannon_hit_star_destroyer_cannot_move_but_rebels_can(board):
     assert board.refused("move", ship=SD, mode=STANDARD), "seed: the ionized ship cannot move"
     for s, name in ((TRANSPORT, "Troop Transport"), (XW1, "X-Wing 1")):
         _evs, errs = board.cmd("move", ship=s, mode=STANDARD)
-        assert not errs, ("seed: only the ionized Star Destroyer is stopped; the Rebels move "
-                          "after the Empire, but %s's move was refused: %s" % (name, errs))
+        assert not errs, (
+            "seed: only the ionized Star Destroyer is stopped; the Rebels move "
+            "after the Empire, but %s's move was refused: %s" % (name, errs)
+        )
 
 
 def test_ion_cannon_hit_star_destroyer_cannot_fire_next_round(board):
@@ -178,7 +184,8 @@ def test_ion_cannon_hit_star_destroyer_cannot_fire_next_round(board):
     assert board.snap()["phase"] == "capital"
     board.cmd("aim", ship=SD, weapon=CAPITAL, arg=FRONT)
     assert board.refused("attack", ship=SD, target=TRANSPORT, roll=19), (
-        "seed: the ionized Star Destroyer cannot fire its capital weapons in round 2")
+        "seed: the ionized Star Destroyer cannot fire its capital weapons in round 2"
+    )
     board.ok("phase")
     board.ok("roll", values=[15, 8])
     board.ok("phase")
@@ -228,10 +235,12 @@ def test_ion_cannon_cannot_target_a_fighter(board):
     evs, errs = board.cmd("ion", ship=TIE1, roll=10, facing=FRONT)
     assert errs and not evs, (
         "seed: the Ion Cannon fires as a capital weapon and capital weapons cannot target "
-        "fighters; the shot at TIE Fighter 1 was accepted: %s" % evs)
+        "fighters; the shot at TIE Fighter 1 was accepted: %s" % evs
+    )
 
 
 # --- response actions ---------------------------------------------------------------------
+
 
 def test_one_rapid_fire_response_is_one_shot(board):
     """Seed 004, Response Actions: "No matter how many possible response actions they have they
@@ -251,8 +260,11 @@ def test_one_rapid_fire_response_is_one_shot(board):
     t = ships(s)["Troop Transport"]
     assert t["damage"] + t["pending"] == 1 and t["status"] != "destroyed", (
         "seed: one response is one shot, one hit at most; the Transport has %s damage, %s"
-        % (t["damage"] + t["pending"], t["status"]))
-    assert s["winner"] is None, "seed: the Transport survives, nobody has won; winner %s" % s["winner"]
+        % (t["damage"] + t["pending"], t["status"])
+    )
+    assert s["winner"] is None, (
+        "seed: the Transport survives, nobody has won; winner %s" % s["winner"]
+    )
 
 
 def test_one_rapid_fire_response_is_one_shot_on_the_pad(board):
@@ -262,17 +274,21 @@ def test_one_rapid_fire_response_is_one_shot_on_the_pad(board):
 
     On the pad: TIE 1 (marked) answers the Transport's move with rapid fire (`opt2`) and `dmg+`
     is pressed twice: one hit at most, the Transport survives and nobody has won."""
-    snap = run_script("""
+    snap = run_script(
+        """
         dice 15 8 phase
         select Star_Destroyer opt1
         select TIE_Fighter_1 opt1
         select Troop_Transport opt1
         select TIE_Fighter_1 mark select Troop_Transport opt2 dmg+ dmg+
-    """, roster_obj=hoth_tie_out())
+    """,
+        roster_obj=hoth_tie_out(),
+    )
     t = ships(snap)["Troop Transport"]
     assert t["damage"] + t["pending"] <= 1 and snap["winner"] is None, (
         "seed: one response is one shot; after dmg+ dmg+ the Transport has %s damage (%s), "
-        "winner %s" % (t["damage"] + t["pending"], t["status"], snap["winner"]))
+        "winner %s" % (t["damage"] + t["pending"], t["status"], snap["winner"])
+    )
 
 
 def test_one_response_per_ship_moved_for_the_whole_side(board):
@@ -286,7 +302,8 @@ def test_one_response_per_ship_moved_for_the_whole_side(board):
     empire_moves_first(board, tie_out=True)
     board.ok("respond", ship=XW1, mover=TIE1, kind=RAPID_FIRE)
     assert board.refused("respond", ship=XW2, mover=TIE1, kind=RAPID_FIRE), (
-        "seed: the opponent takes one response action per ship moved, not one per ship")
+        "seed: the opponent takes one response action per ship moved, not one per ship"
+    )
 
 
 def test_response_fires_rapid_weapons_only(board):
@@ -301,7 +318,8 @@ def test_response_fires_rapid_weapons_only(board):
     evs, errs = board.cmd("attack", ship=XW1, target=TIE1, roll=19)
     assert errs and not evs, (
         "seed: a rapid-fire response fires rapid weapons only; a torpedo shot was accepted: %s"
-        % evs)
+        % evs
+    )
 
 
 def test_countermove_needs_same_or_higher_speed_and_not_directly_behind(board):
@@ -317,15 +335,18 @@ def test_countermove_needs_same_or_higher_speed_and_not_directly_behind(board):
     empire_moves_first(board, tie_out=True)
     board.ok("move", ship=XW1, mode=STANDARD)
     assert board.refused("respond", ship=SD, mover=XW1, kind=COUNTERMOVE), (
-        "seed: the Star Destroyer is slower than the X-Wing")
+        "seed: the Star Destroyer is slower than the X-Wing"
+    )
     board.ok("move", ship=XW2, mode=STANDARD)
     assert board.refused("respond", ship=TIE1, mover=XW2, kind=COUNTERMOVE, behind=True), (
-        "seed: no countermove when the mover ended directly behind")
+        "seed: no countermove when the mover ended directly behind"
+    )
     board.ok("move", ship=TRANSPORT, mode=STANDARD)
     board.ok("respond", ship=TIE1, mover=TRANSPORT, kind=COUNTERMOVE)
 
 
 # --- which weapon fires when, at what ---------------------------------------------------------
+
 
 def capital_phase(b):
     """Hoth with TIE 1 out: everyone moves, then the capital weapons phase."""
@@ -344,7 +365,8 @@ def test_capital_weapons_never_target_fighters_attack_helper(board):
     capital_phase(board)
     board.cmd("aim", ship=SD, weapon=CAPITAL, arg=FRONT)
     assert board.refused("attack", ship=SD, target=XW1, roll=19), (
-        "seed: capital weapons cannot target fighters")
+        "seed: capital weapons cannot target fighters"
+    )
 
 
 def test_capital_weapons_never_target_fighters_hit_command(board):
@@ -357,7 +379,8 @@ def test_capital_weapons_never_target_fighters_hit_command(board):
     x = ships(board.snap())["X-Wing 1"]
     assert errs and x["pending"] == 0 and x["damage"] == 0, (
         "seed: capital weapons cannot target fighters; the hit by the Star Destroyer on X-Wing 1 "
-        "was accepted: %s, %s" % (evs, x))
+        "was accepted: %s, %s" % (evs, x)
+    )
 
 
 def test_capital_weapons_never_target_fighters_pad_dmg(board):
@@ -365,18 +388,22 @@ def test_capital_weapons_never_target_fighters_pad_dmg(board):
 
     On the pad: mark the Star Destroyer, select X-Wing 1, `dmg+` in the capital weapons phase:
     refused, X-Wing 1 unharmed and alive at the end of the round."""
-    snap = run_script("""
+    snap = run_script(
+        """
         dice 15 8 phase
         select Star_Destroyer power
         select Troop_Transport opt1 select X-Wing_1 opt1 select X-Wing_2 opt1
         phase
         select Star_Destroyer mark select X-Wing_1 dmg+
         phase
-    """, scenario="hoth")
+    """,
+        scenario="hoth",
+    )
     x = ships(snap)["X-Wing 1"]
     assert x["damage"] == 0 and x["status"] != "destroyed", (
         "seed: capital weapons cannot target fighters; dmg+ by the Star Destroyer left X-Wing 1 "
-        "%s" % x)
+        "%s" % x
+    )
 
 
 def test_capital_weapons_hit_by_facing(board):
@@ -457,7 +484,8 @@ def test_full_power_move_no_capital_weapons_but_rapid_fire(board):
     board.ok("phase")
     board.cmd("aim", ship=SD, weapon=CAPITAL, arg=FRONT)
     assert board.refused("attack", ship=SD, target=TRANSPORT, roll=19), (
-        "seed: no capital weapons after a full power move")
+        "seed: no capital weapons after a full power move"
+    )
 
 
 def test_fighter_attack_move_fires_each_weapon_once(board):
@@ -479,7 +507,8 @@ def test_fighter_attack_move_fires_each_weapon_once(board):
     evs, errs = board.cmd("attack", ship=XW1, target=TIE1, roll=1)
     assert errs and not evs, (
         "seed: the attack move fires the fighter's heavy or rapid weapons, each once; the "
-        "Lasers fired twice: %s" % evs)
+        "Lasers fired twice: %s" % evs
+    )
 
 
 def test_only_fighters_make_the_attack_move(board):
@@ -491,7 +520,8 @@ def test_only_fighters_make_the_attack_move(board):
     board.ok("roll", values=[5, 17])
     board.ok("phase")
     assert board.refused("move", ship=TRANSPORT, mode=ATTACK_MOVE), (
-        "seed: the fighter attack move is for fighters")
+        "seed: the fighter attack move is for fighters"
+    )
 
 
 def test_no_heavy_weapons_in_the_capital_weapons_phase(board):
@@ -502,7 +532,8 @@ def test_no_heavy_weapons_in_the_capital_weapons_phase(board):
     capital_phase(board)
     board.cmd("aim", ship=XW1, weapon=HEAVY, arg=REAR)
     assert board.refused("attack", ship=XW1, target=TIE1, roll=19), (
-        "seed: only capital weapons fire in the capital weapons phase")
+        "seed: only capital weapons fire in the capital weapons phase"
+    )
 
 
 def test_capital_fire_is_simultaneous_destroyed_ships_return_fire(board):
@@ -512,15 +543,44 @@ def test_capital_fire_is_simultaneous_destroyed_ships_return_fire(board):
 
     Roster: two capital ships (1 hit each). The Empire's destroyer hits the Rebel cruiser first;
     the cruiser still returns fire (accepted); when the phase ends both are destroyed."""
-    r = {"name": "capital duel", "ruleset": "smb", "sides": [
-        {"name": "Empire", "ships": [
-            {"name": "Destroyer", "class": 2, "hp": 1, "stats": {
-                "type": "capital", "speed": 2, "defense": [12, 22, 27],
-                "weapons": [{"name": "Main Guns", "kind": "capital", "bonus": 5}]}}]},
-        {"name": "Rebels", "ships": [
-            {"name": "Cruiser", "class": 2, "hp": 1, "stats": {
-                "type": "capital", "speed": 2, "defense": [12, 22, 27],
-                "weapons": [{"name": "Main Guns", "kind": "capital", "bonus": 5}]}}]}]}
+    r = {
+        "name": "capital duel",
+        "ruleset": "smb",
+        "sides": [
+            {
+                "name": "Empire",
+                "ships": [
+                    {
+                        "name": "Destroyer",
+                        "class": 2,
+                        "hp": 1,
+                        "stats": {
+                            "type": "capital",
+                            "speed": 2,
+                            "defense": [12, 22, 27],
+                            "weapons": [{"name": "Main Guns", "kind": "capital", "bonus": 5}],
+                        },
+                    }
+                ],
+            },
+            {
+                "name": "Rebels",
+                "ships": [
+                    {
+                        "name": "Cruiser",
+                        "class": 2,
+                        "hp": 1,
+                        "stats": {
+                            "type": "capital",
+                            "speed": 2,
+                            "defense": [12, 22, 27],
+                            "weapons": [{"name": "Main Guns", "kind": "capital", "bonus": 5}],
+                        },
+                    }
+                ],
+            },
+        ],
+    }
     board.load(roster_obj=r)
     board.ok("roll", values=[15, 8])
     board.ok("phase")
@@ -528,9 +588,9 @@ def test_capital_fire_is_simultaneous_destroyed_ships_return_fire(board):
     board.ok("move", ship=1, mode=STANDARD)
     board.ok("phase")
     board.ok("aim", ship=0, weapon=CAPITAL, arg=FRONT)
-    board.ok("attack", ship=0, target=1, roll=15)          # 20 >= 12: a hit
+    board.ok("attack", ship=0, target=1, roll=15)  # 20 >= 12: a hit
     board.ok("aim", ship=1, weapon=CAPITAL, arg=FRONT)
-    board.ok("attack", ship=1, target=0, roll=15)          # returns fire: 20 >= 12
+    board.ok("attack", ship=1, target=0, roll=15)  # returns fire: 20 >= 12
     board.ok("phase")
     s = ships(board.snap())
     assert s["Destroyer"]["status"] == "destroyed" and s["Cruiser"]["status"] == "destroyed"
@@ -546,7 +606,7 @@ def test_star_destroyer_launches_one_fighter_a_turn(board):
     board.ok("launch", ship=TIE1)
     assert board.refused("launch", ship=TIE2), "seed: one launch a turn"
     board.ok("move", ship=SD, mode=STANDARD)
-    board.cmd("move", ship=TIE1, mode=STANDARD)   # the seed is silent on moving at launch
+    board.cmd("move", ship=TIE1, mode=STANDARD)  # the seed is silent on moving at launch
     rebels_move(board)
     board.ok("phase")
     board.ok("phase")
@@ -556,6 +616,7 @@ def test_star_destroyer_launches_one_fighter_a_turn(board):
 
 
 # --- exits and victory ----------------------------------------------------------------------
+
 
 def test_exit_only_in_the_movement_phase(board):
     """Seed 004, Victory: "The Rebel player wins if they exit the Transport from the opposite
@@ -569,7 +630,8 @@ def test_exit_only_in_the_movement_phase(board):
     s = board.snap()
     assert errs and s["winner"] is None, (
         "seed: ships move (and so exit) only in the movement phase; an exit in the capital "
-        "weapons phase was accepted, winner %s" % s["winner"])
+        "weapons phase was accepted, winner %s" % s["winner"]
+    )
 
 
 def test_no_exit_before_the_rebels_turn_to_move(board):
@@ -587,7 +649,8 @@ def test_no_exit_before_the_rebels_turn_to_move(board):
     s = board.snap()
     assert errs and not evs and s["winner"] is None, (
         "seed: the Rebels move (and exit) only after the Empire has moved; the Transport's exit "
-        "was accepted (%s), winner %s" % (evs, s["winner"]))
+        "was accepted (%s), winner %s" % (evs, s["winner"])
+    )
 
 
 def test_hoth_rebels_win_by_the_transports_exit_whatever_exits_later(board):
@@ -607,8 +670,10 @@ def test_hoth_rebels_win_by_the_transports_exit_whatever_exits_later(board):
     board.cmd("move", ship=XW2, mode=STANDARD)
     board.cmd("exit", ship=XW2, kind=1)
     w = board.snap()["winner"]
-    assert w == REBELS, ("seed: the Rebels won when the Transport exited; after X-Wing 2 left "
-                         "too the winner is %s" % w)
+    assert w == REBELS, (
+        "seed: the Rebels won when the Transport exited; after X-Wing 2 left "
+        "too the winner is %s" % w
+    )
 
 
 def test_hoth_empire_wins_by_destroying_the_transport(board):
@@ -628,7 +693,8 @@ def test_hoth_empire_wins_by_destroying_the_transport(board):
     s = board.snap()
     assert ships(s)["Troop Transport"]["status"] == "destroyed" and s["winner"] == EMPIRE, (
         "seed: two hits destroy the Transport and the Empire wins; %s, winner %s"
-        % (ships(s)["Troop Transport"], s["winner"]))
+        % (ships(s)["Troop Transport"], s["winner"])
+    )
 
 
 def test_play_stops_once_a_side_has_won(board):
@@ -644,7 +710,8 @@ def test_play_stops_once_a_side_has_won(board):
     assert board.snap()["winner"] == REBELS
     evs, errs = board.cmd("phase")
     assert errs and not evs, (
-        "play should stop once the Rebels have won; the phase advanced: %s" % evs)
+        "play should stop once the Rebels have won; the phase advanced: %s" % evs
+    )
 
 
 def test_death_star_port_is_the_rebels_aim_only(board):
@@ -660,7 +727,8 @@ def test_death_star_port_is_the_rebels_aim_only(board):
     s = board.snap()
     assert errs and not evs and s["winner"] is None, (
         "seed: the target port is the Rebels' aim; the Empire's TIE hitting it was accepted "
-        "(%s), winner %s" % (evs, s["winner"]))
+        "(%s), winner %s" % (evs, s["winner"])
+    )
 
 
 def test_a_capital_weapon_fires_once_in_the_capital_weapons_phase(board):
@@ -685,7 +753,8 @@ def test_a_capital_weapon_fires_once_in_the_capital_weapons_phase(board):
     t = ships(s)["Troop Transport"]
     assert t["damage"] == 1 and s["winner"] is None, (
         "seed: the Main Guns fire once in the phase: 1 hit; the Transport has %s damage (%s), "
-        "winner %s" % (t["damage"], t["status"], s["winner"]))
+        "winner %s" % (t["damage"], t["status"], s["winner"])
+    )
 
 
 def test_movement_phase_fire_lands_at_once_destroyed_ship_cannot_respond(board):
@@ -702,10 +771,12 @@ def test_movement_phase_fire_lands_at_once_destroyed_ship_cannot_respond(board):
     board.ok("aim", ship=XW1, weapon=RAPID, arg=FRONT)
     board.ok("attack", ship=XW1, target=TIE1, roll=19)
     assert ships(board.snap())["TIE Fighter 1"]["status"] == "destroyed", (
-        "seed: fire in the movement phase is not simultaneous: the hit lands at once")
+        "seed: fire in the movement phase is not simultaneous: the hit lands at once"
+    )
     board.ok("move", ship=XW2, mode=STANDARD)
     assert board.refused("respond", ship=TIE1, mover=XW2, kind=RAPID_FIRE), (
-        "seed: the destroyed TIE 1 cannot respond")
+        "seed: the destroyed TIE 1 cannot respond"
+    )
 
 
 def test_no_rapid_weapons_in_the_capital_weapons_phase(board):
@@ -717,7 +788,8 @@ def test_no_rapid_weapons_in_the_capital_weapons_phase(board):
     capital_phase(board)
     board.cmd("aim", ship=TIE1, weapon=RAPID, arg=REAR)
     assert board.refused("attack", ship=TIE1, target=XW1, roll=19), (
-        "seed: only capital weapons fire in the capital weapons phase")
+        "seed: only capital weapons fire in the capital weapons phase"
+    )
 
 
 def test_responses_answer_enemy_moves_only(board):
@@ -729,7 +801,8 @@ def test_responses_answer_enemy_moves_only(board):
     empire_moves_first(board)
     board.ok("move", ship=XW1, mode=STANDARD)
     assert board.refused("respond", ship=XW2, mover=XW1, kind=RAPID_FIRE), (
-        "seed: the opponent responds, not the mover's side")
+        "seed: the opponent responds, not the mover's side"
+    )
 
 
 def test_every_ship_on_the_table_moves(board):
@@ -745,4 +818,5 @@ def test_every_ship_on_the_table_moves(board):
     evs, errs = board.cmd("phase")
     assert errs and not evs, (
         "seed: every ship must make its forward move; the Movement Phase ended with X-Wing 2 "
-        "unmoved: %s" % evs)
+        "unmoved: %s" % evs
+    )

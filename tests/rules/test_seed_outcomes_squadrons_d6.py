@@ -11,6 +11,7 @@ dead; `turns` = hexside turns used in the move.
 The seed gives no initiative roll and does not say who moves first; these tests do not
 assume a first player.
 """
+
 from support.seedplay import board_fixture
 
 board = board_fixture("--ruleset", "squadrons-d6")
@@ -35,13 +36,21 @@ def test_movement_figures_from_the_seed_formulas(board):
     Black 1: 10/2+4 = 9, 14, 2, 4. Red Leader: 4+6 = 10, 14, 3, 10-9 = 1."""
     new_game(board)
     m = board.snap()["profile"]["movement"]
-    want = {"Red 1": (8, 12, 3, 3), "Corellian Corvette": (6, 9, 2, 5),
-            "Black 1": (9, 14, 2, 4), "Red Leader": (10, 14, 3, 1)}
+    want = {
+        "Red 1": (8, 12, 3, 3),
+        "Corellian Corvette": (6, 9, 2, 5),
+        "Black 1": (9, 14, 2, 4),
+        "Red Leader": (10, 14, 3, 1),
+    }
     for name, figures in want.items():
-        got = tuple(m[name][k] for k in ("attack_speed", "full_throttle", "turns",
-                                         "turn_distance"))
+        got = tuple(
+            m[name][k] for k in ("attack_speed", "full_throttle", "turns", "turn_distance")
+        )
         assert got == figures, "seed formulas give %s %s; the referee shows %s" % (
-            name, figures, got)
+            name,
+            figures,
+            got,
+        )
 
 
 def test_turns_must_fit_the_distance_at_attack_speed(board):
@@ -55,7 +64,8 @@ def test_turns_must_fit_the_distance_at_attack_speed(board):
     evs, errs = board.cmd("move", ship=RED1, mode=ATTACK_SPEED, turns=3)
     assert errs and not evs, (
         "seed: at Attack Speed (8 hexes) with Turn Distance 3 Red 1 fits at most 2 turns; "
-        "3 turns were accepted: %s" % evs)
+        "3 turns were accepted: %s" % evs
+    )
 
 
 def test_turns_fit_the_distance_at_full_throttle(board):
@@ -77,7 +87,8 @@ def test_corvette_turns_must_fit_the_distance(board):
     new_game(board)
     evs, errs = board.cmd("move", ship=CORVETTE, mode=ATTACK_SPEED, turns=2)
     assert errs and not evs, (
-        "seed: 6 hexes with Turn Distance 5 fit one turn; 2 turns were accepted: %s" % evs)
+        "seed: 6 hexes with Turn Distance 5 fit one turn; 2 turns were accepted: %s" % evs
+    )
 
 
 def test_no_more_turns_than_maneuverability(board):
@@ -87,8 +98,7 @@ def test_no_more_turns_than_maneuverability(board):
 
     Red 1 (3 turns) at Full Throttle with 4 turns: refused."""
     new_game(board)
-    assert board.refused("move", ship=RED1, mode=FULL_THROTTLE, turns=4), (
-        "seed: Red 1 has 3 turns")
+    assert board.refused("move", ship=RED1, mode=FULL_THROTTLE, turns=4), "seed: Red 1 has 3 turns"
 
 
 def test_a_squadron_moves_at_one_rate(board):
@@ -98,11 +108,18 @@ def test_a_squadron_moves_at_one_rate(board):
     new_game(board)
     board.ok("move", ship=RED1, mode=ATTACK_SPEED, turns=0)
     assert board.refused("move", ship=RED2, mode=FULL_THROTTLE, turns=0), (
-        "seed: the squadron moves at one rate")
+        "seed: the squadron moves at one rate"
+    )
 
 
-def move_everyone(b, red=ATTACK_SPEED, black=ATTACK_SPEED, leader=ATTACK_SPEED,
-                  corvette=ATTACK_SPEED, sd=ATTACK_SPEED):
+def move_everyone(
+    b,
+    red=ATTACK_SPEED,
+    black=ATTACK_SPEED,
+    leader=ATTACK_SPEED,
+    corvette=ATTACK_SPEED,
+    sd=ATTACK_SPEED,
+):
     """Every craft moves once, units alternating: Corvette, Star Destroyer, Red Squadron with
     Red Leader (the roster puts him in it), Black Squadron."""
     b.ok("move", ship=CORVETTE, mode=corvette, turns=0)
@@ -143,7 +160,8 @@ def test_only_capital_ships_and_heroes_may_stop_dead(board):
     board.ok("move", ship=CORVETTE, mode=STOP, turns=0)
     board.ok("move", ship=SD, mode=ATTACK_SPEED, turns=0)
     assert board.refused("move", ship=RED1, mode=STOP, turns=0), (
-        "seed: Red 1 is neither a capital ship nor a hero")
+        "seed: Red 1 is neither a capital ship nor a hero"
+    )
 
 
 def test_a_hero_stops_dead_only_after_attack_speed(board):
@@ -158,7 +176,8 @@ def test_a_hero_stops_dead_only_after_attack_speed(board):
     board.ok("phase")
     board.ok("move", ship=SD, mode=ATTACK_SPEED, turns=0)
     assert board.refused("move", ship=LEADER, mode=STOP, turns=0), (
-        "seed: Red Leader flew Full Throttle last round")
+        "seed: Red Leader flew Full Throttle last round"
+    )
 
 
 def test_a_fighter_that_does_not_move_has_stopped_dead(board):
@@ -178,7 +197,8 @@ def test_a_fighter_that_does_not_move_has_stopped_dead(board):
     evs, errs = board.cmd("phase")
     assert errs and not evs, (
         "seed: only capital ships and heroes may stay still; the Movement Phase ended with "
-        "Red 3 unmoved: %s" % evs)
+        "Red 3 unmoved: %s" % evs
+    )
 
 
 def test_players_alternate_units(board):
@@ -191,7 +211,8 @@ def test_players_alternate_units(board):
     board.ok("move", ship=CORVETTE, mode=ATTACK_SPEED, turns=0)
     evs, errs = board.cmd("move", ship=RED1, mode=ATTACK_SPEED, turns=0)
     assert errs and not evs, (
-        "seed: players alternate units; the Rebels moved the Corvette and then Red 1: %s" % evs)
+        "seed: players alternate units; the Rebels moved the Corvette and then Red 1: %s" % evs
+    )
     board.ok("move", ship=SD, mode=ATTACK_SPEED, turns=0)
     board.ok("move", ship=RED1, mode=ATTACK_SPEED, turns=0)
 
@@ -207,7 +228,8 @@ def test_a_craft_moves_once_a_round_and_rounds_go_movement_then_combat(board):
     board.ok("move", ship=CORVETTE, mode=ATTACK_SPEED, turns=0)
     board.ok("move", ship=SD, mode=ATTACK_SPEED, turns=0)
     assert board.refused("move", ship=CORVETTE, mode=ATTACK_SPEED, turns=0), (
-        "seed: one move per craft per Movement Phase")
+        "seed: one move per craft per Movement Phase"
+    )
     s = board.snap()
     assert (s["round"], s["phase"]) == (1, "movement")
     for s in (RED1, RED2, RED3, LEADER):
@@ -229,20 +251,49 @@ def test_exemplary_turn_distance_zero_and_below(board):
 
     Ace (piloting 5D+2, Maneuverability 5D): 10 - (5 + 5) = 0, 5 turns. Legend (6D, 5D+1):
     10 - 11 = -1, 5 turns. Both are marked as special (two hexsides / bootlegger)."""
-    r = {"name": "aces", "ruleset": "squadrons-d6", "sides": [
-        {"name": "Rebels", "ships": [
-            {"name": "Ace", "class": 4, "hp": 1,
-             "stats": {"space": 8, "piloting": "5D+2", "maneuverability": "5D"}},
-            {"name": "Legend", "class": 4, "hp": 1,
-             "stats": {"space": 8, "piloting": "6D", "maneuverability": "5D+1"}}]},
-        {"name": "Empire", "ships": [
-            {"name": "Black", "class": 4, "hp": 1,
-             "stats": {"space": 10, "piloting": "4D", "maneuverability": "2D"}}]}]}
+    r = {
+        "name": "aces",
+        "ruleset": "squadrons-d6",
+        "sides": [
+            {
+                "name": "Rebels",
+                "ships": [
+                    {
+                        "name": "Ace",
+                        "class": 4,
+                        "hp": 1,
+                        "stats": {"space": 8, "piloting": "5D+2", "maneuverability": "5D"},
+                    },
+                    {
+                        "name": "Legend",
+                        "class": 4,
+                        "hp": 1,
+                        "stats": {"space": 8, "piloting": "6D", "maneuverability": "5D+1"},
+                    },
+                ],
+            },
+            {
+                "name": "Empire",
+                "ships": [
+                    {
+                        "name": "Black",
+                        "class": 4,
+                        "hp": 1,
+                        "stats": {"space": 10, "piloting": "4D", "maneuverability": "2D"},
+                    }
+                ],
+            },
+        ],
+    }
     board.load(roster_obj=r)
     m = board.snap()["profile"]["movement"]
     assert (m["Ace"]["turn_distance"], m["Ace"]["turns"]) == (0, 5)
     assert (m["Legend"]["turn_distance"], m["Legend"]["turns"]) == (-1, 5)
-    assert m["Ace"]["special"] and m["Legend"]["special"] and (
-        m["Ace"]["special"] != m["Legend"]["special"]), (m["Ace"], m["Legend"])
+    assert (
+        m["Ace"]["special"]
+        and m["Legend"]["special"]
+        and (m["Ace"]["special"] != m["Legend"]["special"])
+    ), (m["Ace"], m["Legend"])
     assert (m["Ace"]["attack_speed"], m["Ace"]["full_throttle"]) == (9, 13), (
-        "seed: 8/2 + 5 = 9, 8 + 5 = 13")
+        "seed: 8/2 + 5 = 9, 8 + 5 = 13"
+    )

@@ -7,27 +7,73 @@ Ships (index: name, side): 0 Cruiser (class 2), 1 Falcon (class 3), 2 X-wing (cl
 the Light Side (side 0); 3 Invisible Hand (class 2, broadside), 4 Slave I (class 3, PD),
 5-6 TIE 1-2 (class 4) for the Dark Side (side 1).
 """
+
 import copy
 
 from support.seedplay import board_fixture, ships
 
 board = board_fixture("--ruleset", "swsb")
 
-ROSTER = {"name": "seed 000 checks", "ruleset": "swsb", "sides": [
-    {"name": "Light Side", "ships": [
-        {"name": "Cruiser", "class": 2, "hp": [2, 2], "cc": 3,
-         "stats": {"defense": 15, "attack": 6, "pd": 4}},
-        {"name": "Falcon", "class": 3, "hp": [3, 2], "cc": 2,
-         "stats": {"defense": 17, "attack": 5, "pd": 0}},
-        {"name": "X-wing", "class": 4, "hp": 1, "cc": 1,
-         "stats": {"defense": 15, "attack": 4, "pd": 0}}]},
-    {"name": "Dark Side", "ships": [
-        {"name": "Invisible Hand", "class": 2, "hp": [6, 4], "cc": 2,
-         "stats": {"defense": 14, "attack": 6, "pd": 4, "broadside": True}},
-        {"name": "Slave I", "class": 3, "hp": [3, 2], "cc": 1,
-         "stats": {"defense": 17, "attack": 5, "pd": 4}},
-        {"name": "TIE", "class": 4, "hp": 1, "count": 2, "launched": False,
-         "carrier": "Invisible Hand", "stats": {"defense": 14, "attack": 3, "pd": 0}}]}]}
+ROSTER = {
+    "name": "seed 000 checks",
+    "ruleset": "swsb",
+    "sides": [
+        {
+            "name": "Light Side",
+            "ships": [
+                {
+                    "name": "Cruiser",
+                    "class": 2,
+                    "hp": [2, 2],
+                    "cc": 3,
+                    "stats": {"defense": 15, "attack": 6, "pd": 4},
+                },
+                {
+                    "name": "Falcon",
+                    "class": 3,
+                    "hp": [3, 2],
+                    "cc": 2,
+                    "stats": {"defense": 17, "attack": 5, "pd": 0},
+                },
+                {
+                    "name": "X-wing",
+                    "class": 4,
+                    "hp": 1,
+                    "cc": 1,
+                    "stats": {"defense": 15, "attack": 4, "pd": 0},
+                },
+            ],
+        },
+        {
+            "name": "Dark Side",
+            "ships": [
+                {
+                    "name": "Invisible Hand",
+                    "class": 2,
+                    "hp": [6, 4],
+                    "cc": 2,
+                    "stats": {"defense": 14, "attack": 6, "pd": 4, "broadside": True},
+                },
+                {
+                    "name": "Slave I",
+                    "class": 3,
+                    "hp": [3, 2],
+                    "cc": 1,
+                    "stats": {"defense": 17, "attack": 5, "pd": 4},
+                },
+                {
+                    "name": "TIE",
+                    "class": 4,
+                    "hp": 1,
+                    "count": 2,
+                    "launched": False,
+                    "carrier": "Invisible Hand",
+                    "stats": {"defense": 14, "attack": 3, "pd": 0},
+                },
+            ],
+        },
+    ],
+}
 
 CRUISER, FALCON, XWING, HAND, SLAVE, TIE1, TIE2 = range(7)
 PRIMARY, PD, BROAD_L, BROAD_R = 0, 1, 2, 3
@@ -40,9 +86,9 @@ def new_game(b, roster=None):
 def to_attack_step(b, dice):
     """Initiative with physical dice, then Move, Attack (point defense), Attack (ships)."""
     b.ok("roll", values=dice)
-    b.ok("phase")                 # -> move
-    b.ok("phase")                 # -> attack, point defense first
-    b.ok("phase")                 # -> attack, one ship at a time
+    b.ok("phase")  # -> move
+    b.ok("phase")  # -> attack, point defense first
+    b.ok("phase")  # -> attack, one ship at a time
     assert b.snap()["phase"] == "attack"
 
 
@@ -57,16 +103,18 @@ def test_initiative_highest_roll_moves_last_and_attacks_first(board):
     s = board.snap()
     assert (s["initiative"], s["moves_first"]) == (0, 1), (
         "seed: 14 beats 9, side 0 moves last (side 1 first); got initiative %s, moves_first %s"
-        % (s["initiative"], s["moves_first"]))
+        % (s["initiative"], s["moves_first"])
+    )
     for _ in range(4):
-        board.ok("phase")         # move, attack-pd, attack, damage
-    board.ok("phase")             # end of round 1
+        board.ok("phase")  # move, attack-pd, attack, damage
+    board.ok("phase")  # end of round 1
     board.ok("roll", values=[3, 18])
     s = board.snap()
     assert s["round"] == 2, "seed: a new round after the damage phase; round %s" % s["round"]
     assert (s["initiative"], s["moves_first"]) == (1, 0), (
         "seed: 18 beats 3, side 1 holds the initiative and side 0 moves first; got %s, %s"
-        % (s["initiative"], s["moves_first"]))
+        % (s["initiative"], s["moves_first"])
+    )
 
 
 def test_initiative_tie_is_rerolled(board):
@@ -93,7 +141,8 @@ def test_initiative_loser_cannot_attack_first(board):
     evs, errs = board.cmd("attack", ship=SLAVE, target=FALCON, roll=15)
     assert errs and not evs, (
         "seed: side 0 won the initiative and attacks first; Slave I (side 1) fired first "
-        "and the referee accepted it: %s" % evs)
+        "and the referee accepted it: %s" % evs
+    )
 
 
 def test_initiative_winner_attacks_first(board):
@@ -124,7 +173,8 @@ def test_a_weapon_fires_once_a_round(board):
     evs, errs = board.cmd("attack", ship=CRUISER, target=SLAVE, roll=19)
     assert errs and not evs, (
         "seed: the Cruiser's primary weapon fires once a round; a second shot was accepted: %s"
-        % evs)
+        % evs
+    )
     assert ships(board.snap())["Slave I"]["pending"] == 0, "seed: the second shot never hits"
 
 
@@ -163,7 +213,8 @@ def test_primary_weapon_waits_for_point_defense_step(board):
     assert board.snap()["phase"] == "attack-pd"
     board.cmd("aim", ship=CRUISER, weapon=PRIMARY, arg=0)
     assert board.refused("attack", ship=CRUISER, target=HAND, roll=10), (
-        "seed: point defense is resolved first; a primary weapon fired in that step")
+        "seed: point defense is resolved first; a primary weapon fired in that step"
+    )
     board.ok("aim", ship=CRUISER, weapon=PD, arg=0)
     board.ok("attack", ship=CRUISER, target=TIE1, roll=10)
 
@@ -182,7 +233,8 @@ def test_point_defense_not_after_ships_began_firing(board):
     evs, errs = board.cmd("attack", ship=SLAVE, target=XWING, roll=15)
     assert errs and not evs, (
         "seed: all point defense comes first; Slave I's PD after the ship-by-ship fire began "
-        "was accepted: %s" % evs)
+        "was accepted: %s" % evs
+    )
 
 
 def test_damage_is_resolved_in_the_damage_phase(board):
@@ -198,7 +250,8 @@ def test_damage_is_resolved_in_the_damage_phase(board):
     board.ok("hit", ship=CRUISER, n=4, by=HAND)
     c = ships(board.snap())["Cruiser"]
     assert c["damage"] == 0 and c["status"] != "destroyed", (
-        "seed: damage waits for the damage phase; Cruiser %s" % c)
+        "seed: damage waits for the damage phase; Cruiser %s" % c
+    )
     board.ok("aim", ship=CRUISER, weapon=PRIMARY, arg=0)
     board.ok("attack", ship=CRUISER, target=HAND, roll=10)
     board.ok("phase")
@@ -206,7 +259,8 @@ def test_damage_is_resolved_in_the_damage_phase(board):
     assert s["phase"] == "damage"
     c = ships(s)["Cruiser"]
     assert c["damage"] == 4 and c["status"] == "destroyed", (
-        "seed: 4 damage on a 2/2 ship destroys it in the damage phase; got %s" % c)
+        "seed: 4 damage on a 2/2 ship destroys it in the damage phase; got %s" % c
+    )
 
 
 def test_emperors_will_moves_damage_to_allied_fighter_at_once(board):
@@ -229,14 +283,17 @@ def test_emperors_will_moves_damage_to_allied_fighter_at_once(board):
     board.ok("phase")
     board.ok("hit", ship=HAND, n=1, by=CRUISER)
     assert board.refused("transfer", ship=HAND, to=SLAVE, n=1), (
-        "seed: damage shifts only to an allied *fighter*; Slave I is class 3")
+        "seed: damage shifts only to an allied *fighter*; Slave I is class 3"
+    )
     assert board.refused("transfer", ship=HAND, to=XWING, n=1), (
-        "seed: damage shifts only to an *allied* fighter; the X-wing is the enemy's")
+        "seed: damage shifts only to an *allied* fighter; the X-wing is the enemy's"
+    )
     board.ok("transfer", ship=HAND, to=TIE1, n=1)
     s = board.snap()
     assert s["phase"] == "attack"
     assert ships(s)["TIE 1"]["status"] == "destroyed", (
-        "seed: transferred damage is resolved immediately; TIE 1 is %s" % ships(s)["TIE 1"])
+        "seed: transferred damage is resolved immediately; TIE 1 is %s" % ships(s)["TIE 1"]
+    )
     assert ships(s)["Invisible Hand"]["pending"] == 0
 
 
@@ -255,12 +312,14 @@ def test_one_counter_per_option_per_round(board):
     board.ok("counter", ship=CRUISER, option="Power to Engines")
     assert ships(board.snap())["Cruiser"]["counters"] == 2
     assert board.refused("counter", ship=CRUISER, option="Power to Engines"), (
-        "seed: two counters on the same option in one round")
+        "seed: two counters on the same option in one round"
+    )
     for _ in range(4):
-        board.ok("phase")         # attack-pd, attack, damage, end of round
+        board.ok("phase")  # attack-pd, attack, damage, end of round
     s = board.snap()
     assert s["round"] == 2 and ships(s)["Cruiser"]["counters"] == 2, (
-        "seed: counters are not restored at the end of the round; %s" % ships(s)["Cruiser"])
+        "seed: counters are not restored at the end of the round; %s" % ships(s)["Cruiser"]
+    )
     board.ok("roll", values=[14, 9])
     board.ok("phase")
     board.ok("counter", ship=CRUISER, option="Power to Engines")
@@ -282,13 +341,14 @@ def test_no_counter_for_a_destroyed_ship_yes_for_unlaunched_fighter(board):
     board.ok("phase")
     board.ok("phase")
     board.ok("hit", ship=XWING, n=1, by=HAND)
-    board.ok("phase")             # damage: the X-wing is destroyed
+    board.ok("phase")  # damage: the X-wing is destroyed
     assert ships(board.snap())["X-wing"]["status"] == "destroyed"
     board.ok("phase")
     board.ok("roll", values=[9, 14])
     board.ok("phase")
-    assert board.refused("counter", ship=CRUISER, option="Incoming Fighters",
-                         **{"for": XWING}), "seed: no counter on a destroyed ship"
+    assert board.refused("counter", ship=CRUISER, option="Incoming Fighters", **{"for": XWING}), (
+        "seed: no counter on a destroyed ship"
+    )
 
 
 def test_fly_casual_class_3_only(board):
@@ -305,7 +365,8 @@ def test_fly_casual_class_3_only(board):
     board.ok("aim", ship=HAND, weapon=2, arg=0)
     board.ok("hit", ship=FALCON, n=1, by=HAND)
     assert board.refused("counter", ship=CRUISER, option="Fly Casual"), (
-        "seed: Fly Casual is not for a class 2 ship")
+        "seed: Fly Casual is not for a class 2 ship"
+    )
     board.ok("counter", ship=FALCON, option="Fly Casual")
     assert ships(board.snap())["Falcon"]["pending"] == 0, "seed: the Falcon avoids the hit"
 
@@ -336,7 +397,8 @@ def test_no_attacks_in_the_move_phase(board):
     assert board.snap()["phase"] == "move"
     board.cmd("aim", ship=CRUISER, weapon=PRIMARY, arg=0)
     assert board.refused("attack", ship=CRUISER, target=HAND, roll=19), (
-        "seed: attacks belong to the Attack phase")
+        "seed: attacks belong to the Attack phase"
+    )
 
 
 def test_one_ship_at_a_time_resolves_all_its_weapons(board):
@@ -353,7 +415,8 @@ def test_one_ship_at_a_time_resolves_all_its_weapons(board):
     board.ok("attack", ship=SLAVE, target=FALCON, roll=2)
     board.cmd("aim", ship=HAND, weapon=BROAD_L, arg=0)
     assert board.refused("attack", ship=HAND, target=XWING, roll=2), (
-        "seed: one ship at a time; the Invisible Hand already had its turn")
+        "seed: one ship at a time; the Invisible Hand already had its turn"
+    )
 
 
 def test_point_defense_is_aimed_only_by_a_ship_that_has_it(board):

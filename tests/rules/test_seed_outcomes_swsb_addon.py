@@ -7,27 +7,76 @@ Ships: side 0 (Light Side): 0 Cruiser A (class 2), 1 Falcon (class 3), 2 Cruiser
 3 X-wing (class 4); side 1 (Dark Side): 4 Hand (class 2, hp 1/1), 5 Raider (class 3, Cloak),
 6 Vulture (class 4). `aim` weapon 0 (primary) takes the distance in inches.
 """
+
 import copy
 
 from support.seedplay import board_fixture, ships
 
 board = board_fixture("--ruleset", "swsb-addon")
 
-ROSTER = {"name": "seed 001 checks", "ruleset": "swsb-addon", "sides": [
-    {"name": "Light Side", "ships": [
-        {"name": "Cruiser A", "class": 2, "hp": [2, 2], "cc": 2,
-         "stats": {"defense": 15, "attack": 6, "pd": 4}},
-        {"name": "Falcon", "class": 3, "hp": [3, 2], "cc": 2,
-         "stats": {"defense": 17, "attack": 5, "pd": 0}},
-        {"name": "Cruiser B", "class": 2, "hp": [2, 2], "cc": 2,
-         "stats": {"defense": 15, "attack": 6, "pd": 4}},
-        {"name": "X-wing", "class": 4, "hp": 1, "stats": {"defense": 15, "attack": 4, "pd": 0}}]},
-    {"name": "Dark Side", "ships": [
-        {"name": "Hand", "class": 2, "hp": [1, 1], "cc": 2,
-         "stats": {"defense": 14, "attack": 6, "pd": 4}},
-        {"name": "Raider", "class": 3, "hp": [3, 2], "cc": 1,
-         "stats": {"defense": 16, "attack": 5, "pd": 0, "cloak": True}},
-        {"name": "Vulture", "class": 4, "hp": 1, "stats": {"defense": 14, "attack": 3, "pd": 0}}]}]}
+ROSTER = {
+    "name": "seed 001 checks",
+    "ruleset": "swsb-addon",
+    "sides": [
+        {
+            "name": "Light Side",
+            "ships": [
+                {
+                    "name": "Cruiser A",
+                    "class": 2,
+                    "hp": [2, 2],
+                    "cc": 2,
+                    "stats": {"defense": 15, "attack": 6, "pd": 4},
+                },
+                {
+                    "name": "Falcon",
+                    "class": 3,
+                    "hp": [3, 2],
+                    "cc": 2,
+                    "stats": {"defense": 17, "attack": 5, "pd": 0},
+                },
+                {
+                    "name": "Cruiser B",
+                    "class": 2,
+                    "hp": [2, 2],
+                    "cc": 2,
+                    "stats": {"defense": 15, "attack": 6, "pd": 4},
+                },
+                {
+                    "name": "X-wing",
+                    "class": 4,
+                    "hp": 1,
+                    "stats": {"defense": 15, "attack": 4, "pd": 0},
+                },
+            ],
+        },
+        {
+            "name": "Dark Side",
+            "ships": [
+                {
+                    "name": "Hand",
+                    "class": 2,
+                    "hp": [1, 1],
+                    "cc": 2,
+                    "stats": {"defense": 14, "attack": 6, "pd": 4},
+                },
+                {
+                    "name": "Raider",
+                    "class": 3,
+                    "hp": [3, 2],
+                    "cc": 1,
+                    "stats": {"defense": 16, "attack": 5, "pd": 0, "cloak": True},
+                },
+                {
+                    "name": "Vulture",
+                    "class": 4,
+                    "hp": 1,
+                    "stats": {"defense": 14, "attack": 3, "pd": 0},
+                },
+            ],
+        },
+    ],
+}
 
 CRUISER_A, FALCON, CRUISER_B, XWING, HAND, RAIDER, VULTURE = range(7)
 PRIMARY = 0
@@ -69,7 +118,8 @@ def test_moves_first_shows_the_side_the_winner_chose(board):
         s = board.snap()
         assert s["moves_first"] == chosen, (
             "seed: the winner chose side %d to move first; the snapshot's moves_first is %s"
-            % (chosen, s["moves_first"]))
+            % (chosen, s["moves_first"])
+        )
 
 
 def test_nobody_moves_before_the_winner_chooses(board):
@@ -125,7 +175,8 @@ def test_class_4_moves_start_again_with_the_player_chosen_first(board):
     evs, errs = board.cmd("move", ship=VULTURE, mode=1)
     assert errs and not evs, (
         "seed: class 4 moves start again with side 0 (chosen first); side 1's Vulture moved "
-        "first: %s" % evs)
+        "first: %s" % evs
+    )
     board.ok("move", ship=XWING, mode=1)
 
 
@@ -142,7 +193,8 @@ def test_first_mover_fires_first(board):
     board.ok("phase")
     board.cmd("aim", ship=HAND, weapon=PRIMARY, arg=5)
     assert board.refused("attack", ship=HAND, target=CRUISER_A, roll=10), (
-        "seed: the player chosen to move first also fires first")
+        "seed: the player chosen to move first also fires first"
+    )
     fire(board, CRUISER_A, HAND, 30, 1)
 
 
@@ -170,7 +222,8 @@ def test_class_4_firing_starts_again_with_the_player_who_moved_first(board):
     evs, errs = board.cmd("attack", ship=VULTURE, target=XWING, roll=1)
     assert errs and not evs, (
         "seed: class 4 fire starts again with side 0 (moved first); side 1's Vulture fired "
-        "first: %s" % evs)
+        "first: %s" % evs
+    )
     fire(board, XWING, VULTURE, 1, 1)
 
 
@@ -193,7 +246,8 @@ def test_fighters_are_attacked_only_within_1_inch(board):
     board.cmd("aim", ship=CRUISER_A, weapon=PRIMARY, arg=5)
     evs, errs = board.cmd("attack", ship=CRUISER_A, target=VULTURE, roll=19)
     assert errs and not evs, (
-        "seed: a fighter is attacked only within 1\"; Cruiser A hit the Vulture at 5\": %s" % evs)
+        'seed: a fighter is attacked only within 1"; Cruiser A hit the Vulture at 5": %s' % evs
+    )
 
 
 def test_fighters_attack_only_within_1_inch(board):
@@ -212,7 +266,8 @@ def test_fighters_attack_only_within_1_inch(board):
     board.cmd("aim", ship=XWING, weapon=PRIMARY, arg=3)
     evs, errs = board.cmd("attack", ship=XWING, target=HAND, roll=19)
     assert errs and not evs, (
-        "seed: a fighter attacks only within 1\"; the X-wing fired at 3\": %s" % evs)
+        'seed: a fighter attacks only within 1"; the X-wing fired at 3": %s' % evs
+    )
 
 
 def test_fire_at_a_fighter_counts_as_the_close_band(board):
@@ -228,7 +283,8 @@ def test_fire_at_a_fighter_counts_as_the_close_band(board):
     board.ok("attack", ship=CRUISER_A, target=VULTURE, roll=8)
     v = ships(board.snap())["Vulture"]
     assert v["pending"] + v["damage"] == 0 and v["status"] != "destroyed", (
-        "seed: 8 + 6 - 1 = 13 misses Defense 14; the Vulture is %s" % v)
+        "seed: 8 + 6 - 1 = 13 misses Defense 14; the Vulture is %s" % v
+    )
 
 
 def test_range_bands(board):
@@ -268,7 +324,8 @@ def test_cloaked_ship_cannot_be_targeted_at_extreme_range(board):
     fighters_phase(board)
     board.cmd("aim", ship=CRUISER_A, weapon=PRIMARY, arg=35)
     assert board.refused("attack", ship=CRUISER_A, target=RAIDER, roll=19), (
-        "seed: no Cloak target at Extreme range")
+        "seed: no Cloak target at Extreme range"
+    )
 
 
 def test_cloak_moves_fire_one_band_out(board):
@@ -300,7 +357,8 @@ def test_damage_is_applied_when_the_ship_has_fired(board):
     assert ships(board.snap())["Hand"]["status"] == "destroyed", "seed: damage assessed at once"
     board.cmd("aim", ship=HAND, weapon=PRIMARY, arg=5)
     assert board.refused("attack", ship=HAND, target=CRUISER_A, roll=19), (
-        "seed: the destroyed Hand has no chance to fire")
+        "seed: the destroyed Hand has no chance to fire"
+    )
 
 
 def test_size_modifier_when_used(board):
@@ -331,9 +389,16 @@ def test_class_4_moves_start_again_with_side_1_when_it_was_chosen(board):
     itself. Class 1-3: side 1 Hand + Raider, side 0 Cruiser A + Falcon, side 1 Frigate. Class
     4 starts again with side 1: the X-wing first is refused, the Vulture first accepted."""
     r = copy.deepcopy(ROSTER)
-    del r["sides"][0]["ships"][2]                       # no Cruiser B
-    r["sides"][1]["ships"].insert(2, {"name": "Frigate", "class": 3, "hp": [2, 1],
-                                      "stats": {"defense": 15, "attack": 4, "pd": 0}})
+    del r["sides"][0]["ships"][2]  # no Cruiser B
+    r["sides"][1]["ships"].insert(
+        2,
+        {
+            "name": "Frigate",
+            "class": 3,
+            "hp": [2, 1],
+            "stats": {"defense": 15, "attack": 4, "pd": 0},
+        },
+    )
     new_game(board, r)
     idx = {s["name"]: s["i"] for s in board.snap()["ships"]}
     start(board, dice=(6, 15), first=1)
@@ -342,7 +407,8 @@ def test_class_4_moves_start_again_with_side_1_when_it_was_chosen(board):
     evs, errs = board.cmd("move", ship=idx["X-wing"], mode=1)
     assert errs and not evs, (
         "seed: class 4 moves start again with side 1 (chosen first); side 0's X-wing moved "
-        "first: %s" % evs)
+        "first: %s" % evs
+    )
     board.ok("move", ship=idx["Vulture"], mode=1)
 
 
@@ -358,7 +424,8 @@ def test_fire_alternates_one_ship_each(board):
     fire(board, CRUISER_A, HAND, 30, 1)
     board.cmd("aim", ship=FALCON, weapon=PRIMARY, arg=30)
     assert board.refused("attack", ship=FALCON, target=HAND, roll=19), (
-        "seed: control alternates after each activation")
+        "seed: control alternates after each activation"
+    )
     fire(board, HAND, CRUISER_A, 30, 1)
 
 
@@ -388,7 +455,8 @@ def test_fighters_attack_a_cloaked_ship_without_modifier(board):
     fire(board, idx["Raider"], idx["Falcon"], 30, 1)
     fire(board, idx["X-wing"], idx["Raider"], 1, 13)
     assert ships(board.snap())["Raider"]["damage"] == 1, (
-        "seed: fighters attack a Cloak ship with no negative modifier: 17 meets 17 (tie_hits 1)")
+        "seed: fighters attack a Cloak ship with no negative modifier: 17 meets 17 (tie_hits 1)"
+    )
 
 
 def test_a_ship_moves_once_a_round(board):

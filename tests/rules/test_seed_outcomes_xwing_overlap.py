@@ -10,6 +10,7 @@ The seed does not say how many damage points an attack die's faces deal (the fac
 X-Wing's own, not in the seed), so no test here depends on a face's meaning, only on counts,
 on destruction and on who may attack whom.
 """
+
 from support.seedplay import board_fixture, ships
 
 board = board_fixture("--ruleset", "xwing-overlap")
@@ -52,7 +53,8 @@ def test_small_overlap_does_no_damage_and_skips_action(board):
     sh = ships(s)
     assert sh["X-wing 1"]["damage"] + sh["TIE Fighter 1"]["damage"] == 0, "seed: no damage"
     assert s["profile"]["skips_action"] == [XW1], (
-        "seed: the moving ship skips its action; skips_action %s" % s["profile"]["skips_action"])
+        "seed: the moving ship skips its action; skips_action %s" % s["profile"]["skips_action"]
+    )
 
 
 def test_a_ship_touching_two_ships_can_attack_neither(board):
@@ -71,7 +73,8 @@ def test_a_ship_touching_two_ships_can_attack_neither(board):
         evs, errs = board.cmd("hit", ship=b, by=a)
         assert errs and not evs, (
             "seed: %s touches %s, they cannot attack each other; the attack was accepted: %s"
-            % (names[a], names[b], evs))
+            % (names[a], names[b], evs)
+        )
 
 
 def test_huge_over_huge_a_damage_card_each_no_skipped_action(board):
@@ -84,8 +87,9 @@ def test_huge_over_huge_a_damage_card_each_no_skipped_action(board):
     s = board.snap()
     sh = ships(s)
     assert (sh["CR90 Corvette"]["damage"], sh["Raider"]["damage"]) == (1, 1), (
-        "seed: one damage card each; got %s, %s" % (sh["CR90 Corvette"]["damage"],
-                                                   sh["Raider"]["damage"]))
+        "seed: one damage card each; got %s, %s"
+        % (sh["CR90 Corvette"]["damage"], sh["Raider"]["damage"])
+    )
     assert CR90 not in s["profile"]["skips_action"], "seed: the huge ship keeps its action"
 
 
@@ -99,7 +103,8 @@ def test_huge_over_small_destroys_it_and_rolls_one_die(board):
     refused; one die is accepted; the Raider does not skip its action."""
     new_game(board)
     assert board.refused("overlap", ship=RAIDER, other=XW1, dice=[1, 2]), (
-        "seed: one die for a small ship")
+        "seed: one die for a small ship"
+    )
     board.ok("overlap", ship=RAIDER, other=XW1, dice=[1])
     s = board.snap()
     assert ships(s)["X-wing 1"]["status"] == "destroyed", "seed: destroyed immediately"
@@ -117,7 +122,8 @@ def test_huge_over_large_rolls_two_dice(board):
     evs, errs = board.cmd("overlap", ship=RAIDER, other=YT, dice=[1])
     assert errs and not evs, (
         "seed: a large ship destroyed by a huge ship's overlap means two attack dice; one die "
-        "was accepted: %s" % evs)
+        "was accepted: %s" % evs
+    )
     board.ok("overlap", ship=RAIDER, other=YT, dice=[7, 8])
     assert ships(board.snap())["YT-1300"]["status"] == "destroyed"
 

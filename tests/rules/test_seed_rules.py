@@ -33,10 +33,11 @@ def test_swsb_initiative_winner_attacks_first():
     # The FAQ "Attack Phase" then says only "Continue choosing one ship at a time": the
     # default (attack_order 0) asks no more than that the first attack is the winner's.
     b = Board("swsb-example")
-    b.ok("roll", values=[14, 9])                  # the Light Side rolls highest
-    b.phases(3)                                   # move, attack-pd, attack
-    b.refused("Light Side attacks first", "hit", ship="Millennium Falcon",
-              by="Imperial Star Destroyer")
+    b.ok("roll", values=[14, 9])  # the Light Side rolls highest
+    b.phases(3)  # move, attack-pd, attack
+    b.refused(
+        "Light Side attacks first", "hit", ship="Millennium Falcon", by="Imperial Star Destroyer"
+    )
     b.refused("Light Side attacks first", "done", ship="Slave I")
     b.ok("hit", ship="Slave I", by="Millennium Falcon")
     b.ok("hit", ship="Millennium Falcon", by="Imperial Star Destroyer")
@@ -48,7 +49,7 @@ def test_swsb_initiative_winner_attacks_first():
     b.ok("roll", values=[3, 18])
     b.phases(3)
     b.refused("Dark Side attacks first", "hit", ship="Slave I", by="Millennium Falcon")
-    b.ok("done", ship="Slave I")                  # a ship with nothing to fire at passes
+    b.ok("done", ship="Slave I")  # a ship with nothing to fire at passes
     b.ok("hit", ship="Slave I", by="Millennium Falcon")
 
 
@@ -65,7 +66,7 @@ def test_swsb_attack_order_settings():
     b.refused("now Dark Side", "hit", ship="Slave I", by="Luke's X-wing")
     b.ok("hit", ship="Millennium Falcon", by="Imperial Star Destroyer")
     b.ok("hit", ship="Slave I", by="Luke's X-wing")
-    b.ok("done", ship="Slave I")                  # a ship with no target passes
+    b.ok("done", ship="Slave I")  # a ship with no target passes
     b.ok("hit", ship="Slave I", by="X-wing 1")
     r["settings"] = {"attack_order": 2}
     b = Board(roster=r)
@@ -75,21 +76,35 @@ def test_swsb_attack_order_settings():
     b.ok("hit", ship="Slave I", by="Luke's X-wing")
     for name in ("Mon Calamari Cruiser", "X-wing 1", "X-wing 2"):
         b.refused("Light Side attacks first", "hit", ship="Millennium Falcon", by="Slave I")
-        b.ok("done", ship=name)                    # the Light Side's other ships pass
+        b.ok("done", ship=name)  # the Light Side's other ships pass
     b.ok("hit", ship="Millennium Falcon", by="Imperial Star Destroyer")
 
 
 def broadside_game():
-    r = {"name": "broadside", "ruleset": "swsb", "sides": [
-        {"name": "Light", "ships": [ship("Cruiser", 2, [4, 2], defense=10, attack=6, pd=4),
-                                    ship("Corvette", 3, [3, 2], defense=10, attack=4, pd=0),
-                                    ship("X-wing", 4, 1, defense=10, attack=4, count=2)]},
-        {"name": "Dark", "ships": [ship("Invisible Hand", 2, [4, 2], defense=14, attack=5,
-                                        pd=2, broadside=True),
-                                   ship("TIE", 4, 1, defense=14, attack=3, count=2)]}]}
+    r = {
+        "name": "broadside",
+        "ruleset": "swsb",
+        "sides": [
+            {
+                "name": "Light",
+                "ships": [
+                    ship("Cruiser", 2, [4, 2], defense=10, attack=6, pd=4),
+                    ship("Corvette", 3, [3, 2], defense=10, attack=4, pd=0),
+                    ship("X-wing", 4, 1, defense=10, attack=4, count=2),
+                ],
+            },
+            {
+                "name": "Dark",
+                "ships": [
+                    ship("Invisible Hand", 2, [4, 2], defense=14, attack=5, pd=2, broadside=True),
+                    ship("TIE", 4, 1, defense=14, attack=3, count=2),
+                ],
+            },
+        ],
+    }
     b = Board(roster=r)
-    b.ok("roll", values=[3, 12])                  # the Dark Side attacks first
-    b.phases(2)                                   # attack-pd
+    b.ok("roll", values=[3, 12])  # the Dark Side attacks first
+    b.phases(2)  # attack-pd
     return b
 
 
@@ -102,14 +117,13 @@ def test_swsb_each_weapon_once_a_round_broadside_once_to_each_side():
     # point defense: "use Point Defense on all fighters within 2 squares" - every fighter
     b.ok("hit", ship="X-wing 1", by="Invisible Hand")
     b.ok("hit", ship="X-wing 2", by="Invisible Hand")
-    b.ok("phase")                                             # attack: one ship at a time
-    b.ok("aim", ship="Invisible Hand", weapon=2, arg=0)       # broadside to the left
+    b.ok("phase")  # attack: one ship at a time
+    b.ok("aim", ship="Invisible Hand", weapon=2, arg=0)  # broadside to the left
     b.ok("attack", ship="Invisible Hand", target="Cruiser", roll=20)
-    b.refused("broadside to the left", "attack", ship="Invisible Hand", target="Corvette",
-              roll=20)
-    b.ok("aim", ship="Invisible Hand", weapon=3, arg=0)       # and to the right
+    b.refused("broadside to the left", "attack", ship="Invisible Hand", target="Corvette", roll=20)
+    b.ok("aim", ship="Invisible Hand", weapon=3, arg=0)  # and to the right
     b.ok("attack", ship="Invisible Hand", target="Corvette", roll=20)
-    b.ok("aim", ship="Invisible Hand", weapon=0, arg=0)       # its primary weapon
+    b.ok("aim", ship="Invisible Hand", weapon=0, arg=0)  # its primary weapon
     b.ok("hit", ship="Corvette", by="Invisible Hand")
     # a second shot of the same weapon is refused whichever way it is entered
     b.refused("primary weapon", "attack", ship="Invisible Hand", target="Cruiser", roll=20)
@@ -120,8 +134,11 @@ def test_swsb_each_weapon_once_a_round_broadside_once_to_each_side():
 
 # ---- swsb-addon, seed 001 ---------------------------------------------------------------------
 def addon_roster(light, dark, settings=None):
-    r = {"name": "addon", "ruleset": "swsb-addon",
-         "sides": [{"name": "Light", "ships": light}, {"name": "Dark", "ships": dark}]}
+    r = {
+        "name": "addon",
+        "ruleset": "swsb-addon",
+        "sides": [{"name": "Light", "ships": light}, {"name": "Dark", "ships": dark}],
+    }
     if settings:
         r["settings"] = settings
     return r
@@ -131,22 +148,26 @@ def test_addon_fighters_attack_and_are_attacked_only_within_1_inch():
     # seed 001: "Fighters can only attack and be attacked by models that are within 1" of
     # them. Any ability or game text that doubles the range of fighter weapons or doubles
     # the range of anti-fighter fire increases this range to 2"."
-    r = addon_roster([ship("Frigate", 3, [3, 2], defense=12, attack=5, pd=2),
-                      ship("X-wing", 4, 1, defense=15, attack=4)],
-                     [ship("Droid", 4, 1, defense=12, attack=3, count=2)])
+    r = addon_roster(
+        [
+            ship("Frigate", 3, [3, 2], defense=12, attack=5, pd=2),
+            ship("X-wing", 4, 1, defense=15, attack=4),
+        ],
+        [ship("Droid", 4, 1, defense=12, attack=3, count=2)],
+    )
     b = Board(roster=r)
     b.ok("roll", values=[12, 3])
     b.ok("phase")
     b.ok("choose", side=0)
-    b.ok("phase")                                             # attack: class 1-3 first
+    b.ok("phase")  # attack: class 1-3 first
     b.ok("aim", ship="Frigate", weapon=0, arg=3)
-    b.refused("within 1\"", "attack", ship="Frigate", target="Droid 1", roll=20)
-    b.refused("within 1\"", "hit", ship="Droid 1", by="Frigate")
+    b.refused('within 1"', "attack", ship="Frigate", target="Droid 1", roll=20)
+    b.refused('within 1"', "hit", ship="Droid 1", by="Frigate")
     b.ok("aim", ship="Frigate", weapon=0, arg=1)
-    b.ok("attack", ship="Frigate", target="Droid 1", roll=20)   # 20 always hits
+    b.ok("attack", ship="Frigate", target="Droid 1", roll=20)  # 20 always hits
     b.ok("done", ship="Frigate")
-    b.ok("aim", ship="X-wing", weapon=0, arg=2)               # class 4 now: the X-wing
-    b.refused("within 1\"", "attack", ship="X-wing", target="Droid 2", roll=20)
+    b.ok("aim", ship="X-wing", weapon=0, arg=2)  # class 4 now: the X-wing
+    b.refused('within 1"', "attack", ship="X-wing", target="Droid 2", roll=20)
     b.ok("aim", ship="X-wing", weapon=0, arg=1)
     b.ok("attack", ship="X-wing", target="Droid 2", roll=20)
     # an ability doubling fighter range: 2"
@@ -164,10 +185,16 @@ def test_addon_fighters_attack_and_are_attacked_only_within_1_inch():
 
 
 def restart_roster():
-    return addon_roster([ship("Cruiser", 2, [4, 2], defense=12, attack=5),
-                         ship("X-wing", 4, 1, defense=15, attack=4, count=2)],
-                        [ship("Raider", 3, [3, 2], defense=12, attack=4, count=3),
-                         ship("Droid", 4, 1, defense=12, attack=3, count=2)])
+    return addon_roster(
+        [
+            ship("Cruiser", 2, [4, 2], defense=12, attack=5),
+            ship("X-wing", 4, 1, defense=15, attack=4, count=2),
+        ],
+        [
+            ship("Raider", 3, [3, 2], defense=12, attack=4, count=3),
+            ship("Droid", 4, 1, defense=12, attack=3, count=2),
+        ],
+    )
 
 
 def test_addon_class_4_moves_and_fire_start_again_with_the_player_chosen_first():
@@ -175,19 +202,19 @@ def test_addon_class_4_moves_and_fire_start_again_with_the_player_chosen_first()
     # Class 1 - 3 ships they will, starting again with the player chosen to move first, move
     # their Class 4 ships." Firing: "As with movement".
     b = Board(roster=restart_roster())
-    b.ok("roll", values=[3, 12])                  # the Dark Side wins...
+    b.ok("roll", values=[3, 12])  # the Dark Side wins...
     b.ok("phase")
-    b.ok("choose", side=0)                        # ...and lets the Light Side move first
-    b.ok("move", ship="Cruiser")                  # Light's only class 1-3 ship
-    for k in (1, 2, 3):                           # Dark finishes its class 1-3 ships
+    b.ok("choose", side=0)  # ...and lets the Light Side move first
+    b.ok("move", ship="Cruiser")  # Light's only class 1-3 ship
+    for k in (1, 2, 3):  # Dark finishes its class 1-3 ships
         b.ok("move", ship="Raider %d" % k)
-    assert b.snap()["profile"]["acting_side"] == 0    # class 4: Light first again
+    assert b.snap()["profile"]["acting_side"] == 0  # class 4: Light first again
     b.refused("not Dark's turn", "move", ship="Droid 1")
     b.ok("move", ship="X-wing 1")
     b.ok("move", ship="X-wing 2")
     b.ok("move", ship="Droid 1")
     b.ok("move", ship="Droid 2")
-    b.ok("phase")                                 # attack: the player that moved first
+    b.ok("phase")  # attack: the player that moved first
     b.ok("done", ship="Cruiser")
     for k in (1, 2, 3):
         b.ok("done", ship="Raider %d" % k)
@@ -201,8 +228,8 @@ def test_addon_snapshot_moves_first_is_the_chosen_side():
     b = Board(roster=restart_roster())
     b.ok("roll", values=[3, 12])
     b.ok("phase")
-    assert b.snap()["moves_first"] is None        # not chosen yet
-    b.ok("choose", side=1)                        # the winner moves first itself
+    assert b.snap()["moves_first"] is None  # not chosen yet
+    b.ok("choose", side=1)  # the winner moves first itself
     s = b.snap()
     assert s["initiative"] == 1 and s["moves_first"] == 1
 
@@ -224,7 +251,6 @@ def test_addon_cloak_extreme_range_setting():
         b.ok("aim", ship="Cruiser", weapon=0, arg=28)
         r = b.c("attack", ship="Cruiser", target="Raider", roll=20)
         assert (r is None) == at28, r
-
 
 
 def test_addon_cloak_extreme_range_holds_for_a_hit_with_by_too():
@@ -254,15 +280,16 @@ def test_d6_turns_need_the_turn_distance_before_each():
     # seed 002 "Turn Distance": "how many hexes must be crossed, in a straight line, before a
     # ship may make one of its hexside turns" - the X-wing "may turn three hexsides in its
     # move, but it must move three hexes before each of those turns".
-    b = Board("squadrons-d6-example")             # Red: seed 002's X-wing: TD 3, 3 turns
+    b = Board("squadrons-d6-example")  # Red: seed 002's X-wing: TD 3, 3 turns
     b.refused("2 turns need 6 hexes (moved 5)", "move", ship="Red 1", mode=1, hexes=5, turns=2)
     # hexes not entered: the turns must fit the most the craft moves at that rate (8)
-    b.refused("3 turns need 9 hexes (Attack Speed is at most 8)", "move", ship="Red 1",
-              mode=1, turns=3)
+    b.refused(
+        "3 turns need 9 hexes (Attack Speed is at most 8)", "move", ship="Red 1", mode=1, turns=3
+    )
     b.refused("at most 8 hexes at Attack Speed", "move", ship="Red 1", mode=1, hexes=9)
     b.ok("move", ship="Red 1", mode=1, hexes=6, turns=2)
     b.refused("3 turns a move", "move", ship="Red 2", mode=1, hexes=8, turns=4)
-    b.ok("move", ship="Red 2", mode=1, hexes=8, turns=2)   # 8 hexes: 2 turns (the 3rd lost)
+    b.ok("move", ship="Red 2", mode=1, hexes=8, turns=2)  # 8 hexes: 2 turns (the 3rd lost)
 
 
 def test_d6_only_capital_ships_and_heroes_may_stay_still():
@@ -279,12 +306,12 @@ def test_d6_only_capital_ships_and_heroes_may_stay_still():
     for k in (1, 2, 3, 4):
         b.ok("move", ship="Black %d" % k, mode=1, hexes=5)
     b.ok("phase")
-    b.ok("phase")                                 # round 2
+    b.ok("phase")  # round 2
     for name in ("Red 1", "Red 2", "Red 3", "Red Leader"):
         b.ok("move", ship=name, mode=1, hexes=4)
     for k in (1, 2, 3, 4):
         b.ok("move", ship="Black %d" % k, mode=1, hexes=5)
-    b.ok("phase")      # both capital ships stay still: Attack Speed in the prior round
+    b.ok("phase")  # both capital ships stay still: Attack Speed in the prior round
     assert b.snap()["phase"] == "combat"
 
 
@@ -293,17 +320,22 @@ def test_d6_players_alternate_units():
     # Heroes, and Capital Ships."
     b = Board("squadrons-d6-example")
     b.ok("move", ship="Red 1", mode=1, hexes=4)
-    b.refused("finish moving the squadron first", "move", ship="Corellian Corvette", mode=1,
-              hexes=3)
+    b.refused(
+        "finish moving the squadron first", "move", ship="Corellian Corvette", mode=1, hexes=3
+    )
     for name in ("Red 2", "Red 3", "Red Leader"):
         b.ok("move", ship=name, mode=1, hexes=4)
-    b.refused("players alternate units: Empire moves next", "move", ship="Corellian Corvette",
-              mode=1, hexes=3)
+    b.refused(
+        "players alternate units: Empire moves next",
+        "move",
+        ship="Corellian Corvette",
+        mode=1,
+        hexes=3,
+    )
     b.ok("move", ship="Star Destroyer", mode=1, hexes=3)
-    b.refused("players alternate units: Rebels move next", "move", ship="Black 1", mode=1,
-              hexes=3)
+    b.refused("players alternate units: Rebels move next", "move", ship="Black 1", mode=1, hexes=3)
     b.ok("move", ship="Corellian Corvette", mode=1, hexes=3)
-    b.ok("move", ship="Black 1", mode=1, hexes=3)   # the Rebels have no unit left
+    b.ok("move", ship="Black 1", mode=1, hexes=3)  # the Rebels have no unit left
 
 
 # ---- xwing-overlap, seed 003 ------------------------------------------------------------------
@@ -313,15 +345,19 @@ def test_xwing_a_ship_touching_two_ships_can_attack_neither():
     # or ships that it is touching in its final position."
     b = Board("xwing-overlap-example")
     b.ok("overlap", ship="X-wing 1", other="TIE Fighter 1")
-    b.ok("overlap", ship="X-wing 1", other="TIE Fighter 2")     # X-wing 1 touches both
-    b.ok("overlap", ship="TIE Fighter 1", other="X-wing 2")     # TIE 1 touches two as well
+    b.ok("overlap", ship="X-wing 1", other="TIE Fighter 2")  # X-wing 1 touches both
+    b.ok("overlap", ship="TIE Fighter 1", other="X-wing 2")  # TIE 1 touches two as well
     assert sorted(b.snap()["profile"]["touching"]) == [[0, 4], [0, 5], [1, 4]]
-    b.ok("phase")                                               # combat
-    for a, t in (("TIE Fighter 1", "X-wing 1"), ("X-wing 1", "TIE Fighter 1"),
-                 ("TIE Fighter 2", "X-wing 1"), ("X-wing 1", "TIE Fighter 2"),
-                 ("TIE Fighter 1", "X-wing 2")):
+    b.ok("phase")  # combat
+    for a, t in (
+        ("TIE Fighter 1", "X-wing 1"),
+        ("X-wing 1", "TIE Fighter 1"),
+        ("TIE Fighter 2", "X-wing 1"),
+        ("X-wing 1", "TIE Fighter 2"),
+        ("TIE Fighter 1", "X-wing 2"),
+    ):
         b.refused("touching", "hit", ship=t, by=a)
-    b.ok("hit", ship="X-wing 2", by="TIE Fighter 2")            # not touching each other
+    b.ok("hit", ship="X-wing 2", by="TIE Fighter 2")  # not touching each other
 
 
 # ---- smb, seed 004 ------------------------------------------------------------------------------
@@ -331,8 +367,8 @@ def hoth_ionized_star_destroyer(b):
     b.ok("move", ship="Star Destroyer")
     for name in ("Troop Transport", "X-Wing 1", "X-Wing 2"):
         b.ok("move", ship=name)
-    b.ok("phase")                                 # capital weapons
-    b.ok("ion", ship="Star Destroyer", roll=11, facing=2)    # 11 + 16 = 27: rear 27, a hit
+    b.ok("phase")  # capital weapons
+    b.ok("ion", ship="Star Destroyer", roll=11, facing=2)  # 11 + 16 = 27: rear 27, a hit
     b.ok("phase")
 
 
@@ -342,10 +378,10 @@ def test_smb_ionized_star_destroyer_does_not_hold_up_the_rebels():
     # other player moves" - a ship that cannot move is not waited for.
     b = Board("hoth")
     hoth_ionized_star_destroyer(b)
-    b.ok("roll", values=[15, 8])                  # the Empire holds the initiative
+    b.ok("roll", values=[15, 8])  # the Empire holds the initiative
     b.ok("phase")
     b.refused("ionized", "move", ship="Star Destroyer")
-    b.ok("move", ship="Troop Transport")          # the Rebels can move
+    b.ok("move", ship="Troop Transport")  # the Rebels can move
     b.ok("move", ship="X-Wing 1")
     assert b.snap()["profile"]["ionized"] == [0]
 
@@ -355,22 +391,31 @@ def test_smb_one_response_is_one_shot():
     # they can only take one of them." "Remember, you can only make 1 response action, so no
     # matter how many threat zones a ship finishes in it can only be shot at once."
     b = Board("hoth")
-    b.ok("roll", values=[2, 9])                   # the Rebels move first
+    b.ok("roll", values=[2, 9])  # the Rebels move first
     b.ok("phase")
     b.ok("move", ship="Troop Transport")
     b.ok("respond", ship="Star Destroyer", mover="Troop Transport", kind=2)
     b.ok("hit", ship="Troop Transport", by="Star Destroyer")
-    b.refused("the one response to Troop Transport's move is used", "hit",
-              ship="Troop Transport", by="Star Destroyer")
+    b.refused(
+        "the one response to Troop Transport's move is used",
+        "hit",
+        ship="Troop Transport",
+        by="Star Destroyer",
+    )
     t = b.ship("Troop Transport")
     assert t["damage"] == 1 and t["status"] == "ok" and b.snap()["winner"] is None
     # through the attack helper: one shot too
     b.ok("move", ship="X-Wing 1")
     b.ok("respond", ship="Star Destroyer", mover="X-Wing 1", kind=2)
     b.ok("aim", ship="Star Destroyer", weapon=6, arg=0)
-    b.ok("attack", ship="Star Destroyer", target="X-Wing 1", roll=1)    # a miss
-    b.refused("the one response to X-Wing 1's move is used", "attack", ship="Star Destroyer",
-              target="X-Wing 1", roll=20)
+    b.ok("attack", ship="Star Destroyer", target="X-Wing 1", roll=1)  # a miss
+    b.refused(
+        "the one response to X-Wing 1's move is used",
+        "attack",
+        ship="Star Destroyer",
+        target="X-Wing 1",
+        roll=20,
+    )
 
 
 def test_smb_a_hit_with_by_is_checked_as_the_attack_with_the_aimed_weapon():
@@ -392,24 +437,35 @@ def test_smb_a_hit_with_by_is_checked_as_the_attack_with_the_aimed_weapon():
     b.ok("phase")
     b.ok("move", ship="Troop Transport")
     b.ok("respond", ship="Star Destroyer", mover="Troop Transport", kind=2)
-    b.ok("aim", ship="Star Destroyer", weapon=4, arg=0)       # Main Guns (capital)
-    ra = b.refused("capital weapons phase", "attack", ship="Star Destroyer",
-                   target="Troop Transport", roll=20)
+    b.ok("aim", ship="Star Destroyer", weapon=4, arg=0)  # Main Guns (capital)
+    ra = b.refused(
+        "capital weapons phase", "attack", ship="Star Destroyer", target="Troop Transport", roll=20
+    )
     rh = b.refused("capital weapons phase", "hit", ship="Troop Transport", by="Star Destroyer")
     assert ra == rh
-    b.ok("aim", ship="Star Destroyer", weapon=6, arg=0)       # Turbolasers (rapid)
+    b.ok("aim", ship="Star Destroyer", weapon=6, arg=0)  # Turbolasers (rapid)
     b.ok("hit", ship="Troop Transport", by="Star Destroyer")
     t = b.ship("Troop Transport")
     assert (t["damage"], t["pending"]) == (1, 0)
-    ra = b.refused("response to Troop Transport's move is used", "attack", ship="Star Destroyer",
-                   target="Troop Transport", roll=20)
-    rh = b.refused("response to Troop Transport's move is used", "hit", ship="Troop Transport",
-                   by="Star Destroyer")
+    ra = b.refused(
+        "response to Troop Transport's move is used",
+        "attack",
+        ship="Star Destroyer",
+        target="Troop Transport",
+        roll=20,
+    )
+    rh = b.refused(
+        "response to Troop Transport's move is used",
+        "hit",
+        ship="Troop Transport",
+        by="Star Destroyer",
+    )
     assert ra == rh
     b.move_all()
-    b.ok("phase")                                             # capital weapons
-    ra = b.refused("only capital weapons", "attack", ship="Star Destroyer",
-                   target="Troop Transport", roll=20)
+    b.ok("phase")  # capital weapons
+    ra = b.refused(
+        "only capital weapons", "attack", ship="Star Destroyer", target="Troop Transport", roll=20
+    )
     rh = b.refused("only capital weapons", "hit", ship="Troop Transport", by="Star Destroyer")
     assert ra == rh
     b.ok("aim", ship="Star Destroyer", weapon=4, arg=0)
@@ -426,7 +482,7 @@ def test_smb_a_response_fires_rapid_weapons_only():
     b.ok("phase")
     b.ok("move", ship="Star Destroyer")
     b.ok("respond", ship="X-Wing 1", mover="Star Destroyer", kind=2)
-    b.ok("aim", ship="X-Wing 1", weapon=5, arg=0)            # torpedoes (heavy)
+    b.ok("aim", ship="X-Wing 1", weapon=5, arg=0)  # torpedoes (heavy)
     b.refused("rapid weapons only", "attack", ship="X-Wing 1", target="Star Destroyer", roll=20)
 
 
@@ -438,12 +494,13 @@ def test_smb_fighter_attack_move_fires_each_weapon_once_during_its_move():
     b.ok("phase")
     b.ok("launch", ship="TIE Fighter 1")
     b.ok("move", ship="TIE Fighter 1", mode=3)
-    b.ok("aim", ship="TIE Fighter 1", weapon=6, arg=0)       # lasers +2 at the front
-    b.ok("attack", ship="TIE Fighter 1", target="Troop Transport", roll=20)   # 22 vs 14 + 4
-    b.refused("fired its rapid weapon", "attack", ship="TIE Fighter 1",
-              target="Troop Transport", roll=20)
+    b.ok("aim", ship="TIE Fighter 1", weapon=6, arg=0)  # lasers +2 at the front
+    b.ok("attack", ship="TIE Fighter 1", target="Troop Transport", roll=20)  # 22 vs 14 + 4
+    b.refused(
+        "fired its rapid weapon", "attack", ship="TIE Fighter 1", target="Troop Transport", roll=20
+    )
     b.refused("fired its rapid weapon", "hit", ship="Troop Transport", by="TIE Fighter 1")
-    b.ok("move", ship="Star Destroyer")           # the next ship moves: the attack move is over
+    b.ok("move", ship="Star Destroyer")  # the next ship moves: the attack move is over
     b.refused("during its own fighter attack move", "hit", ship="X-Wing 1", by="TIE Fighter 1")
     assert b.ship("Troop Transport")["damage"] == 1
 
@@ -455,12 +512,12 @@ def test_smb_attack_move_fires_at_a_target(one_target):
     r = roster_file("deathstar")
     r["settings"] = {"attack_move_one_target": one_target}
     b = Board(roster=r)
-    b.ok("roll", values=[2, 9])                   # the Rebels move first
+    b.ok("roll", values=[2, 9])  # the Rebels move first
     b.ok("phase")
     b.ok("move", ship="X-Wing 1", mode=3)
-    b.ok("aim", ship="X-Wing 1", weapon=5, arg=0)            # torpedoes
+    b.ok("aim", ship="X-Wing 1", weapon=5, arg=0)  # torpedoes
     b.ok("attack", ship="X-Wing 1", target="TIE Fighter 1", roll=20)
-    b.ok("aim", ship="X-Wing 1", weapon=6, arg=0)            # lasers
+    b.ok("aim", ship="X-Wing 1", weapon=6, arg=0)  # lasers
     r = b.c("attack", ship="X-Wing 1", target="TIE Fighter 2", roll=20)
     assert (r is None) == (not one_target), r
     if one_target:
@@ -474,20 +531,40 @@ def test_smb_capital_weapons_never_target_fighters_however_the_hit_is_entered(tm
     b.ok("roll", values=[15, 8])
     b.ok("phase")
     b.move_all()
-    b.ok("phase")                                 # capital weapons
+    b.ok("phase")  # capital weapons
     b.refused("cannot target fighters", "hit", ship="X-Wing 1", by="Star Destroyer")
-    b.refused("cannot target fighters", "hit", ship="X-Wing 1")     # no attacker named
+    b.refused("cannot target fighters", "hit", ship="X-Wing 1")  # no attacker named
     b.ok("aim", ship="Star Destroyer", weapon=4, arg=0)
-    b.refused("cannot target fighters", "attack", ship="Star Destroyer", target="X-Wing 1",
-              roll=20)
+    b.refused(
+        "cannot target fighters", "attack", ship="Star Destroyer", target="X-Wing 1", roll=20
+    )
     # and on the pad (dmg+ with the Star Destroyer marked), played by `fleetref sim`
     script = tmp_path / "pad.txt"
-    script.write_text("dice 15 8 phase select Star_Destroyer opt1 select Troop_Transport opt1 "
-                      "select X-Wing_1 opt1 select X-Wing_2 opt1 phase "
-                      "select Star_Destroyer mark select X-Wing_1 dmg+\n")
-    out = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless",
-                          "--scenario", "hoth", "--seed", "1", "--script", str(script)],
-                         capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+    script.write_text(
+        "dice 15 8 phase select Star_Destroyer opt1 select Troop_Transport opt1 "
+        "select X-Wing_1 opt1 select X-Wing_2 opt1 phase "
+        "select Star_Destroyer mark select X-Wing_1 dmg+\n"
+    )
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "host_tools.cli",
+            "sim",
+            "--headless",
+            "--scenario",
+            "hoth",
+            "--seed",
+            "1",
+            "--script",
+            str(script),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
     snap = json.loads(out.stdout.splitlines()[-1])
     assert [r["msg"] for r in snap["rejected"]] == ["capital weapons cannot target fighters"]
     x = next(s for s in snap["ships"] if s["name"] == "X-Wing 1")
@@ -498,19 +575,19 @@ def test_smb_exit_only_in_the_movement_phase_and_the_transport_exit_wins():
     # seed 004 Victory: "The Rebel player wins if they exit the Transport from the opposite
     # table edge." Leaving the table is a move (the Movement Phase).
     b = Board("hoth")
-    b.ok("roll", values=[15, 8])                  # the Empire moves first
+    b.ok("roll", values=[15, 8])  # the Empire moves first
     b.ok("phase")
     b.refused("Empire moves first", "exit", ship="Troop Transport", kind=1)
     b.move_all()
-    b.ok("phase")                                 # capital weapons
+    b.ok("phase")  # capital weapons
     b.refused("movement phase", "exit", ship="Troop Transport", kind=1)
     b.ok("phase")
     b.ok("roll", values=[2, 9])
     b.ok("phase")
     b.ok("exit", ship="Troop Transport", kind=1)
     assert b.snap()["winner"] == 1
-    b.c("exit", ship="X-Wing 1", kind=1)          # whatever exits later...
-    assert b.snap()["winner"] == 1                # ...the Transport's exit won
+    b.c("exit", ship="X-Wing 1", kind=1)  # whatever exits later...
+    assert b.snap()["winner"] == 1  # ...the Transport's exit won
 
 
 def test_smb_death_star_port_is_the_rebels_aim_only():
@@ -531,13 +608,13 @@ def test_play_stops_once_a_side_has_won():
     b = Board("hoth")
     b.ok("roll", values=[15, 8])
     b.ok("phase")
-    b.ok("hit", ship="Troop Transport", n=2)      # (entered with no attacker)
+    b.ok("hit", ship="Troop Transport", n=2)  # (entered with no attacker)
     assert b.snap()["winner"] == 0
     b.refused("Empire has won", "phase")
     b.refused("Empire has won", "hit", ship="X-Wing 1")
     b.ok("undo")
     assert b.snap()["winner"] is None
-    b.ok("move", ship="Star Destroyer")           # play goes on
+    b.ok("move", ship="Star Destroyer")  # play goes on
 
 
 def test_smb_a_response_answers_the_ship_that_has_just_moved():
@@ -548,8 +625,9 @@ def test_smb_a_response_answers_the_ship_that_has_just_moved():
     b.ok("phase")
     b.ok("move", ship="X-Wing 1")
     b.ok("move", ship="X-Wing 2")
-    b.refused("has just moved (X-Wing 2)", "respond", ship="Star Destroyer", mover="X-Wing 1",
-              kind=2)
+    b.refused(
+        "has just moved (X-Wing 2)", "respond", ship="Star Destroyer", mover="X-Wing 1", kind=2
+    )
     b.ok("respond", ship="Star Destroyer", mover="X-Wing 2", kind=2)
 
 
@@ -574,17 +652,18 @@ def test_smb_capital_rear_setting_and_rapid_immunity():
     for setting in (0, 1):
         r = roster_file("hoth")
         r["settings"] = {"capital_rear": setting}
-        r["sides"][1]["ships"][0]["stats"]["immune_to_rapid"] = True     # the Transport
+        r["sides"][1]["ships"][0]["stats"]["immune_to_rapid"] = True  # the Transport
         b = Board(roster=r)
         b.ok("roll", values=[2, 9])
         b.ok("phase")
         b.ok("move", ship="Troop Transport")
         b.ok("respond", ship="Star Destroyer", mover="Troop Transport", kind=2)
-        b.refused("immune to fire from rapid weapons", "hit", ship="Troop Transport",
-                  by="Star Destroyer")
+        b.refused(
+            "immune to fire from rapid weapons", "hit", ship="Troop Transport", by="Star Destroyer"
+        )
         b.move_all()
         b.ok("phase")
-        b.ok("aim", ship="Star Destroyer", weapon=4, arg=2)      # at the Transport's rear
+        b.ok("aim", ship="Star Destroyer", weapon=4, arg=2)  # at the Transport's rear
         r = b.c("attack", ship="Star Destroyer", target="Troop Transport", roll=20)
         assert (r is None) == (setting == 0), r
 
@@ -602,10 +681,16 @@ def test_smb_every_ship_on_the_table_moves_and_fires_its_capital_weapons_once():
     b.move_all()
     b.ok("phase")
     b.ok("aim", ship="Star Destroyer", weapon=4, arg=1)
-    b.ok("attack", ship="Star Destroyer", target="Troop Transport", roll=19)   # 24 vs 20
-    b.refused("already fired its capital weapons", "attack", ship="Star Destroyer",
-              target="Troop Transport", roll=19)
-    b.refused("already fired its capital weapons", "hit", ship="Troop Transport",
-              by="Star Destroyer")
+    b.ok("attack", ship="Star Destroyer", target="Troop Transport", roll=19)  # 24 vs 20
+    b.refused(
+        "already fired its capital weapons",
+        "attack",
+        ship="Star Destroyer",
+        target="Troop Transport",
+        roll=19,
+    )
+    b.refused(
+        "already fired its capital weapons", "hit", ship="Troop Transport", by="Star Destroyer"
+    )
     b.ok("phase")
     assert b.ship("Troop Transport")["damage"] == 1

@@ -12,7 +12,16 @@ import pytest
 
 from devtools import webshots
 from referee.texts import agree, is_plural, says
-from support.wording import (PLAYS, PLURAL, SINGULAR, disagreements, follow_script, page_text, renamed_roster, side_verbs)
+from support.wording import (
+    PLAYS,
+    PLURAL,
+    SINGULAR,
+    disagreements,
+    follow_script,
+    page_text,
+    renamed_roster,
+    side_verbs,
+)
 from support.web import serve
 
 
@@ -49,10 +58,12 @@ def test_scripts_put_verbs_after_side_names(sim_factory, tmp_path):
     for script in ("hoth-3-rounds.txt", "swsb-3-rounds.txt"):
         d = tmp_path / script[:4]
         d.mkdir()
-        final, _ = follow_script(sim_factory, renamed_roster(d, PLAYS[script], PLURAL), script,
-                                 str(d / "log"))
-        said += side_verbs(" ".join(final["texts"] + [r["msg"] for r in final["rejected"]]),
-                           PLURAL)
+        final, _ = follow_script(
+            sim_factory, renamed_roster(d, PLAYS[script], PLURAL), script, str(d / "log")
+        )
+        said += side_verbs(
+            " ".join(final["texts"] + [r["msg"] for r in final["rejected"]]), PLURAL
+        )
     assert said >= 4
 
 
@@ -60,10 +71,11 @@ def test_the_views_agree_with_plural_sides(sim_factory, tmp_path):
     from host_tools.cli import main
     from host_tools.views.mirrorview import MirrorScreen
     from support.wording import rendered
+
     roster = renamed_roster(tmp_path, "hoth", PLURAL)
     log = tmp_path / "mirror.log"
     final, m = follow_script(sim_factory, roster, "hoth-3-rounds.txt", str(log))
-    assert final["winner"] == 0                 # the script ends with the Empire's side winning
+    assert final["winner"] == 0  # the script ends with the Empire's side winning
     screen = rendered(MirrorScreen(m).build, 120, 40)
     assert "the Imperials win" in screen, screen
     out = tmp_path / "report.html"
@@ -79,12 +91,14 @@ def test_the_views_agree_with_plural_sides(sim_factory, tmp_path):
 def test_web_page_and_overlay_agree_with_plural_sides(sim_factory, tmp_path, chrome):
     from host_tools.views.webfeed import Feed, record
     from support.web import wait_until
+
     roster = renamed_roster(tmp_path, "hoth", PLURAL)
     _final, m = follow_script(sim_factory, roster, "hoth-3-rounds.txt", str(tmp_path / "log"))
     g = m.rep.game
     feed = Feed("test")
-    feed.reset(m.rep.gid, m.snapshot(), [record(g, s, ev) for s, ev, _h in m.rep.rows
-                                         if s == g.seq])
+    feed.reset(
+        m.rep.gid, m.snapshot(), [record(g, s, ev) for s, ev, _h in m.rep.rows if s == g.seq]
+    )
     base, stop = serve(feed)
     try:
         chrome.get(base + "/overlay")
@@ -103,6 +117,7 @@ def test_one_board_roll_verified_is_said_in_the_singular(sim_factory):
     roll record), then the reveal: the mirror's view says "1 roll verified"."""
     from host_tools.link.mirror import Mirror
     from host_tools.views.mirrorview import MirrorScreen
+
     sim = sim_factory("--headless", "--scenario", "hoth")
     m = Mirror(sim.port, warn=lambda s: None)
     try:
@@ -127,8 +142,11 @@ def test_clock_texts_agree_with_plural_sides():
     holds the initiative and moves first, so its clock runs)."""
     from support.clock import Table
     from referee.views import event_text
-    for values, text in (([2, 9], "Rebels' clock: 30 s used; time ran out, Empire wins."),
-                         ([15, 8], "Empire's clock: 30 s used; time ran out, Rebels win.")):
+
+    for values, text in (
+        ([2, 9], "Rebels' clock: 30 s used; time ran out, Empire wins."),
+        ([15, 8], "Empire's clock: 30 s used; time ran out, Rebels win."),
+    ):
         t = Table("hoth", clock_s=30, clock_zero=1)
         t.send({"c": "roll", "values": values})
         t.send({"c": "phase"})

@@ -21,13 +21,19 @@ ATTACK, FULL, STOP = 1, 2, 3
 
 
 def referee(hero_in_squadron=True):
-    roster = json.load(open(os.path.join(ROOT, "firmware", "rosters",
-                                         "squadrons-d6-example.json")))
+    roster = json.load(
+        open(os.path.join(ROOT, "firmware", "rosters", "squadrons-d6-example.json"))
+    )
     if not hero_in_squadron:
         del roster["sides"][0]["ships"][1]["stats"]["squadron"]
     out = []
-    a = Referee(default_board(), os.path.join(ROOT, "firmware", "rosters"), out.append,
-                Dice(XorShift32(1)), 12)
+    a = Referee(
+        default_board(),
+        os.path.join(ROOT, "firmware", "rosters"),
+        out.append,
+        Dice(XorShift32(1)),
+        12,
+    )
     a.load_text(json.dumps(roster), None, "custom")
     return a, out
 
@@ -45,10 +51,30 @@ def move(a, out, ship, mode, hexes=2):
     return say(a, out, c="move", ship=ship, mode=mode, hexes=0 if mode == STOP else hexes)
 
 
-IN_SQUADRON = ("Red 1", "Red 2", "Red 3", "Red Leader", "Black 1", "Black 2", "Black 3",
-               "Black 4", "Corellian Corvette", "Star Destroyer")
-ALONE = ("Red 1", "Red 2", "Red 3", "Black 1", "Black 2", "Black 3", "Black 4", "Red Leader",
-         "Star Destroyer", "Corellian Corvette")
+IN_SQUADRON = (
+    "Red 1",
+    "Red 2",
+    "Red 3",
+    "Red Leader",
+    "Black 1",
+    "Black 2",
+    "Black 3",
+    "Black 4",
+    "Corellian Corvette",
+    "Star Destroyer",
+)
+ALONE = (
+    "Red 1",
+    "Red 2",
+    "Red 3",
+    "Black 1",
+    "Black 2",
+    "Black 3",
+    "Black 4",
+    "Red Leader",
+    "Star Destroyer",
+    "Corellian Corvette",
+)
 
 
 def first_round(a, out, order=IN_SQUADRON):
@@ -56,8 +82,8 @@ def first_round(a, out, order=IN_SQUADRON):
     round 2), units alternating; then on to round 2's movement phase."""
     for ship in order:
         assert move(a, out, ship, ATTACK) is None, ship
-    assert say(a, out, c="phase") is None         # combat
-    assert say(a, out, c="phase") is None         # round 2, movement
+    assert say(a, out, c="phase") is None  # combat
+    assert say(a, out, c="phase") is None  # round 2, movement
     assert a.game.round == 2 and a.game.phase == 0
 
 
@@ -67,7 +93,7 @@ def rest_of_round(a, out):
         assert move(a, out, ship, FULL) is None, ship
     assert move(a, out, "Corellian Corvette", STOP) is None
     assert move(a, out, "Star Destroyer", STOP) is None
-    assert say(a, out, c="phase") is None         # the movement phase ends
+    assert say(a, out, c="phase") is None  # the movement phase ends
     assert a.game.phase == 1
 
 
@@ -125,9 +151,9 @@ def test_a_stop_is_a_stop_at_any_rate_and_only_for_heroes_and_capital_ships():
 def test_a_stop_needs_attack_speed_the_round_before():
     a, out = referee()
     first_round(a, out)
-    assert move(a, out, "Red Leader", STOP) is None       # round 2: stopped, did not move
+    assert move(a, out, "Red Leader", STOP) is None  # round 2: stopped, did not move
     for ship in ("Red 1", "Red 2", "Red 3"):
         assert move(a, out, ship, ATTACK) is None
     rest_of_round(a, out)
-    assert say(a, out, c="phase") is None                 # round 3, movement
+    assert say(a, out, c="phase") is None  # round 3, movement
     assert "only after moving at Attack Speed" in move(a, out, "Red Leader", STOP)

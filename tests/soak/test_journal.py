@@ -38,7 +38,7 @@ def run(cut_at, scenario="swsb-example", seed=11, defer=False, stats=None):
     lines); ``stats`` (a dict)
     counts the steps done and the snapshots finished."""
     dev = PowerCutDevice(SIZE)
-    fs = LfsFS(new_fs(dev))                        # a formatted board, power on
+    fs = LfsFS(new_fs(dev))  # a formatted board, power on
     dev.formatted_at = dev.progs
     if cut_at is not None:
         dev.cut_at = dev.progs + cut_at
@@ -54,7 +54,7 @@ def run(cut_at, scenario="swsb-example", seed=11, defer=False, stats=None):
 
         def on_event(seq, ev):
             if stats is not None and j.writer.step:
-                stats["between"] = stats.get("between", 0) + 1    # a snapshot half written
+                stats["between"] = stats.get("between", 0) + 1  # a snapshot half written
             j.writer.append(g, seq, ev)
             if dev.dead:
                 raise PowerCut
@@ -102,7 +102,7 @@ def test_restored_game_goes_on_and_keeps_undo():
     dev, _ = run(None)
     hashes = reference()
     g, _j = recover(dev)
-    assert g.submit((5, 0, 0, 0)) is None          # undo works across the restart
+    assert g.submit((5, 0, 0, 0)) is None  # undo works across the restart
     assert g.state_hash() != hashes[-1]
 
 
@@ -112,17 +112,17 @@ def test_power_cut_at_every_write_position(defer):
     at a time with events coming in between (journal.Journal.maintain)."""
     dev = run(None, defer=defer)[0]
     total = dev.progs - dev.formatted_at
-    assert total > EVENTS                          # several writes per event
+    assert total > EVENTS  # several writes per event
     hashes = reference()
     worst_loss = 0
     for cut in range(total):
         dev, done = run(cut, defer=defer)
-        if done < 0:                               # cut while creating the journal
+        if done < 0:  # cut while creating the journal
             continue
         try:
             g, _j = recover(dev)
         except ValueError:
-            assert done == 0                       # nothing was journaled yet
+            assert done == 0  # nothing was journaled yet
             continue
         # a prefix of the game played, never corrupt, losing at most the event in flight
         assert done <= g.seq <= done + 1, (cut, done, g.seq)
@@ -138,11 +138,11 @@ def test_snapshots_written_in_steps_keep_the_whole_history():
     stats = {}
     dev, done = run(None, defer=True, stats=stats)
     assert done == EVENTS
-    assert stats["between"] > 2 * EVENTS // BUDGET              # events came mid-snapshot
-    assert stats["snapshots"] >= EVENTS // BUDGET - 1          # they do finish
-    assert stats["steps"] <= 6 * stats["snapshots"] + 5   # none started over (step 4 may
-                                                            # write the new log again once)
-    assert stats["log"] < BUDGET + 6                   # 5 steps, in 3 events at most (+ 2)
+    assert stats["between"] > 2 * EVENTS // BUDGET  # events came mid-snapshot
+    assert stats["snapshots"] >= EVENTS // BUDGET - 1  # they do finish
+    assert stats["steps"] <= 6 * stats["snapshots"] + 5  # none started over (step 4 may
+    # write the new log again once)
+    assert stats["log"] < BUDGET + 6  # 5 steps, in 3 events at most (+ 2)
     g, j = recover(dev)
     assert g.seq == EVENTS and g.state_hash() == reference()[-1]
     assert [s for s, _ in j.events(0)] == list(range(1, EVENTS + 1))
@@ -156,19 +156,20 @@ def test_torn_record_is_dropped():
     bad[-1] ^= 0xFF
     assert parse_records(bytes(bad), key, 0)[0] == [(1, (4, 0, 0, 0))]
     assert parse_records(data[:-3], key, 0)[0] == [(1, (4, 0, 0, 0))]
-    assert parse_records(data, key + 1, 0)[0] == []         # another game's key: nothing checks
+    assert parse_records(data, key + 1, 0)[0] == []  # another game's key: nothing checks
 
 
 def test_history_ring_keeps_the_newest_chunks(tmp_path):
     from referee.journal import OSFS
     from referee.journal_rec import CHUNK
+
     g = new_game("swsb-example")
-    j = Journal(OSFS(str(tmp_path)), "/game", history_budget=2 * 4096)   # two chunks
+    j = Journal(OSFS(str(tmp_path)), "/game", history_budget=2 * 4096)  # two chunks
     j.new_game("{}", g)
     play(g, 3 * CHUNK + 10, 3, lambda seq, ev: j.writer.append(g, seq, ev))
     seqs = [s for s, _ in j.events(0)]
-    assert seqs == list(range(seqs[0], g.seq + 1))     # contiguous up to the newest event
-    assert CHUNK < seqs[0] <= 2 * CHUNK + 1            # the oldest chunk was overwritten
+    assert seqs == list(range(seqs[0], g.seq + 1))  # contiguous up to the newest event
+    assert CHUNK < seqs[0] <= 2 * CHUNK + 1  # the oldest chunk was overwritten
     assert len([n for n in (tmp_path / "game").iterdir() if n.name.startswith("h")]) == 2
     g2 = new_game("swsb-example")
     Journal(OSFS(str(tmp_path)), "/game", history_budget=2 * 4096).restore(g2)
@@ -183,6 +184,7 @@ def test_a_snapshot_whose_events_left_the_ram_window_starts_over(tmp_path):
     from referee.game import Game
     from referee.journal import OSFS
     from support.game import scenario_text
+
     norm, _ = scenarios.load_text(scenario_text("swsb-example"))
     g = Game(rules.get(norm["ruleset"]), norm, None, window=8)
     j = Journal(OSFS(str(tmp_path)), "/game", budget=BUDGET)
@@ -193,18 +195,20 @@ def test_a_snapshot_whose_events_left_the_ram_window_starts_over(tmp_path):
     def on_event(seq, ev):
         j.writer.append(g, seq, ev)
         if j.writer.due and not seen:
-            for _ in range(3):                  # steps 0-2: the history up to S, the snapshot
+            for _ in range(3):  # steps 0-2: the history up to S, the snapshot
                 assert j.writer.maintain(g)
             seen.append(j.writer.step_seq)
         elif len(seen) == 1 and g.win.base_seq > seen[0]:
-            assert j.writer.step == 3 and j.writer.maintain(g)    # step 3: events since S are out of RAM
+            assert j.writer.step == 3 and j.writer.maintain(
+                g
+            )  # step 3: events since S are out of RAM
             seen.append(j.writer.step)
-            while j.writer.due:                        # then it runs through from step 0
+            while j.writer.due:  # then it runs through from step 0
                 assert j.writer.maintain(g)
 
     play(g, 3 * BUDGET, 7, on_event)
     assert seen[1] == 0
-    assert j.writer.log_start > seen[0]            # the finished snapshot's history end is later
+    assert j.writer.log_start > seen[0]  # the finished snapshot's history end is later
     g2, j2 = recover_dir(tmp_path, window=8)
     assert g2.seq == g.seq and g2.state_hash() == g.state_hash()
     assert [s for s, _ in j2.events(0)] == list(range(1, g.seq + 1))
@@ -215,6 +219,7 @@ def recover_dir(path, window=256):
     from referee.game import Game
     from referee.journal import OSFS
     from support.game import scenario_text
+
     norm, _ = scenarios.load_text(scenario_text("swsb-example"))
     g = Game(rules.get(norm["ruleset"]), norm, None, window=window)
     j = Journal(OSFS(str(path)), "/game", budget=BUDGET)
@@ -223,10 +228,12 @@ def recover_dir(path, window=256):
     return g, j
 
 
-@pytest.mark.parametrize("mode", ["tmp-appended", "tmp-append-fails", "tmp-append-no-memory",
-                                  "key-commits"])
-@pytest.mark.parametrize("gaps", [(0, 0, 0, 1, 0), (0, 0, 0, 1, 1), (0, 0, 0, 1, 1, 1),
-                                  (2, 1, 3, 2, 2)])
+@pytest.mark.parametrize(
+    "mode", ["tmp-appended", "tmp-append-fails", "tmp-append-no-memory", "key-commits"]
+)
+@pytest.mark.parametrize(
+    "gaps", [(0, 0, 0, 1, 0), (0, 0, 0, 1, 1), (0, 0, 0, 1, 1, 1), (2, 1, 3, 2, 2)]
+)
 def test_events_after_the_new_log_is_written_reach_it(tmp_path, gaps, mode):
     """``gaps[k]``: events that come after maintain's k-th call of a due snapshot. Events
     after step 3 (log.bin.tmp written) are appended to log.bin.tmp too, so step 4 is the
@@ -242,8 +249,8 @@ def test_events_after_the_new_log_is_written_reach_it(tmp_path, gaps, mode):
             if p.endswith("log.bin.tmp") and mode_ == "ab":
                 if mode == "tmp-append-fails":
                     raise OSError(28)
-                if mode == "tmp-append-no-memory":     # the file's cache not allocated: the
-                    raise MemoryError                # records are in log.bin all the same
+                if mode == "tmp-append-no-memory":  # the file's cache not allocated: the
+                    raise MemoryError  # records are in log.bin all the same
             return OSFS.open(self, p, mode_)
 
     g = new_game("swsb-example")
@@ -265,7 +272,7 @@ def test_events_after_the_new_log_is_written_reach_it(tmp_path, gaps, mode):
         more(gaps[k] if k < len(gaps) else 0, k)
         k += 1
     again = mode != "tmp-appended" and gaps[3] > 0
-    assert k == 5 + again                               # no step started over
+    assert k == 5 + again  # no step started over
     assert j.writer.twice == (1 if again and gaps[4] else 0)
     assert j.writer.records == g.seq - j.writer.log_start and j.writer.records >= sum(gaps[1:5])
     g2, j2 = recover_dir(tmp_path)
@@ -302,10 +309,10 @@ def test_a_whole_snapshot_during_the_steps_supersedes_them(tmp_path):
     g, j = snapshot_due(fs)
     for _ in range(4):
         assert j.writer.maintain(g)
-    assert j.writer.step == 4                          # log.bin.tmp written, waiting for its rename
+    assert j.writer.step == 4  # log.bin.tmp written, waiting for its rename
     fs.fail = True
     with pytest.raises(OSError):
-        j.writer.snapshot(g)                           # its log's rename fails: log.bin.tmp = head
+        j.writer.snapshot(g)  # its log's rename fails: log.bin.tmp = head
     fs.fail = False
     assert j.writer.step == 0
     play(g, g.seq + 3, 5, lambda seq, ev: j.writer.append(g, seq, ev))
@@ -332,7 +339,7 @@ def test_no_memory_for_a_step_leaves_it_for_later(tmp_path):
     fs = FS(str(tmp_path))
     g, j = snapshot_due(fs)
     fs.fail = True
-    assert j.writer.maintain(g) and j.writer.maintain(g)      # step 0, then step 1 fails: for later
+    assert j.writer.maintain(g) and j.writer.maintain(g)  # step 0, then step 1 fails: for later
     assert not j.writer.due and j.writer.step == 0
     fs.fail = False
     play(g, g.seq + 1, 5, lambda seq, ev: j.writer.append(g, seq, ev))

@@ -18,26 +18,34 @@ COMMAND_NAMES = ["hit", "counter", "power", "launch", "phase", "undo", "roll"]
 
 
 class RefereeMachine(RuleBasedStateMachine):
-    @initialize(scenario=st.sampled_from(["swsb-example", "hoth", "deathstar"]),
-                seed=st.integers(0, 2 ** 32 - 1), window=st.sampled_from([8, 16, 256]))
+    @initialize(
+        scenario=st.sampled_from(["swsb-example", "hoth", "deathstar"]),
+        seed=st.integers(0, 2**32 - 1),
+        window=st.sampled_from([8, 16, 256]),
+    )
     def start(self, scenario, seed, window):
         self.out = []
-        self.app = Referee(BOARD, os.path.join(ROOT, "firmware", "rosters"), self.out.append,
-                           Dice(XorShift32(seed)), 12)
+        self.app = Referee(
+            BOARD,
+            os.path.join(ROOT, "firmware", "rosters"),
+            self.out.append,
+            Dice(XorShift32(seed)),
+            12,
+        )
         self.app.load_scenario(scenario)
         self.app.game.window = window
         self.scenario = scenario
         g = self.app.game
         self.cc0 = bytes(g.cc)
-        self.history = []                 # hash before each event in effect, as a stack
-        self.effective = []               # (event, round it was played in) in effect
+        self.history = []  # hash before each event in effect, as a stack
+        self.effective = []  # (event, round it was played in) in effect
         self.all_events = []
 
     def _after(self, before_seq, before_hash, before):
         g = self.app.game
         rnd = before["round"]
         if g.seq == before_seq:
-            assert g.state_hash() == before_hash   # a refused action changes nothing
+            assert g.state_hash() == before_hash  # a refused action changes nothing
             return
         assert g.seq == before_seq + 1
         ev = g.event(g.seq)
@@ -49,7 +57,7 @@ class RefereeMachine(RuleBasedStateMachine):
             assert not dead[c]
         if k == G.EV_COUNTER:
             assert not dead[a] and not dead[c]
-        if k in (6, G.EV_LAUNCH):   # 6: full-power (smb)
+        if k in (6, G.EV_LAUNCH):  # 6: full-power (smb)
             assert not dead[a]
         if k == G.EV_HIT and b > 0:
             assert not dead[a]
@@ -65,16 +73,21 @@ class RefereeMachine(RuleBasedStateMachine):
         g = self.app.game
         return {"dead": [g.destroyed(i) for i in range(g.n)], "round": g.round}
 
-    @rule(action=st.sampled_from([a for a in ACTIONS if a != "menu"]))   # menu: a new game
+    @rule(action=st.sampled_from([a for a in ACTIONS if a != "menu"]))  # menu: a new game
     def key(self, action):
         g = self.app.game
         s, h, before = g.seq, g.state_hash(), self._snap()
         self.app.pad.key(action)
         self._after(s, h, before)
 
-    @rule(name=st.sampled_from(COMMAND_NAMES), ship=st.integers(0, 30), n=st.integers(-3, 3),
-          by=st.one_of(st.none(), st.integers(0, 30)), option=st.integers(0, 4),
-          values=st.one_of(st.none(), st.tuples(st.integers(1, 20), st.integers(1, 20))))
+    @rule(
+        name=st.sampled_from(COMMAND_NAMES),
+        ship=st.integers(0, 30),
+        n=st.integers(-3, 3),
+        by=st.one_of(st.none(), st.integers(0, 30)),
+        option=st.integers(0, 4),
+        values=st.one_of(st.none(), st.tuples(st.integers(1, 20), st.integers(1, 20))),
+    )
     def command(self, name, ship, n, by, option, values):
         g = self.app.game
         msg = {"c": name, "ship": ship % g.n, "n": n, "option": option}
@@ -99,7 +112,7 @@ class RefereeMachine(RuleBasedStateMachine):
     def counters_never_negative_or_refilled(self):
         g = self.app.game
         for i in range(g.n):
-            assert g.cc[i] <= self.cc0[i]          # a bytearray wraps to 255 if it went below 0
+            assert g.cc[i] <= self.cc0[i]  # a bytearray wraps to 255 if it went below 0
         spent = sum(self.cc0[i] - g.cc[i] for i in range(g.n))
         on_chart = sum(1 for v in g.chart if v != 255)
         assert on_chart <= spent
@@ -141,5 +154,9 @@ class RefereeMachine(RuleBasedStateMachine):
 
 
 TestReferee = RefereeMachine.TestCase
-TestReferee.settings = settings(max_examples=120, stateful_step_count=60, deadline=None,
-                                suppress_health_check=list(HealthCheck))
+TestReferee.settings = settings(
+    max_examples=120,
+    stateful_step_count=60,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)

@@ -21,4 +21,5 @@ for _path in (os.path.join(ROOT, "firmware"), ROOT):
 _OWN = (os.path.join(ROOT, "firmware"), ROOT)
 if not os.environ.get("PYTHONPATH", "").startswith(_OWN[0] + os.pathsep):
     os.environ["PYTHONPATH"] = os.pathsep.join(
-        p for p in (*_OWN, os.environ.get("PYTHONPATH")) if p)
+        p for p in (*_OWN, os.environ.get("PYTHONPATH")) if p
+    )

@@ -10,6 +10,7 @@ import serial
 from support import ROOT
 from support.process import SimProcess
 
+
 class Host:
     """One host on a simulator's serial port. ``send(cmd)`` returns (messages, snap): the
     JSON objects the board sent after ``cmd`` up to the answer to a `snap` sent after it."""

@@ -1,4 +1,5 @@
 """A referee with time banks whose millisecond clock is the test's (docs/clock.md)."""
+
 import copy
 import json
 import os

@@ -1,5 +1,6 @@
 """Committed dice for the tests: the roll recomputed from docs/dice.md alone, and a referee
 with committed dice driven through its keys and serial lines."""
+
 import hashlib
 import json
 import os
@@ -18,7 +19,7 @@ def spec_roll(secret, seq, ent, faces, n):
     secret | seq | ent | j), each as 4 bytes little-endian; kept when below the largest
     multiple of faces under 2**32, then value = draw mod faces + 1."""
     out, j = [], 0
-    limit = 2 ** 32 - (2 ** 32 % faces)
+    limit = 2**32 - (2**32 % faces)
     while len(out) < n:
         d = hashlib.sha256(b"fleetref-roll-v1" + secret + struct.pack("<III", seq, ent, j))
         x = struct.unpack("<I", d.digest()[:4])[0]
@@ -34,8 +35,13 @@ class Board:
 
     def __init__(self, scenario):
         self.lines = []
-        self.app = Referee(default_board(), os.path.join(ROOT, "firmware", "rosters"),
-                           self.lines.append, Dice(Fair(7)), 12)
+        self.app = Referee(
+            default_board(),
+            os.path.join(ROOT, "firmware", "rosters"),
+            self.lines.append,
+            Dice(Fair(7)),
+            12,
+        )
         self.app.load_scenario(scenario)
         self.log = DiceLog()
         self.events = []
@@ -44,7 +50,7 @@ class Board:
         self.pump()
 
     def pump(self):
-        for line in self.lines[self.n:]:
+        for line in self.lines[self.n :]:
             msg = json.loads(line)
             t = msg.get("t")
             if t == "game":
@@ -95,8 +101,9 @@ class Board:
                             self.serial({"c": "aim", "ship": a, "weapon": w, "arg": 0})
                         for t in range(g.n):
                             if a != t:
-                                self.serial({"c": c, "ship": a, "target": t, "other": t,
-                                             "facing": 0})
+                                self.serial(
+                                    {"c": c, "ship": a, "target": t, "other": t, "facing": 0}
+                                )
             self.serial({"c": "phase"})
 
     def verify(self):

@@ -29,6 +29,7 @@ def need_emu():
 def need_image():
     """Skip (or fail under FLEETREF_REQUIRE_FIRMWARE) when fleetref's image cannot be built."""
     from host_tools.board import firmware_build
+
     need(firmware_build.missing(), "FLEETREF_REQUIRE_FIRMWARE")
 
 
@@ -56,9 +57,24 @@ def _cli_uf2(board_name, tmpdir, extra):
         tag = "-".join(("",) + tuple(os.path.basename(x) for x in extra))
         out = os.path.join(str(tmpdir), "%s%s.uf2" % (board_name, tag))
         # (the first call may build the image: minutes on a cold cache)
-        r = subprocess.run([sys.executable, "-m", "host_tools.cli", "flash", "--board",
-                            board_name, "--uf2", out, *extra], capture_output=True, text=True,
-                           cwd=ROOT, timeout=1800, check=False)
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "host_tools.cli",
+                "flash",
+                "--board",
+                board_name,
+                "--uf2",
+                out,
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=1800,
+            check=False,
+        )
         assert r.returncode == 0, r.stderr
         BUILT[key] = out
     return BUILT[key]
@@ -111,8 +127,10 @@ def timed(ps, seed=1):
     """A person's quick timing: short presses held 50-100 ms, long ones 650-750 ms (the
     profile's long press is 600 ms), 100-180 ms between presses (emulated time)."""
     rng = random.Random(seed)
-    return [(k, rng.randint(650, 750) if lg else rng.randint(50, 100), rng.randint(100, 180))
-            for k, lg in ps]
+    return [
+        (k, rng.randint(650, 750) if lg else rng.randint(50, 100), rng.randint(100, 180))
+        for k, lg in ps
+    ]
 
 
 def ws2812_expected(board, fb):
@@ -130,13 +148,32 @@ def ws2812_expected(board, fb):
         if g.get("wiring") == "serpentine" and y % 2:
             x = w - 1 - x
         o = (y * w + x) * 3
-        out.append(tuple((v * scale) >> 16 for v in fb[o:o + 3]))
+        out.append(tuple((v * scale) >> 16 for v in fb[o : o + 3]))
     return out
 
 
 def sim_run(name, path):
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--board",
-                        name, "--scenario", "hoth", "--seed", "1", "--script", path],
-                       capture_output=True, text=True, cwd=ROOT, timeout=300, check=False)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "host_tools.cli",
+            "sim",
+            "--headless",
+            "--board",
+            name,
+            "--scenario",
+            "hoth",
+            "--seed",
+            "1",
+            "--script",
+            path,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.splitlines()[-1])

@@ -1,5 +1,6 @@
 """Several host tools following one board at once (docs/protocol.md, "Sharing a board among
 host tools"): long-running tools, and a web view, a logging mirror and a publisher together."""
+
 import json
 import subprocess
 import sys
@@ -18,9 +19,14 @@ class Tool:
 
     def __init__(self, env, *args):
         self.out = []
-        self.proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", *args],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, cwd=ROOT, env=env)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "host_tools.cli", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
         threading.Thread(target=self._drain, daemon=True).start()
 
     def _drain(self):
@@ -55,9 +61,22 @@ class Followers:
         self.log = str(tmp_path / "mirror.jsonl")
         self.mirror = Tool(env, "mirror", "--port", port, "--log", self.log)
         procs.append(self.mirror)
-        self.pub = Tool(env, "publish", "--port", port, "--broker", broker.url, "--event",
-                        EVENT, "--table", TABLE, "--user", TABLE, "--password-file",
-                        broker.password(TABLE))
+        self.pub = Tool(
+            env,
+            "publish",
+            "--port",
+            port,
+            "--broker",
+            broker.url,
+            "--event",
+            EVENT,
+            "--table",
+            TABLE,
+            "--user",
+            TABLE,
+            "--password-file",
+            broker.password(TABLE),
+        )
         procs.append(self.pub)
         self.rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id="shared-test")
         procs.append(self.rec)
@@ -66,22 +85,27 @@ class Followers:
         """{tool: (seq, state hash)} as each follower has it now."""
         st = self.web.state() if self.web.proc.poll() is None else {}
         mq = self.rec.of("/state")
-        return {"web": (st.get("seq"), st.get("state_hash")),
-                "mirror": mirror_log_hash(self.log),
-                "publish": (mq[-1]["seq"], mq[-1]["state_hash"]) if mq else None}
+        return {
+            "web": (st.get("seq"), st.get("state_hash")),
+            "mirror": mirror_log_hash(self.log),
+            "publish": (mq[-1]["seq"], mq[-1]["state_hash"]) if mq else None,
+        }
 
     def wait(self, pred, timeout):
         """wait_until(pred); on a timeout the error shows where each tool is and its output."""
         try:
             wait_until(pred, timeout, 0.2)
         except AssertionError as e:
-            raise AssertionError("%s: %r\n%s" % (e, self.hashes(), "\n---\n".join(
-                o[-1500:] for o in self.outputs())))
+            raise AssertionError(
+                "%s: %r\n%s"
+                % (e, self.hashes(), "\n---\n".join(o[-1500:] for o in self.outputs()))
+            )
 
     def agree(self, snap, timeout, without=()):
         want = (snap["seq"], snap["state_hash"])
-        self.wait(lambda: all(v == want for k, v in self.hashes().items()
-                              if k not in without), timeout)
+        self.wait(
+            lambda: all(v == want for k, v in self.hashes().items() if k not in without), timeout
+        )
 
     def outputs(self):
         return [p.text() for p in (self.mirror, self.pub)] + ["".join(self.web.out)]

@@ -16,6 +16,7 @@ def scenario_text(name):
 def new_game(name, settings=None):
     from referee import rules, scenarios
     from referee.game import Game
+
     norm, _raw = scenarios.load_text(scenario_text(name))
     return Game(rules.get(norm["ruleset"]), norm, settings)
 
@@ -29,9 +30,15 @@ def make_referee(scenario="hoth", seed=3):
     """A Referee on the default board with ``scenario`` loaded; returns (app, output lines)."""
     from referee.app import Referee
     from referee.dice import Dice, XorShift32
+
     out = []
-    a = Referee(default_board(), os.path.join(ROOT, "firmware", "rosters"), out.append,
-                Dice(XorShift32(seed)), 12)
+    a = Referee(
+        default_board(),
+        os.path.join(ROOT, "firmware", "rosters"),
+        out.append,
+        Dice(XorShift32(seed)),
+        12,
+    )
     a.load_scenario(scenario)
     return a, out
 
@@ -40,6 +47,7 @@ def smb_move_all(g):
     """smb (seed 004: every ship on the table moves): each ship still to move makes a standard
     move, the initiative side first; refused moves (moved, ionized, off the table) are skipped."""
     from referee.rules.smb import EV_MOVE
+
     for side in (g.init, 1 - g.init):
         for i in range(g.n):
             if g.side[i] == side:
@@ -73,6 +81,7 @@ def counting(g):
     def counted(ev):
         n[0] += 1
         return apply(ev)
+
     g._apply = counted
     return n
 
@@ -81,6 +90,7 @@ def played_referee(folder, n, scenario="swsb-example", **journal_options):
     """A referee (``make_referee``) journaling to the flash directory ``folder`` that played
     ``n`` events of ``accepted_events``; returns (app, its output lines)."""
     from referee.journal import OSFS, Journal
+
     app, out = make_referee(scenario)
     app.set_journal(Journal(OSFS(str(folder)), "/game", **journal_options))
     app.load_scenario(scenario)
@@ -96,11 +106,13 @@ def count_applies(monkeypatch):
     """Count the events every Game applies from now on (the rules' one way in), through
     ``monkeypatch``: a list holding the count."""
     from referee.game import Game
+
     calls = [0]
     apply = Game._apply
 
     def counted(self, *args):
         calls[0] += 1
         return apply(self, *args)
+
     monkeypatch.setattr(Game, "_apply", counted)
     return calls

@@ -7,10 +7,20 @@ from referee import game as G
 
 def candidates(g, rng):
     n = g.n
-    return [(G.EV_PHASE, 0, 0, 0), (G.EV_INIT, rng.randint(1, 20), rng.randint(1, 20), 0),
-            (G.EV_HIT, rng.randrange(n), rng.choice((1, 1, 2, -1)), rng.choice((255, rng.randrange(n)))),
-            (G.EV_UNDO, 0, 0, 0), (G.EV_COUNTER, rng.randrange(n), rng.randrange(4), rng.randrange(n)),
-            (G.EV_LAUNCH, rng.randrange(n), 0, 0), (6, rng.randrange(n), 0, 0)]  # 6: full-power (smb)
+    return [
+        (G.EV_PHASE, 0, 0, 0),
+        (G.EV_INIT, rng.randint(1, 20), rng.randint(1, 20), 0),
+        (
+            G.EV_HIT,
+            rng.randrange(n),
+            rng.choice((1, 1, 2, -1)),
+            rng.choice((255, rng.randrange(n))),
+        ),
+        (G.EV_UNDO, 0, 0, 0),
+        (G.EV_COUNTER, rng.randrange(n), rng.randrange(4), rng.randrange(n)),
+        (G.EV_LAUNCH, rng.randrange(n), 0, 0),
+        (6, rng.randrange(n), 0, 0),
+    ]  # 6: full-power (smb)
 
 
 def play(g, count, seed, on_event=None):

@@ -22,9 +22,13 @@ EVENT = "testcup"
 
 
 def need_mqtt():
-    need(None if tournament.mosquitto_path() else
-         "mosquitto is missing: the MQTT tests need Debian's mosquitto (make mqtt-broker, as "
-         "root: apt-get install mosquitto)", "FLEETREF_REQUIRE_MQTT")
+    need(
+        None
+        if tournament.mosquitto_path()
+        else "mosquitto is missing: the MQTT tests need Debian's mosquitto (make mqtt-broker, as "
+        "root: apt-get install mosquitto)",
+        "FLEETREF_REQUIRE_MQTT",
+    )
 
 
 def wait_until(pred, timeout, step=0.05):
@@ -87,10 +91,14 @@ class Recorder:
     def __init__(self, broker, pattern, user="dashboard", client_id="test-recorder"):
         self.msgs = []
         self.lock = threading.Lock()
-        self.c = mqttlink.Client(broker.url, client_id, user,
-                                 mqttlink.read_password(broker.password(user)),
-                                 on_message=self._take,
-                                 on_connect=lambda present: self.c.subscribe(pattern))
+        self.c = mqttlink.Client(
+            broker.url,
+            client_id,
+            user,
+            mqttlink.read_password(broker.password(user)),
+            on_message=self._take,
+            on_connect=lambda present: self.c.subscribe(pattern),
+        )
         self.c.start()
         assert self.c.subscribe(pattern, wait=10), "the broker never confirmed " + pattern
 
@@ -112,8 +120,14 @@ class Recorder:
 
 def fleetref(*args, **kw):
     """Run `fleetref ARGS` to its end; the CompletedProcess (text)."""
-    return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=kw.get("timeout", 60), check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=kw.get("timeout", 60),
+        check=False,
+    )
 
 
 class Proc:
@@ -121,9 +135,13 @@ class Proc:
 
     def __init__(self, *args):
         self.out = []
-        self.proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", *args],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, cwd=ROOT)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "host_tools.cli", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=ROOT,
+        )
         threading.Thread(target=self._drain, daemon=True).start()
 
     def _drain(self):
@@ -135,12 +153,38 @@ class Proc:
 
 
 def publisher(broker, port, table, event=EVENT):
-    return Proc("publish", "--port", port, "--broker", broker.url, "--event", event,
-                "--table", table, "--user", table, "--password-file", broker.password(table))
+    return Proc(
+        "publish",
+        "--port",
+        port,
+        "--broker",
+        broker.url,
+        "--event",
+        event,
+        "--table",
+        table,
+        "--user",
+        table,
+        "--password-file",
+        broker.password(table),
+    )
 
 
 def dashboard(broker, http, client_id, event=EVENT, silent_after=300):
-    return Proc("dashboard", "--broker", broker.url, "--event", event, "--user", "dashboard",
-                "--password-file", broker.password("dashboard"), "--http",
-                "127.0.0.1:%d" % http, "--client-id", client_id, "--silent-after",
-                str(silent_after))
+    return Proc(
+        "dashboard",
+        "--broker",
+        broker.url,
+        "--event",
+        event,
+        "--user",
+        "dashboard",
+        "--password-file",
+        broker.password("dashboard"),
+        "--http",
+        "127.0.0.1:%d" % http,
+        "--client-id",
+        client_id,
+        "--silent-after",
+        str(silent_after),
+    )

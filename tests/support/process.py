@@ -18,8 +18,15 @@ from support import ROOT
 def cli(*args, timeout=120, env=None):
     """Run ``fleetref ARGS`` (``python -m host_tools.cli``) in the checkout; returns the
     CompletedProcess with text stdout and stderr."""
-    return subprocess.run([sys.executable, "-m", "host_tools.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=timeout, env=env, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=timeout,
+        env=env,
+        check=False,
+    )
 
 
 def refused(out, says):
@@ -53,9 +60,13 @@ class SimProcess:
     """A `fleetref sim` subprocess; .port is its pseudo-terminal."""
 
     def __init__(self, *args):
-        self.proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "sim", *args],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     cwd=ROOT)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "host_tools.cli", "sim", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
         first = self.proc.stdout.readline()
         assert first.startswith("serial: "), first + self.proc.stderr.read()
         self.port = first.split(" ", 1)[1].strip()
@@ -98,6 +109,7 @@ def newer_protocol_board():
     import pty
     import threading
     import tty
+
     master, slave = pty.openpty()
     tty.setraw(slave)
 
@@ -105,8 +117,9 @@ def newer_protocol_board():
         buf = b""
         while b"\n" not in buf:
             buf += os.read(master, 1024)
-        os.write(master, b'{"t": "hello", "proto": %d, "gid": "x", "seq": 0}\n'
-                 % (PROTO_VERSION + 1))
+        os.write(
+            master, b'{"t": "hello", "proto": %d, "gid": "x", "seq": 0}\n' % (PROTO_VERSION + 1)
+        )
 
     threading.Thread(target=fake_board, daemon=True).start()
     return os.ttyname(slave), (master, slave)
@@ -124,7 +137,7 @@ def board_says(port, line, want, timeout=900):
     with serial.Serial(port, 115200, timeout=0.2, exclusive=True) as s:
         s.write(line.encode() + b"\n")
         buf = b""
-        other = []          # what else the board said: shown when the reply does not come
+        other = []  # what else the board said: shown when the reply does not come
         while time.monotonic() < end:
             buf += s.read(4096)
             *lines, buf = buf.split(b"\n")

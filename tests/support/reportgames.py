@@ -14,16 +14,19 @@ from support.registries import script_of_ruleset
 EXTRA = {"swsb": [{"c": "phase"}] * 4 + [{"c": "roll"}]}
 # ruleset -> (simulator arguments, key script, serial commands played after the script): one
 # per registered ruleset, its docs script found by the script's "# plays:" line
-GAMES = {rs: (["--scenario", scenario], script, EXTRA.get(rs, []))
-         for rs, (script, scenario) in script_of_ruleset().items()}
+GAMES = {
+    rs: (["--scenario", scenario], script, EXTRA.get(rs, []))
+    for rs, (script, scenario) in script_of_ruleset().items()
+}
 
 
 def play_and_save(ruleset, folder):
     """Play ``ruleset``'s script on a simulator with committed dice, reveal the secret, save
     the game (and a mirror log of it); returns (save path, mirror log path)."""
     args, script, extra = GAMES[ruleset]
-    sim = SimProcess("--headless", "--hold", *args, "--script",
-                     os.path.join(ROOT, "docs", "scripts", script))
+    sim = SimProcess(
+        "--headless", "--hold", *args, "--script", os.path.join(ROOT, "docs", "scripts", script)
+    )
     try:
         sim.final()
         if extra:

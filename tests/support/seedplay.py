@@ -10,6 +10,7 @@ Two ways in, both public:
 
 The expected outcomes in the tests are worked out from the seed texts, never from this module.
 """
+
 import json
 import os
 import subprocess
@@ -36,9 +37,22 @@ class Board:
 
     def __init__(self, *args):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--hold",
-             "--seed", "7", *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+            [
+                sys.executable,
+                "-m",
+                "host_tools.cli",
+                "sim",
+                "--headless",
+                "--hold",
+                "--seed",
+                "7",
+                *args,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
         first = self.proc.stdout.readline()
         if not first.startswith("serial: "):
             raise RuntimeError("sim did not start: " + first + self.proc.stderr.read())
@@ -75,7 +89,7 @@ class Board:
         obj = dict(fields)
         obj["c"] = c
         self._send(obj)
-        self._send({"c": "scenarios"})          # a cheap marker: its reply ends this command's
+        self._send({"c": "scenarios"})  # a cheap marker: its reply ends this command's
         lines, _ = self._read_until("scenarios")
         evs = [m["ev"] for m in lines if m.get("t") == "ev"]
         errs = [m.get("msg", "") for m in lines if m.get("t") == "err"]
@@ -131,8 +145,17 @@ def run_script(text, scenario=None, roster_obj=None, ruleset=None, seed=1):
         script = os.path.join(d, "script.txt")
         with open(script, "w") as f:
             f.write(text)
-        args = [sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--seed", str(seed),
-                "--script", script]
+        args = [
+            sys.executable,
+            "-m",
+            "host_tools.cli",
+            "sim",
+            "--headless",
+            "--seed",
+            str(seed),
+            "--script",
+            script,
+        ]
         if scenario:
             args += ["--scenario", scenario]
         if roster_obj is not None:
@@ -164,4 +187,5 @@ def board_fixture(*args):
         b = Board(*args)
         yield b
         b.close()
+
     return _board

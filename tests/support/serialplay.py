@@ -15,9 +15,15 @@ class Board:
     def __init__(self, scenario=None, roster=None, ruleset=None, seed=3):
         from referee.app import Referee
         from referee.dice import Dice, XorShift32
+
         self.out = []
-        self.app = Referee({"name": "test"}, os.path.join(ROOT, "firmware", "rosters"),
-                           self.out.append, Dice(XorShift32(seed)), 12)
+        self.app = Referee(
+            {"name": "test"},
+            os.path.join(ROOT, "firmware", "rosters"),
+            self.out.append,
+            Dice(XorShift32(seed)),
+            12,
+        )
         msg = {"c": "load"}
         if roster is not None:
             msg["roster"] = roster
@@ -66,7 +72,7 @@ class Board:
         for side in (first, 1 - first):
             for x in s["ships"]:
                 if x["side"] == side and x["launched"] and x["status"] != "destroyed":
-                    self.c("move", ship=x["i"], mode=1)    # refused when it has moved
+                    self.c("move", ship=x["i"], mode=1)  # refused when it has moved
 
     def phases(self, n):
         for _ in range(n):

@@ -1,4 +1,5 @@
 """The referee core inside real MicroPython: the WebAssembly port under Node (tests/mpvm)."""
+
 import json
 import os
 import shutil
@@ -16,7 +17,8 @@ PLAY = os.path.join(ROOT, "tests", "mpvm", "play.py")
 
 def node_ready():
     return shutil.which("node") and os.path.isdir(
-        os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript"))
+        os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
+    )
 
 
 def run_in_micropython(data, tmp_path, script=PLAY):
@@ -24,7 +26,13 @@ def run_in_micropython(data, tmp_path, script=PLAY):
         pytest.fail("MicroPython VM missing: run `make test` (it runs npm ci)")
     p = tmp_path / "data.json"
     p.write_text(json.dumps(data))
-    out = subprocess.run(["node", RUNNER, os.path.join(ROOT, "firmware"), script, str(p)],
-                         capture_output=True, text=True, cwd=ROOT, timeout=600, check=False)
+    out = subprocess.run(
+        ["node", RUNNER, os.path.join(ROOT, "firmware"), script, str(p)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
+    )
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     return out.stdout.splitlines()

@@ -39,9 +39,22 @@ class WebProcess:
         self.base = "http://127.0.0.1:%d" % self.http
         self.out = []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "host_tools.cli", "web", "--port", port, "--http",
-             "127.0.0.1:%d" % self.http], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, cwd=ROOT, env=dict(env, **(extra_env or {})))
+            [
+                sys.executable,
+                "-m",
+                "host_tools.cli",
+                "web",
+                "--port",
+                port,
+                "--http",
+                "127.0.0.1:%d" % self.http,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=ROOT,
+            env=dict(env, **(extra_env or {})),
+        )
         threading.Thread(target=_drain, args=(self.proc.stdout, self.out), daemon=True).start()
         webshots.wait_http(self.base + "/api/state", 30)
 
@@ -58,9 +71,15 @@ class KeyedSim:
 
     def __init__(self, env, *args):
         self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen([sys.executable, "-m", "host_tools.cli", "sim", *args],
-                                     stdin=slave, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, cwd=ROOT, env=env)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "host_tools.cli", "sim", *args],
+            stdin=slave,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
         os.close(slave)
         first = self.proc.stdout.readline()
         assert first.startswith("serial: "), first
@@ -92,7 +111,8 @@ def ship_rows(driver):
     """{ship name: status} as the page shows them."""
     return driver.execute_script(
         "var o = {}; document.querySelectorAll('tr.ship').forEach(function (tr) {"
-        " o[tr.querySelector('.name').textContent] = tr.dataset.status; }); return o;")
+        " o[tr.querySelector('.name').textContent] = tr.dataset.status; }); return o;"
+    )
 
 
 def wait_until(pred, timeout, step=0.02):
@@ -112,24 +132,36 @@ def wait_until(pred, timeout, step=0.02):
 def serve(feed):
     """Serve ``feed`` on the web page's server in a thread; returns (base URL, stop)."""
     from host_tools.views import web
+
     port = webshots.free_port()
     started = threading.Event()
     servers = []
-    t = threading.Thread(target=web.serve, args=(feed, "127.0.0.1", port, "test"),
-                         kwargs={"started": started, "say": lambda s: None,
-                                 "on_server": servers.append}, daemon=True)
+    t = threading.Thread(
+        target=web.serve,
+        args=(feed, "127.0.0.1", port, "test"),
+        kwargs={"started": started, "say": lambda s: None, "on_server": servers.append},
+        daemon=True,
+    )
     t.start()
     assert started.wait(20)
 
     def stop():
         servers[0].should_exit = True
         t.join(10)
+
     return "http://127.0.0.1:%d" % port, stop
 
 
 def headless(env, *args):
     """The final snapshot of `fleetref sim --headless ... --script`."""
-    r = subprocess.run([sys.executable, "-m", "host_tools.cli", "sim", "--headless", *args],
-                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=120, check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "host_tools.cli", "sim", "--headless", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout.splitlines()[-1])

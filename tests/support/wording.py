@@ -22,9 +22,26 @@ SINGULAR = ("Empire", "Rebel Alliance")
 ONE = ("has", "holds", "wins", "is", "was", "moves", "attacks", "chooses", "does")
 MANY = ("have", "hold", "win", "are", "were", "move", "attack", "choose", "do")
 # nouns the views count; "1" before their plural is wrong
-COUNTED = ("rolls", "turns", "counters", "events", "damage points", "hexes", "problems",
-           "ships", "lines", "rounds", "bursts", "points", "board rolls", "physical rolls",
-           "mismatches", "rolls verified", "earlier events", "earlier lines")
+COUNTED = (
+    "rolls",
+    "turns",
+    "counters",
+    "events",
+    "damage points",
+    "hexes",
+    "problems",
+    "ships",
+    "lines",
+    "rounds",
+    "bursts",
+    "points",
+    "board rolls",
+    "physical rolls",
+    "mismatches",
+    "rolls verified",
+    "earlier events",
+    "earlier lines",
+)
 
 
 def renamed_roster(tmp_path, name, sides):
@@ -51,7 +68,7 @@ def disagreements(text, plural, singular):
         bad += re.findall(r"\b%s (?:%s)\b" % (re.escape(n), "|".join(MANY)), text)
         bad += re.findall(r"\b%s \w+ first \(they \w+" % re.escape(n), text)
     for m in re.finditer(r"\b1 (?:%s)\b" % "|".join(COUNTED), text):
-        before = text[:m.start()].rstrip().split(" ")[-1] if text[:m.start()].strip() else ""
+        before = text[: m.start()].rstrip().split(" ")[-1] if text[: m.start()].strip() else ""
         if not before[:1].isupper():
             bad.append(m.group(0))
     return bad
@@ -59,8 +76,10 @@ def disagreements(text, plural, singular):
 
 def side_verbs(text, names):
     """How often a side's name is followed by one of the verbs checked (the scan's reach)."""
-    return sum(len(re.findall(r"\b%s (?:%s)\b" % (re.escape(n), "|".join(ONE + MANY)), text))
-               for n in names)
+    return sum(
+        len(re.findall(r"\b%s (?:%s)\b" % (re.escape(n), "|".join(ONE + MANY)), text))
+        for n in names
+    )
 
 
 def page_text(page):
@@ -73,8 +92,18 @@ def follow_script(sim_factory, roster, script, log_path):
     seed 1), followed by a Mirror writing ``log_path``; returns (the simulator's final
     snapshot, the mirror, closed)."""
     from host_tools.link.mirror import Mirror
-    sim = sim_factory("--headless", "--seed", "1", "--roster", roster, "--script",
-                      os.path.join(SCRIPTS, script), "--wait-for-host", "--hold")
+
+    sim = sim_factory(
+        "--headless",
+        "--seed",
+        "1",
+        "--roster",
+        roster,
+        "--script",
+        os.path.join(SCRIPTS, script),
+        "--wait-for-host",
+        "--hold",
+    )
     m = Mirror(sim.port, log=open(log_path, "w"), warn=lambda msg: None)
     m.open()
     m.sync()
@@ -91,7 +120,7 @@ def follow_script(sim_factory, roster, script, log_path):
 def rendered(build, width, height):
     """The plain text of a view's ``build(width, height)`` on a fixed-size console."""
     from rich.console import Console
-    con = Console(width=width, height=height, record=True, color_system=None,
-                  file=io.StringIO())
+
+    con = Console(width=width, height=height, record=True, color_system=None, file=io.StringIO())
     con.print(build(width, height))
     return con.export_text()

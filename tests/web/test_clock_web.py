@@ -16,9 +16,19 @@ RED = "rgb(255, 80, 80)"
 
 def start(tmp_path, env, procs, *settings):
     prefix = tmp_path / "prefix.txt"
-    prefix.write_text("roll phase\n")          # a side's clock runs (seed 000: it moves)
-    sim = KeyedSim(env, "--scenario", "swsb-example", "--seed", "1", "--script", str(prefix),
-                   "--pace", "0", *settings)
+    prefix.write_text("roll phase\n")  # a side's clock runs (seed 000: it moves)
+    sim = KeyedSim(
+        env,
+        "--scenario",
+        "swsb-example",
+        "--seed",
+        "1",
+        "--script",
+        str(prefix),
+        "--pace",
+        "0",
+        *settings,
+    )
     procs.append(sim)
     web = WebProcess(sim.port, env)
     procs.append(web)
@@ -31,24 +41,26 @@ def clock_of(driver, elem_id):
     return driver.execute_script(
         "const e = document.getElementById(arguments[0]);"
         "return e ? [e.textContent, e.dataset.level, getComputedStyle(e).color] : null;",
-        elem_id)
+        elem_id,
+    )
 
 
-def test_page_warns_under_5_minutes_and_shows_the_pause(tmp_path, env, chrome,
-                                                        procs):
+def test_page_warns_under_5_minutes_and_shows_the_pause(tmp_path, env, chrome, procs):
     sim, web = start(tmp_path, env, procs, "--setting", "clock_s=290")
     st = web.state()
     run = st["clock"]["running"]
     assert st["settings"]["clock_s"] == 290 and run in (0, 1)
     assert st["clock"]["paused"] is False
     chrome.get(web.base + "/")
-    wait_until(lambda: clock_of(chrome, "clock-%d" % (1 - run))[0].endswith(
-        "4:50under 5 minutes"), 20)
+    wait_until(
+        lambda: clock_of(chrome, "clock-%d" % (1 - run))[0].endswith("4:50under 5 minutes"), 20
+    )
     for s in (0, 1):
         text, level, colour = clock_of(chrome, "clock-%d" % s)
         assert text.startswith(st["sides"][s]) and level == "warn" and colour == AMBER
-    assert not chrome.execute_script("return document.getElementById('clock-paused')"
-                                     ".offsetParent !== null")
+    assert not chrome.execute_script(
+        "return document.getElementById('clock-paused').offsetParent !== null"
+    )
     # a long press of `side` (K2) on the simulator's keyboard: the clocks pause
     sim.press(PAD_SHIFT[2])
     wait_until(lambda: web.state()["clock"]["paused"], 5)
@@ -57,7 +69,7 @@ def test_page_warns_under_5_minutes_and_shows_the_pause(tmp_path, env, chrome,
     wait_until(lambda: page_value(chrome, "clock-paused") == "clocks paused", 5)
     frozen = clock_of(chrome, "clock-%d" % run)[0]
     time.sleep(2.2)
-    assert clock_of(chrome, "clock-%d" % run)[0] == frozen        # paused: no countdown
+    assert clock_of(chrome, "clock-%d" % run)[0] == frozen  # paused: no countdown
     # the overlay: both clocks beside the sides' names, and the pause
     chrome.get(web.base + "/overlay")
     wait_until(lambda: page_value(chrome, "o-paused") == "clocks paused", 10)
@@ -68,13 +80,13 @@ def test_page_warns_under_5_minutes_and_shows_the_pause(tmp_path, env, chrome,
     sim.press(PAD_SHIFT[2])
     wait_until(lambda: not web.state()["clock"]["paused"], 5)
     assert web.state()["clock"]["running"] == run
-    wait_until(lambda: chrome.execute_script(
-        "return document.getElementById('o-paused').hidden"), 5)
+    wait_until(
+        lambda: chrome.execute_script("return document.getElementById('o-paused').hidden"), 5
+    )
 
 
-def test_page_turns_red_in_the_last_minute_and_counts_down(tmp_path, env,
-                                                           chrome, procs):
-    _sim, web = start(tmp_path, env, procs, "--clock", "0.75")      # 45 s a side
+def test_page_turns_red_in_the_last_minute_and_counts_down(tmp_path, env, chrome, procs):
+    _sim, web = start(tmp_path, env, procs, "--clock", "0.75")  # 45 s a side
     run = web.state()["clock"]["running"]
     chrome.get(web.base + "/")
     wait_until(lambda: clock_of(chrome, "clock-%d" % run)[1] == "last", 20)

@@ -20,8 +20,9 @@ def test_a_port_that_is_taken_is_one_line_and_status_2(sim_factory, env):
         taken.close()
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert "Traceback" not in r.stderr
-    assert r.stderr == "fleetref web: cannot serve on 127.0.0.1:%d: Address already in use\n" \
-        % port
+    assert (
+        r.stderr == "fleetref web: cannot serve on 127.0.0.1:%d: Address already in use\n" % port
+    )
 
 
 def test_serve_until_stopped_stops_what_it_started_on_every_way_out():

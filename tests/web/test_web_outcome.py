@@ -28,5 +28,6 @@ def test_page_shows_the_round_decided_and_the_winner(env, chrome, procs):
     states = chrome.execute_script(
         "var o = {}; document.querySelectorAll('tr.ship').forEach(function (tr) {"
         " o[tr.querySelector('.name').textContent] = tr.querySelector('.state').textContent;"
-        " }); return o;")
+        " }); return o;"
+    )
     assert states["TIE Fighter 3"] == "aboard" and states["Troop Transport"] == "destroyed"

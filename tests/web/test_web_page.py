@@ -11,11 +11,13 @@ from PIL import Image
 
 from support.game import new_game
 from devtools import webshots
-from support.web import (KeyedSim, WebProcess, get_json, page_value, ship_rows, wait_until)
+from support.web import KeyedSim, WebProcess, get_json, page_value, ship_rows, wait_until
 from support.web import headless
 
-PREFIX = ("dice 15 8 phase select TIE_Fighter_1 launch select Star_Destroyer power "
-          "select TIE_Fighter_1 opt1 select X-Wing_1 mark select TIE_Fighter_1 opt2\n")
+PREFIX = (
+    "dice 15 8 phase select TIE_Fighter_1 launch select Star_Destroyer power "
+    "select TIE_Fighter_1 opt1 select X-Wing_1 mark select TIE_Fighter_1 opt2\n"
+)
 
 
 def test_page_shows_names_and_follows_a_key_press_within_1s(tmp_path, env, chrome, procs):
@@ -23,8 +25,9 @@ def test_page_shows_names_and_follows_a_key_press_within_1s(tmp_path, env, chrom
     prefix.write_text(PREFIX)
     want = headless(env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix))
     assert want["rejected"] == []
-    sim = KeyedSim(env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix),
-                   "--pace", "0")
+    sim = KeyedSim(
+        env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix), "--pace", "0"
+    )
     procs.append(sim)
     web = WebProcess(sim.port, env)
     procs.append(web)
@@ -45,8 +48,13 @@ def test_page_shows_names_and_follows_a_key_press_within_1s(tmp_path, env, chrom
     # destroyed
     before = page_value(chrome, "state-hash")
     sim.press("q")
-    took = wait_until(lambda: page_value(chrome, "state-hash") != before
-                      and ship_rows(chrome)["TIE Fighter 1"] == "destroyed", 1.0)
+    took = wait_until(
+        lambda: (
+            page_value(chrome, "state-hash") != before
+            and ship_rows(chrome)["TIE Fighter 1"] == "destroyed"
+        ),
+        1.0,
+    )
     st = web.state()
     assert page_value(chrome, "state-hash") == st["state_hash"] and st["hash_match"]
     assert st["seq"] == want["seq"] + 1
@@ -66,7 +74,8 @@ def test_page_shows_names_and_follows_a_key_press_within_1s(tmp_path, env, chrom
     struck = chrome.execute_script(
         "const li = document.querySelector('#log li[data-seq=\"%d\"]');"
         "return [li.className, getComputedStyle(li.querySelector('.text')).textDecorationLine]"
-        % hit)
+        % hit
+    )
     assert "undone" in struck[0] and struck[1] == "line-through", struck
     assert ship_rows(chrome)["TIE Fighter 1"] == "ok"
 
@@ -77,8 +86,19 @@ def test_page_catches_up_after_the_link_drops_and_returns(tmp_path, env, chrome,
     more = tmp_path / "more.txt"
     more.write_text("select TIE_Fighter_1 dmg+ select Troop_Transport opt1\n")
     flash = str(tmp_path / "flash")
-    sim = KeyedSim(env, "--headless", "--flash", flash, "--scenario", "hoth", "--seed", "1",
-                   "--script", str(prefix), "--hold")
+    sim = KeyedSim(
+        env,
+        "--headless",
+        "--flash",
+        flash,
+        "--scenario",
+        "hoth",
+        "--seed",
+        "1",
+        "--script",
+        str(prefix),
+        "--hold",
+    )
     procs.append(sim)
     first = sim.final()
     web = WebProcess("auto", env)
@@ -92,8 +112,9 @@ def test_page_catches_up_after_the_link_drops_and_returns(tmp_path, env, chrome,
     wait_until(lambda: "lost" in page_value(chrome, "link"), 10)
     assert chrome.find_element("id", "link").get_attribute("class") == "down"
     # it comes back from its flash journal and plays on before the host reconnects
-    again = KeyedSim(env, "--headless", "--flash", flash, "--seed", "1", "--script", str(more),
-                     "--hold")
+    again = KeyedSim(
+        env, "--headless", "--flash", flash, "--seed", "1", "--script", str(more), "--hold"
+    )
     procs.append(again)
     final = again.final()
     assert final["rejected"] == [] and final["seq"] == first["seq"] + 2
@@ -101,15 +122,16 @@ def test_page_catches_up_after_the_link_drops_and_returns(tmp_path, env, chrome,
     assert ship_rows(chrome)["TIE Fighter 1"] == "destroyed"
     assert page_value(chrome, "agree") == "board agrees"
     seqs = chrome.execute_script("return fleetLive.events.map(function (e) { return e.seq; })")
-    assert seqs == list(range(1, final["seq"] + 1))        # no event lost or doubled
+    assert seqs == list(range(1, final["seq"] + 1))  # no event lost or doubled
     wait_until(lambda: chrome.find_element("id", "link").get_attribute("class") == "ok", 2)
 
 
 def test_page_catches_up_after_its_own_connection_drops(tmp_path, env, chrome, procs):
     prefix = tmp_path / "prefix.txt"
     prefix.write_text(PREFIX)
-    sim = KeyedSim(env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix),
-                   "--pace", "0")
+    sim = KeyedSim(
+        env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix), "--pace", "0"
+    )
     procs.append(sim)
     web = WebProcess(sim.port, env)
     procs.append(web)
@@ -119,7 +141,7 @@ def test_page_catches_up_after_its_own_connection_drops(tmp_path, env, chrome, p
     web.stop()
     wait_until(lambda: "offline" in page_value(chrome, "link"), 10)
     sim.press("q")
-    web2 = WebProcess(sim.port, env, http=web.http)          # back on the same address
+    web2 = WebProcess(sim.port, env, http=web.http)  # back on the same address
     procs.append(web2)
     wait_until(lambda: web2.state()["seq"] == 7, 20)
     wait_until(lambda: page_value(chrome, "seq") == "7", 20)
@@ -132,8 +154,9 @@ def test_page_catches_up_after_its_own_connection_drops(tmp_path, env, chrome, p
 def test_overlay_is_transparent_and_sized_by_the_query(tmp_path, env, chrome, procs):
     prefix = tmp_path / "prefix.txt"
     prefix.write_text(PREFIX)
-    sim = KeyedSim(env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix),
-                   "--pace", "0")
+    sim = KeyedSim(
+        env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix), "--pace", "0"
+    )
     procs.append(sim)
     web = WebProcess(sim.port, env)
     procs.append(web)
@@ -145,16 +168,18 @@ def test_overlay_is_transparent_and_sized_by_the_query(tmp_path, env, chrome, pr
         assert "X-Wing 1" in page_value(chrome, "o-side-1")
         bg = chrome.execute_script(
             "return [getComputedStyle(document.documentElement).backgroundColor,"
-            " getComputedStyle(document.body).backgroundColor]")
+            " getComputedStyle(document.body).backgroundColor]"
+        )
         assert bg == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]
         box = chrome.execute_script(
             "var r = document.getElementById('strip').getBoundingClientRect();"
-            " return [r.width, r.height];")
+            " return [r.width, r.height];"
+        )
         assert box == [640, 110]
         img = Image.open(io.BytesIO(webshots.screenshot(chrome, transparent=True))).convert("RGBA")
         assert img.size == (900, 300)
-        assert img.getpixel((800, 250))[3] == 0          # outside the strip: nothing painted
-        assert img.getpixel((20, 20))[3] > 0              # the side's box is painted
+        assert img.getpixel((800, 250))[3] == 0  # outside the strip: nothing painted
+        assert img.getpixel((20, 20))[3] > 0  # the side's box is painted
         # the spectator page, shot the same way, paints its own background
         chrome.get(web.base + "/")
         wait_until(lambda: page_value(chrome, "seq") not in ("", "-"), 20)
@@ -167,8 +192,9 @@ def test_overlay_is_transparent_and_sized_by_the_query(tmp_path, env, chrome, pr
 def test_api_and_nothing_but_the_game(tmp_path, env, procs):
     prefix = tmp_path / "prefix.txt"
     prefix.write_text(PREFIX)
-    sim = KeyedSim(env, "--headless", "--scenario", "hoth", "--seed", "1", "--script",
-                   str(prefix), "--hold")
+    sim = KeyedSim(
+        env, "--headless", "--scenario", "hoth", "--seed", "1", "--script", str(prefix), "--hold"
+    )
     procs.append(sim)
     final = sim.final()
     web = WebProcess(sim.port, env)
@@ -183,9 +209,15 @@ def test_api_and_nothing_but_the_game(tmp_path, env, procs):
     assert evs["events"][-1]["text"] == "X-Wing 1 responds to TIE Fighter 1 with rapid fire."
     import urllib.error
     import urllib.request
-    for path, code in [("/api/events?since=-1", 400), ("/api/events?since=x", 400),
-                       ("/static/../../etc/passwd", 404), ("/static/index.html", 404),
-                       ("/etc/passwd", 404), ("/docs", 404)]:
+
+    for path, code in [
+        ("/api/events?since=-1", 400),
+        ("/api/events?since=x", 400),
+        ("/static/../../etc/passwd", 404),
+        ("/static/index.html", 404),
+        ("/etc/passwd", 404),
+        ("/docs", 404),
+    ]:
         with pytest.raises(urllib.error.HTTPError) as e:
             urllib.request.urlopen(web.base + path, timeout=10)
         assert e.value.code == code, path

@@ -5,11 +5,11 @@ built on rules.base.Ruleset), one line below, its rosters in firmware/rosters an
 
 # name -> module in referee/rules/ (one line per ruleset)
 RULESETS = {
-    "swsb": "swsb",                    # seed 000: Star Wars Starship Battles, May 2007 errata
-    "swsb-addon": "swsb_addon",        # seed 001: the fan add-on rules
-    "squadrons-d6": "squadrons_d6",    # seed 002: fan squadron game on WEG D6 stats
+    "swsb": "swsb",  # seed 000: Star Wars Starship Battles, May 2007 errata
+    "swsb-addon": "swsb_addon",  # seed 001: the fan add-on rules
+    "squadrons-d6": "squadrons_d6",  # seed 002: fan squadron game on WEG D6 stats
     "xwing-overlap": "xwing_overlap",  # seed 003: X-Wing Miniatures overlap rules
-    "smb": "smb",                      # seed 004: fan Starwars Miniatures Battlegame
+    "smb": "smb",  # seed 004: fan Starwars Miniatures Battlegame
 }
 _loaded = {}
 
@@ -35,6 +35,7 @@ def release(keep):
     took (a ruleset's classes and functions live in RAM even with its bytecode in flash: about
     2 KB each). A later :func:`get` imports it again. Returns the module names let go."""
     import sys
+
     used = [RULESETS[n] for n in keep if n in RULESETS]
     for name in list(_loaded):
         if name not in keep:
@@ -44,7 +45,7 @@ def release(keep):
     for key in list(sys.modules):
         if not key.startswith("referee.rules."):
             continue
-        mod = key[len("referee.rules."):]
+        mod = key[len("referee.rules.") :]
         if mod in used or mod == "base" or _helper_of(mod, used):
             continue
         del sys.modules[key]

@@ -15,16 +15,18 @@ from referee.events import NONE, EV_INIT
 from referee.fleet import and_each
 
 # Initiative tie rules.
-TIE_REROLL = 0   # seed 000 "initiative check": "Reroll ties."
-TIE_KEEP = 1     # seed 004 "Initiative Phase": a tie keeps last turn's holder
+TIE_REROLL = 0  # seed 000 "initiative check": "Reroll ties."
+TIE_KEEP = 1  # seed 004 "Initiative Phase": a tie keeps last turn's holder
 
 # Who moves first once initiative is decided.
-MOVE_LOSER_FIRST = 0   # seed 000: "Whoever rolls highest moves last and attacks first."
-MOVE_HOLDER_FIRST = 1  # seed 004 "Movement Phase": "The player with the initiative moves all their ships"
+MOVE_LOSER_FIRST = 0  # seed 000: "Whoever rolls highest moves last and attacks first."
+MOVE_HOLDER_FIRST = (
+    1  # seed 004 "Movement Phase": "The player with the initiative moves all their ships"
+)
 
 # Fleet command option effects the core enforces.
-EFFECT_NONE = 0    # recorded only (the players apply it on the table)
-EFFECT_AVOID = 1   # cancels one pending hit on the ship it is played for (Fly Casual)
+EFFECT_NONE = 0  # recorded only (the players apply it on the table)
+EFFECT_AVOID = 1  # cancels one pending hit on the ship it is played for (Fly Casual)
 
 
 class Option:
@@ -104,15 +106,15 @@ class Ruleset:
     STATS = ()
     STAT_KEYS = ()
     FLAGS = ()
-    STATE_WORDS = ()    # (flag name, words): said after a ship's state while the flag holds
+    STATE_WORDS = ()  # (flag name, words): said after a ship's state while the flag holds
     ROUND_FLAGS = 0
     SHIP_BYTES = 0
     GAME_BYTES = 0
     COMMANDS = ()
     pad = ("", "", "", "", "", "", "", "")
     PAD_MARKED = ()
-    ABILITY_STATS = ()   # (keyword, stat): ability texts that mean a stat (roster_hints.py)
-    PAD_D20 = False    # its pad actions roll a d20 (a physical one may be entered: pad.py)
+    ABILITY_STATS = ()  # (keyword, stat): ability texts that mean a stat (roster_hints.py)
+    PAD_D20 = False  # its pad actions roll a d20 (a physical one may be entered: pad.py)
     USES_CLASS = False  # its rules read a ship's class (else the class is display only and
     #                     the host views leave it out: texts.shows)
     power = ("", "")
@@ -134,8 +136,9 @@ class Ruleset:
             out[k] = self.SETTINGS[k][0]
         if given:
             for k in given:
-                if k[:6] == "clock_":          # time banks (referee/clock.py), when given
+                if k[:6] == "clock_":  # time banks (referee/clock.py), when given
                     from referee.clock import SETTINGS as CLOCK, settings_of
+
                     out.update(settings_of(given))
                     if k in CLOCK:
                         continue
@@ -160,14 +163,16 @@ class Ruleset:
             for j in range(len(ships)):
                 for k in ships[j]["stats"]:
                     if k not in known and k not in ("abilities", "note"):
-                        raise ValueError("sides[%d].ships[%d].stats: %s does not use %r "
-                                         "(it reads: %s)" % (si, j, self.name, k,
-                                                             ", ".join(known) or "nothing"))
+                        raise ValueError(
+                            "sides[%d].ships[%d].stats: %s does not use %r "
+                            "(it reads: %s)" % (si, j, self.name, k, ", ".join(known) or "nothing")
+                        )
         names = [s["name"] for si in range(2) for s in norm["sides"][si]["ships"]]
         for k in range(len(norm["victory"])):
             if norm["victory"][k]["when"] not in self.VICTORY:
-                raise ValueError("victory[%d].when: %s knows %s" % (k, self.name,
-                                                                   ", ".join(self.VICTORY)))
+                raise ValueError(
+                    "victory[%d].when: %s knows %s" % (k, self.name, ", ".join(self.VICTORY))
+                )
             sh = norm["victory"][k].get("ship")
             if sh is not None and sh not in names:
                 raise ValueError("victory[%d].ship: no ship %r in this roster" % (k, sh))
@@ -229,12 +234,17 @@ class Ruleset:
         """Ruleset rules for a fleet command counter from ship ``a`` on option ``b`` for ship
         ``c``, after the core's (chart, counters left, the option's classes); None or the
         reason. An ``own_class`` option takes a counter of the class of the ship it is for."""
-        opt = self.options[b]       # (an Option of the ruleset's own chart)
+        opt = self.options[b]  # (an Option of the ruleset's own chart)
         if getattr(opt, "own_class", False) and g.cls[a] != g.cls[c]:
-            from referee.texts import possessive    # (a refusal: the texts load only now)
+            from referee.texts import possessive  # (a refusal: the texts load only now)
+
             return "%s takes a command counter of %s class (%d): %s counters are class %d" % (
-                getattr(opt, "name", ""), possessive(g.names[c]), g.cls[c],
-                possessive(g.names[a]), g.cls[a])
+                getattr(opt, "name", ""),
+                possessive(g.names[c]),
+                g.cls[c],
+                possessive(g.names[a]),
+                g.cls[a],
+            )
         return None
 
     def check_ext(self, g, kind, a, b, c):
@@ -260,8 +270,12 @@ class Ruleset:
         ``TO_ACT_DONE`` in ``TO_ACT_PHASES``; never when the ruleset declares neither."""
         d = self.TO_ACT_DONE
         ph = self.TO_ACT_PHASES
-        return (d is not None and (ph is None or g.phase in ph) and g.in_play(i)
-                and not getattr(g, d[0])[i] & d[1])
+        return (
+            d is not None
+            and (ph is None or g.phase in ph)
+            and g.in_play(i)
+            and not getattr(g, d[0])[i] & d[1]
+        )
 
     def full_power(self, g, i):
         """Ship i made a full-power move this round (snapshot ``full_power``)."""
@@ -285,7 +299,7 @@ class Ruleset:
             ya = self.yet_to_act if now and own else None
             for i in range(i0, i1):
                 out[o + i - i0] = 2 if ya is not None and ya(g, i) else 0
-        if cls.full_power is not Ruleset.full_power:    # 1 over 2: a full-power move shows
+        if cls.full_power is not Ruleset.full_power:  # 1 over 2: a full-power move shows
             fp = self.full_power
             for i in range(i0, i1):
                 if fp(g, i):
@@ -306,8 +320,10 @@ class Ruleset:
     def event_text(self, g, ev, live=True):
         """A sentence for one of the ruleset's own events (referee/texts.py). ``live``: ``g``
         stands just after ``ev``, so results may be read from it."""
-        return "%s: %s." % (self.EVENTS.get(ev[0], "event %d" % ev[0]), g.names[ev[1]]
-                            if ev[1] < g.n else ev[1])
+        return "%s: %s." % (
+            self.EVENTS.get(ev[0], "event %d" % ev[0]),
+            g.names[ev[1]] if ev[1] < g.n else ev[1],
+        )
 
     def aim_text(self, g, weapon, arg):
         """What an aim at ``weapon`` with ``arg`` means in this ruleset."""
@@ -325,8 +341,9 @@ class Ruleset:
         """True when event ``ev`` shows exactly the dice ``draws`` (list of ints) of ``faces``
         faces the board rolled for it."""
         shown = self.dice_shown(g, ev)
-        return len(shown) == len(draws) and \
-            all(shown[k][1] == faces and shown[k][2] == draws[k] for k in range(len(draws)))
+        return len(shown) == len(draws) and all(
+            shown[k][1] == faces and shown[k][2] == draws[k] for k in range(len(draws))
+        )
 
     def roller(self, g, ev):
         """Side that rolled the dice of event ``ev`` (for a roll record's dice), or None."""

@@ -16,8 +16,18 @@ EV_AIM = 8
 EV_ATTACK = 9
 
 # stat bytes every d20 ruleset starts its STATS with
-D20_STATS = ("def_front", "def_side", "def_rear", "def_front_damaged", "def_side_damaged",
-             "def_rear_damaged", "attack", "attack_damaged", "pd", "pd_damaged")
+D20_STATS = (
+    "def_front",
+    "def_side",
+    "def_rear",
+    "def_front_damaged",
+    "def_side_damaged",
+    "def_rear_damaged",
+    "attack",
+    "attack_damaged",
+    "pd",
+    "pd_damaged",
+)
 S_DEF = 0
 S_DEF_D = 3
 S_ATK = 6
@@ -137,7 +147,7 @@ class D20Rules(Ruleset):
         r = g.ship(a) or g.ship(c)
         if r:
             return r
-        if g.side[a] == g.side[c]:      # the hit's own reason first, not the weapon's
+        if g.side[a] == g.side[c]:  # the hit's own reason first, not the weapon's
             return g.check((EV_HIT, c, g.settings["damage_per_hit"], a))
         res = self.attack_result(g, a, c, roll)
         if isinstance(res, str):
@@ -179,10 +189,17 @@ class D20Rules(Ruleset):
                 # a hit in a pending phase waits (swsb damage phase, digest 1.2; smb end of
                 # the capital weapons phase, seed 004; swsb-addon until the ship has fired,
                 # seed 001), as the plain hit's text says
-                t += ", total %d: %s" % (g.x[2], "hit, %d damage marked%s on %s" % (
-                    g.settings["damage_per_hit"],
-                    " pending" if g.phase in self.pending_phases else "", nm[c])
-                    if g.x[0] == 1 else "miss")
+                t += ", total %d: %s" % (
+                    g.x[2],
+                    "hit, %d damage marked%s on %s"
+                    % (
+                        g.settings["damage_per_hit"],
+                        " pending" if g.phase in self.pending_phases else "",
+                        nm[c],
+                    )
+                    if g.x[0] == 1
+                    else "miss",
+                )
             return t + ("." if live else "")
         if k == EV_AIM:
             return "%s aims its %s" % (nm[a], self.aim_text(g, b, c)) + ("." if live else "")
@@ -197,14 +214,23 @@ class D20Rules(Ruleset):
     def command(self, link, c, msg):
         ia = link.int_arg
         if c == "aim":
-            return (EV_AIM, link.ship_arg(msg), ia(msg, "weapon", None, 0, 7),
-                    ia(msg, "arg", None, 0, 254))
+            return (
+                EV_AIM,
+                link.ship_arg(msg),
+                ia(msg, "weapon", None, 0, 7),
+                ia(msg, "arg", None, 0, 254),
+            )
         if c == "attack":
-            return (EV_ATTACK, link.ship_arg(msg), link.roll_arg(msg), link.ship_arg(msg, "target"))
+            return (
+                EV_ATTACK,
+                link.ship_arg(msg),
+                link.roll_arg(msg),
+                link.ship_arg(msg, "target"),
+            )
         return Ruleset.command(self, link, c, msg)
 
     def dice_shown(self, g, ev):
-        if ev[0] == EV_ATTACK:          # the attacker's player rolls the d20 (W6, seed 004)
+        if ev[0] == EV_ATTACK:  # the attacker's player rolls the d20 (W6, seed 004)
             return [(g.side[ev[1]], 20, ev[2])]
         return Ruleset.dice_shown(self, g, ev)
 

@@ -18,18 +18,18 @@ from referee.rules.base import TIE_KEEP, MOVE_HOLDER_FIRST, byte, flag_bits
 from referee.rules.d20 import D20Rules, D20_STATS, d20_stats, EV_AIM, EV_ATTACK
 from referee.rules import smb_responses, smb_scenarios
 
-EV_POWER = 6       # ship, 0, 0: a full-power move
-EV_MOVE = 11       # ship, mode (1 standard, 2 full power, 3 fighter attack), 0
-EV_RESPONSE = 12   # responder, kind (1 countermove, 2 rapid fire; +4 mover ended behind), mover
-EV_EXIT = 16       # ship, 1 left by the far table edge / 2 hit the target port
-EV_ION = 17        # target, d20 roll, facing: the planetary Ion Cannon
+EV_POWER = 6  # ship, 0, 0: a full-power move
+EV_MOVE = 11  # ship, mode (1 standard, 2 full power, 3 fighter attack), 0
+EV_RESPONSE = 12  # responder, kind (1 countermove, 2 rapid fire; +4 mover ended behind), mover
+EV_EXIT = 16  # ship, 1 left by the far table edge / 2 hit the target port
+EV_ION = 17  # target, d20 roll, facing: the planetary Ion Cannon
 
 W_CAPITAL = 4
 W_HEAVY = 5
 W_RAPID = 6
 WEAPON_KINDS = ("capital", "heavy", "rapid")
 
-S_BONUS = len(D20_STATS)       # capital, heavy, rapid bonus (255 none)
+S_BONUS = len(D20_STATS)  # capital, heavy, rapid bonus (255 none)
 S_SPEED = S_BONUS + 3
 S_KIND = S_BONUS + 4
 S_SNUB_DEF = S_BONUS + 5
@@ -41,27 +41,30 @@ K_ATTACK_MOVE = 16
 K_NO_RAPID = 32
 # roster stats that set a bit of a ship's kind byte (seed 004: snub weapons cannot damage it,
 # its fighter attack move, immune to rapid fire)
-SHIP_FLAGS = (("no_snub_damage", K_NO_SNUB), ("fighter_attack_move", K_ATTACK_MOVE),
-              ("immune_to_rapid", K_NO_RAPID))
+SHIP_FLAGS = (
+    ("no_snub_damage", K_NO_SNUB),
+    ("fighter_attack_move", K_ATTACK_MOVE),
+    ("immune_to_rapid", K_NO_RAPID),
+)
 TYPES = {"capital": K_CAPITAL, "fighter": K_FIGHTER, "cruiser": K_CRUISER, "ship": 0}
 
 MOVED = 1
-POWER = 2          # made a full-power move this round
-ATTACK_MOVE = 4    # made the fighter attack move this round
-RESPONDED = 8      # a response was taken to this ship's move
-ION_NEXT = 16      # hit by the Ion Cannon: cannot move or fire next round
-ION_NOW = 32       # ionized this round
-EXITED = 64        # left by the far table edge (stays for the game)
-CAP_FIRED = 128    # fired its capital weapons this round
+POWER = 2  # made a full-power move this round
+ATTACK_MOVE = 4  # made the fighter attack move this round
+RESPONDED = 8  # a response was taken to this ship's move
+ION_NEXT = 16  # hit by the Ion Cannon: cannot move or fire next round
+ION_NOW = 32  # ionized this round
+EXITED = 64  # left by the far table edge (stays for the game)
+CAP_FIRED = 128  # fired its capital weapons this round
 ROUND = MOVED | POWER | ATTACK_MOVE | RESPONDED | ION_NOW | CAP_FIRED
 
-B_RAPID_AT = 1     # ship byte: rapid-fire response taken at ship + 1
-B_AM_FIRED = 2     # ship byte: attack-move weapons fired (1 heavy, 2 rapid)
-B_AM_TARGET = 3    # ship byte: the attack move's target + 1
+B_RAPID_AT = 1  # ship byte: rapid-fire response taken at ship + 1
+B_AM_FIRED = 2  # ship byte: attack-move weapons fired (1 heavy, 2 rapid)
+B_AM_TARGET = 3  # ship byte: the attack move's target + 1
 
-X_BURSTS = 3       # game byte: Ion Cannon bursts this round
-X_LAST = 4         # game byte: the ship that moved last + 1
-X_PORT = 5         # game byte: side that hit the target port + 1
+X_BURSTS = 3  # game byte: Ion Cannon bursts this round
+X_LAST = 4  # game byte: the ship that moved last + 1
+X_PORT = 5  # game byte: side that hit the target port + 1
 
 MOVING = 1
 CAPITAL_PHASE = 2
@@ -77,17 +80,53 @@ class Rules(D20Rules):
     flush_phase = 2
     tie = TIE_KEEP
     move_order = MOVE_HOLDER_FIRST
-    SETTINGS = {"damage_per_hit": (1, 1, 9), "first_tie_reroll": (1, 0, 1),
-                "tie_hits": (1, 0, 1), "attack_move_one_target": (1, 0, 1),
-                "capital_rear": (0, 0, 1)}
-    EVENTS = {EV_POWER: "full-power", EV_AIM: "aim", EV_ATTACK: "attack", EV_MOVE: "move",
-              EV_RESPONSE: "response", EV_EXIT: "exit", EV_ION: "ion"}
-    STATS = D20_STATS + ("capital_bonus", "heavy_bonus", "rapid_bonus", "speed", "kind",
-                         "snub_defense", "max_turns")
-    STAT_KEYS = ("type", "speed", "defense", "weapons", "snub_defense", "no_snub_damage",
-                 "fighter_attack_move", "immune_to_rapid", "zone", "max_turns")
-    FLAGS = ("moved", "full_power", "attack_move", "responded", "ion_next_round",
-             "ionized", "exited", "fired_capital")
+    SETTINGS = {
+        "damage_per_hit": (1, 1, 9),
+        "first_tie_reroll": (1, 0, 1),
+        "tie_hits": (1, 0, 1),
+        "attack_move_one_target": (1, 0, 1),
+        "capital_rear": (0, 0, 1),
+    }
+    EVENTS = {
+        EV_POWER: "full-power",
+        EV_AIM: "aim",
+        EV_ATTACK: "attack",
+        EV_MOVE: "move",
+        EV_RESPONSE: "response",
+        EV_EXIT: "exit",
+        EV_ION: "ion",
+    }
+    STATS = D20_STATS + (
+        "capital_bonus",
+        "heavy_bonus",
+        "rapid_bonus",
+        "speed",
+        "kind",
+        "snub_defense",
+        "max_turns",
+    )
+    STAT_KEYS = (
+        "type",
+        "speed",
+        "defense",
+        "weapons",
+        "snub_defense",
+        "no_snub_damage",
+        "fighter_attack_move",
+        "immune_to_rapid",
+        "zone",
+        "max_turns",
+    )
+    FLAGS = (
+        "moved",
+        "full_power",
+        "attack_move",
+        "responded",
+        "ion_next_round",
+        "ionized",
+        "exited",
+        "fired_capital",
+    )
     STATE_WORDS = (("ionized", "ionized"), ("ion_next_round", "ionized next round"))
     ROUND_FLAGS = ROUND
     SHIP_BYTES = 4
@@ -97,11 +136,19 @@ class Rules(D20Rules):
     ABILITY_STATS = smb_scenarios.ABILITY_STATS
     example = "hoth"
     weapons = (W_CAPITAL, W_HEAVY, W_RAPID)
-    aims = ((W_CAPITAL, 0), (W_CAPITAL, 1), (W_CAPITAL, 2), (W_HEAVY, 0), (W_HEAVY, 1),
-            (W_HEAVY, 2), (W_RAPID, 0), (W_RAPID, 1), (W_RAPID, 2))
-    pad = ("move", "rapid", "counter", "turn/behind", "attack", "aim", "ion",
-           "exit/port")
-    PAD_MARKED = ("attack", "rapid", "counter")    # aim unmarked: the Ion Cannon's facing
+    aims = (
+        (W_CAPITAL, 0),
+        (W_CAPITAL, 1),
+        (W_CAPITAL, 2),
+        (W_HEAVY, 0),
+        (W_HEAVY, 1),
+        (W_HEAVY, 2),
+        (W_RAPID, 0),
+        (W_RAPID, 1),
+        (W_RAPID, 2),
+    )
+    pad = ("move", "rapid", "counter", "turn/behind", "attack", "aim", "ion", "exit/port")
+    PAD_MARKED = ("attack", "rapid", "counter")  # aim unmarked: the Ion Cannon's facing
     power = ("full power", "power")
 
     # ---- roster ------------------------------------------------------------------------
@@ -123,8 +170,7 @@ class Rules(D20Rules):
         that moved last + 1, the side that hit the target port + 1."""
         ion = g.extras.get("ion_cannon")
         n = g.n
-        return ((255, n, 3, n),
-                (2, 20, 255, ion.get("bursts", 2) if ion else 0, n, 2))
+        return ((255, n, 3, n), (2, 20, 255, ion.get("bursts", 2) if ion else 0, n, 2))
 
     def parse_stats(self, st, ctx):
         v = d20_stats(st)
@@ -133,8 +179,16 @@ class Rules(D20Rules):
             if isinstance(w, dict) and w.get("kind") in WEAPON_KINDS:
                 b[WEAPON_KINDS.index(w["kind"])] = byte(w.get("bonus", 0))
         k = flag_bits(st, SHIP_FLAGS, TYPES.get(st.get("type"), 0))
-        return v + b + [byte(st.get("speed", 255)), k, byte(st.get("snub_defense", 0)),
-                        byte(st.get("max_turns", 255))]
+        return (
+            v
+            + b
+            + [
+                byte(st.get("speed", 255)),
+                k,
+                byte(st.get("snub_defense", 0)),
+                byte(st.get("max_turns", 255)),
+            ]
+        )
 
     def tie_without_holder(self, g):
         """Seed 004: "In the case of a tie the player who had the initiative last turn keeps
@@ -181,14 +235,17 @@ class Rules(D20Rules):
         return self.check_order(g, a)
 
     def check_order(self, g, a):
-        """"The player with the initiative moves all their ships ..., then the other player
+        """ "The player with the initiative moves all their ships ..., then the other player
         moves": None when ship a may move now."""
         if g.init != NONE and g.side[a] != g.init:
             left = self._unmoved(g, g.init)
             if left:
-                from referee.texts import says     # (a refusal: the texts load only now)
-                return "%s first: %s has not moved" % (says(g.side_names[g.init], "moves"),
-                                                      g.names[left[0]])
+                from referee.texts import says  # (a refusal: the texts load only now)
+
+                return "%s first: %s has not moved" % (
+                    says(g.side_names[g.init], "moves"),
+                    g.names[left[0]],
+                )
         return None
 
     def check_phase(self, g):
@@ -221,8 +278,10 @@ class Rules(D20Rules):
             return "%s has no %s weapons" % (nm, WEAPON_KINDS[w - W_CAPITAL])
         if w == W_CAPITAL:
             if g.phase != CAPITAL_PHASE:
-                return ("capital weapons fire in the capital weapons phase (%s aims its "
-                    "capital weapons)" % nm)
+                return (
+                    "capital weapons fire in the capital weapons phase (%s aims its "
+                    "capital weapons)" % nm
+                )
             if g.fl2[a] & POWER:
                 return "%s made a full-power move and cannot fire capital weapons" % nm
             if self.kind(g, c, K_FIGHTER):
@@ -233,8 +292,10 @@ class Rules(D20Rules):
                 return "capital weapons cannot be fired into the rear facing"
         elif g.phase != MOVING:
             if g.phase == CAPITAL_PHASE:
-                return ("only capital weapons fire in the capital weapons phase (%s aims its "
-                    "%s weapons)" % (nm, WEAPON_KINDS[w - W_CAPITAL]))
+                return (
+                    "only capital weapons fire in the capital weapons phase (%s aims its "
+                    "%s weapons)" % (nm, WEAPON_KINDS[w - W_CAPITAL])
+                )
             return "heavy and rapid weapons fire in the movement phase"
         elif g.sx[4 * a + B_RAPID_AT] == c + 1:
             if w != W_RAPID:
@@ -242,19 +303,26 @@ class Rules(D20Rules):
         elif g.fl2[a] & ATTACK_MOVE and g.x[X_LAST] == a + 1:
             if g.sx[4 * a + B_AM_FIRED] & (1 << (w - W_HEAVY)):
                 return "%s has fired its %s weapon in this attack move" % (
-                    nm, WEAPON_KINDS[w - W_CAPITAL])
+                    nm,
+                    WEAPON_KINDS[w - W_CAPITAL],
+                )
             t = g.sx[4 * a + B_AM_TARGET]
             if t and t != c + 1 and g.settings["attack_move_one_target"]:
                 return "the attack move fires at a target: %s's is %s" % (nm, g.names[t - 1])
         else:
-            from referee.texts import possessive    # (a refusal: the texts load only now)
+            from referee.texts import possessive  # (a refusal: the texts load only now)
+
             if g.fl2[c] & RESPONDED and g.x[X_LAST] == c + 1:
                 # seed 004: "you can only make 1 response action, so ... it can only be shot
                 # at once"
-                return ("the one response to %s move is used: a rapid-fire response is one "
-                    "shot" % possessive(g.names[c]))
-            return ("%s fires in the movement phase only as a response to %s move (rapid "
-                   "fire) or during its own fighter attack move" % (nm, possessive(g.names[c])))
+                return (
+                    "the one response to %s move is used: a rapid-fire response is one "
+                    "shot" % possessive(g.names[c])
+                )
+            return (
+                "%s fires in the movement phase only as a response to %s move (rapid "
+                "fire) or during its own fighter attack move" % (nm, possessive(g.names[c]))
+            )
         if self.kind(g, a, K_FIGHTER) and self.kind(g, c, K_NO_SNUB):
             return "%s cannot be damaged by snub weapons" % g.names[c]
         if w == W_RAPID and self.kind(g, c, K_NO_RAPID):
@@ -274,7 +342,7 @@ class Rules(D20Rules):
         w = self.weapon(g, a)
         if w not in self.weapons:
             return "aim first: choose the weapon and the target's facing"
-        r = self.check_fire(g, a, c, w)       # the same checks as a hit with by (check_hit)
+        r = self.check_fire(g, a, c, w)  # the same checks as a hit with by (check_hit)
         if r:
             return r
         need = self.defense(g, c, (self.aim(g, a) >> 3) & 3)
@@ -302,13 +370,13 @@ class Rules(D20Rules):
             return
         o = 4 * a
         if g.sx[o + B_RAPID_AT] == c + 1:
-            g.sx[o + B_RAPID_AT] = 0         # one response action is one shot
+            g.sx[o + B_RAPID_AT] = 0  # one response action is one shot
         else:
             g.sx[o + B_AM_FIRED] |= 1 << (self.firing_weapon(g, a, c) - W_HEAVY)
             g.sx[o + B_AM_TARGET] = c + 1
 
     def destroyed_fire(self, g, i):
-        return g.phase == CAPITAL_PHASE     # "even destroyed ships get to return fire"
+        return g.phase == CAPITAL_PHASE  # "even destroyed ships get to return fire"
 
     # ---- the ruleset's own events --------------------------------------------------------------
     def check_ext(self, g, kind, a, b, c):
@@ -321,6 +389,7 @@ class Rules(D20Rules):
             return self.check_move(g, a, 2)
         if kind == EV_MOVE:
             from referee.rules import smb_moves
+
             return smb_moves.check(self, g, a, b, c)
         if kind == EV_RESPONSE:
             return smb_responses.check_response(self, g, a, b, c)
@@ -356,7 +425,7 @@ class Rules(D20Rules):
             ion = f & ION_NEXT
             f &= ~(ROUND | ION_NEXT) & 255
             if ion:
-                f |= ION_NOW          # the Ion Cannon's hit holds it in the next round
+                f |= ION_NOW  # the Ion Cannon's hit holds it in the next round
             g.fl2[i] = f
             o = 4 * i
             g.sx[o + B_RAPID_AT] = 0
@@ -373,31 +442,36 @@ class Rules(D20Rules):
             return g.init if self._unmoved(g, g.init) else 1 - g.init
         return g.moves_first()
 
-    TO_ACT_PHASES = (MOVING,)          # ships move one by one in the movement phase
-    TO_ACT_DONE = ("fl2", MOVED | ION_NOW)     # (held by the Ion Cannon: it cannot move)
+    TO_ACT_PHASES = (MOVING,)  # ships move one by one in the movement phase
+    TO_ACT_DONE = ("fl2", MOVED | ION_NOW)  # (held by the Ion Cannon: it cannot move)
 
     # ---- views, texts, commands, pad (rules/smb_io.py, imported on first use) -------------
     def view(self, g):
         from referee.rules import smb_io
+
         return smb_io.view(self, g)
 
     def event_text(self, g, ev, live=True):
         from referee.rules import smb_io
+
         return smb_io.event_text(self, g, ev, live)
 
     def aim_text(self, g, weapon, arg):
         from referee.rules import smb_io
+
         return smb_io.aim_text(weapon, arg)
 
     def command(self, link, c, msg):
         from referee.rules import smb_io
+
         return smb_io.command(self, link, c, msg)
 
     def dice_shown(self, g, ev):
-        if ev[0] == EV_ION:    # the Rebel player's planetary Ion Cannon fires at ship a (S4)
+        if ev[0] == EV_ION:  # the Rebel player's planetary Ion Cannon fires at ship a (S4)
             return [(1 - g.side[ev[1]], 20, ev[2])]
         return D20Rules.dice_shown(self, g, ev)
 
     def pad_event(self, pad, what, i, m):
         from referee.rules import smb_io
+
         return smb_io.pad_event(self, pad, what, i, m)

@@ -4,8 +4,21 @@ of (rules, ...) called by rules/smb.py, which imports this module on first use."
 
 from referee.events import NONE
 from referee.rules.d20 import D20Rules
-from referee.rules.smb import (EV_POWER, EV_MOVE, EV_RESPONSE, EV_EXIT, EV_ION, W_CAPITAL,
-                               W_HEAVY, W_RAPID, ION_NEXT, ION_NOW, X_BURSTS, EXITED, X_PORT)
+from referee.rules.smb import (
+    EV_POWER,
+    EV_MOVE,
+    EV_RESPONSE,
+    EV_EXIT,
+    EV_ION,
+    W_CAPITAL,
+    W_HEAVY,
+    W_RAPID,
+    ION_NEXT,
+    ION_NOW,
+    X_BURSTS,
+    EXITED,
+    X_PORT,
+)
 
 FACINGS = ("front", "side", "rear")
 
@@ -27,19 +40,25 @@ def event_text(rules, g, ev, live=True):
     if k == EV_POWER:
         return "%s makes a full-power move." % nm[a]
     if k == EV_MOVE:
-        return "%s makes a %s move%s." % (nm[a], ("?", "standard", "full-power",
-                                                 "fighter attack")[b & 3],
-                                          "" if not c else " (1 turn)" if c == 1 else
-                                          " (%d turns)" % c)
+        return "%s makes a %s move%s." % (
+            nm[a],
+            ("?", "standard", "full-power", "fighter attack")[b & 3],
+            "" if not c else " (1 turn)" if c == 1 else " (%d turns)" % c,
+        )
     if k == EV_RESPONSE:
-        return "%s responds to %s with %s." % (nm[a], nm[c], "a countermove" if b & 3 == 1
-                                               else "rapid fire")
+        return "%s responds to %s with %s." % (
+            nm[a],
+            nm[c],
+            "a countermove" if b & 3 == 1 else "rapid fire",
+        )
     if k == EV_EXIT:
-        return "%s %s." % (nm[a], "leaves by the far edge" if b == 1
-                           else "hits the target port")
+        return "%s %s." % (nm[a], "leaves by the far edge" if b == 1 else "hits the target port")
     if k == EV_ION:
         t = "The Ion Cannon fires at %s (%s facing): d20 %d" % (
-            nm[a], FACINGS[c] if c < 3 else "?", b)
+            nm[a],
+            FACINGS[c] if c < 3 else "?",
+            b,
+        )
         if live and g.x[0] and g.x[1] == b:
             t += ", total %d: %s" % (g.x[2], "hit" if g.x[0] == 1 else "miss")
         return t + "."
@@ -48,8 +67,11 @@ def event_text(rules, g, ev, live=True):
 
 def aim_text(weapon, arg):
     """The weapon and facing an aim names (str), e.g. "heavy weapons at the side facing"."""
-    w = {W_CAPITAL: "capital weapons", W_HEAVY: "heavy weapons",
-         W_RAPID: "rapid-fire weapons"}.get(weapon, "weapon %d" % weapon)
+    w = {
+        W_CAPITAL: "capital weapons",
+        W_HEAVY: "heavy weapons",
+        W_RAPID: "rapid-fire weapons",
+    }.get(weapon, "weapon %d" % weapon)
     return "%s at the %s facing" % (w, FACINGS[arg] if arg < 3 else "?")
 
 
@@ -58,8 +80,7 @@ def command(rules, link, c, msg):
     the field when one is missing or out of range."""
     ia = link.int_arg
     if c == "move":
-        return (EV_MOVE, link.ship_arg(msg), ia(msg, "mode", 1, 1, 3),
-                ia(msg, "turns", 0, 0, 9))
+        return (EV_MOVE, link.ship_arg(msg), ia(msg, "mode", 1, 1, 3), ia(msg, "turns", 0, 0, 9))
     if c == "respond":
         kind = ia(msg, "kind", None, 1, 2) | (4 if msg.get("behind") else 0)
         return (EV_RESPONSE, link.ship_arg(msg), kind, link.ship_arg(msg, "mover"))

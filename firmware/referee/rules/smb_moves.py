@@ -5,7 +5,7 @@ of 90 degree turns the move made (journals written before it was checked hold 0)
 
 from referee.rules.smb import S_KIND, K_CAPITAL, K_FIGHTER, K_CRUISER, S_BONUS
 
-S_MAX_TURNS = S_BONUS + 6          # the roster's max_turns (255: not given)
+S_MAX_TURNS = S_BONUS + 6  # the roster's max_turns (255: not given)
 MOVES = ("?", "standard", "full-power", "fighter attack")
 
 
@@ -33,5 +33,8 @@ def check(rules, g, a, mode, turns):
         if lim == 0:
             return "a %s move goes straight forward: no turns" % MOVES[mode]
         return "%s may make at most %d turn%s in a standard move" % (
-            g.names[a], lim, "" if lim == 1 else "s")
+            g.names[a],
+            lim,
+            "" if lim == 1 else "s",
+        )
     return None

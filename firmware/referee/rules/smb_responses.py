@@ -5,6 +5,7 @@ response actions. Functions of (rules, game, ...) called by rules/smb.py."""
 def check_response(rules, g, a, b, c):  # noqa: PLR0911 (a refusal each)
     """Seed 004 "Response Actions"."""
     from referee.rules.smb import MOVING, MOVED, RESPONDED, ION_NOW, X_LAST, S_SPEED, W_RAPID
+
     r = g.ship(a) or g.ship(c)
     if r:
         return r
@@ -16,7 +17,8 @@ def check_response(rules, g, a, b, c):  # noqa: PLR0911 (a refusal each)
         return "%s has not moved" % g.names[c]
     if g.x[X_LAST] != c + 1:
         return "a response answers the ship that has just moved (%s)" % (
-            g.names[g.x[X_LAST] - 1] if g.x[X_LAST] else "none yet")
+            g.names[g.x[X_LAST] - 1] if g.x[X_LAST] else "none yet"
+        )
     if g.fl2[c] & RESPONDED:
         return "only one response per enemy ship moved"
     if not g.in_play(a):
@@ -28,8 +30,7 @@ def check_response(rules, g, a, b, c):  # noqa: PLR0911 (a refusal each)
         return "response kinds: 1 countermove, 2 rapid fire"
     if k == 1:
         if b & 4:
-            return "no countermove: %s moved only into the square directly behind" % \
-                g.names[c]
+            return "no countermove: %s moved only into the square directly behind" % g.names[c]
         sa, sc = g.stat(a, S_SPEED), g.stat(c, S_SPEED)
         if sa == 255 or sc == 255 or sa < sc:
             return "a countermove needs the same or higher speed than %s" % g.names[c]

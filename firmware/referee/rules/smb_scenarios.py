@@ -6,16 +6,22 @@ from referee.fleet import F_LAUNCHED
 
 # Seed 004's ability texts (the scenario tables) -> the roster stat that enforces each
 # (referee/roster_hints.py warns of a text whose ship lacks the stat).
-ABILITY_STATS = (("unwieldy", "max_turns"), ("only make 1 turn", "max_turns"),
-                 ("cannot be damaged by snub", "no_snub_damage"),
-                 ("against snub", "snub_defense"), ("fighter attack move", "fighter_attack_move"),
-                 ("immune to", "immune_to_rapid"), ("fast:", "speed"))
+ABILITY_STATS = (
+    ("unwieldy", "max_turns"),
+    ("only make 1 turn", "max_turns"),
+    ("cannot be damaged by snub", "no_snub_damage"),
+    ("against snub", "snub_defense"),
+    ("fighter attack move", "fighter_attack_move"),
+    ("immune to", "immune_to_rapid"),
+    ("fast:", "speed"),
+)
 
 
 def check_ion(rules, g, a, b, c):
     """Seed 004 "The Ion Cannon" (Escape from Hoth): "The Ion Cannon may fire up to two
     bursts from the planet. It fires at +16 (as a capital weapon)"."""
     from referee.rules.smb import CAPITAL_PHASE, X_BURSTS, K_FIGHTER
+
     ion = g.extras.get("ion_cannon")
     if not isinstance(ion, dict):
         return "this scenario has no Ion Cannon"
@@ -42,6 +48,7 @@ def check_exit(rules, g, a, b, c):
     edge") is a move: in the movement phase, not for an ionized ship. The target port is the
     aim of the side the roster's ``port`` condition names."""
     from referee.rules.smb import MOVING, ION_NOW, MOVED, X_LAST
+
     r = g.ship(a)
     if r:
         return r
@@ -55,21 +62,24 @@ def check_exit(rules, g, a, b, c):
         return "%s is ionized: it cannot move this round" % g.names[a]
     if b == 1:
         if not g.fl2[a] & MOVED:
-            return rules.check_order(g, a)       # leaving the table is its move
+            return rules.check_order(g, a)  # leaving the table is its move
         if g.x[X_LAST] != a + 1:
             return "%s leaves the table in its own move (it has moved already)" % g.names[a]
     if b == 2:
         sides = [v["side"] for v in g.victory if v["when"] == "port"]
         if g.side[a] not in sides:
-            from referee.texts import possessive    # (a refusal: the texts load only now)
+            from referee.texts import possessive  # (a refusal: the texts load only now)
+
             return "the target port is %s aim" % (
-                "no side's" if not sides else "the " + possessive(g.side_names[sides[0]]))
+                "no side's" if not sides else "the " + possessive(g.side_names[sides[0]])
+            )
     return None
 
 
 def apply_ion(rules, g, a, b, c):
     """The Ion Cannon fired at ship a with the d20 ``b`` at facing ``c``."""
     from referee.rules.smb import X_BURSTS, K_CAPITAL, ION_NEXT
+
     ion = g.extras.get("ion_cannon")
     need = rules.defense(g, a, c)
     total = b + ion.get("bonus", 16)
@@ -85,6 +95,7 @@ def apply_ion(rules, g, a, b, c):
 def apply_exit(rules, g, a, b):
     """Ship a left by the far edge (b 1) or hit the target port (b 2)."""
     from referee.rules.smb import EXITED, X_PORT, MOVED, X_LAST
+
     if b == 1:
         g.fl2[a] |= EXITED | MOVED
         g.x[X_LAST] = a + 1
@@ -98,6 +109,7 @@ def winner(rules, g):
     exit from the opposite table edge (whatever leaves later); the target port when the
     roster makes it a condition."""
     from referee.rules.smb import EXITED, X_PORT
+
     for v in g.victory:
         w = v["when"]
         idx = g.index(v.get("ship"))
@@ -108,7 +120,6 @@ def winner(rules, g):
         if w == "port" and g.x[X_PORT] == v["side"] + 1:
             return v["side"]
     return None
-
 
 
 def _int_in(v, where, lo, hi):
@@ -141,5 +152,6 @@ def check_roster_values(norm, types, kinds):
                     raise ValueError(w + f + ": true or false")
             for wp in st.get("weapons", ()):
                 if wp.get("kind") not in kinds or not wp.get("name"):
-                    raise ValueError(w + "weapons: each has a name and a kind (%s)"
-                                     % ", ".join(kinds))
+                    raise ValueError(
+                        w + "weapons: each has a name and a kind (%s)" % ", ".join(kinds)
+                    )

@@ -23,8 +23,8 @@ EV_MOVE = 11
 S_SPACE = 0
 S_PILOTING = 1
 S_MANEUVER = 2
-S_SQUAD = 3       # squadron number + 1 (0 = none)
-S_KIND = 4        # K_* bits
+S_SQUAD = 3  # squadron number + 1 (0 = none)
+S_KIND = 4  # K_* bits
 K_CAPITAL = 1
 K_HERO = 2
 
@@ -32,8 +32,8 @@ MOVED = 1
 FULL_THROTTLE = 2
 ATTACK_SPEED_LAST = 4
 
-X_NEXT = 0        # side to move the next unit + 1 (0 = either)
-X_SQUAD = 1       # squadron moving now + 1 side * 128 (0 = none)
+X_NEXT = 0  # side to move the next unit + 1 (0 = either)
+X_SQUAD = 1  # squadron moving now + 1 side * 128 (0 = none)
 
 RATES = ("", "Attack Speed", "Full Throttle", "a dead stop")
 
@@ -83,7 +83,7 @@ class Rules(Ruleset):
     STAT_KEYS = ("space", "piloting", "maneuverability", "squadron", "capital", "hero")
     FLAGS = ("moved", "full_throttle", "attack_speed_last_round")
     ROUND_FLAGS = MOVED | FULL_THROTTLE
-    SHIP_BYTES = 1     # the rate moved this round
+    SHIP_BYTES = 1  # the rate moved this round
     GAME_BYTES = 2
     COMMANDS = ("move",)
     example = "squadrons-d6-example"
@@ -104,8 +104,13 @@ class Rules(Ruleset):
             k |= K_CAPITAL
         if st.get("hero"):
             k |= K_HERO
-        return [byte(st.get("space", 255)), byte(dice_code(st.get("piloting", 255))),
-                byte(dice_code(st.get("maneuverability", 255))), n, k]
+        return [
+            byte(st.get("space", 255)),
+            byte(dice_code(st.get("piloting", 255))),
+            byte(dice_code(st.get("maneuverability", 255))),
+            n,
+            k,
+        ]
 
     def figures(self, g, i):
         sp, pi, ma = g.stat(i, S_SPACE), g.stat(i, S_PILOTING), g.stat(i, S_MANEUVER)
@@ -119,8 +124,9 @@ class Rules(Ruleset):
         if not g.stat(i, S_KIND) & (K_CAPITAL | K_HERO):
             return "only capital ships and heroes may come to a dead stop"
         if not g.fl2[i] & ATTACK_SPEED_LAST:
-            return "%s may stop dead only after moving at Attack Speed the round before" % \
-                g.names[i]
+            return (
+                "%s may stop dead only after moving at Attack Speed the round before" % g.names[i]
+            )
         return None
 
     def _unit_left(self, g, s):
@@ -147,10 +153,10 @@ class Rules(Ruleset):
         if f is None:
             return "the roster gives no space/piloting/maneuverability for %s" % nm
         mode = b & 3
-        hexes = (b >> 2) - 1          # -1: not entered
+        hexes = (b >> 2) - 1  # -1: not entered
         if mode not in (1, 2, 3):
             return "moves: 1 Attack Speed, 2 Full Throttle, 3 stop dead"
-        stop = mode == 3 or hexes == 0     # no hexes crossed: a dead stop at any rate
+        stop = mode == 3 or hexes == 0  # no hexes crossed: a dead stop at any rate
         if stop:
             r = self.may_stop(g, a)
             if r:
@@ -164,23 +170,38 @@ class Rules(Ruleset):
         td = f[3]
         if c > turns:
             return "%s has %s a move (unused turns are lost)" % (
-                nm, "no turns" if turns == 0 else "1 turn" if turns == 1 else "%d turns" % turns)
+                nm,
+                "no turns" if turns == 0 else "1 turn" if turns == 1 else "%d turns" % turns,
+            )
         if c and td > 0:
             # hexes not entered: the most the craft could have moved at that rate
             most = hexes if hexes >= 0 else (0 if mode == 3 else rate)
             if c * td > most:
-                return ("%s must cross %d hexes before each turn: %d turn%s %d hexes "
-                       "(%s %d)" % (nm, td, c, " needs" if c == 1 else "s need", c * td,
-                                    "moved" if hexes >= 0 else "%s is at most" % RATES[mode],
-                                    most))
+                return "%s must cross %d hexes before each turn: %d turn%s %d hexes (%s %d)" % (
+                    nm,
+                    td,
+                    c,
+                    " needs" if c == 1 else "s need",
+                    c * td,
+                    "moved" if hexes >= 0 else "%s is at most" % RATES[mode],
+                    most,
+                )
         sq = g.stat(a, S_SQUAD)
         # "all ships in a Squadron must move at the same rate": a craft that stopped dead
         # moved at no rate, so a hero's stop neither sets its squadron's rate nor breaks it
         for j in range(g.n):
-            if sq and not stop and j != a and g.stat(j, S_SQUAD) == sq and \
-                    g.fl2[j] & MOVED and g.sx[j] not in (mode, 3):
+            if (
+                sq
+                and not stop
+                and j != a
+                and g.stat(j, S_SQUAD) == sq
+                and g.fl2[j] & MOVED
+                and g.sx[j] not in (mode, 3)
+            ):
                 return "all ships in a squadron move at the same rate (%s moved at %s)" % (
-                    g.names[j], RATES[g.sx[j]])
+                    g.names[j],
+                    RATES[g.sx[j]],
+                )
         # players alternate units: a squadron moves as one unit
         cur = g.x[X_SQUAD]
         if cur and sq != cur:
@@ -192,15 +213,18 @@ class Rules(Ruleset):
         if not cur and nxt and s != nxt - 1:
             left = self._unit_left(g, nxt - 1)
             if left != NONE:
-                from referee.texts import says     # (a refusal: the texts load only now)
+                from referee.texts import says  # (a refusal: the texts load only now)
+
                 return "players alternate units: %s next (%s has not moved)" % (
-                    says(g.side_names[nxt - 1], "moves"), g.names[left])
+                    says(g.side_names[nxt - 1], "moves"),
+                    g.names[left],
+                )
         return None
 
     def apply_ext(self, g, kind, a, b, c):
         mode = b & 3
         if (b >> 2) == 1:
-            mode = 3            # no hexes crossed: a dead stop, whatever rate was named
+            mode = 3  # no hexes crossed: a dead stop, whatever rate was named
         g.fl2[a] |= MOVED
         g.sx[a] = mode
         sq = g.stat(a, S_SQUAD)
@@ -215,7 +239,7 @@ class Rules(Ruleset):
                     done = False
         if done:
             g.x[X_SQUAD] = 0
-            g.x[X_NEXT] = 2 - g.side[a]      # the other side moves the next unit
+            g.x[X_NEXT] = 2 - g.side[a]  # the other side moves the next unit
         else:
             g.x[X_SQUAD] = sq
 
@@ -231,8 +255,10 @@ class Rules(Ruleset):
 
     def check_hit(self, g, target, points, attacker):
         if attacker != NONE and points > 0 and g.fl2[attacker] & FULL_THROTTLE:
-            return "%s flew at Full Throttle (or its squadron did) and cannot fire" % \
-                g.names[attacker]
+            return (
+                "%s flew at Full Throttle (or its squadron did) and cannot fire"
+                % g.names[attacker]
+            )
         return None
 
     def end_round(self, g):
@@ -250,7 +276,7 @@ class Rules(Ruleset):
             return g.x[X_NEXT] - 1
         return NONE
 
-    TO_ACT_PHASES = (0,)               # ships move one by one in the movement phase
+    TO_ACT_PHASES = (0,)  # ships move one by one in the movement phase
     TO_ACT_DONE = ("fl2", MOVED)
 
     def view(self, g):
@@ -258,26 +284,36 @@ class Rules(Ruleset):
         for i in range(g.n):
             f = self.figures(g, i)
             if f:
-                out[g.names[i]] = {"attack_speed": f[0], "full_throttle": f[1], "turns": f[2],
-                                   "turn_distance": f[3], "special": f[4],
-                                   "full_throttle_now": bool(g.fl2[i] & FULL_THROTTLE)}
-        return {"movement": out,
-                "next_side": g.x[X_NEXT] - 1 if g.x[X_NEXT] else None}
+                out[g.names[i]] = {
+                    "attack_speed": f[0],
+                    "full_throttle": f[1],
+                    "turns": f[2],
+                    "turn_distance": f[3],
+                    "special": f[4],
+                    "full_throttle_now": bool(g.fl2[i] & FULL_THROTTLE),
+                }
+        return {"movement": out, "next_side": g.x[X_NEXT] - 1 if g.x[X_NEXT] else None}
 
     def event_text(self, g, ev, live=True):
         _k, a, b, c = ev
         h = (b >> 2) - 1
         return "%s moves at %s%s, making %s." % (
-            g.names[a], RATES[b & 3] if b & 3 else "?", "" if h < 0 else
-            " (%d hex%s)" % (h, "" if h == 1 else "es"),
-            "no turns" if c == 0 else "1 turn" if c == 1 else "%d turns" % c)
+            g.names[a],
+            RATES[b & 3] if b & 3 else "?",
+            "" if h < 0 else " (%d hex%s)" % (h, "" if h == 1 else "es"),
+            "no turns" if c == 0 else "1 turn" if c == 1 else "%d turns" % c,
+        )
 
     def command(self, link, c, msg):
         ia = link.int_arg
         h = msg.get("hexes")
         h = None if h is None else ia(msg, "hexes", 0, 0, 62)
-        return (EV_MOVE, link.ship_arg(msg), move_b(ia(msg, "mode", 1, 1, 3), h),
-                ia(msg, "turns", 0, 0, 9))
+        return (
+            EV_MOVE,
+            link.ship_arg(msg),
+            move_b(ia(msg, "mode", 1, 1, 3), h),
+            ia(msg, "turns", 0, 0, 9),
+        )
 
     def pad_event(self, pad, what, i, m):
         if what == "turn+":
@@ -290,7 +326,7 @@ class Rules(Ruleset):
             mode = ("attack-speed", "full-throttle", "stop").index(what) + 1
             turns = pad.count
             hexes = pad.count2
-            pad.count = 0       # counted afresh for every move (unused turns are lost)
+            pad.count = 0  # counted afresh for every move (unused turns are lost)
             pad.count2 = 0
             return (EV_MOVE, i, move_b(mode, hexes if hexes or mode == 3 else None), turns)
         return Ruleset.pad_event(self, pad, what, i, m)

@@ -21,12 +21,18 @@ Roster stats (named keys): ``defense``, ``attack``, ``pd``, ``damaged`` {the sam
 
 from referee.events import NONE
 from referee.fleet import F_FIRED, F_LAUNCHED
-from referee.rules.base import (Option, TIE_REROLL, MOVE_LOSER_FIRST, EFFECT_NONE, flag_bits,
-                                EFFECT_AVOID)
+from referee.rules.base import (
+    Option,
+    TIE_REROLL,
+    MOVE_LOSER_FIRST,
+    EFFECT_NONE,
+    flag_bits,
+    EFFECT_AVOID,
+)
 from referee.rules.d20 import D20Rules, D20_STATS, D20_KEYS, d20_stats, EV_AIM, EV_ATTACK
 
-EV_TRANSFER = 10   # ship with Emperor's Will, points, allied fighter
-EV_DONE = 15       # ship finished firing (or passes) in the attack step
+EV_TRANSFER = 10  # ship with Emperor's Will, points, allied fighter
+EV_DONE = 15  # ship finished firing (or passes) in the attack step
 
 W_PRIMARY = 0
 W_PD = 1
@@ -45,10 +51,14 @@ FIRED_PD = 2
 FIRED_BROAD_L = 4
 FIRED_BROAD_R = 8
 WEAPON_FLAG = (FIRED_PRIMARY, FIRED_PD, FIRED_BROAD_L, FIRED_BROAD_R)
-WEAPON_NAME = ("primary weapon", "point defense", "broadside to the left",
-               "broadside to the right")
+WEAPON_NAME = (
+    "primary weapon",
+    "point defense",
+    "broadside to the left",
+    "broadside to the right",
+)
 
-X_POOL = 3         # game byte: Infinite fighters returned to the pool
+X_POOL = 3  # game byte: Infinite fighters returned to the pool
 
 PD_STEP = 2
 ATTACK_STEP = 3
@@ -56,8 +66,11 @@ ATTACK_STEP = 3
 
 # roster stats that give a ship an ability (seed 000: the Emperor's Will, Infinite fighters,
 # broadsides), as the bits of its ability byte
-ABILITIES = (("emperors_will", A_EMPERORS_WILL), ("infinite", A_INFINITE),
-             ("broadside", A_BROADSIDE))
+ABILITIES = (
+    ("emperors_will", A_EMPERORS_WILL),
+    ("infinite", A_INFINITE),
+    ("broadside", A_BROADSIDE),
+)
 
 
 class Rules(D20Rules):
@@ -72,26 +85,51 @@ class Rules(D20Rules):
     tie = TIE_REROLL
     move_order = MOVE_LOSER_FIRST
     one_ship_at_a_time = ATTACK_STEP
-    USES_CLASS = True       # seed 000: Fly Casual class 3, Power to Engines class 2
+    USES_CLASS = True  # seed 000: Fly Casual class 3, Power to Engines class 2
     pd_step = PD_STEP
     options = (
-        Option("Fly Casual", (3,), EFFECT_AVOID,
-               "a class 3 starship avoids a hit; class 3 only, once per round (seed 000 FAQ)"),
-        Option("Incoming Fighters", (), EFFECT_NONE,
-               "point defense reaches fighters within 2 squares this round (seed 000 FAQ)"),
-        Option("Power to Engines", (2,), EFFECT_NONE,
-               "a class 2 ship moves like a class 3 ship this round (seed 000 FAQ)"),
-        Option("Long Range Bombardment", (), EFFECT_NONE,
-               "your starfighters attack at 2 squares this round (digest 3.3, W1)"),
+        Option(
+            "Fly Casual",
+            (3,),
+            EFFECT_AVOID,
+            "a class 3 starship avoids a hit; class 3 only, once per round (seed 000 FAQ)",
+        ),
+        Option(
+            "Incoming Fighters",
+            (),
+            EFFECT_NONE,
+            "point defense reaches fighters within 2 squares this round (seed 000 FAQ)",
+        ),
+        Option(
+            "Power to Engines",
+            (2,),
+            EFFECT_NONE,
+            "a class 2 ship moves like a class 3 ship this round (seed 000 FAQ)",
+        ),
+        Option(
+            "Long Range Bombardment",
+            (),
+            EFFECT_NONE,
+            "your starfighters attack at 2 squares this round (digest 3.3, W1)",
+        ),
     )
-    SETTINGS = {"damage_per_hit": (1, 1, 9), "point_limit": (0, 0, 9999),
-                "tie_hits": (1, 0, 1), "nat20_hits": (0, 0, 1), "nat1_misses": (0, 0, 1),
-                "attack_order": (0, 0, 2)}
+    SETTINGS = {
+        "damage_per_hit": (1, 1, 9),
+        "point_limit": (0, 0, 9999),
+        "tie_hits": (1, 0, 1),
+        "nat20_hits": (0, 0, 1),
+        "nat1_misses": (0, 0, 1),
+        "attack_order": (0, 0, 2),
+    }
     EVENTS = {EV_AIM: "aim", EV_ATTACK: "attack", EV_TRANSFER: "transfer", EV_DONE: "done"}
     STATS = D20_STATS + ("abilities",)
     STAT_KEYS = D20_KEYS + ("broadside", "emperors_will", "infinite")
-    ABILITY_STATS = (("emperor's will", "emperors_will"), ("emperors will", "emperors_will"),
-                     ("infinite", "infinite"), ("broadside", "broadside"))
+    ABILITY_STATS = (
+        ("emperor's will", "emperors_will"),
+        ("emperors will", "emperors_will"),
+        ("infinite", "infinite"),
+        ("broadside", "broadside"),
+    )
     FLAGS = ("fired_primary", "fired_pd", "fired_broadside_left", "fired_broadside_right")
     ROUND_FLAGS = FIRED_PRIMARY | FIRED_PD | FIRED_BROAD_L | FIRED_BROAD_R
     SHIP_BYTES = 1
@@ -198,14 +236,20 @@ class Rules(D20Rules):
         if left == NONE:
             return None
         order = g.settings["attack_order"]
-        from referee.texts import says, agree   # (a refusal: the texts load only now)
+        from referee.texts import says, agree  # (a refusal: the texts load only now)
+
         side = g.side_names[turn]
         if order == 1:
             return "the sides take turns, %s first: now %s (%s has not fired; done passes)" % (
-                g.side_names[g.init], side, g.names[left])
+                g.side_names[g.init],
+                side,
+                g.names[left],
+            )
         if order == 2:
             return "%s first: %s has not fired yet (done passes)" % (
-                says(side, "attacks"), g.names[left])
+                says(side, "attacks"),
+                g.names[left],
+            )
         return "%s first (%s)" % (says(side, "attacks"), agree(side, "it holds the initiative"))
 
     def _turn(self, g):
@@ -219,7 +263,7 @@ class Rules(D20Rules):
             kl = k & 255 if w else k >> 8
             return w if kw <= kl else 1 - w
         if order == 0 and self._fired(g):
-            return NONE                     # the first attack was the winner's: any order
+            return NONE  # the first attack was the winner's: any order
         return w
 
     def check_hit(self, g, target, points, attacker):
@@ -268,10 +312,10 @@ class Rules(D20Rules):
     def apply_ext(self, g, kind, a, b, c):
         if kind == EV_TRANSFER:
             g.pend[a] -= b
-            g.add_damage(c, b)      # at once, not in the damage phase
+            g.add_damage(c, b)  # at once, not in the damage phase
         elif kind == EV_DONE:
             if g.active != NONE:
-                g.fl[g.active] |= F_FIRED    # the ship firing before has finished too
+                g.fl[g.active] |= F_FIRED  # the ship firing before has finished too
             g.fl[a] |= F_FIRED
             g.active = NONE
         else:
@@ -295,15 +339,14 @@ class Rules(D20Rules):
             return g.init
         return g.moves_first()
 
-    TO_ACT_PHASES = (ATTACK_STEP,)     # ships fire one by one in the attack step
-    TO_ACT_DONE = ("fl", F_FIRED)      # ... until they have fired (or passed)
+    TO_ACT_PHASES = (ATTACK_STEP,)  # ships fire one by one in the attack step
+    TO_ACT_DONE = ("fl", F_FIRED)  # ... until they have fired (or passed)
 
     # ---- texts, commands, pad --------------------------------------------------------------
     def event_text(self, g, ev, live=True):
         k, a, b, c = ev
         if k == EV_TRANSFER:
-            return "Emperor's Will: %d damage moved from %s to %s." % (b, g.names[a],
-                                                                     g.names[c])
+            return "Emperor's Will: %d damage moved from %s to %s." % (b, g.names[a], g.names[c])
         if k == EV_DONE:
             return "%s has finished firing." % g.names[a]
         return D20Rules.event_text(self, g, ev, live)
@@ -314,9 +357,12 @@ class Rules(D20Rules):
     def command(self, link, c, msg):
         if c == "transfer":
             g = link.referee.game
-            return (EV_TRANSFER, link.ship_arg(msg),
-                    link.int_arg(msg, "n", g.settings["damage_per_hit"], 1, 99),
-                    link.ship_arg(msg, "to"))
+            return (
+                EV_TRANSFER,
+                link.ship_arg(msg),
+                link.int_arg(msg, "n", g.settings["damage_per_hit"], 1, 99),
+                link.ship_arg(msg, "to"),
+            )
         if c == "done":
             return (EV_DONE, link.ship_arg(msg), 0, 0)
         return D20Rules.command(self, link, c, msg)
@@ -331,6 +377,7 @@ class Rules(D20Rules):
 
     def view(self, g):
         r = D20Rules.view(self, g)
-        r["weapons_fired"] = [[WEAPON_NAME[k] for k in range(4) if g.fl2[i] & WEAPON_FLAG[k]]
-                              for i in range(g.n)]
+        r["weapons_fired"] = [
+            [WEAPON_NAME[k] for k in range(4) if g.fl2[i] & WEAPON_FLAG[k]] for i in range(g.n)
+        ]
         return r

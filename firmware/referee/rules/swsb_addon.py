@@ -29,31 +29,41 @@ from referee.fleet import F_FIRED
 from referee.rules.base import Option, EFFECT_NONE
 from referee.rules.d20 import EV_AIM, EV_ATTACK, D20Rules
 from referee.rules import swsb
-from referee.rules.swsb import (EV_TRANSFER, EV_DONE, W_PRIMARY, W_PD, FIRED_PRIMARY,
-                                FIRED_PD, FIRED_BROAD_L, FIRED_BROAD_R, S_ABILITIES)
+from referee.rules.swsb import (
+    EV_TRANSFER,
+    EV_DONE,
+    W_PRIMARY,
+    W_PD,
+    FIRED_PRIMARY,
+    FIRED_PD,
+    FIRED_BROAD_L,
+    FIRED_BROAD_R,
+    S_ABILITIES,
+)
 
-EV_MOVE = 11       # ship, 1, 0: an activation's move
-EV_CHOOSE = 14     # side that moves first
+EV_MOVE = 11  # ship, 1, 0: an activation's move
+EV_CHOOSE = 14  # side that moves first
 
-EFFECT_FIGHTER_REACH = 2       # the side's fighters attack within 2"
-EFFECT_PD_FIGHTER_REACH = 3    # the side's point defense reaches fighters within 2"
+EFFECT_FIGHTER_REACH = 2  # the side's fighters attack within 2"
+EFFECT_PD_FIGHTER_REACH = 3  # the side's point defense reaches fighters within 2"
 
 A_CLOAK = 8
 A_DOUBLE_FIGHTER_RANGE = 16
 A_INTERCEPTOR = 32
 
-MOVED = 16         # fl2: moved this round
-DOGFIGHT = 32      # fl2: attacked or was attacked by an enemy fighter within 1" this round
+MOVED = 16  # fl2: moved this round
+DOGFIGHT = 32  # fl2: attacked or was attacked by an enemy fighter within 1" this round
 
-X_FIRST = 4        # game bytes: side chosen to move first + 1 (0 = not chosen yet)
-X_TURN = 5         # side whose activation it is
-X_COUNT = 6        # ships activated in this turn
-X_TIER = 7         # 0 class 1-3, 1 class 4
+X_FIRST = 4  # game bytes: side chosen to move first + 1 (0 = not chosen yet)
+X_TURN = 5  # side whose activation it is
+X_COUNT = 6  # ships activated in this turn
+X_TIER = 7  # 0 class 1-3, 1 class 4
 
 
 def _turns():
     """The alternating-activation helpers (rules/swsb_addon_turns.py), imported on first use."""
     from referee.rules import swsb_addon_turns
+
     return swsb_addon_turns
 
 
@@ -87,37 +97,70 @@ class Rules(swsb.Rules):
     pd_step = -1
     options = (
         swsb.Rules.options[0],
-        Option("Incoming Fighters", (), EFFECT_PD_FIGHTER_REACH,
-               "point defense reaches fighters within 2\" this round (seed 001: game text "
-               "doubling anti-fighter fire)"),
+        Option(
+            "Incoming Fighters",
+            (),
+            EFFECT_PD_FIGHTER_REACH,
+            'point defense reaches fighters within 2" this round (seed 001: game text '
+            "doubling anti-fighter fire)",
+        ),
         swsb.Rules.options[2],
-        Option("Long Range Bombardment", (), EFFECT_FIGHTER_REACH,
-               "your fighters attack within 2\" this round (seed 001: game text doubling "
-               "fighter weapons' range)"),
-        Option("Proximity Override", (), EFFECT_NONE,
-               "the ship may ignore proximity targeting and fire at any target, with a "
-               "counter of its own class (seed 001, Proximity targeting: \"a Command token of "
-               "the appropriate Class\")", own_class=True),
+        Option(
+            "Long Range Bombardment",
+            (),
+            EFFECT_FIGHTER_REACH,
+            'your fighters attack within 2" this round (seed 001: game text doubling '
+            "fighter weapons' range)",
+        ),
+        Option(
+            "Proximity Override",
+            (),
+            EFFECT_NONE,
+            "the ship may ignore proximity targeting and fire at any target, with a "
+            'counter of its own class (seed 001, Proximity targeting: "a Command token of '
+            'the appropriate Class")',
+            own_class=True,
+        ),
     )
-    SETTINGS = {"damage_per_hit": (1, 1, 9), "point_limit": (0, 0, 9999),
-                "tie_hits": (1, 0, 1), "nat1_misses": (0, 0, 1), "size_modifier": (0, 0, 1),
-                "cloak_extreme": (1, 0, 1)}
-    EVENTS = {EV_AIM: "aim", EV_ATTACK: "attack", EV_TRANSFER: "transfer", EV_MOVE: "move",
-              EV_CHOOSE: "choose", EV_DONE: "done"}
+    SETTINGS = {
+        "damage_per_hit": (1, 1, 9),
+        "point_limit": (0, 0, 9999),
+        "tie_hits": (1, 0, 1),
+        "nat1_misses": (0, 0, 1),
+        "size_modifier": (0, 0, 1),
+        "cloak_extreme": (1, 0, 1),
+    }
+    EVENTS = {
+        EV_AIM: "aim",
+        EV_ATTACK: "attack",
+        EV_TRANSFER: "transfer",
+        EV_MOVE: "move",
+        EV_CHOOSE: "choose",
+        EV_DONE: "done",
+    }
     STAT_KEYS = swsb.Rules.STAT_KEYS + ("cloak", "double_fighter_range", "interceptor")
-    ABILITY_STATS = swsb.Rules.ABILITY_STATS + (("cloak", "cloak"), ("interceptor",
-                                                "interceptor"), ("double", "double_fighter_range"))
+    ABILITY_STATS = swsb.Rules.ABILITY_STATS + (
+        ("cloak", "cloak"),
+        ("interceptor", "interceptor"),
+        ("double", "double_fighter_range"),
+    )
     FLAGS = swsb.Rules.FLAGS + ("moved", "dogfight")
     ROUND_FLAGS = FIRED_PRIMARY | FIRED_PD | FIRED_BROAD_L | FIRED_BROAD_R | MOVED | DOGFIGHT
-    SHIP_BYTES = 2     # aim (weapon | band << 3), inches
+    SHIP_BYTES = 2  # aim (weapon | band << 3), inches
     GAME_BYTES = 8
     COMMANDS = ("aim", "attack", "transfer", "move", "choose", "done")
     example = "swsb-addon-example"
-    aims = ((W_PRIMARY, 4), (W_PRIMARY, 12), (W_PRIMARY, 20), (W_PRIMARY, 28),
-            (W_PRIMARY, 40), (W_PD, 0))
+    aims = (
+        (W_PRIMARY, 4),
+        (W_PRIMARY, 12),
+        (W_PRIMARY, 20),
+        (W_PRIMARY, 28),
+        (W_PRIMARY, 40),
+        (W_PD, 0),
+    )
     pad = ("", "", "", "", "attack", "aim", "done", "choose")
     power = ("move", "move")
-    PAD_MARKED = ("attack",)    # aim unmarked: one more turn for the next move
+    PAD_MARKED = ("attack",)  # aim unmarked: one more turn for the next move
 
     def parse_stats(self, st, ctx):
         v = swsb.Rules.parse_stats(self, st, ctx)
@@ -166,12 +209,16 @@ class Rules(swsb.Rules):
         w = self.weapon(g, a)
         band = (self.aim(g, a) >> 3) & 7
         fighter_attacker = g.cls[a] == 4
-        if g.cls[c] == 4 and w != W_PD and not g.settings["size_modifier"] and \
-                not fighter_attacker:
-            band = 1                                  # fire at fighters: the 9-16" band
+        if (
+            g.cls[c] == 4
+            and w != W_PD
+            and not g.settings["size_modifier"]
+            and not fighter_attacker
+        ):
+            band = 1  # fire at fighters: the 9-16" band
         if self.has(g, c, A_CLOAK):
             if fighter_attacker:
-                return 0                              # fighters attack it with no modifier
+                return 0  # fighters attack it with no modifier
             far = band + 1 if g.settings["cloak_extreme"] else band
             if far >= 4:
                 return "%s has Cloak: it cannot be targeted at Extreme range" % g.names[c]
@@ -195,28 +242,37 @@ class Rules(swsb.Rules):
             mod += g.cls[a] - g.cls[c]
         total = roll + bonus + mod
         if roll == 20:
-            return True, total, need                  # "A roll of 20 always hits"
+            return True, total, need  # "A roll of 20 always hits"
         return self.d20_hit(g, roll, total, need), total, need
 
     def on_fire(self, g, a, c):
         """Seed 001: two enemy fighters that attacked one another within 1" are engaged in a
         dog-fight (nothing moves in the attack phase, so they stay engaged this round)."""
         swsb.Rules.on_fire(self, g, a, c)
-        if g.cls[a] == 4 and g.cls[c] == 4 and g.side[a] != g.side[c] and \
-                self.inches(g, a) <= 1:
+        if g.cls[a] == 4 and g.cls[c] == 4 and g.side[a] != g.side[c] and self.inches(g, a) <= 1:
             g.fl2[a] |= DOGFIGHT
             g.fl2[c] |= DOGFIGHT
 
     def check_hit(self, g, target, points, attacker):
-        if attacker != NONE and points > 0 and g.fl2[attacker] & DOGFIGHT and \
-                g.cls[target] != 4 and not self.has(g, attacker, A_INTERCEPTOR):
-            return ("%s is in a dog-fight: it attacks only the fighters it is engaged with "
-                "(seed 001; an Interceptor may choose any target)" % g.names[attacker])
+        if (
+            attacker != NONE
+            and points > 0
+            and g.fl2[attacker] & DOGFIGHT
+            and g.cls[target] != 4
+            and not self.has(g, attacker, A_INTERCEPTOR)
+        ):
+            return (
+                "%s is in a dog-fight: it attacks only the fighters it is engaged with "
+                "(seed 001; an Interceptor may choose any target)" % g.names[attacker]
+            )
         if attacker != NONE and points > 0:
             r = self.reach(g, attacker, target)
             if r and self.inches(g, attacker) > r:
-                return "fighters attack and are attacked only within %d\" (%s aims at %d\")" \
-                    % (r, g.names[attacker], self.inches(g, attacker))
+                return 'fighters attack and are attacked only within %d" (%s aims at %d")' % (
+                    r,
+                    g.names[attacker],
+                    self.inches(g, attacker),
+                )
             band = self.fire_band(g, attacker, target)
             if isinstance(band, str):
                 return band
@@ -244,8 +300,11 @@ class Rules(swsb.Rules):
             if r:
                 return r
             if g.phase != (1 if moving else 2):
-                return "ships move in the move phase" if moving else \
-                    "a ship finishes firing in the attack phase"
+                return (
+                    "ships move in the move phase"
+                    if moving
+                    else "a ship finishes firing in the attack phase"
+                )
             if _turns().done(g, a, moving):
                 return "%s has already %s" % (g.names[a], "moved" if moving else "fired")
             if not moving and g.active != NONE and g.active != a:
@@ -256,8 +315,11 @@ class Rules(swsb.Rules):
                 return "swsb-addon moves: mode 1"
             if moving and g.cls[a] < 4 and c > g.cls[a]:
                 # "Units can make one turn per Class number"; fighters turn freely at the end
-                return "a class %d ship makes at most %d turn%s" % (g.cls[a], g.cls[a],
-                                                                   "s" if g.cls[a] > 1 else "")
+                return "a class %d ship makes at most %d turn%s" % (
+                    g.cls[a],
+                    g.cls[a],
+                    "s" if g.cls[a] > 1 else "",
+                )
             if not moving and g.active == a:
                 return None
             return _turns().check_turn(g, a, moving)
@@ -272,7 +334,7 @@ class Rules(swsb.Rules):
             g.x[X_COUNT] += 1
             _turns().advance(g, True, 2)
         elif kind == EV_DONE:
-            g.flush()                  # damage is assessed as soon as the ship has fired
+            g.flush()  # damage is assessed as soon as the ship has fired
             g.fl[a] |= F_FIRED
             g.active = NONE
             g.x[X_COUNT] = 1
@@ -285,7 +347,7 @@ class Rules(swsb.Rules):
 
     def start_phase(self, g):
         if g.phase == 2 and g.x[X_FIRST]:
-            _turns().start(g, False)      # the player that moved first fires first
+            _turns().start(g, False)  # the player that moved first fires first
         elif g.phase == 0:
             g.x[X_FIRST] = 0
 
@@ -294,7 +356,7 @@ class Rules(swsb.Rules):
             return g.x[X_TURN]
         return NONE
 
-    TO_ACT_PHASES = (1, 2)             # move and attack: the sides activate ships in turn
+    TO_ACT_PHASES = (1, 2)  # move and attack: the sides activate ships in turn
 
     def yet_to_act(self, g, i):
         if g.phase not in self.TO_ACT_PHASES or not g.in_play(i):
@@ -311,10 +373,13 @@ class Rules(swsb.Rules):
     def event_text(self, g, ev, live=True):
         k, a, _b, c = ev
         if k == EV_MOVE:
-            return "%s moves, making %s." % (g.names[a], "no turns" if c == 0 else
-                                             "1 turn" if c == 1 else "%d turns" % c)
+            return "%s moves, making %s." % (
+                g.names[a],
+                "no turns" if c == 0 else "1 turn" if c == 1 else "%d turns" % c,
+            )
         if k == EV_CHOOSE:
             from referee.texts import says
+
             return "%s to move first." % says(g.side_names[a], "chooses")
         return swsb.Rules.event_text(self, g, ev, live)
 
@@ -325,8 +390,12 @@ class Rules(swsb.Rules):
 
     def command(self, link, c, msg):
         if c == "move":
-            return (EV_MOVE, link.ship_arg(msg), link.int_arg(msg, "mode", 1, 1, 1),
-                    link.int_arg(msg, "turns", 0, 0, 9))
+            return (
+                EV_MOVE,
+                link.ship_arg(msg),
+                link.int_arg(msg, "mode", 1, 1, 1),
+                link.int_arg(msg, "turns", 0, 0, 9),
+            )
         if c == "choose":
             return (EV_CHOOSE, link.int_arg(msg, "side", None, 0, 1), 0, 0)
         return swsb.Rules.command(self, link, c, msg)
@@ -342,16 +411,15 @@ class Rules(swsb.Rules):
         if g.cls[src] == g.cls[i] or (m != NONE and g.side[m] == g.side[i]):
             return src
         for k in range(g.n):
-            if g.side[k] == g.side[i] and g.cls[k] == g.cls[i] and g.cc[k] and \
-                    not g.destroyed(k):
+            if g.side[k] == g.side[i] and g.cls[k] == g.cls[i] and g.cc[k] and not g.destroyed(k):
                 return k
         return src
 
     def pad_label(self, g, action):
         if action == "alt4":
-            return "choose/override"      # who moves first, then Proximity Override
+            return "choose/override"  # who moves first, then Proximity Override
         if action == "alt2":
-            return "aim/turn+"            # marked: the next aim; unmarked: a turn more
+            return "aim/turn+"  # marked: the next aim; unmarked: a turn more
         return swsb.Rules.pad_label(self, g, action)
 
     def pad_event(self, pad, what, i, m):
@@ -365,7 +433,7 @@ class Rules(swsb.Rules):
             turns = pad.count2
             pad.count2 = 0
             return (EV_MOVE, i, 1, turns)
-        if what == "choose":        # once chosen: the Proximity Override counter (option 5)
+        if what == "choose":  # once chosen: the Proximity Override counter (option 5)
             if pad.referee.game.x[X_FIRST]:
                 return (EV_COUNTER, self.override_source(pad, i), len(self.options) - 1, i)
             return (EV_CHOOSE, pad.referee.game.side[i], 0, 0)

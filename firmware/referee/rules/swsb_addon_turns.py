@@ -47,7 +47,7 @@ def advance(g, moving, per_turn):
     """After an activation: whose turn it is next (alternating, tier by tier)."""
     tier = current_tier(g, moving)
     if tier != g.x[X_TIER]:
-        start(g, moving)    # "starting again with the player chosen to move first"
+        start(g, moving)  # "starting again with the player chosen to move first"
         return
     side = g.x[X_TURN]
     other = 1 - side
@@ -63,9 +63,12 @@ def check_turn(g, a, moving):
     if not g.x[X_FIRST]:
         return "the initiative winner first chooses who moves first"
     if g.side[a] != g.x[X_TURN]:
-        from referee.texts import possessive    # (a refusal: the texts load only now)
+        from referee.texts import possessive  # (a refusal: the texts load only now)
+
         return "%s activation: it is not %s turn" % (
-            possessive(g.side_names[g.x[X_TURN]]), possessive(g.side_names[g.side[a]]))
+            possessive(g.side_names[g.x[X_TURN]]),
+            possessive(g.side_names[g.side[a]]),
+        )
     if current_tier(g, moving) == 0 and g.cls[a] == 4:
         return "class 1-3 ships %s before class 4" % ("move" if moving else "fire")
     return None

@@ -22,9 +22,9 @@ EV_OVERLAP = 13
 
 XWING_FACES = ("hit", "hit", "hit", "crit", "focus", "focus", "blank", "blank")
 SIZES = ("", "small", "large", "huge")
-TOUCH = 3          # touching partners kept per ship (ship + 1 each; 0 = free slot)
+TOUCH = 3  # touching partners kept per ship (ship + 1 each; 0 = free slot)
 
-SKIP_ACTION = 1    # fl2: skips its Perform Action step this round
+SKIP_ACTION = 1  # fl2: skips its Perform Action step this round
 
 
 def xwing_die(face):
@@ -132,13 +132,13 @@ class Rules(Ruleset):
         ms, os_ = self.size(g, a), self.size(g, c)
         hits, crits = b & 15, b >> 4
         if ms == 3 and os_ != 3:
-            g.dmg[c] = g.hp1[c] + g.hp2[c]           # destroyed
-            g.add_damage(a, hits + crits)             # the fore section suffers the dice
+            g.dmg[c] = g.hp1[c] + g.hp2[c]  # destroyed
+            g.add_damage(a, hits + crits)  # the fore section suffers the dice
             return
         self._touch(g, a, c)
         self._touch(g, c, a)
         if ms == 3 and os_ == 3:
-            for i in (a, c):                         # one faceup damage card each
+            for i in (a, c):  # one faceup damage card each
                 g.add_damage(i, 1)
             return
         g.fl2[a] |= SKIP_ACTION
@@ -148,7 +148,9 @@ class Rules(Ruleset):
     def check_hit(self, g, target, points, attacker):
         if attacker != NONE and self.touching(g, target, attacker):
             return "%s and %s are touching: they cannot attack each other" % (
-                g.names[attacker], g.names[target])
+                g.names[attacker],
+                g.names[target],
+            )
         return None
 
     def end_round(self, g):
@@ -165,8 +167,10 @@ class Rules(Ruleset):
             for j in range(i + 1, g.n):
                 if self.touching(g, i, j):
                     touching.append([i, j])
-        return {"touching": touching,
-                "skips_action": [i for i in range(g.n) if g.fl2[i] & SKIP_ACTION]}
+        return {
+            "touching": touching,
+            "skips_action": [i for i in range(g.n) if g.fl2[i] & SKIP_ACTION],
+        }
 
     def event_text(self, g, ev, live=True):
         _k, a, b, c = ev
@@ -174,11 +178,14 @@ class Rules(Ruleset):
         if not hits and not crits:
             res = "no hits"
         else:
-            res = " and ".join(x for x in ("%d hit%s" % (hits, "" if hits == 1 else "s")
-                                           if hits else "",
-                                           "%d critical hit%s" % (crits, "" if crits == 1
-                                                                  else "s") if crits else "")
-                               if x)
+            res = " and ".join(
+                x
+                for x in (
+                    "%d hit%s" % (hits, "" if hits == 1 else "s") if hits else "",
+                    "%d critical hit%s" % (crits, "" if crits == 1 else "s") if crits else "",
+                )
+                if x
+            )
         return "%s overlaps %s: %s." % (g.names[a], g.names[c], res)
 
     def command(self, link, c, msg):
@@ -193,8 +200,9 @@ class Rules(Ruleset):
             v = [link.referee.dice.roll(8) for _ in range(n)]
         elif isinstance(v, list):
             from referee.dice import fair_of
+
             f = fair_of(link)
-            for x in v:                 # marked physical in the roll record (docs/dice.md)
+            for x in v:  # marked physical in the roll record (docs/dice.md)
                 if f is not None and isinstance(x, int) and 1 <= x <= 8:
                     f.physical(8, x)
         if not isinstance(v, list) or len(v) != n:
@@ -207,12 +215,15 @@ class Rules(Ruleset):
     def roll_matches(self, g, ev, faces, draws):
         """EV_OVERLAP keeps hits and crits only: the board's attack dice must give them."""
         if ev[0] == EV_OVERLAP:
-            return faces == 8 and faces_to_b(draws) == ev[2] and \
-                len(draws) == overlap_dice(self.size(g, ev[1]), self.size(g, ev[3]))
+            return (
+                faces == 8
+                and faces_to_b(draws) == ev[2]
+                and len(draws) == overlap_dice(self.size(g, ev[1]), self.size(g, ev[3]))
+            )
         return Ruleset.roll_matches(self, g, ev, faces, draws)
 
     def roller(self, g, ev):
-        if ev[0] == EV_OVERLAP:         # the moving ship's player rolls (seed 003)
+        if ev[0] == EV_OVERLAP:  # the moving ship's player rolls (seed 003)
             return g.side[ev[1]]
         return Ruleset.roller(self, g, ev)
 

@@ -2,9 +2,9 @@
 bytes. ``LOG`` holds ("pin", id, value) / ("i2c", addr, reg, n) / ("spi", bytes) tuples."""
 
 LOG = []
-LEVELS = {}          # output pin id -> level
-INPUT = None         # callable(pin_id) -> level for input pins
-I2C_REGS = {}        # (addr, reg) -> bytes returned
+LEVELS = {}  # output pin id -> level
+INPUT = None  # callable(pin_id) -> level for input pins
+I2C_REGS = {}  # (addr, reg) -> bytes returned
 
 
 def reset():

@@ -53,15 +53,18 @@ def asm_pio(**opts):
             "out": lambda dst, n: emit("out", dst, n),
             "jmp": lambda *a: emit("jmp", *a),
             "nop": lambda: emit("nop"),
-            "x": "x", "not_x": "not_x",
+            "x": "x",
+            "not_x": "not_x",
         }
         # as MicroPython's rp2.asm_pio: the body sees the assembler's names and builtins only,
         # never the module's globals (a module constant used there is a NameError on the Pico)
         import builtins
         import types
+
         names["__builtins__"] = builtins
         types.FunctionType(fn.__code__, names)()
         return prog
+
     return deco
 
 
