@@ -145,7 +145,7 @@ def _candidates(g, kind, rng):
         )
     if kind == EV_HIT:
         out = []
-        pend = [i for i in range(n) if g.pend[i]]
+        pend = [i for i in range(n) if g.pending[i]]
         if pend and rng.below(4) < 3:  # three of four marked hits are taken back
             out.append((EV_HIT, pend[rng.below(len(pend))], -1, NONE))
         half = n // 2

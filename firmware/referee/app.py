@@ -293,7 +293,7 @@ class Referee:
         if g is None:
             return self.error("no game loaded", origin, cmd)
         ck = None
-        if g.clk:  # time banks (referee/clock.py)
+        if g.clock_state:  # time banks (referee/clock.py)
             from referee.clock import clock_of
 
             ck = clock_of(self)
@@ -358,7 +358,7 @@ class Referee:
         # held events go out before one that is not held (the lines stay in order), and
         # before the window folds (commit() explains)
         g = self.game
-        if self.unsent and g is not None and (not hold or g.win.full()):
+        if self.unsent and g is not None and (not hold or g.event_window.full()):
             self.commit(origin, cmd)
 
     def announce(self, seq):
@@ -419,7 +419,7 @@ class Referee:
             len(seqs) >= 8
             or (idle and ticks_diff(now, self.held_last) >= ms)
             or ticks_diff(now, self.held_first) >= 4 * ms
-            or (idle and self.game is not None and self.game.win.full())
+            or (idle and self.game is not None and self.game.event_window.full())
         )
 
     def roll_initiative(self, origin="key", cmd=None):

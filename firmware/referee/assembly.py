@@ -94,7 +94,7 @@ async def clock_task(app):
     (referee/clock.py, imported only then), a look every second otherwise."""
     while True:
         game = app.game
-        if game is not None and game.clk:
+        if game is not None and game.clock_state:
             from referee.clock import clock_of
 
             clock_of(app).poll(app)

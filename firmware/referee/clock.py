@@ -6,7 +6,7 @@ needs them): ``clock_s`` seconds each side starts with (0: no clocks, the defaul
 ``clock_zero`` what a side's clock reaching zero does: 0 warn (the expiry is logged and shown,
 play goes on), 1 the opponent wins.
 
-State (``Game.clk``, hashed with the rest, empty when there are no clocks): seconds left of
+State (``Game.clock_state``, hashed with the rest, empty when there are no clocks): seconds left of
 side 0 and side 1 (3 bytes each, little-endian) and a byte of expiry flags (bit s: side s ran
 out). Clock changes are events, so the board and the mirror agree on the hash and a replay
 shows the clocks: EV_CLOCK (40) ``a`` = side | 2 when the clock ran out, ``b`` + 256 * ``c`` =
@@ -38,34 +38,34 @@ def state_size(settings):
 
 
 def reset(g):
-    if g.clk:
+    if g.clock_state:
         v = g.settings["clock_s"]
         for s in range(2):
             _set(g, s, v)
-        g.clk[6] = 0
+        g.clock_state[6] = 0
 
 
 def left(g, s):
     """Seconds left on side ``s``'s clock as the state has it (the last charge)."""
     o = 3 * s
-    return g.clk[o] | (g.clk[o + 1] << 8) | (g.clk[o + 2] << 16)
+    return g.clock_state[o] | (g.clock_state[o + 1] << 8) | (g.clock_state[o + 2] << 16)
 
 
 def _set(g, s, v):
     v = max(0, min(v, 0xFFFFFF))
     o = 3 * s
-    g.clk[o] = v & 255
-    g.clk[o + 1] = (v >> 8) & 255
-    g.clk[o + 2] = v >> 16
+    g.clock_state[o] = v & 255
+    g.clock_state[o + 1] = (v >> 8) & 255
+    g.clock_state[o + 2] = v >> 16
 
 
 def expired(g, s):
-    return bool(g.clk[6] & (1 << s)) if g.clk else False
+    return bool(g.clock_state[6] & (1 << s)) if g.clock_state else False
 
 
 def check(g, a, b, c):
     """None when EV_CLOCK (a, b, c) may be applied now, else the reason."""
-    if not g.clk:
+    if not g.clock_state:
         return "this game has no clocks (setting clock_s)"
     if a > 3:
         return "clock event: side 0 or 1, +2 when it ran out"
@@ -77,22 +77,22 @@ def apply(g, a, b, c):
     _set(g, s, left(g, s) - (b | (c << 8)))
     if a & 2:
         _set(g, s, 0)
-        g.clk[6] |= 1 << s
+        g.clock_state[6] |= 1 << s
 
 
 def end_round(g):
     """The round's increment to both sides (setting clock_inc_s)."""
     inc = g.settings.get("clock_inc_s", 0)
-    if g.clk and inc:
+    if g.clock_state and inc:
         for s in range(2):
             _set(g, s, left(g, s) + inc)
 
 
 def winner(g):
     """The opponent of a side whose clock ran out, when the setting says it wins; else None."""
-    if g.clk and g.settings.get("clock_zero", 0):
+    if g.clock_state and g.settings.get("clock_zero", 0):
         for s in range(2):
-            if g.clk[6] & (1 << s):
+            if g.clock_state[6] & (1 << s):
                 return 1 - s
     return None
 
@@ -119,7 +119,7 @@ def view(g, run=None, paused=False):
     (the side whose clock runs now, by the rules unless ``run`` says; None when none runs or
     the clocks are ``paused``), ``paused``, ``zero`` (the setting), ``warn_s`` and ``last_s``
     (under that many seconds left a clock shows amber, then red)."""
-    if not g.clk:
+    if not g.clock_state:
         return None
     r = running_side(g) if run is None else run
     return {
@@ -137,7 +137,7 @@ def live_view(app):
     """:func:`view` as the board's clock has it now: its ``paused``, and ``live`` [s, s],
     the seconds left now (the running side's less the time it used since its last charge)."""
     g = app.game
-    if g is None or not g.clk:
+    if g is None or not g.clock_state:
         return None
     ck = clock_of(app)
     v = view(g, ck.side, ck.paused)
@@ -148,7 +148,7 @@ def live_view(app):
 
 def running_side(g):
     """Side whose clock runs by the rules now, or NONE."""
-    if not g.clk or g.winner() is not None:
+    if not g.clock_state or g.winner() is not None:
         return NONE
     s = g.rules.acting_side(g)
     return s if s in (0, 1) else NONE
@@ -198,7 +198,7 @@ class Clock:
         if (
             self.busy
             or g is None
-            or not g.clk
+            or not g.clock_state
             or ev[0] in (EV_CLOCK, EV_UNDO)
             or self.side == NONE
         ):
@@ -229,7 +229,7 @@ class Clock:
         g = app.game
         if want is None:
             want = not self.paused
-        if want and not self.paused and self.side != NONE and g is not None and g.clk:
+        if want and not self.paused and self.side != NONE and g is not None and g.clock_state:
             secs = min(self.used_ms() // 1000, left(g, self.side))
             side = self.side
             self.paused = True
@@ -267,7 +267,7 @@ class Clock:
         paused; log the expiry of the running side's clock."""
         g = app.game
         t = self.now()
-        if g is None or not g.clk or self.side == NONE:
+        if g is None or not g.clock_state or self.side == NONE:
             self.last = t
             return
         if self.paused or getattr(getattr(app, "pad", None), "entry", 0):
@@ -308,14 +308,14 @@ def clock_of(app):
         c.side = NONE
         c.paused = False
         c.pin = None
-        if app.game is not None and app.game.clk:
+        if app.game is not None and app.game.clock_state:
             c.after(app)  # a game loaded or restored: its acting side's clock runs
     return c
 
 
 def pad_key(app):
     """The pad's ``clock`` action (a long press of ``side``): pause or resume the clocks."""
-    if not app.game.clk:
+    if not app.game.clock_state:
         return app.error("this game has no clocks (setting clock_s)", "key")
     clock_of(app).pause(app)
     return None
@@ -325,7 +325,7 @@ def command(app, g, msg):
     """The ``clock`` command of app.Referee ``app`` playing ``g``: pause (``paused``: true),
     resume (false) or toggle (absent), answered with an ``ok`` line. ValueError for a game
     without clocks or a ``paused`` that is not a bool."""
-    if not g.clk:
+    if not g.clock_state:
         raise ValueError("this game has no clocks (setting clock_s)")
     want = msg.get("paused")
     if want is not None and not isinstance(want, bool):
@@ -356,7 +356,7 @@ def draw(r, app):
     phase, dice entry)."""
     g = app.game
     pad = app.pad
-    if not g.clk or pad.entry or g.rules.phases[g.phase] == "initiative":
+    if not g.clock_state or pad.entry or g.rules.phases[g.phase] == "initiative":
         return
     from referee import glyphs
     from referee.render import SIDE_RGB, SIDE_DIM

@@ -31,7 +31,7 @@ class CoreRules(Fleet):
         """Side that has won by the roster's victory conditions (as the ruleset reads them),
         or None."""
         w = self.rules.winner(self)
-        if w is None and self.clk:
+        if w is None and self.clock_state:
             from referee.clock import winner
 
             return winner(self)
@@ -58,7 +58,7 @@ class CoreRules(Fleet):
             return "%s: play has stopped (undo to go back)" % says(self.side_names[win], "has won")
         ph = p.phases[self.phase]
         if kind == EV_CLOCK:  # time banks (referee/clock.py)
-            if not self.clk:
+            if not self.clock_state:
                 return "this game has no clocks (setting clock_s)"
             from referee.clock import check
 
@@ -91,13 +91,13 @@ class CoreRules(Fleet):
                 return r
             if self.phase == 0:
                 return "fighters launch after initiative"
-            if self.fl[a] & F_LAUNCHED:
+            if self.flags[a] & F_LAUNCHED:
                 return "%s is already launched" % self.names[a]
             k = self.carrier[a]
             if k != NONE:
                 if self.destroyed(k):
                     return "its carrier %s is destroyed" % self.names[k]
-                if self.fl[k] & F_LAUNCHED_ONE:
+                if self.flags[k] & F_LAUNCHED_ONE:
                     return "%s has already launched a fighter this round" % self.names[k]
             return None
         if kind in p.EVENTS:
@@ -116,15 +116,15 @@ class CoreRules(Fleet):
             return "damage is -99..99 points"
         if self.phase not in p.hit_phases:
             return "damage is not marked in the %s phase" % p.phases[self.phase]
-        if not self.fl[a] & F_LAUNCHED:
+        if not self.flags[a] & F_LAUNCHED:
             return "%s has not launched" % nm
         total = self.hp1[a] + self.hp2[a]
         if b > 0:
             if self.dmg[a] >= total:
                 return "%s is destroyed" % nm
-            if self.dmg[a] + self.pend[a] >= total:
+            if self.dmg[a] + self.pending[a] >= total:
                 return "%s already has lethal damage marked" % nm
-        elif self.phase not in p.pending_phases or self.pend[a] == 0:
+        elif self.phase not in p.pending_phases or self.pending[a] == 0:
             return "no pending damage on %s to remove (use undo)" % nm
         if c != NONE:
             r = self.ship(c)
@@ -135,12 +135,12 @@ class CoreRules(Fleet):
                 return "%s cannot attack its own side" % an
             if self.destroyed(c) and not p.destroyed_fire(self, c):
                 return "%s is destroyed and cannot attack" % an
-            if not self.fl[c] & F_LAUNCHED:
+            if not self.flags[c] & F_LAUNCHED:
                 return "%s has not launched" % an
             if (
                 b > 0
                 and self.phase == p.one_ship_at_a_time
-                and self.fl[c] & F_FIRED
+                and self.flags[c] & F_FIRED
                 and self.active != c
             ):
                 return "%s has already fired this round" % an
@@ -148,12 +148,12 @@ class CoreRules(Fleet):
 
     def _check_counter(self, a, b, c):
         p = self.rules
-        if not self.nopt:
+        if not self.option_count:
             return "%s has no fleet command chart" % p.name
         r = self.ship(a) or self.ship(c)
         if r:
             return r
-        if not 0 <= b < self.nopt:
+        if not 0 <= b < self.option_count:
             return "no fleet command option %d" % b
         if self.phase not in p.counter_phases:
             return "fleet command counters are not played in the %s phase" % p.phases[self.phase]
@@ -163,9 +163,9 @@ class CoreRules(Fleet):
             return "a counter is played for a ship of its own side"
         if self.destroyed(a):
             return "%s is destroyed: its counters are lost" % self.names[a]
-        if self.cc[a] == 0:
+        if self.counters[a] == 0:
             return "%s has no command counters left" % self.names[a]
-        if self.chart[s * self.nopt + b] != NONE:
+        if self.chart[s * self.option_count + b] != NONE:
             return "%s already holds a counter this round" % opt.name
         if self.destroyed(c):
             return "%s is destroyed" % self.names[c]
@@ -174,7 +174,7 @@ class CoreRules(Fleet):
                 opt.name,
                 "/".join([str(x) for x in opt.classes]),
             )
-        if opt.effect == EFFECT_AVOID and self.pend[c] == 0:
+        if opt.effect == EFFECT_AVOID and self.pending[c] == 0:
             return "%s: no hit on %s to avoid" % (opt.name, self.names[c])
         return p.check_counter(self, a, b, c)
 
@@ -196,13 +196,13 @@ class CoreRules(Fleet):
             if b > 0:
                 self.mark(a, b, c)
             else:
-                self.pend[a] = max(self.pend[a] + b, 0)
+                self.pending[a] = max(self.pending[a] + b, 0)
         elif kind == EV_COUNTER:
             s = self.side[a]
-            self.cc[a] -= 1
-            self.chart[s * self.nopt + b] = a
+            self.counters[a] -= 1
+            self.chart[s * self.option_count + b] = a
             if p.options[b].effect == EFFECT_AVOID:
-                self.pend[c] = max(self.pend[c] - self.settings["damage_per_hit"], 0)
+                self.pending[c] = max(self.pending[c] - self.settings["damage_per_hit"], 0)
         elif kind == EV_PHASE:
             if self.phase == p.flush_phase:
                 self.flush()
@@ -212,9 +212,9 @@ class CoreRules(Fleet):
                 # end of round: clear the chart (counters are spent), per-round flags
                 ch = self.chart
                 ch[:] = bytes((NONE,)) * len(ch)
-                and_each(self.fl, ~ROUND_FLAGS & 255)
+                and_each(self.flags, ~ROUND_FLAGS & 255)
                 p.end_round(self)
-                if self.clk:
+                if self.clock_state:
                     from referee.clock import end_round
 
                     end_round(self)
@@ -231,10 +231,10 @@ class CoreRules(Fleet):
 
             apply(self, a, b, c)
         elif kind == EV_LAUNCH:
-            self.fl[a] |= F_LAUNCHED
+            self.flags[a] |= F_LAUNCHED
             k = self.carrier[a]
             if k != NONE:
-                self.fl[k] |= F_LAUNCHED_ONE
+                self.flags[k] |= F_LAUNCHED_ONE
         else:
             p.apply_ext(self, kind, a, b, c)
 
@@ -245,19 +245,19 @@ class CoreRules(Fleet):
         if points > 0:
             if self.phase in p.pending_phases:
                 total = self.hp1[target] + self.hp2[target]
-                self.pend[target] = min(self.pend[target] + points, total - self.dmg[target])
+                self.pending[target] = min(self.pending[target] + points, total - self.dmg[target])
             else:
                 self.add_damage(target, points)
         if attacker != NONE and self.phase == p.one_ship_at_a_time:
             if self.active != NONE and self.active != attacker:
-                self.fl[self.active] |= F_FIRED
+                self.flags[self.active] |= F_FIRED
             self.active = attacker
         if attacker != NONE:
             p.on_fire(self, attacker, target)
 
     def flush(self):
         """Apply all pending damage now (the Damage phase; digest 1.2)."""
-        pend = self.pend
+        pend = self.pending
         if not any(pend):  # (in C: most Damage phases of a replay find none)
             return
         for i in range(self.n):

@@ -12,7 +12,7 @@ source ship or NONE), ``round``, ``phase``, ``init``, ``prev_init``, ``rolls``, 
 
 from referee.events import NONE
 
-# core per-ship flag bits (Fleet.fl)
+# core per-ship flag bits (Fleet.flags)
 F_LAUNCHED = 1
 F_FIRED = 4  # finished firing this round (the ruleset's one-ship-at-a-time phase)
 F_LAUNCHED_ONE = 8  # as a carrier, launched a fighter this round
@@ -132,31 +132,36 @@ class Fleet:
         self.hp1 = bytes(hp1)
         self.hp2 = bytes(hp2)
         self.carrier = bytes(carrier)
-        self.st = bytes(st)
-        self.nst = ns
-        self._cc0 = bytes(cc0)
-        self._fl0 = bytes(fl0)
-        self.nopt = len(rules.options)
+        self.stats = bytes(st)
+        self.stat_count = ns
+        self._counters_start = bytes(cc0)
+        self._flags_start = bytes(fl0)
+        self.option_count = len(rules.options)
         self.dmg = bytearray(n)
-        self.pend = bytearray(n)
-        self.cc = bytearray(n)
-        self.fl = bytearray(n)
-        self.chart = bytearray(2 * self.nopt)
-        self.fl2 = bytearray(n)
-        self.sx = bytearray(n * rules.SHIP_BYTES)
-        self.x = bytearray(rules.GAME_BYTES)
+        self.pending = bytearray(n)
+        self.counters = bytearray(n)
+        self.flags = bytearray(n)
+        self.chart = bytearray(2 * self.option_count)
+        self.rule_flags = bytearray(n)
+        self.ship_state = bytearray(n * rules.SHIP_BYTES)
+        self.game_state = bytearray(rules.GAME_BYTES)
         # time banks (referee/clock.py BYTES, state_size): no bytes without clocks
-        self.clk = bytearray(7 if settings.get("clock_s") else 0)
-        self.rid = roster_digest(roster, settings)
+        self.clock_state = bytearray(7 if settings.get("clock_s") else 0)
+        self.roster_id = roster_digest(roster, settings)
         # the state's canonical bytes, refilled in place (hashing allocates nothing)
-        self._sb = bytearray(
-            12 + 5 * n + len(self.chart) + n * rules.SHIP_BYTES + rules.GAME_BYTES + len(self.clk)
+        self._state_buffer = bytearray(
+            12
+            + 5 * n
+            + len(self.chart)
+            + n * rules.SHIP_BYTES
+            + rules.GAME_BYTES
+            + len(self.clock_state)
         )
         self.reset()
 
     def stat(self, i, k):
         """Stat ``k`` (index into rules.STATS) of ship i; 255 = not given."""
-        return self.st[i * self.nst + k]
+        return self.stats[i * self.stat_count + k]
 
     def index(self, name):
         """Index of the ship called ``name``, or -1."""
@@ -176,14 +181,14 @@ class Fleet:
         self.active = NONE
         n = self.n
         self.dmg[:] = bytes(n)
-        self.pend[:] = bytes(n)
-        self.cc[:] = self._cc0
-        self.fl[:] = self._fl0
-        self.fl2[:] = bytes(n)
+        self.pending[:] = bytes(n)
+        self.counters[:] = self._counters_start
+        self.flags[:] = self._flags_start
+        self.rule_flags[:] = bytes(n)
         self.chart[:] = b"\xff" * len(self.chart)
-        self.sx[:] = bytes(len(self.sx))
-        self.x[:] = bytes(len(self.x))
-        if self.clk:
+        self.ship_state[:] = bytes(len(self.ship_state))
+        self.game_state[:] = bytes(len(self.game_state))
+        if self.clock_state:
             from referee.clock import reset
 
             reset(self)
@@ -192,7 +197,7 @@ class Fleet:
         """The canonical bytes of the state (what the hash covers; not the log), written into
         a buffer this game reuses: a bytearray valid until the state changes. Allocates
         nothing; :meth:`state_bytes` is the copy to keep."""
-        b = self._sb
+        b = self._state_buffer
         r = self.round  # 32 bits: a long game never wraps it
         b[0] = r & 255
         b[1] = (r >> 8) & 255
@@ -209,14 +214,14 @@ class Fleet:
         o = 12
         for arr in (
             self.dmg,
-            self.pend,
-            self.cc,
-            self.fl,
+            self.pending,
+            self.counters,
+            self.flags,
             self.chart,
-            self.fl2,
-            self.sx,
-            self.x,
-            self.clk,
+            self.rule_flags,
+            self.ship_state,
+            self.game_state,
+            self.clock_state,
         ):
             k = len(arr)
             b[o : o + k] = arr
@@ -234,11 +239,16 @@ class Fleet:
         most the roster's), flags, and every chart entry (a ship of that side). Changes
         nothing."""
         n = self.n
-        k = self.nopt
+        k = self.option_count
         if (
             not isinstance(data, (bytes, bytearray))
             or len(data)
-            != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) + len(self.clk)
+            != 12
+            + 5 * n
+            + len(self.chart)
+            + len(self.ship_state)
+            + len(self.game_state)
+            + len(self.clock_state)
             or data[11] != n
         ):
             return "state does not fit this game (%d ships)" % n
@@ -265,11 +275,11 @@ class Fleet:
                 return "%s: damage %d is more than its %d hit points" % (nm, data[o + i], total)
             if data[o + i] + data[o + n + i] > total:
                 return "%s: pending damage %d is more than it can take" % (nm, data[o + n + i])
-            if data[o + 2 * n + i] > self._cc0[i]:
+            if data[o + 2 * n + i] > self._counters_start[i]:
                 return "%s: %d command counters, its card has %d" % (
                     nm,
                     data[o + 2 * n + i],
-                    self._cc0[i],
+                    self._counters_start[i],
                 )
             if data[o + 3 * n + i] & ~(F_LAUNCHED | 2 | F_FIRED | F_LAUNCHED_ONE) & 255:
                 return "%s: unknown flags" % nm
@@ -312,7 +322,13 @@ class Fleet:
         Raises ValueError when the length or ship count does not match."""
         n = self.n
         if (
-            len(data) != 12 + 5 * n + len(self.chart) + len(self.sx) + len(self.x) + len(self.clk)
+            len(data)
+            != 12
+            + 5 * n
+            + len(self.chart)
+            + len(self.ship_state)
+            + len(self.game_state)
+            + len(self.clock_state)
             or data[11] != n
         ):
             raise ValueError("state does not fit this game")
@@ -326,14 +342,14 @@ class Fleet:
         o = 12
         for arr in (
             self.dmg,
-            self.pend,
-            self.cc,
-            self.fl,
+            self.pending,
+            self.counters,
+            self.flags,
             self.chart,
-            self.fl2,
-            self.sx,
-            self.x,
-            self.clk,
+            self.rule_flags,
+            self.ship_state,
+            self.game_state,
+            self.clock_state,
         ):
             k = len(arr)
             arr[:] = data[o : o + k]
@@ -342,7 +358,7 @@ class Fleet:
     def state_hash_int(self):
         """The state hash as an int: CRC-32 (``binascii.crc32``, in C on MicroPython) of the
         state's canonical bytes, continued from the roster's digest (protocol 4)."""
-        return crc32(self.state_buf(), self.rid) & 0xFFFFFFFF
+        return crc32(self.state_buf(), self.roster_id) & 0xFFFFFFFF
 
     def state_hash(self):
         """The state hash (:meth:`state_hash_int`) as 8 lowercase hex digits, the same on
@@ -363,14 +379,14 @@ class Fleet:
 
     def in_play(self, i):
         """Launched (on the map) and not destroyed."""
-        return bool(self.fl[i] & F_LAUNCHED) and not self.destroyed(i)
+        return bool(self.flags[i] & F_LAUNCHED) and not self.destroyed(i)
 
     def to_act(self, i0, i1, done, mask, out, o):
         """For ships ``i0`` .. ``i1 - 1``: ``out[o + i - i0]`` = 2 when ship i is in play
         (:meth:`in_play`) and ``done[i] & mask`` is 0 (it has not acted yet), else 0.
         ``done``: a per-ship bytearray (``fl`` or ``fl2``). The grid's yet-to-act marks in one
         loop with no call per ship (Ruleset.act_marks)."""
-        fl = self.fl
+        fl = self.flags
         dmg = self.dmg
         hp1 = self.hp1
         hp2 = self.hp2

@@ -39,8 +39,9 @@ from referee.window import EventWindow
 # has an attribute table besides the object); unpacked by name where it is read.
 #   many        False: it takes back the one next event; True: any number (no fold between)
 #   state       the state bytes before the event
-#   events_len  len(win.events), hashes_len len(win.hashes), base_seq win.base_seq
-#   tops        (win.top, win.top2)
+#   events_len  len(event_window.events), hashes_len len(event_window.hashes),
+#   base_seq    event_window.base_seq
+#   tops        (event_window.newest_kept, event_window.older_kept)
 #   stack       one event: the undo stack's depth (int); many: a copy of the stack (list)
 #   stack_top   one event: the stack's top (window index, or -1); many: None
 #   ckpt        one event: the newest window checkpoint (or None); many: a copy of the list
@@ -56,8 +57,8 @@ class Game(CoreRules):
     already normalised by roster.validate); ``settings`` (dict) override the roster's;
     ``window``: events held in RAM (undo reaches that far).
 
-    State attributes are fleet.Fleet's, the rules core.CoreRules's; ``win`` is the RAM
-    window (window.EventWindow): ``log`` (its events) and ``eff`` (window indices of the
+    State attributes are fleet.Fleet's, the rules core.CoreRules's; ``event_window`` is the RAM
+    window (window.EventWindow): ``log`` (its events) and ``effective`` (window indices of the
     events in effect) come from it.
     """
 
@@ -65,47 +66,48 @@ class Game(CoreRules):
         given = dict(roster.get("settings") or {})
         if settings:
             given.update(settings)
-        self.win = EventWindow(window)
+        self.event_window = EventWindow(window)
         CoreRules.__init__(self, rules, roster, rules.settings(given))
 
     # ---- the window (public API for the journal, the serial link and save/load) --------
     @property
-    def window(self):
-        return self.win.size
+    def window_size(self):
+        """How many events the RAM window holds (int, at least 8; undo reaches that far)."""
+        return self.event_window.size
 
-    @window.setter
-    def window(self, v):
-        self.win.size = max(8, v)
+    @window_size.setter
+    def window_size(self, v):
+        self.event_window.size = max(8, v)
 
     @property
     def seq(self):
         """Sequence number of the newest event (0 before the first)."""
-        return self.win.seq
+        return self.event_window.seq
 
     @property
     def base_seq(self):
-        return self.win.base_seq
+        return self.event_window.base_seq
 
     @property
-    def eff(self):
-        return self.win.eff
+    def effective(self):
+        return self.event_window.effective
 
     @property
     def log(self):
         """The events in the RAM window, oldest first (a new list of tuples)."""
-        return self.win.events_list()
+        return self.event_window.events_list()
 
     def event(self, seq):
         """Event ``seq`` (1-based) as a tuple; IndexError when it is older than the window."""
-        return self.win.event(seq)
+        return self.event_window.event(seq)
 
     def event_hash(self, seq):
         """The state hash (8 hex digits) right after event ``seq``; IndexError outside RAM."""
-        return self.win.event_hash(seq)
+        return self.event_window.event_hash(seq)
 
     def get_window(self):
         """``(base_seq, base state bytes or None, event bytes, hash bytes, undo stack)``."""
-        return self.win.export()
+        return self.event_window.export()
 
     def set_window(self, base_seq, base, events, hashes, eff):
         """Take a saved RAM window (as :meth:`get_window` gives; journal.py, the ``state``
@@ -115,12 +117,12 @@ class Game(CoreRules):
             r = self.check_state(base)
             if r:
                 raise ValueError(r)
-        old = self.win.export()
-        self.win.set(base_seq, base, events, hashes, eff)
+        old = self.event_window.export()
+        self.event_window.set(base_seq, base, events, hashes, eff)
         try:
             self._rebuild()
         except Exception as e:  # all or nothing: the window as it was
-            self.win.set(*old)
+            self.event_window.set(*old)
             self._rebuild()
             raise ValueError("the window does not replay: %s" % e)
 
@@ -130,13 +132,13 @@ class Game(CoreRules):
         window.CKPT_EVERY events are replayed once the checkpoints are in place. ``keep``
         (an undo): the state one below ``depth`` passed on the way becomes the window's
         ``top`` (EventWindow.keep), for the next undo."""
-        w = self.win
+        w = self.event_window
         st, d = w.start(depth)
         if st is None:
             self.reset()
         else:
             self.load_state(st)
-        eff = w.eff
+        eff = w.effective
         last = depth - 1
         d0 = d
         while d < depth:
@@ -148,14 +150,14 @@ class Game(CoreRules):
     def _rebuild(self):
         """The state from the base and the whole undo stack, keeping checkpoints on the way
         (after set_window)."""
-        w = self.win
+        w = self.event_window
         w.ckpt = []
-        w.top = w.top2 = w.nb = None
+        w.newest_kept = w.older_kept = w.next_base = None
         if w.base is None:
             self.reset()
         else:
             self.load_state(w.base)
-        eff = w.eff
+        eff = w.effective
         for d in range(len(eff)):
             self._apply(w.at(eff[d]))
             if w.on_grid(d + 1, len(eff)):
@@ -167,7 +169,7 @@ class Game(CoreRules):
         below it (_replay_to: none when one sits right there). Always a quarter: where the
         window folds, and so what undo reaches, follows from the log alone, as on a mirror's
         fresh replica (kept states differ: a restarted board has fewer)."""
-        w = self.win
+        w = self.event_window
         k = w.size // 4
         m = w.fold_depth()
         if m == 0:
@@ -181,18 +183,18 @@ class Game(CoreRules):
 
     def prepare_fold(self, ahead=32):
         """When the window is within ``ahead`` events of folding, replay the fold's new base
-        now and keep it (``win.nb``), so the fold at the next full window replays nothing
+        now and keep it (``win.next_base``), so the fold at the next full window replays nothing
         (the board calls this while idle: loop.Loop.step_maintain). The state in play does not
         change. Returns True when it replayed something (a few ms: at most 31 events)."""
-        w = self.win
-        if w.count() < w.size - ahead or w.nb is not None:
+        w = self.event_window
+        if w.count() < w.size - ahead or w.next_base is not None:
             return False
         m = w.fold_depth()
         if m == 0 or w.start(m)[1] == m:
             return False
         now = self.state_bytes()
         self._replay_to(m)
-        w.nb = (m, self.state_bytes())
+        w.next_base = (m, self.state_bytes())
         self.load_state(now)
         return True
 
@@ -201,9 +203,9 @@ class Game(CoreRules):
         keep it as the window's ``top`` when no kept state sits there, so the next undo
         replays nothing (the board calls this while idle, as prepare_fold). The state in play
         does not change. Returns True when it replayed something."""
-        w = self.win
-        m = len(w.eff) - 1
-        t = w.top
+        w = self.event_window
+        m = len(w.effective) - 1
+        t = w.newest_kept
         if m <= 0 or (t is not None and t[0] == m) or w.start(m)[1] == m:
             return False  # (the first test allocates nothing: the idle case)
         now = self.state_bytes()
@@ -219,8 +221,8 @@ class Game(CoreRules):
         r = CoreRules.check(self, ev)
         if r or ev[0] != EV_UNDO:
             return r
-        w = self.win
-        if w.eff:
+        w = self.event_window
+        if w.effective:
             return None
         if w.base_seq:
             return (
@@ -239,7 +241,7 @@ class Game(CoreRules):
         events); None: one is taken after the check (a refused event costs no copy of the
         state) and dropped.
         """
-        w = self.win
+        w = self.event_window
         if w.full():
             self._fold()  # before the check: an undo must see the undo stack that is left
         r = self.check(ev)
@@ -252,13 +254,13 @@ class Game(CoreRules):
             if ev[0] == EV_UNDO:
                 w.pop_effect()
                 w.trim()
-                self._replay_to(len(w.eff), True)
+                self._replay_to(len(w.effective), True)
             else:
-                w.keep(len(w.eff), saved[CK_STATE])  # the state before it: its undo's start
-                w.eff.append(i)
+                w.keep(len(w.effective), saved[CK_STATE])  # the state before it: its undo's start
+                w.effective.append(i)
                 self._apply(ev)
                 if w.due():
-                    w.ckpt.append((len(w.eff), self.state_bytes()))
+                    w.ckpt.append((len(w.effective), self.state_bytes()))
                     w.thin()
             w.push_hash(self.state_hash_int())
         except Exception as e:  # all or nothing: a rule that raises changes nothing
@@ -272,10 +274,10 @@ class Game(CoreRules):
         comment lists. Folds a full window first, so the next event does not. ``many``: take
         back any number of events, so long as the window does not fold in between (copies of
         the undo stack and the window's checkpoints)."""
-        w = self.win
+        w = self.event_window
         if w.full():
             self._fold()
-        eff = w.eff
+        eff = w.effective
         ck = w.ckpt
         state = self.state_bytes()
         if many:
@@ -285,7 +287,7 @@ class Game(CoreRules):
                 len(w.events),
                 len(w.hashes),
                 w.base_seq,
-                (w.top, w.top2),
+                (w.newest_kept, w.older_kept),
                 list(eff),
                 None,
                 list(ck),
@@ -296,7 +298,7 @@ class Game(CoreRules):
             len(w.events),
             len(w.hashes),
             w.base_seq,
-            (w.top, w.top2),
+            (w.newest_kept, w.older_kept),
             len(eff),
             eff[-1] if eff else -1,
             ck[-1] if ck else None,
@@ -306,23 +308,23 @@ class Game(CoreRules):
         """Take back the one event submitted since :meth:`checkpoint` gave ``saved`` (or
         every event, for ``checkpoint(True)``): the window, undo stack, checkpoints and state
         as they were. Raises ValueError when the window was folded since."""
-        w = self.win
-        w.nb = None  # (its stack may differ from the one taken back to)
+        w = self.event_window
+        w.next_base = None  # (its stack may differ from the one taken back to)
         many, state, events_len, hashes_len, base_seq, tops, stack, stack_top, ckpt = saved
         if w.base_seq != base_seq:
             raise ValueError("the window was folded since the checkpoint")
         w.truncate(events_len, hashes_len)
-        w.top, w.top2 = tops
+        w.newest_kept, w.older_kept = tops
         if many:
             w.set_effects(stack)
             w.ckpt = list(ckpt)
             self.load_state(state)
             return
         n_eff = stack
-        while len(w.eff) > n_eff:  # the event pushed itself on the undo stack
+        while len(w.effective) > n_eff:  # the event pushed itself on the undo stack
             w.pop_effect()
-        if len(w.eff) < n_eff:  # an undo popped the top
-            w.eff.append(stack_top)
+        if len(w.effective) < n_eff:  # an undo popped the top
+            w.effective.append(stack_top)
         ck = w.ckpt
         while ck and ck[-1][0] > n_eff:  # the event added a checkpoint (it may have let a
             ck.pop()  # deep one go: window.thin; that one stays gone)

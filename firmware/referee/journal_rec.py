@@ -130,9 +130,9 @@ def snap_parts(key, game, chunk, hfirst):
     parts to write one after the other (bytes-like; the window's own event and hash buffers
     among them, so write them before the game goes on): no block the size of the snapshot
     (2.4 KB with a full window) on a fragmented heap."""
-    w = game.win
+    w = game.event_window
     base = w.base or b""
-    stack = w.eff
+    stack = w.effective
     eff = bytearray(2 * len(stack))
     for k in range(len(stack)):
         i = stack[k]

@@ -62,7 +62,7 @@ def write_log_tmp(j, game):
     """Step (3): log.bin.tmp, a log from ``j.step_seq`` with the records of the events since,
     from the RAM window. False (nothing written) when the window lacks some."""
     first = j.step_seq + 1
-    w = game.win
+    w = game.event_window
     if w.base_seq >= first:
         return False
     o = 4 * (first - w.base_seq - 1)

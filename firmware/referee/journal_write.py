@@ -55,7 +55,7 @@ class Writer:
         # group commit (the board: main.py): records appended with ``hold`` wait in RAM,
         # ``held`` of them, until commit() writes them in one littlefs commit (littlefs pads
         # every commit to the 256-byte program size, so one record per commit costs the most)
-        self.pend = b""
+        self.held_records = b""
         self.held = 0
         self.hold_ms = 0  # > 0: a key's events are held (app.Referee.commit_due)
 
@@ -109,10 +109,10 @@ class Writer:
         caller takes this event back)."""
         rec = formats.record(self.key, seq, ev)
         if hold:
-            self.pend += rec
+            self.held_records += rec
             self.held += 1
             return
-        data = self.pend + rec
+        data = self.held_records + rec
         self.files.append("log.bin", data)  # OSError: not on flash
         self._tmp_too(game, data)
         self._written(game, self.held + 1)
@@ -123,9 +123,9 @@ class Writer:
         a new log waiting for its rename (maintain writes it again, between presses)."""
         n = self.held
         if n:
-            self.files.append("log.bin", self.pend)
+            self.files.append("log.bin", self.held_records)
             if tmp:
-                self._tmp_too(game, self.pend)
+                self._tmp_too(game, self.held_records)
             self._written(game, n)
         return n
 
@@ -141,7 +141,7 @@ class Writer:
 
     def drop_held(self):
         """Forget the held records (their events were taken back)."""
-        self.pend = b""
+        self.held_records = b""
         self.held = 0
 
     def _written(self, game, n):
@@ -193,10 +193,10 @@ class Writer:
         if (
             not self.held
             and game.seq == self.log_start + self.records
-            and game.win.base_seq < first
+            and game.event_window.base_seq < first
         ):
-            o = 4 * (first - game.win.base_seq - 1)
-            self.add_run(first, memoryview(game.win.events)[o : o + 4 * self.records])
+            o = 4 * (first - game.event_window.base_seq - 1)
+            self.add_run(first, memoryview(game.event_window.events)[o : o + 4 * self.records])
             return
         log = self.files.read("log.bin")
         start = formats.head_seq(self.key, log)

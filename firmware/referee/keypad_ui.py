@@ -134,9 +134,9 @@ class KeypadUI:
                     c = MARKED
                 elif st == 2:
                     c = RED
-                elif not g.fl[i] & F_LAUNCHED:
+                elif not g.flags[i] & F_LAUNCHED:
                     c = GREY
-                elif st == 1 or g.pend[i]:
+                elif st == 1 or g.pending[i]:
                     c = SIDE_DIM[s]
                 else:
                     c = SIDE_RGB[s]
@@ -149,8 +149,8 @@ class KeypadUI:
             self._px(3, GREY)
             cur = app.pad.cursor
             s = g.side[cur] if cur != NONE else 0
-            for k in range(min(g.nopt, 4)):
-                if g.chart[s * g.nopt + k] == NONE:
+            for k in range(min(g.option_count, 4)):
+                if g.chart[s * g.option_count + k] == NONE:
                     self._px(4 + k, OPTION_RGB[k])
             self._px(8, WHITE)
             self._px(9, DIM_WHITE)

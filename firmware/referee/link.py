@@ -246,7 +246,7 @@ class SerialLink:
         from referee.dice import hello_fields
 
         hello_fields(ref, msg)  # the dice commitment and boot (docs/dice.md)
-        if g is not None and g.clk:  # the clocks paused or running (docs/clock.md)
+        if g is not None and g.clock_state:  # the clocks paused or running (docs/clock.md)
             from referee.clock import hello_fields as clock_fields
 
             clock_fields(ref, msg)
@@ -276,7 +276,7 @@ class SerialLink:
         snap = g.snapshot()
         snap["t"] = "snap"
         snap["gid"] = ref.gid
-        if g.clk:  # the board's clocks now: paused, live (clock.py)
+        if g.clock_state:  # the board's clocks now: paused, live (clock.py)
             from referee.clock import live_view
 
             snap["clock"] = live_view(ref)

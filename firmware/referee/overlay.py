@@ -87,7 +87,7 @@ def plan(r, app, want):
     pad = app.pad
     if pad.entry:
         want[pad.entry - 1] = (_top(r, app), pad.entry_value, WHITE)
-    elif r.win is not None:
+    elif r.event_window is not None:
         pass  # the game is decided: the banner, no round to come
     elif g.rules.phases[g.phase] == "initiative":
         y = _top(r, app)
@@ -123,8 +123,8 @@ def last_dice(r, g):
                 miss = (
                     ev[0] == EV_ATTACK
                     and isinstance(g.rules, D20Rules)
-                    and g.x[0] == 2
-                    and g.x[1] == v
+                    and g.game_state[0] == 2
+                    and g.game_state[1] == v
                 )  # (rules/d20.py: 2 a miss)
                 side_rgb, side_dim = _colours()
                 r.dice = (s, v, side_dim[s] if miss else side_rgb[s])

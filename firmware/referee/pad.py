@@ -194,7 +194,7 @@ class Pad:
         k = int(action[3]) - 1
         if action[0] == "a":
             return self.special(g.rules.pad[4 + k])
-        if g.nopt:
+        if g.option_count:
             return self.referee.submit((EV_COUNTER, self.counter_source(), k, self.cursor))
         return self.special(g.rules.pad[k])
 
@@ -346,10 +346,10 @@ class Pad:
         s = g.side[self.cursor]
         if ref.mark != NONE and g.side[ref.mark] == s:
             return ref.mark
-        if g.cc[self.cursor] and not g.destroyed(self.cursor):
+        if g.counters[self.cursor] and not g.destroyed(self.cursor):
             return self.cursor
         for i in range(self.side_start[s], self.side_start[s] + self.side_count[s]):
-            if g.cc[i] and not g.destroyed(i):
+            if g.counters[i] and not g.destroyed(i):
                 return i
         return self.cursor
 

@@ -106,7 +106,7 @@ class Renderer:
         self.kgame = None  # or the clocks drew over ship rows, or a new game came)
         self.wgame = None
         self.wseq = -1
-        self.win = None
+        self.event_window = None
         self.dgame, self.dseq, self.dice = None, -1, None  # the newest die (overlay.last_dice)
         self.gap_lit = False  # the winner's gap column is lit (overlay.win_gap)
         self.ui15 = [-1, -1]  # the dice row's entry and value drawn last time
@@ -143,8 +143,8 @@ class Renderer:
         if g is not self.wgame or g.seq != self.wseq:
             self.wgame = g
             self.wseq = g.seq
-            self.win = g.winner()
-        return self.win
+            self.event_window = g.winner()
+        return self.event_window
 
     def _win_row(self, pad, win):
         """Row 1 while the game has a winner (seed 004 Victory): the whole row in the winner's
@@ -190,14 +190,16 @@ class Renderer:
         if not same:
             self._chart(g)
         self._dice_row(pad, g, same)
-        if g.clk:  # time banks: minutes left per side (referee/clock.py)
+        if g.clock_state:  # time banks: minutes left per side (referee/clock.py)
             from referee.clock import draw
 
             draw(self, app)
             self.full = True  # the digits may cover ship rows: redraw them next time
         overlay.draw(self, app, error, self.want, self.drawn)
-        if self.win is not None or self.gap_lit:
-            overlay.win_gap(self, self.win)  # (after the digits: they blank their half-rows)
+        if self.event_window is not None or self.gap_lit:
+            overlay.win_gap(
+                self, self.event_window
+            )  # (after the digits: they blank their half-rows)
         return self.fb
 
     def _row0(self, g):
@@ -249,8 +251,8 @@ class Renderer:
                     if pad.menu_arm == k
                     else WHITE,
                 )  # over the game (menu.py)
-        elif self.win is not None:
-            self._win_row(pad, self.win)
+        elif self.event_window is not None:
+            self._win_row(pad, self.event_window)
         else:
             for k in range(min(pad.pages(), w)):
                 self.px(k, 1, WHITE if k == pad.page else DIM_WHITE)
@@ -295,9 +297,9 @@ class Renderer:
         o = s * rpp
         act = g.active
         dmg = g.dmg
-        pend = g.pend
-        cc = g.cc
-        fl = g.fl
+        pend = g.pending
+        cc = g.counters
+        fl = g.flags
         for row in range(rpp):
             i = first + row
             if cv0 <= row < cv1:
@@ -351,8 +353,8 @@ class Renderer:
         half = self.half
         self.clear_rows(y, y + 1)
         for s in range(2):
-            for k in range(min(g.nopt, half)):
-                if g.chart[s * g.nopt + k] != NONE:
+            for k in range(min(g.option_count, half)):
+                if g.chart[s * g.option_count + k] != NONE:
                     self.px(s * half + k, y, OPTION_RGB[k % 4])
 
     def _dice_row(self, pad, g, same):
@@ -406,9 +408,9 @@ class Renderer:
             i,
             s | status << 1,
             g.dmg,
-            g.pend,
-            g.cc,
-            g.fl,
+            g.pending,
+            g.counters,
+            g.flags,
             g.hp1,
             g.hp2,
             PALETTE,

@@ -81,7 +81,7 @@ def pending(g):
 def undone_seq(g, seq):
     """The sequence number of the event that the undo at ``seq`` took back, or None when it
     lies before the RAM window. Walks the window's events as the undo stack does."""
-    base = g.win.base_seq
+    base = g.event_window.base_seq
     stack = []
     last = None
     for s in range(base + 1, seq + 1):
@@ -161,12 +161,12 @@ def _hit_text(g, ev, seq, live):
         by,
         plural(b, "damage point"),
         " pending" if pending(g) else "",
-        g.dmg[a] + g.pend[a],
+        g.dmg[a] + g.pending[a],
         g.hp1[a] + g.hp2[a],
     )
     if g.destroyed(a):
         t += "; %s is destroyed" % nm[a]
-    elif g.pend[a] and g.dmg[a] + g.pend[a] >= g.hp1[a] + g.hp2[a]:
+    elif g.pending[a] and g.dmg[a] + g.pending[a] >= g.hp1[a] + g.hp2[a]:
         t += "; lethal damage pending"
     return t + "."
 
@@ -203,7 +203,7 @@ def _launch_text(g, ev, seq, live):
 
 
 def _flag_bit(g, name):
-    """The ``fl2`` bit of the ruleset flag ``name`` (its FLAGS index), or 0 when it has none."""
+    """The ``rule_flags`` bit of the ruleset flag ``name`` (its FLAGS index), or 0 when it has none."""
     fl = g.rules.FLAGS
     return (1 << fl.index(name)) if name in fl else 0
 
@@ -219,9 +219,9 @@ def outcome(g):
     for i in range(g.n):
         if g.destroyed(i):
             d |= 1 << i
-        if ex and g.fl2[i] & ex:
+        if ex and g.rule_flags[i] & ex:
             e |= 1 << i
-        if g.fl[i] & F_LAUNCHED:
+        if g.flags[i] & F_LAUNCHED:
             ln |= 1 << i
     return (d, e, ln, g.winner())
 
@@ -286,11 +286,11 @@ def ship_state(g, i):
 
     if g.destroyed(i):
         return "destroyed"
-    f2 = g.fl2[i]
+    f2 = g.rule_flags[i]
     ex = _flag_bit(g, "exited")
     if ex and f2 & ex:
         return "exited"
-    if not g.fl[i] & F_LAUNCHED:
+    if not g.flags[i] & F_LAUNCHED:
         return "in the fighter pool" if g.rules.from_pool(g, i) else "aboard"
     t = STATUS_NAMES[g.status(i)]
     for flag, words in getattr(g.rules, "STATE_WORDS", ()):  # the first that holds

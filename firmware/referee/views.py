@@ -12,11 +12,11 @@ def ship_dict(g, i):
         "class": g.cls[i],
         "hp": [g.hp1[i], g.hp2[i]],
         "damage": g.dmg[i],
-        "pending": g.pend[i],
-        "counters": g.cc[i],
-        "launched": bool(g.fl[i] & F_LAUNCHED),
+        "pending": g.pending[i],
+        "counters": g.counters[i],
+        "launched": bool(g.flags[i] & F_LAUNCHED),
         "full_power": g.rules.full_power(g, i),
-        "fired": bool(g.fl[i] & F_FIRED),
+        "fired": bool(g.flags[i] & F_FIRED),
         "status": STATUS_NAMES[g.status(i)],
     }
 
@@ -26,8 +26,8 @@ def chart_list(g):
     out = []
     for s in range(2):
         row = []
-        for k in range(g.nopt):
-            v = g.chart[s * g.nopt + k]
+        for k in range(g.option_count):
+            v = g.chart[s * g.option_count + k]
             row.append([g.rules.options[k].name, None if v == NONE else v])
         out.append(row)
     return out
@@ -60,7 +60,7 @@ def snapshot(g):
 
 
 def clock_view(g):
-    if not g.clk:
+    if not g.clock_state:
         return None
     from referee.clock import view  # time banks, loaded only by games with clocks
 

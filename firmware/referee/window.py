@@ -45,13 +45,13 @@ class EventWindow:
         # events) and changed in place, so the long-lived buffers never move on the heap
         self.events = self._buffer()
         self.hashes = self._buffer()
-        self.eff = [0] * min(self.size, ROOM_MAX)
-        self.eff[:] = ()
+        self.effective = [0] * min(self.size, ROOM_MAX)
+        self.effective[:] = ()
         self.ckpt = []  # [(depth of the undo stack, state bytes after it)], ascending
-        self.top = None  # (depth, state bytes) at any depth, or None: the newest kept
-        self.top2 = None  # ... and the one kept before it (another depth)
+        self.newest_kept = None  # (depth, state bytes) at any depth, or None: the newest kept
+        self.older_kept = None  # ... and the one kept before it (another depth)
         self.folded = 0  # undo-stack entries folded into the base (the grid's origin)
-        self.nb = None  # (depth, state bytes): the next fold's base, or None
+        self.next_base = None  # (depth, state bytes): the next fold's base, or None
 
     def _buffer(self):
         """An empty bytearray with room for ``size`` events (4 bytes each): appends and
@@ -68,14 +68,14 @@ class EventWindow:
 
     def pop_effect(self):
         """Take the newest entry off the undo stack, in place; returns it."""
-        eff = self.eff
+        eff = self.effective
         i = eff[-1]
         eff[len(eff) - 1 :] = ()  # (list.pop would shrink the list's block)
         return i
 
     def set_effects(self, eff):
         """Make the undo stack ``eff`` (window indices, ascending), in place."""
-        self.eff[:] = eff
+        self.effective[:] = eff
 
     def count(self):
         """Events in the window."""
@@ -129,7 +129,7 @@ class EventWindow:
 
     def drop_oldest(self, k, base):
         """Forget the oldest ``k`` events: ``base`` is the state after them."""
-        eff = self.eff
+        eff = self.effective
         m = 0  # undo-stack entries folded into the base
         while m < len(eff) and eff[m] < k:
             m += 1
@@ -140,12 +140,12 @@ class EventWindow:
         for d, st in self.ckpt:
             if d > m:
                 ck.append((d - m, st))
-        t = self.top
-        self.top = (t[0] - m, t[1]) if t and t[0] > m else None
-        t = self.top2
-        self.top2 = (t[0] - m, t[1]) if t and t[0] > m else None
-        t = self.nb
-        self.nb = (t[0] - m, t[1]) if t and t[0] > m else None
+        t = self.newest_kept
+        self.newest_kept = (t[0] - m, t[1]) if t and t[0] > m else None
+        t = self.older_kept
+        self.older_kept = (t[0] - m, t[1]) if t and t[0] > m else None
+        t = self.next_base
+        self.next_base = (t[0] - m, t[1]) if t and t[0] > m else None
         self.base = base
         self.base_seq += k
         self.folded += m
@@ -161,7 +161,7 @@ class EventWindow:
         while j >= 0 and ck[j][0] > depth:
             j -= 1
         best = ck[j] if j >= 0 else (0, self.base)
-        for t in (self.top, self.top2, self.nb):
+        for t in (self.newest_kept, self.older_kept, self.next_base):
             if t and best[0] < t[0] <= depth:
                 best = t
         return best[1], best[0]
@@ -169,30 +169,30 @@ class EventWindow:
     def trim(self):
         """Forget the checkpoints above the undo stack's depth (after an undo)."""
         ck = self.ckpt
-        n = len(self.eff)
+        n = len(self.effective)
         while ck and ck[-1][0] > n:
             ck.pop()
-        if self.top and self.top[0] > n:
-            self.top = None
-        if self.top2 and self.top2[0] > n:
-            self.top2 = None
-        if self.nb and self.nb[0] > n:
-            self.nb = None
+        if self.newest_kept and self.newest_kept[0] > n:
+            self.newest_kept = None
+        if self.older_kept and self.older_kept[0] > n:
+            self.older_kept = None
+        if self.next_base and self.next_base[0] > n:
+            self.next_base = None
 
     def keep(self, depth, state):
         """Keep ``state`` (bytes), the state after the first ``depth`` events of the undo
         stack, as ``top``; the ``top`` before it, at another depth, becomes ``top2``."""
-        t = self.top
+        t = self.newest_kept
         if t and t[0] != depth:
-            self.top2 = t
-        self.top = (depth, state)
+            self.older_kept = t
+        self.newest_kept = (depth, state)
 
     def fold_depth(self):
         """The undo-stack entries the next fold takes into the base: those among the oldest
         quarter of the window (its size, not what it holds: always the same quarter)."""
         k = self.size // 4
         m = 0
-        for i in self.eff:
+        for i in self.effective:
             if i >= k:
                 break
             m += 1
@@ -210,7 +210,7 @@ class EventWindow:
 
     def due(self):
         """True when the state after the undo stack's top should be kept as a checkpoint."""
-        n = len(self.eff)
+        n = len(self.effective)
         ck = self.ckpt
         return self.on_grid(n, n) and not (ck and ck[-1][0] >= n)
 
@@ -218,7 +218,7 @@ class EventWindow:
         """Let go of the first checkpoint no longer :meth:`on_grid` (called as each new one
         is kept: one in, at most one out, so a deep one off the grid goes as the stack grows)."""
         ck = self.ckpt
-        n = len(self.eff)
+        n = len(self.effective)
         for j in range(len(ck)):
             d = ck[j][0]
             if d > n - DENSE:
@@ -230,7 +230,7 @@ class EventWindow:
     def export(self):
         """``(base_seq, base or None, event bytes, hash bytes, eff list)``: copies."""
         base = None if self.base is None else bytes(self.base)
-        return (self.base_seq, base, bytes(self.events), bytes(self.hashes), list(self.eff))
+        return (self.base_seq, base, bytes(self.events), bytes(self.hashes), list(self.effective))
 
     def set(self, base_seq, base, events, hashes, eff):
         """Take a saved window (as :meth:`export` gives). Raises ValueError when the parts do
@@ -245,7 +245,7 @@ class EventWindow:
         self.base_seq = base_seq
         self.events[:] = events
         self.hashes[:] = hashes
-        self.eff[:] = eff
+        self.effective[:] = eff
         self.ckpt = []
-        self.top = self.top2 = self.nb = None
+        self.newest_kept = self.older_kept = self.next_base = None
         self.folded = 0

@@ -22,8 +22,8 @@ def label_game(rs):
     rules.base.Ruleset) without one: its fleet command options only (pictures of the pad)."""
 
     class LabelGame:
-        nopt = len(rs.options)
-        profile = rs
+        option_count = len(rs.options)
+        rules = rs
 
     return LabelGame
 

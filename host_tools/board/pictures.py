@@ -122,7 +122,7 @@ def screen_image(a):
 
     w, h = a.board["grid"]["w"], a.board["grid"]["h"]
     fb = Renderer(w, h).render(a)
-    bands = layout_bands(w, h, a.game.nopt)
+    bands = layout_bands(w, h, a.game.option_count)
     font = ImageFont.load_default(size=13)
     gx = w * CELL + 20
     lines = ["row %s, col %s: %s" % (_span(rows), _span(cols), name) for name, rows, cols in bands]

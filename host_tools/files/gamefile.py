@@ -124,7 +124,7 @@ def start_game(save):
     """A Game of the file's roster standing at its base state (event ``base_seq``), every
     event kept in RAM. Raises SaveError."""
     g = savefile.new_game_of(save)
-    g.window = BIG_WINDOW
+    g.window_size = BIG_WINDOW
     if save["base"]:
         try:
             g.set_window(save["base_seq"], bytes.fromhex(save["base"]), b"", b"", [])
@@ -221,7 +221,7 @@ class Walk:
             "undone": undone_seq(g, seq) if ev[0] == EV_UNDO else None,
             "initiative": initiative_of(g),
             "damage": list(g.dmg),
-            "pending": list(g.pend),
+            "pending": list(g.pending),
         }
 
     def run(self):

@@ -44,7 +44,7 @@ class EventRecord:
 
 def final_snapshot(app, ser, rejected):
     snap = app.game.snapshot()
-    if app.game.clk:  # the board's clocks now: paused, live (docs/clock.md)
+    if app.game.clock_state:  # the board's clocks now: paused, live (docs/clock.md)
         from referee.clock import live_view
 
         snap["clock"] = live_view(app)

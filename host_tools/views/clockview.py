@@ -36,7 +36,7 @@ def host_clock(m):
     gave it the turn arrived); None for a game without clocks."""
     rep = m.rep
     g = rep.game
-    if g is None or not g.clk:
+    if g is None or not g.clock_state:
         return None
     ck = clock_of(rep)  # (the replica holds the clocks as the board's app does)
     n = getattr(m, "clock_note", None)

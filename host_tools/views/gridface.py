@@ -46,7 +46,7 @@ class GridFace:
         self.set_roster(roster_text, scenario)
         ref.game = game
         if clocks is not None:
-            if game is not None and game.clk:
+            if game is not None and game.clock_state:
                 from referee.clock import clock_of
 
                 clock_of(clocks)

@@ -10,7 +10,7 @@ from referee.texts import possessive, ship_state, shows
 def bar(game, i, width=10):
     total = game.hp1[i] + game.hp2[i]
     d = game.dmg[i]
-    p = game.pend[i]
+    p = game.pending[i]
     t = Text()
     for k in range(total):
         if k < d:
@@ -49,19 +49,19 @@ def ships_table(game, cursor=None):
         cells = [str(i), game.names[i], game.side_names[game.side[i]][:10]]
         cells += [str(game.cls[i])] if sh["class"] else []
         cells.append(bar(game, i))
-        cells += [str(game.cc[i])] if sh["counters"] else []
+        cells += [str(game.counters[i])] if sh["counters"] else []
         tab.add_row(*cells, ", ".join(extra), style=style)
     return tab
 
 
 def chart_text(game):
     t = Text()
-    if not game.nopt:
+    if not game.option_count:
         return t
     for s in range(2):
         t.append("%s chart: " % possessive(game.side_names[s]), style="bold")
-        for k in range(game.nopt):
-            v = game.chart[s * game.nopt + k]
+        for k in range(game.option_count):
+            v = game.chart[s * game.option_count + k]
             name = game.rules.options[k].name
             if v == 255:
                 t.append("[%s] " % name, style="dim")

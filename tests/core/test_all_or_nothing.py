@@ -30,7 +30,7 @@ def flash(tmp_path):
 
 def state(app):
     g = app.game
-    return (app.gid, g.seq, g.state_hash(), list(g.eff), g.get_window())
+    return (app.gid, g.seq, g.state_hash(), list(g.effective), g.get_window())
 
 
 BAD = [
@@ -385,7 +385,7 @@ def test_out_of_memory_after_an_event_is_in_play_says_where_the_game_is(tmp_path
 
 def _layout(g):
     """Offsets of the ruleset's flags, ship bytes and game bytes in a state (fleet.py)."""
-    fl2 = 12 + 4 * g.n + 2 * g.nopt
+    fl2 = 12 + 4 * g.n + 2 * g.option_count
     sx = fl2 + g.n
     return fl2, sx, sx + g.n * g.rules.SHIP_BYTES
 

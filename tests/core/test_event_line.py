@@ -55,7 +55,7 @@ def test_compact_line_round_trips_every_event_kind(case):
     rs, ev, h = case
     app, out = board(rs)
     g = app.game
-    w = g.win
+    w = g.event_window
     saved = w.export()
     try:
         w.append(ev)  # the event as the window holds it (4 bytes)...
@@ -207,6 +207,8 @@ def test_catch_up_of_100000_events_does_not_recurse(tmp_path):
     assert lost["n"] == 10
     assert m.rep.game.seq == n and len(m.rep.rows) == n and not m.rep.mismatches
     assert m.rep.game.state_hash() == g.state_hash()
-    assert m.rep.game.win.count() <= m.rep.game.window  # the replica folds its window
+    assert (
+        m.rep.game.event_window.count() <= m.rep.game.window_size
+    )  # the replica folds its window
     assert sum(1 for c in m.sent if c.get("c") == "events") >= n // 1000
     assert any(ev[0] == EV_UNDO for _, ev, _ in m.rep.rows)

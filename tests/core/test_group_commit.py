@@ -86,7 +86,7 @@ def evs(out, n=0):
 
 def state(app):
     g = app.game
-    return (app.gid, g.seq, g.state_hash(), list(g.eff), g.get_window(), app.mark)
+    return (app.gid, g.seq, g.state_hash(), list(g.effective), g.get_window(), app.mark)
 
 
 def restored(tmp):
@@ -203,7 +203,7 @@ def test_a_batch_never_spans_a_fold(tmp_path):
     g = app.game
     announced = []
     n = 0
-    for i in range(3 * g.win.size):
+    for i in range(3 * g.event_window.size):
         press(r, "dmg+" if i % 3 else "dmg-")
         ms = evs(out, n)
         n = len(out)
@@ -212,8 +212,8 @@ def test_a_batch_never_spans_a_fold(tmp_path):
             range(announced[0] if announced else app.unsent[0], g.seq + 1)
         )
         # the checkpoint before the batch's first event is still on this window
-        assert not app.unsent or app.batch[0][4] == g.win.base_seq  # (its base_seq)
-    assert g.win.base_seq > 0 and announced  # it folded, and committed before it did
+        assert not app.unsent or app.batch[0][4] == g.event_window.base_seq  # (its base_seq)
+    assert g.event_window.base_seq > 0 and announced  # it folded, and committed before it did
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
@@ -346,7 +346,7 @@ def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(
     line is not announced either: the game is as before, no ``ok``."""
     app, out, _r = board(tmp_path)
     g = app.game
-    g.window = 8
+    g.window_size = 8
     app.commit()
     before = state(app)
     files = flash(tmp_path)
@@ -369,22 +369,22 @@ def test_the_idle_loop_replays_the_next_folds_base_ahead(tmp_path):
     g = app.game
     keys = ["dmg+", "dmg+", "undo", "dmg-", "dmg+"]  # undos: the fold's depth off the grid
     i = 0
-    while g.win.count() < g.win.size - 20:
+    while g.event_window.count() < g.event_window.size - 20:
         press(r, keys[i % 5])
         i += 1
-    assert g.win.start(g.win.fold_depth())[1] < g.win.fold_depth()
+    assert g.event_window.start(g.event_window.fold_depth())[1] < g.event_window.fold_depth()
     r.keys.down = True  # a key is down: nothing is done
     for _ in range(10):
         assert not r.step_maintain()
-    assert g.win.nb is None
+    assert g.event_window.next_base is None
     r.keys.down = False
     turns = 0
     while r.step_maintain() or app.unsent:  # commit, snapshot steps, the fold's base
         turns += 1
         assert turns < 50
-    assert g.win.nb is not None and not r.step_maintain()  # once
-    m, st = g.win.nb
-    assert m == g.win.fold_depth()
+    assert g.event_window.next_base is not None and not r.step_maintain()  # once
+    m, st = g.event_window.next_base
+    assert m == g.event_window.fold_depth()
     from support.game import counting
 
     applied = counting(g)
@@ -393,5 +393,5 @@ def test_the_idle_loop_replays_the_next_folds_base_ahead(tmp_path):
         applied[0] = 0
         press(r, keys[i % 5])
         i += 1
-    assert applied[0] == 1 and g.win.nb is None
-    assert g.win.base == st  # the base it replayed ahead
+    assert applied[0] == 1 and g.event_window.next_base is None
+    assert g.event_window.base == st  # the base it replayed ahead

@@ -339,7 +339,7 @@ def test_attack_sentences_say_when_the_damage_is_pending():
         "Star Destroyer attacks Troop Transport: d20 20, total 21: hit, 1 damage "
         "marked on Troop Transport."
     )
-    assert (g.dmg[4], g.pend[4]) == (1, 0)
+    assert (g.dmg[4], g.pending[4]) == (1, 0)
     g, t = said(
         "hoth",
         [(1, 15, 8, 0), (4, 0, 0, 0)]
@@ -350,7 +350,7 @@ def test_attack_sentences_say_when_the_damage_is_pending():
         "Star Destroyer attacks Troop Transport: d20 20, total 25: hit, 1 damage "
         "marked pending on Troop Transport."
     )
-    assert (g.dmg[4], g.pend[4]) == (0, 1)
+    assert (g.dmg[4], g.pending[4]) == (0, 1)
     g, t = said(
         "swsb-example", [(1, 12, 8, 0), (4, 0, 0, 0), (4, 0, 0, 0), (4, 0, 0, 0), (9, 0, 20, 5)]
     )
@@ -363,7 +363,7 @@ def test_attack_sentences_say_when_the_damage_is_pending():
         "swsb-addon-example",
         [(1, 12, 3, 0), (4, 0, 0, 0), (14, 0, 0, 0), (4, 0, 0, 0), (8, 0, 0, 4), (9, 0, 20, 4)],
     )
-    assert g.names[4] == "Invisible Hand" and g.pend[4] == 1
+    assert g.names[4] == "Invisible Hand" and g.pending[4] == 1
     assert t[-1].endswith(": hit, 1 damage marked pending on Invisible Hand."), t[-1]
 
 

@@ -66,7 +66,7 @@ def test_fighter_attack_move_and_torpedoes_from_the_pad():
     enter_d20(a, 16)
     press(a, "alt1")
     assert a.game.log[-2:] == [(8, DS_YW1, 5, 0), (9, DS_YW1, 16, DS_TIE1)]  # logged as it fires
-    assert a.game.sx[4 * DS_YW1] == 5
+    assert a.game.ship_state[4 * DS_YW1] == 5
     assert a.game.destroyed(DS_TIE1), "seed: 16 + 3 = 19 against 18: a hit, 1 hit destroys"
 
 
@@ -104,7 +104,7 @@ def test_ion_cannon_side_facing_and_physical_die_from_the_pad():
     enter_d20(a, 10)
     press(a, "alt3")
     assert a.game.log[-1] == (17, HOTH_SD, 10, 1)
-    assert a.game.x[0] == 1, "seed: 26 against side 22 hits"
+    assert a.game.game_state[0] == 1, "seed: 26 against side 22 hits"
     assert a.pad.die == 0, "the physical die is used once"
 
 
@@ -117,7 +117,7 @@ def test_ion_cannon_rear_facing_can_miss():
     enter_d20(a, 10)
     press(a, "alt3")
     assert a.game.log[-1] == (17, HOTH_SD, 10, 2)
-    assert a.game.x[0] == 2, "seed: 26 against rear 27 misses"
+    assert a.game.game_state[0] == 2, "seed: 26 against rear 27 misses"
 
 
 def test_refused_ion_keeps_the_physical_die():
@@ -250,9 +250,9 @@ def test_proximity_override_is_a_counter_on_the_pad_and_over_serial():
     ok(a, out, c="roll", values=[12, 3])
     ok(a, out, c="phase")
     ok(a, out, c="choose", side=0)
-    cc = a.game.cc[0]
+    cc = a.game.counters[0]
     ok(a, out, c="counter", ship=0, option="Proximity Override")
-    assert a.game.log[-1] == (3, 0, 4, 0) and a.game.cc[0] == cc - 1
+    assert a.game.log[-1] == (3, 0, 4, 0) and a.game.counters[0] == cc - 1
     select(a, 5)  # Cloaked Raider (Dark Side)
     press(a, "alt4")
     assert a.game.log[-1] == (3, 5, 4, 5)
@@ -290,19 +290,19 @@ def test_proximity_override_takes_a_counter_of_the_ships_own_class():
     ok(a, out, c="roll", values=[12, 3])
     ok(a, out, c="phase")
     ok(a, out, c="choose", side=0)
-    seq, cc, chart = g.seq, list(g.cc), bytes(g.chart)
+    seq, cc, chart = g.seq, list(g.counters), bytes(g.chart)
     r = line(a, out, {"c": "counter", "ship": mc, "option": "Proximity Override", "for": xw1})
     assert r["t"] == "err" and "class" in r["msg"] and "\n" not in r["msg"], r
     assert "4" in r["msg"] and "2" in r["msg"], r
-    assert (g.seq, list(g.cc), bytes(g.chart)) == (seq, cc, chart)
+    assert (g.seq, list(g.counters), bytes(g.chart)) == (seq, cc, chart)
     select(a, mc)
     press(a, "mark")
     select(a, xw1)
     assert a.pad.key("alt4") is not None  # refused on the pad
     assert "class" in a.error_text, a.error_text
-    assert (g.seq, list(g.cc), bytes(g.chart)) == (seq, cc, chart)
+    assert (g.seq, list(g.counters), bytes(g.chart)) == (seq, cc, chart)
     ok(a, out, c="counter", ship=red, option="Proximity Override", **{"for": xw1})
-    assert g.log[-1] == (3, red, 4, xw1) and g.cc[red] == 0
+    assert g.log[-1] == (3, red, 4, xw1) and g.counters[red] == 0
     ok(a, out, c="undo")
     press(a, "unmark")
     select(a, xw1)

@@ -13,7 +13,7 @@ from referee.fleet import F_LAUNCHED
 class Ship:
     def __init__(self, x, y, dmg, pend, launched, cc):
         self.hp1, self.hp2 = [x], [y]
-        self.dmg, self.pend, self.fl, self.cc = (
+        self.dmg, self.pending, self.flags, self.counters = (
             [dmg],
             [pend],
             [F_LAUNCHED if launched else 0],

@@ -38,7 +38,7 @@ def test_a_run_of_undos_replays_every_second_one_at_most():
     folds = 0
     for window, seed in ((256, 1), (256, 2), (16, 3), (40, 4), (256, 5)):
         g = new_game("swsb-example")
-        g.window = window
+        g.window_size = window
         rng = random.Random(seed)
         n = counting(g)
         runs = 0
@@ -66,7 +66,7 @@ def test_undone_states_match_a_game_replayed_from_the_start():
     """Undo after undo, with events between, through folds: the state after each undo is the
     one the same log gives replayed whole by a game whose window never folds."""
     g = new_game("swsb-example")
-    g.window = 24
+    g.window_size = 24
     whole = []
     rng = random.Random(9)
     for _ in range(40):
@@ -81,7 +81,7 @@ def test_undone_states_match_a_game_replayed_from_the_start():
                 break
             whole.append(g.event(g.seq))
             ref = new_game("swsb-example")
-            ref.window = 100000
+            ref.window_size = 100000
             ref.replay(whole)
             assert ref.state_hash() == g.state_hash()
 
@@ -89,17 +89,17 @@ def test_undone_states_match_a_game_replayed_from_the_start():
 def kept_states_are_right(g):
     """Every kept state of ``g``'s window (checkpoints, top, top2 and the next fold's base) is
     the state after its depth of the undo stack, replayed from the base."""
-    w = g.win
+    w = g.event_window
     now = g.state_bytes()
-    kept = list(w.ckpt) + [t for t in (w.top, w.top2, w.nb) if t]
+    kept = list(w.ckpt) + [t for t in (w.newest_kept, w.older_kept, w.next_base) if t]
     for d, st in kept:
-        assert 0 <= d <= len(w.eff)
+        assert 0 <= d <= len(w.effective)
         if w.base is None:
             g.reset()
         else:
             g.load_state(w.base)
         for k in range(d):
-            g._apply(w.at(w.eff[k]))
+            g._apply(w.at(w.effective[k]))
         assert g.state_bytes() == st, d
     g.load_state(now)
 
@@ -128,9 +128,9 @@ def test_deep_checkpoints_are_thinned_and_every_kept_state_is_right():
                 g.back_to(saved)
             if steps % 97 == 0:
                 kept_states_are_right(g)
-    n = len(g.eff)
-    deep = [d for d, _ in g.win.ckpt if d <= n - DENSE - CKPT_EVERY]
-    assert deep and all((g.win.folded + d) % (2 * CKPT_EVERY) == 0 for d in deep)
+    n = len(g.effective)
+    deep = [d for d, _ in g.event_window.ckpt if d <= n - DENSE - CKPT_EVERY]
+    assert deep and all((g.event_window.folded + d) % (2 * CKPT_EVERY) == 0 for d in deep)
     kept_states_are_right(g)
     applied = counting(g)
     while True:
@@ -140,7 +140,7 @@ def test_deep_checkpoints_are_thinned_and_every_kept_state_is_right():
             break
         if g.base_seq == base:
             assert applied[0] < 2 * CKPT_EVERY
-    assert len(g.eff) == 0 or g.base_seq > 0
+    assert len(g.effective) == 0 or g.base_seq > 0
 
 
 def test_two_undos_after_two_events_apply_nothing():
@@ -196,9 +196,9 @@ def test_what_undo_reaches_follows_from_the_log_alone():
             board = new_game("swsb-example")
             board.set_window(*w)
         assert fresh.submit(board.event(board.seq)) is None
-        assert (fresh.base_seq, fresh.eff, fresh.state_hash()) == (
+        assert (fresh.base_seq, fresh.effective, fresh.state_hash()) == (
             board.base_seq,
-            board.eff,
+            board.effective,
             board.state_hash(),
         )
 
@@ -217,11 +217,12 @@ def test_a_fold_prepared_while_idle_applies_nothing():
     while folds < 12:
         ev = rng.choice(candidates(g, rng))
         before = g.base_seq
-        if g.win.full():
+        if g.event_window.full():
             assert (
-                g.win.nb is not None
-                or g.win.fold_depth() == 0
-                or g.win.start(g.win.fold_depth())[1] == g.win.fold_depth()
+                g.event_window.next_base is not None
+                or g.event_window.fold_depth() == 0
+                or g.event_window.start(g.event_window.fold_depth())[1]
+                == g.event_window.fold_depth()
             )
         n[0] = 0
         if g.submit(ev) is not None:
@@ -234,9 +235,9 @@ def test_a_fold_prepared_while_idle_applies_nothing():
                 assert n[0] < CKPT_EVERY, n[0]
             else:
                 assert n[0] == 1, n[0]
-        assert (g.base_seq, g.eff, g.state_hash()) == (
+        assert (g.base_seq, g.effective, g.state_hash()) == (
             plain.base_seq,
-            plain.eff,
+            plain.effective,
             plain.state_hash(),
         )
         g.prepare_fold()
@@ -263,14 +264,19 @@ def test_an_undo_prepared_while_idle_applies_nothing():
         if ev[0] != EV_UNDO and rng.random() < 0.5:
             ev = UNDO  # runs of undos, where a replay is needed
         many = rng.random() < 0.2
-        folds = g.win.full()
+        folds = g.event_window.full()
         n[0] = 0
         saved = g.checkpoint(many)
         if g.submit(ev, saved) is not None:
             continue
         if ev[0] == EV_UNDO and not folds and ready:
             assert n[0] == 0, n[0]
-        if many and not folds and rng.random() < 0.3 and g.win.count() < g.win.size - 8:
+        if (
+            many
+            and not folds
+            and rng.random() < 0.3
+            and g.event_window.count() < g.event_window.size - 8
+        ):
             # a held batch (no fold in it): more events, prepared between, then all taken
             # back as a failed journal write does
             g.prepare_undo()
@@ -286,9 +292,9 @@ def test_an_undo_prepared_while_idle_applies_nothing():
             ready = False
             continue
         assert plain.submit(ev) is None
-        assert (g.base_seq, g.eff, g.state_hash()) == (
+        assert (g.base_seq, g.effective, g.state_hash()) == (
             plain.base_seq,
-            plain.eff,
+            plain.effective,
             plain.state_hash(),
         )
         g.prepare_fold()
@@ -308,8 +314,8 @@ def test_the_window_keeps_its_buffers_through_folds_undos_and_a_taken_back_event
     from referee.game import Game
 
     g = new_game("swsb-example")
-    w = g.win
-    held = (w.events, w.hashes, w.eff)
+    w = g.event_window
+    held = (w.events, w.hashes, w.effective)
     log = []
     submit = g.submit
 
@@ -327,11 +333,11 @@ def test_the_window_keeps_its_buffers_through_folds_undos_and_a_taken_back_event
     play(g, g.seq + 1, 6)
     g.back_to(saved)
     del log[-1]
-    assert all(a is b for a, b in zip((w.events, w.hashes, w.eff), held))
+    assert all(a is b for a, b in zip((w.events, w.hashes, w.effective), held))
     assert w.base_seq > 0 and len(w.events) == len(w.hashes) == 4 * w.count()
     norm, _raw = scenarios.load_text(scenario_text("swsb-example"))
     whole = Game(rules.get(norm["ruleset"]), norm, window=1 << 20)
     whole.replay(log)
     assert whole.seq == g.seq and whole.state_hash() == g.state_hash()
-    assert whole.win.events[-4 * w.count() :] == w.events
-    assert whole.win.hashes[-4 * w.count() :] == w.hashes
+    assert whole.event_window.events[-4 * w.count() :] == w.events
+    assert whole.event_window.hashes[-4 * w.count() :] == w.hashes

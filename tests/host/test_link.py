@@ -104,7 +104,7 @@ def test_hash_disagreement_resyncs_fully(sim_factory):
     m.sync()
     m.send(PLAY[0])
     pump_until(m, 1)
-    m.rep.game.cc[0] = 7  # the replica goes wrong somehow
+    m.rep.game.counters[0] = 7  # the replica goes wrong somehow
     m.send(PLAY[1])
     end = time.monotonic() + 5
     while not warnings and time.monotonic() < end:
@@ -112,7 +112,7 @@ def test_hash_disagreement_resyncs_fully(sim_factory):
     assert warnings and "MISMATCH" in warnings[0]
     m.pump(1.0)
     assert {"c": "events", "since": 0} in m.sent
-    assert m.rep.game.cc[0] == 0
+    assert m.rep.game.counters[0] == 0
     assert m.board_snapshot()["state_hash"] == m.rep.game.state_hash()
     m.close()
 

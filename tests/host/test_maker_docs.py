@@ -168,7 +168,7 @@ def test_screen_layout_bands_are_what_the_renderer_paints():
 
     app = pictures.sample_app()
     w, h = app.board["grid"]["w"], app.board["grid"]["h"]
-    bands = pictures.layout_bands(w, h, app.game.nopt)
+    bands = pictures.layout_bands(w, h, app.game.option_count)
     px = _frame(app)
     lit = {k for k, c in px.items() if c != (0, 0, 0)}
     assert lit <= set().union(*(_band(bands, n) for n, _, _ in bands))

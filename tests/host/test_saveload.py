@@ -115,7 +115,7 @@ def test_truncated_text_and_forged_chain(saved):
 
 def test_save_beyond_the_boards_window_uses_its_state(sim_factory, tmp_path):
     g = new_game("swsb-example")
-    g.window = 1 << 30
+    g.window_size = 1 << 30
     play(g, 400, 21)
     sim = sim_factory("--headless", "--scenario", "swsb-example", "--seed", "1")
     m = Mirror(sim.port, warn=lambda s: None)

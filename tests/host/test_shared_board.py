@@ -137,7 +137,7 @@ def test_a_mirror_takes_no_answer_another_tool_asked_for(sim_factory):
     0 gets `gone`, then takes the board's `state`; the first mirror, following since event 0,
     keeps its whole record and asks for nothing."""
     g = new_game("swsb-example")
-    g.window = 1 << 30
+    g.window_size = 1 << 30
     play(g, 400, 21)
     sim = sim_factory("--headless", "--scenario", "swsb-example", "--seed", "1")
     m1 = Mirror(sim.port, warn=lambda s: None)

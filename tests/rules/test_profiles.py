@@ -145,10 +145,10 @@ def test_emperors_will_moves_damage_to_an_allied_fighter_at_once():
     f, tie, x = idx(g, "Flagship"), idx(g, "TIE 1"), idx(g, "X-wing")
     to_attack(g)
     ok(g, (G.EV_HIT, f, 2, NONE))
-    assert g.pend[f] == 2
+    assert g.pending[f] == 2
     ok(g, (EV_TRANSFER, f, 1, tie))
-    assert g.pend[f] == 1 and g.dmg[f] == 0
-    assert g.fl[tie] & G.F_LAUNCHED == 0  # destroyed at once: Infinite, back to the pool
+    assert g.pending[f] == 1 and g.dmg[f] == 0
+    assert g.flags[tie] & G.F_LAUNCHED == 0  # destroyed at once: Infinite, back to the pool
     refused(g, (EV_TRANSFER, f, 1, x), "allied fighter")
     refused(g, (EV_TRANSFER, idx(g, "Invisible Hand"), 1, tie), "no Emperor's Will")
     refused(g, (EV_TRANSFER, f, 5, idx(g, "TIE 2")), "has not 5 damage pending")
@@ -160,7 +160,7 @@ def test_infinite_fighters_return_to_the_pool():
     to_attack(g)
     ok(g, (G.EV_HIT, tie, 1, NONE))
     ok(g, PH)
-    assert g.dmg[tie] == 0 and not g.fl[tie] & G.F_LAUNCHED and not g.destroyed(tie)
+    assert g.dmg[tie] == 0 and not g.flags[tie] & G.F_LAUNCHED and not g.destroyed(tie)
     ok(g, PH)
     ok(g, (G.EV_INIT, 12, 3, 0))
     ok(g, PH)
@@ -206,11 +206,11 @@ def test_attack_helper_d20_plus_attack_against_defense(roll, settings, hit):
     target = wall if roll == 20 else tie
     to_attack(g)
     if roll == 1:
-        g.st = bytearray(g.st)
-        g.st[tie * g.nst] = 2  # front Defense 2
+        g.stats = bytearray(g.stats)
+        g.stats[tie * g.stat_count] = 2  # front Defense 2
     ok(g, (EV_ATTACK, x, roll, target))
-    assert g.x[0] == (1 if hit else 2)
-    assert g.pend[target] == (1 if hit else 0)
+    assert g.game_state[0] == (1 if hit else 2)
+    assert g.pending[target] == (1 if hit else 0)
     assert g.active == x  # the attacker is the ship firing now
 
 
@@ -275,12 +275,12 @@ def test_addon_roll_of_20_always_hits():
     g = addon()
     addon_attack_phase(g)
     mc, cr = idx(g, "Mon Calamari Cruiser"), idx(g, "Cloaked Raider")
-    g.st = bytearray(g.st)
-    g.st[cr * g.nst] = 60
+    g.stats = bytearray(g.stats)
+    g.stats[cr * g.stat_count] = 60
     ok(g, (EV_AIM, mc, W_PRIMARY, 20))
     assert g.rules.attack_result(g, mc, cr, 19)[0] is False
     ok(g, (EV_ATTACK, mc, 20, cr))
-    assert g.x[0] == 1 and g.pend[cr] == 1
+    assert g.game_state[0] == 1 and g.pending[cr] == 1
 
 
 def test_alternating_activation():
@@ -315,9 +315,9 @@ def test_alternating_activation():
     refused(g, (G.EV_HIT, v1, 1, x1), "class 1-3 ships fire before class 4")
     ok(g, (G.EV_HIT, ih, 2, mc))
     refused(g, (G.EV_HIT, cr, 1, fal), "finish its activation")
-    assert g.pend[ih] == 2 and g.dmg[ih] == 0
+    assert g.pending[ih] == 2 and g.dmg[ih] == 0
     ok(g, (EV_DONE, mc, 0, 0))  # damage assessed as soon as the ship has fired
-    assert g.dmg[ih] == 2 and g.pend[ih] == 0
+    assert g.dmg[ih] == 2 and g.pending[ih] == 0
     refused(g, (G.EV_HIT, ih, 1, fal), "not Light")
     ok(g, (G.EV_HIT, fal, 4, ih))  # the Invisible Hand (4/2) fires
     ok(g, (EV_DONE, ih, 0, 0))
@@ -376,7 +376,7 @@ def test_squadron_full_throttle_and_stop_dead_and_unused_turns():
     refused(g, (G.EV_INIT, 3, 4, 0), "no initiative")
     ok(g, (EV_MOVE, r1, move_b(2, 9), 1))  # Red 1 at Full Throttle...
     refused(g, (EV_MOVE, r2, move_b(1, 5), 0), "same rate")
-    assert g.fl2[r3] & FULL_THROTTLE  # ...the whole squadron counts as Full Throttle
+    assert g.rule_flags[r3] & FULL_THROTTLE  # ...the whole squadron counts as Full Throttle
     refused(g, (EV_MOVE, r2, move_b(2, 12), 4), "3 turns a move")
     for k in (r2, r3, lead):
         ok(g, (EV_MOVE, k, move_b(2, 10), 0))
@@ -392,7 +392,7 @@ def test_squadron_full_throttle_and_stop_dead_and_unused_turns():
     refused(g, (G.EV_HIT, b1, 1, r3), "Full Throttle")
     ok(g, (G.EV_HIT, r1, 1, b2))
     ok(g, PH)  # round 2
-    assert not g.fl2[r3] & FULL_THROTTLE
+    assert not g.rule_flags[r3] & FULL_THROTTLE
     refused(g, (EV_MOVE, cor, move_b(1, 6), 3), "2 turns a move")  # the unused turn was lost
     ok(g, (EV_MOVE, cor, move_b(3, 0), 0))  # stop dead after Attack Speed last round
     refused(g, (EV_MOVE, lead, move_b(3, 0), 0), "Attack Speed the round before")  # a hero
@@ -419,18 +419,18 @@ def test_overlaps():
     ]
     # small over small: skips Perform Action; touching ships cannot attack each other
     ok(g, (EV_OVERLAP, x1, 0, t1))
-    assert g.fl2[x1] & SKIP_ACTION and not g.fl2[t1] & SKIP_ACTION
+    assert g.rule_flags[x1] & SKIP_ACTION and not g.rule_flags[t1] & SKIP_ACTION
     refused(g, (EV_OVERLAP, x2, 1, t2), "rolls 0 attack dice")
     # small over huge: standard rules, and it rolls one die and suffers the result
     ok(g, (EV_OVERLAP, x2, 1 << 4, rd))  # a crit
-    assert g.dmg[x2] == 1 and g.fl2[x2] & SKIP_ACTION
+    assert g.dmg[x2] == 1 and g.rule_flags[x2] & SKIP_ACTION
     # huge over small and large: destroyed; 1 die per small, 2 per large, fore section
     refused(g, (EV_OVERLAP, rd, 3, yt), "rolls 2 attack dice")
     ok(g, (EV_OVERLAP, rd, 1 | (1 << 4), yt))  # a hit and a crit
-    assert g.destroyed(yt) and g.dmg[rd] == 2 and not g.fl2[rd] & SKIP_ACTION
+    assert g.destroyed(yt) and g.dmg[rd] == 2 and not g.rule_flags[rd] & SKIP_ACTION
     # huge over huge: no skip; one faceup damage card each
     ok(g, (EV_OVERLAP, cr, 0, rd))
-    assert g.dmg[cr] == 1 and g.dmg[rd] == 3 and not g.fl2[cr] & SKIP_ACTION
+    assert g.dmg[cr] == 1 and g.dmg[rd] == 3 and not g.rule_flags[cr] & SKIP_ACTION
     ok(g, PH)
     refused(g, (G.EV_HIT, t1, 1, x1), "touching")
     refused(g, (G.EV_HIT, x1, 1, t1), "touching")
@@ -480,7 +480,7 @@ def test_smb_defense_by_facing_snub_and_capital_targets():
     res = g.rules.attack_result(g, t1, tt, 15)  # 17 < 14 + 4 against snub weapons: a miss
     assert res == (False, 17, 18)
     ok(g, (EV_ATTACK, t1, 16, tt))  # 18: a hit
-    assert g.x[0] == 1 and g.dmg[tt] == 1
+    assert g.game_state[0] == 1 and g.dmg[tt] == 1
     assert g.rules.defense(g, tt, 2) + g.stat(tt, S_SNUB_DEF) == 27  # the rear: 23 + 4
     refused(g, (EV_AIM, t1, W_CAPITAL, 0), "no capital weapon")
     smb_move_all(g)
@@ -488,7 +488,7 @@ def test_smb_defense_by_facing_snub_and_capital_targets():
     ok(g, (EV_AIM, sd, W_CAPITAL, 1))
     refused(g, (EV_ATTACK, sd, 10, x1), "cannot target fighters")
     ok(g, (EV_ATTACK, sd, 15, tt))  # 15 + 5 = 20 vs side 20: a hit (pending)
-    assert g.pend[tt] == 1
+    assert g.pending[tt] == 1
 
 
 def test_ion_cannon():
@@ -502,9 +502,9 @@ def test_ion_cannon():
     ok(g, PH)
     refused(g, (EV_ION, tt, 10, 0), "at the enemy")
     ok(g, (EV_ION, sd, 1, 2))  # 17 vs rear 27: a miss
-    assert g.x[0] == 2
+    assert g.game_state[0] == 2
     ok(g, (EV_ION, sd, 11, 2))  # 27: a hit
-    assert g.dmg[sd] == 0 and g.fl2[sd] & ION_NEXT
+    assert g.dmg[sd] == 0 and g.rule_flags[sd] & ION_NEXT
     refused(g, (EV_ION, sd, 11, 2), "fired its 2 bursts")
     ok(g, PH)
     ok(g, (G.EV_INIT, 15, 8, 0))

@@ -93,7 +93,7 @@ def test_swsb_damage_waits_for_damage_phase_and_hp_x_y_with_carry_over():
     refused(g, (EV_HIT, luke, 1, NONE), "not marked in the initiative phase")
     _to_attack(g)
     ok(g, (EV_HIT, luke, 2, NONE))  # one 2-point hit
-    assert g.dmg[luke] == 0 and g.pend[luke] == 2
+    assert g.dmg[luke] == 0 and g.pending[luke] == 2
     assert g.status(luke) == OK  # still fires this round
     ok(g, (EV_HIT, falcon, 3, NONE))
     ok(g, PH)  # -> damage phase: damage applied
@@ -111,10 +111,10 @@ def test_damage_bounds_destroyed_and_lethal():
     ok(g, (EV_HIT, x, 1, NONE))
     refused(g, (EV_HIT, x, 1, NONE), "lethal")
     ok(g, (EV_HIT, x, -1, NONE))  # remove pending
-    assert g.pend[x] == 0
+    assert g.pending[x] == 0
     refused(g, (EV_HIT, x, -1, NONE), "no pending")
     ok(g, (EV_HIT, x, 5, NONE))
-    assert g.pend[x] == 1  # capped at what is left
+    assert g.pending[x] == 1  # capped at what is left
     ok(g, PH)
     ok(g, PH)
     _to_attack(g)
@@ -163,7 +163,7 @@ def test_smb_hits_destroy_and_full_power_blocks_capital_weapons():
     smb_move_all(g)
     ok(g, PH)
     ok(g, (EV_HIT, tt, 1, sd))  # allowed again: new round
-    assert g.dmg[tt] == 1 and g.pend[tt] == 1  # simultaneous fire: lands at phase end
+    assert g.dmg[tt] == 1 and g.pending[tt] == 1  # simultaneous fire: lands at phase end
     ok(g, PH)
     assert g.status(tt) == DESTROYED
 
@@ -190,9 +190,9 @@ def test_fleet_command_rules():
     refused(g, (EV_COUNTER, isd, 2, isd), "initiative phase")
     ok(g, (EV_INIT, 10, 2, 0))
     ok(g, PH)
-    cc = g.cc[isd]
+    cc = g.counters[isd]
     ok(g, (EV_COUNTER, isd, 2, isd))  # Power to Engines for a class 2 ship
-    assert g.cc[isd] == cc - 1 and g.chart[1 * g.nopt + 2] == isd
+    assert g.counters[isd] == cc - 1 and g.chart[1 * g.option_count + 2] == isd
     refused(g, (EV_COUNTER, slave, 2, isd), "already holds a counter")
     ok(g, (EV_COUNTER, moncal, 2, moncal))  # each side has its own chart
     refused(g, (EV_COUNTER, slave, 2, slave), "already holds")
@@ -204,19 +204,19 @@ def test_fleet_command_rules():
     ok(g, PH)
     ok(g, (EV_HIT, falcon, 2, NONE))
     ok(g, (EV_COUNTER, falcon, 0, falcon))  # Fly Casual avoids one hit
-    assert g.pend[falcon] == 1
+    assert g.pending[falcon] == 1
     ok(g, PH)
     ok(g, PH)  # end of round: chart cleared, counters spent
     assert all(v == NONE for v in g.chart)
-    assert g.cc[isd] == cc - 2
+    assert g.counters[isd] == cc - 2
     ok(g, (EV_INIT, 10, 2, 0))
     ok(g, PH)
     ok(g, (EV_COUNTER, isd, 2, isd))  # usable again in the new round
     for _ in range(10):
-        if g.cc[isd] == 0:
+        if g.counters[isd] == 0:
             break
         g.submit(PH)
-    assert g.cc[isd] == 0
+    assert g.counters[isd] == 0
     while g.phase_name() != "move":
         g.submit(PH)
         if g.phase == 0:
@@ -306,9 +306,9 @@ def test_bounded_window_matches_unbounded_game_and_limits_undo():
     from support.gen import play
 
     small = new_game("swsb-example")
-    small.window = 16
+    small.window_size = 16
     big = new_game("swsb-example")
-    big.window = 100000
+    big.window_size = 100000
     hs = play(small, 300, 5)
     hb = play(big, 300, 5)
     assert hs == hb  # folding never changes the state

@@ -198,7 +198,7 @@ def test_a_snapshot_whose_events_left_the_ram_window_starts_over(tmp_path):
             for _ in range(3):  # steps 0-2: the history up to S, the snapshot
                 assert j.writer.maintain(g)
             seen.append(j.writer.step_seq)
-        elif len(seen) == 1 and g.win.base_seq > seen[0]:
+        elif len(seen) == 1 and g.event_window.base_seq > seen[0]:
             assert j.writer.step == 3 and j.writer.maintain(
                 g
             )  # step 3: events since S are out of RAM

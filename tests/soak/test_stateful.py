@@ -33,10 +33,10 @@ class RefereeMachine(RuleBasedStateMachine):
             12,
         )
         self.app.load_scenario(scenario)
-        self.app.game.window = window
+        self.app.game.window_size = window
         self.scenario = scenario
         g = self.app.game
-        self.cc0 = bytes(g.cc)
+        self.cc0 = bytes(g.counters)
         self.history = []  # hash before each event in effect, as a stack
         self.effective = []  # (event, round it was played in) in effect
         self.all_events = []
@@ -106,14 +106,14 @@ class RefereeMachine(RuleBasedStateMachine):
         g = self.app.game
         for i in range(g.n):
             t = g.hp1[i] + g.hp2[i]
-            assert 0 <= g.dmg[i] <= t and 0 <= g.pend[i] and g.dmg[i] + g.pend[i] <= t
+            assert 0 <= g.dmg[i] <= t and 0 <= g.pending[i] and g.dmg[i] + g.pending[i] <= t
 
     @invariant()
     def counters_never_negative_or_refilled(self):
         g = self.app.game
         for i in range(g.n):
-            assert g.cc[i] <= self.cc0[i]  # a bytearray wraps to 255 if it went below 0
-        spent = sum(self.cc0[i] - g.cc[i] for i in range(g.n))
+            assert g.counters[i] <= self.cc0[i]  # a bytearray wraps to 255 if it went below 0
+        spent = sum(self.cc0[i] - g.counters[i] for i in range(g.n))
         on_chart = sum(1 for v in g.chart if v != 255)
         assert on_chart <= spent
 
@@ -132,7 +132,7 @@ class RefereeMachine(RuleBasedStateMachine):
             return
         g = self.app.game
         h = new_game(self.scenario)
-        h.window = 100000
+        h.window_size = 100000
         h.replay(self.all_events)
         assert h.state_hash() == g.state_hash()
 
@@ -148,8 +148,8 @@ class RefereeMachine(RuleBasedStateMachine):
         g = self.app.game
         # each chart cell names one source ship or is empty, and that ship is on that side
         for s in range(2):
-            for k in range(g.nopt):
-                v = g.chart[s * g.nopt + k]
+            for k in range(g.option_count):
+                v = g.chart[s * g.option_count + k]
                 assert v == 255 or g.side[v] == s
 
 

@@ -4,9 +4,9 @@ A ruleset declares, as class data: its phases and when damage is marked or lands
 initiative is decided, its fleet command chart (``options``), its settings with the defaults
 its seed gives (everything a seed leaves open is a setting, never a guess in code), its event
 kinds beyond the core ones (``EVENTS``), its per-ship stats parsed from named roster keys
-(``STATS``, :meth:`parse_stats`), its per-ship flag bits (``FLAGS``, kept in ``Game.fl2``), the
-bytes of state it keeps per ship (``SHIP_BYTES``, ``Game.sx``) and per game (``GAME_BYTES``,
-``Game.x``), its serial commands (``COMMANDS``), its pad actions (``pad``, ``power``) and its
+(``STATS``, :meth:`parse_stats`), its per-ship flag bits (``FLAGS``, kept in ``Game.rule_flags``), the
+bytes of state it keeps per ship (``SHIP_BYTES``, ``Game.ship_state``) and per game (``GAME_BYTES``,
+``Game.game_state``), its serial commands (``COMMANDS``), its pad actions (``pad``, ``power``) and its
 event texts and snapshot view (hooks below). The core (game.py, fleet.py, views.py, app.py)
 names no ruleset and reads only these.
 """
@@ -76,7 +76,7 @@ class Ruleset:
     - ``EVENTS``: dict kind -> name of the ruleset's own event kinds.
     - ``STATS``: names of the per-ship stat bytes :meth:`parse_stats` returns.
     - ``STAT_KEYS``: the roster ``stats`` keys this ruleset reads (others are refused).
-    - ``FLAGS``: names of the per-ship flag bits in ``Game.fl2`` (bit k = 1 << k).
+    - ``FLAGS``: names of the per-ship flag bits in ``Game.rule_flags`` (bit k = 1 << k).
     - ``ROUND_FLAGS``: mask of the fl2 bits cleared at the end of every round.
     - ``SHIP_BYTES`` / ``GAME_BYTES``: ruleset state bytes per ship / per game (hashed).
     - ``COMMANDS``: serial commands of the ruleset (names; :meth:`command` builds the event),
@@ -197,7 +197,7 @@ class Ruleset:
 
     def end_round(self, g):
         """End-of-round bookkeeping of the ruleset's state (before the round number moves)."""
-        and_each(g.fl2, ~self.ROUND_FLAGS & 255)
+        and_each(g.rule_flags, ~self.ROUND_FLAGS & 255)
 
     def on_damage(self, g, i):
         """Damage was just applied to ship i."""
@@ -262,7 +262,7 @@ class Ruleset:
     # asks ``yet_to_act`` nothing
     TO_ACT_PHASES = None
     # what says a ship has acted, when that is a flag: (per-ship array name, mask), e.g.
-    # ("fl", F_FIRED); a ship in play without it is yet to act (the base yet_to_act)
+    # ("flags", F_FIRED); a ship in play without it is yet to act (the base yet_to_act)
     TO_ACT_DONE = None
 
     def yet_to_act(self, g, i):
@@ -366,7 +366,7 @@ class Ruleset:
 
     def pad_label(self, g, action):
         """What a pad action does in this ruleset (for the simulator's and mirror's views)."""
-        if action.startswith("opt") and g.nopt:
+        if action.startswith("opt") and g.option_count:
             return self.options[int(action[3]) - 1].name
         if action.startswith("opt"):
             return self.pad[int(action[3]) - 1] or "-"

@@ -4,8 +4,8 @@ the attack bonus against the target's Defense (digest 2.2, W6; seed 004 "Capital
 
 Events: EV_AIM (8) ship, weapon, arg (the ruleset's: inches or a facing); EV_ATTACK (9)
 attacker, d20 roll, target. A hit marks ``damage_per_hit`` as EV_HIT would, through the same
-checks. State: per ship the aim (``Game.sx`` byte 0 of the ship's bytes: weapon | arg << 3);
-per game the last attack (``Game.x`` bytes 0-2: 1 hit / 2 miss, roll, total).
+checks. State: per ship the aim (``Game.ship_state`` byte 0 of the ship's bytes: weapon | arg << 3);
+per game the last attack (``Game.game_state`` bytes 0-2: 1 hit / 2 miss, roll, total).
 """
 
 from referee.events import EV_HIT
@@ -96,10 +96,10 @@ class D20Rules(Ruleset):
         return g.stat(i, S_PD_D if g.status(i) == DAMAGED else S_PD)
 
     def aim(self, g, i):
-        return g.sx[i * self.SHIP_BYTES]
+        return g.ship_state[i * self.SHIP_BYTES]
 
     def weapon(self, g, i):
-        return g.sx[i * self.SHIP_BYTES] & 7
+        return g.ship_state[i * self.SHIP_BYTES] & 7
 
     # ---- aiming ------------------------------------------------------------------------
     def check_aim(self, g, a, weapon, arg):
@@ -156,9 +156,9 @@ class D20Rules(Ruleset):
 
     def apply_attack(self, g, a, roll, c):
         hit, total, _need = self.attack_result(g, a, c, roll)
-        g.x[0] = 1 if hit else 2
-        g.x[1] = roll
-        g.x[2] = max(0, min(total, 255))
+        g.game_state[0] = 1 if hit else 2
+        g.game_state[1] = roll
+        g.game_state[2] = max(0, min(total, 255))
         g.mark(c, g.settings["damage_per_hit"] if hit else 0, a)
 
     def check_ext(self, g, kind, a, b, c):
@@ -175,7 +175,7 @@ class D20Rules(Ruleset):
 
     def apply_ext(self, g, kind, a, b, c):
         if kind == EV_AIM:
-            g.sx[a * self.SHIP_BYTES] = self.aim_value(g, b, c)
+            g.ship_state[a * self.SHIP_BYTES] = self.aim_value(g, b, c)
         elif kind == EV_ATTACK:
             self.apply_attack(g, a, b, c)
 
@@ -185,19 +185,19 @@ class D20Rules(Ruleset):
         nm = g.names
         if k == EV_ATTACK:
             t = "%s attacks %s: d20 %d" % (nm[a], nm[c], b)
-            if live and g.x[0] and g.x[1] == b:
+            if live and g.game_state[0] and g.game_state[1] == b:
                 # a hit in a pending phase waits (swsb damage phase, digest 1.2; smb end of
                 # the capital weapons phase, seed 004; swsb-addon until the ship has fired,
                 # seed 001), as the plain hit's text says
                 t += ", total %d: %s" % (
-                    g.x[2],
+                    g.game_state[2],
                     "hit, %d damage marked%s on %s"
                     % (
                         g.settings["damage_per_hit"],
                         " pending" if g.phase in self.pending_phases else "",
                         nm[c],
                     )
-                    if g.x[0] == 1
+                    if g.game_state[0] == 1
                     else "miss",
                 )
             return t + ("." if live else "")
@@ -207,8 +207,12 @@ class D20Rules(Ruleset):
 
     def view(self, g):
         r = {}
-        if g.x[0]:
-            r["last_attack"] = {"hit": g.x[0] == 1, "roll": g.x[1], "total": g.x[2]}
+        if g.game_state[0]:
+            r["last_attack"] = {
+                "hit": g.game_state[0] == 1,
+                "roll": g.game_state[1],
+                "total": g.game_state[2],
+            }
         return r
 
     def command(self, link, c, msg):

@@ -203,7 +203,7 @@ class Rules(D20Rules):
         return g.stat(i, S_BONUS + w - W_CAPITAL)
 
     def full_power(self, g, i):
-        return bool(g.fl2[i] & POWER)
+        return bool(g.rule_flags[i] & POWER)
 
     # ---- movement (seed 004 "Movement Phase") ----------------------------------------------
     def _unmoved(self, g, side):
@@ -211,7 +211,7 @@ class Rules(D20Rules):
         held by the Ion Cannon (it cannot move this round)."""
         out = []
         for i in range(g.n):
-            if g.side[i] == side and g.in_play(i) and not g.fl2[i] & (MOVED | ION_NOW):
+            if g.side[i] == side and g.in_play(i) and not g.rule_flags[i] & (MOVED | ION_NOW):
                 out.append(i)
         return out
 
@@ -224,9 +224,9 @@ class Rules(D20Rules):
         nm = g.names[a]
         if not g.in_play(a):
             return "%s is not on the table" % nm
-        if g.fl2[a] & ION_NOW:
+        if g.rule_flags[a] & ION_NOW:
             return "%s is ionized: it cannot move this round" % nm
-        if g.fl2[a] & MOVED:
+        if g.rule_flags[a] & MOVED:
             return "%s has already moved" % nm
         if mode not in (1, 2, 3):
             return "moves: 1 standard, 2 full power, 3 fighter attack"
@@ -272,7 +272,7 @@ class Rules(D20Rules):
     def check_fire(self, g, a, c, w):  # noqa: PLR0911 (a refusal each)
         """Seed 004: who may fire which weapon at whom, now. None or the reason."""
         nm = g.names[a]
-        if g.fl2[a] & ION_NOW:
+        if g.rule_flags[a] & ION_NOW:
             return "%s is ionized: it cannot fire this round" % nm
         if self.bonus(g, a, w) == 255:
             return "%s has no %s weapons" % (nm, WEAPON_KINDS[w - W_CAPITAL])
@@ -282,11 +282,11 @@ class Rules(D20Rules):
                     "capital weapons fire in the capital weapons phase (%s aims its "
                     "capital weapons)" % nm
                 )
-            if g.fl2[a] & POWER:
+            if g.rule_flags[a] & POWER:
                 return "%s made a full-power move and cannot fire capital weapons" % nm
             if self.kind(g, c, K_FIGHTER):
                 return "capital weapons cannot target fighters"
-            if g.fl2[a] & CAP_FIRED:
+            if g.rule_flags[a] & CAP_FIRED:
                 return "%s has already fired its capital weapons this round" % nm
             if g.settings["capital_rear"] and (self.aim(g, a) >> 3) & 3 == 2:
                 return "capital weapons cannot be fired into the rear facing"
@@ -297,22 +297,22 @@ class Rules(D20Rules):
                     "%s weapons)" % (nm, WEAPON_KINDS[w - W_CAPITAL])
                 )
             return "heavy and rapid weapons fire in the movement phase"
-        elif g.sx[4 * a + B_RAPID_AT] == c + 1:
+        elif g.ship_state[4 * a + B_RAPID_AT] == c + 1:
             if w != W_RAPID:
                 return "a response fires rapid weapons only"
-        elif g.fl2[a] & ATTACK_MOVE and g.x[X_LAST] == a + 1:
-            if g.sx[4 * a + B_AM_FIRED] & (1 << (w - W_HEAVY)):
+        elif g.rule_flags[a] & ATTACK_MOVE and g.game_state[X_LAST] == a + 1:
+            if g.ship_state[4 * a + B_AM_FIRED] & (1 << (w - W_HEAVY)):
                 return "%s has fired its %s weapon in this attack move" % (
                     nm,
                     WEAPON_KINDS[w - W_CAPITAL],
                 )
-            t = g.sx[4 * a + B_AM_TARGET]
+            t = g.ship_state[4 * a + B_AM_TARGET]
             if t and t != c + 1 and g.settings["attack_move_one_target"]:
                 return "the attack move fires at a target: %s's is %s" % (nm, g.names[t - 1])
         else:
             from referee.texts import possessive  # (a refusal: the texts load only now)
 
-            if g.fl2[c] & RESPONDED and g.x[X_LAST] == c + 1:
+            if g.rule_flags[c] & RESPONDED and g.game_state[X_LAST] == c + 1:
                 # seed 004: "you can only make 1 response action, so ... it can only be shot
                 # at once"
                 return (
@@ -365,15 +365,15 @@ class Rules(D20Rules):
 
     def on_fire(self, g, a, c):
         if g.phase == CAPITAL_PHASE:
-            g.fl2[a] |= CAP_FIRED
+            g.rule_flags[a] |= CAP_FIRED
         if g.phase != MOVING:
             return
         o = 4 * a
-        if g.sx[o + B_RAPID_AT] == c + 1:
-            g.sx[o + B_RAPID_AT] = 0  # one response action is one shot
+        if g.ship_state[o + B_RAPID_AT] == c + 1:
+            g.ship_state[o + B_RAPID_AT] = 0  # one response action is one shot
         else:
-            g.sx[o + B_AM_FIRED] |= 1 << (self.firing_weapon(g, a, c) - W_HEAVY)
-            g.sx[o + B_AM_TARGET] = c + 1
+            g.ship_state[o + B_AM_FIRED] |= 1 << (self.firing_weapon(g, a, c) - W_HEAVY)
+            g.ship_state[o + B_AM_TARGET] = c + 1
 
     def destroyed_fire(self, g, i):
         return g.phase == CAPITAL_PHASE  # "even destroyed ships get to return fire"
@@ -402,16 +402,16 @@ class Rules(D20Rules):
     def apply_ext(self, g, kind, a, b, c):
         if kind == EV_POWER or kind == EV_MOVE:
             mode = 2 if kind == EV_POWER else b
-            g.fl2[a] |= MOVED
+            g.rule_flags[a] |= MOVED
             if mode == 2:
-                g.fl2[a] |= POWER
+                g.rule_flags[a] |= POWER
             elif mode == 3:
-                g.fl2[a] |= ATTACK_MOVE
-            g.x[X_LAST] = a + 1
+                g.rule_flags[a] |= ATTACK_MOVE
+            g.game_state[X_LAST] = a + 1
         elif kind == EV_RESPONSE:
-            g.fl2[c] |= RESPONDED
+            g.rule_flags[c] |= RESPONDED
             if b & 3 == 2:
-                g.sx[4 * a + B_RAPID_AT] = c + 1
+                g.ship_state[4 * a + B_RAPID_AT] = c + 1
         elif kind == EV_ION:
             smb_scenarios.apply_ion(self, g, a, b, c)
         elif kind == EV_EXIT:
@@ -421,18 +421,18 @@ class Rules(D20Rules):
 
     def end_round(self, g):
         for i in range(g.n):
-            f = g.fl2[i]
+            f = g.rule_flags[i]
             ion = f & ION_NEXT
             f &= ~(ROUND | ION_NEXT) & 255
             if ion:
                 f |= ION_NOW  # the Ion Cannon's hit holds it in the next round
-            g.fl2[i] = f
+            g.rule_flags[i] = f
             o = 4 * i
-            g.sx[o + B_RAPID_AT] = 0
-            g.sx[o + B_AM_FIRED] = 0
-            g.sx[o + B_AM_TARGET] = 0
-        g.x[X_BURSTS] = 0
-        g.x[X_LAST] = 0
+            g.ship_state[o + B_RAPID_AT] = 0
+            g.ship_state[o + B_AM_FIRED] = 0
+            g.ship_state[o + B_AM_TARGET] = 0
+        g.game_state[X_BURSTS] = 0
+        g.game_state[X_LAST] = 0
 
     def winner(self, g):
         return smb_scenarios.winner(self, g)
@@ -443,7 +443,7 @@ class Rules(D20Rules):
         return g.moves_first()
 
     TO_ACT_PHASES = (MOVING,)  # ships move one by one in the movement phase
-    TO_ACT_DONE = ("fl2", MOVED | ION_NOW)  # (held by the Ion Cannon: it cannot move)
+    TO_ACT_DONE = ("rule_flags", MOVED | ION_NOW)  # (held by the Ion Cannon: it cannot move)
 
     # ---- views, texts, commands, pad (rules/smb_io.py, imported on first use) -------------
     def view(self, g):

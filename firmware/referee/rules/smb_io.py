@@ -26,10 +26,10 @@ FACINGS = ("front", "side", "rear")
 def view(rules, g):
     """The game's view (dict, the ``snap`` line's): the d20 rules' and smb's own fields."""
     r = D20Rules.view(rules, g)
-    r["ionized"] = [i for i in range(g.n) if g.fl2[i] & (ION_NEXT | ION_NOW)]
-    r["ion_bursts"] = g.x[X_BURSTS]
-    r["exited"] = [i for i in range(g.n) if g.fl2[i] & EXITED]
-    r["port"] = g.x[X_PORT] - 1 if g.x[X_PORT] else None
+    r["ionized"] = [i for i in range(g.n) if g.rule_flags[i] & (ION_NEXT | ION_NOW)]
+    r["ion_bursts"] = g.game_state[X_BURSTS]
+    r["exited"] = [i for i in range(g.n) if g.rule_flags[i] & EXITED]
+    r["port"] = g.game_state[X_PORT] - 1 if g.game_state[X_PORT] else None
     return r
 
 
@@ -59,8 +59,8 @@ def event_text(rules, g, ev, live=True):
             FACINGS[c] if c < 3 else "?",
             b,
         )
-        if live and g.x[0] and g.x[1] == b:
-            t += ", total %d: %s" % (g.x[2], "hit" if g.x[0] == 1 else "miss")
+        if live and g.game_state[0] and g.game_state[1] == b:
+            t += ", total %d: %s" % (g.game_state[2], "hit" if g.game_state[0] == 1 else "miss")
         return t + "."
     return D20Rules.event_text(rules, g, ev, live)
 

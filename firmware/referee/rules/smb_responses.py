@@ -13,17 +13,17 @@ def check_response(rules, g, a, b, c):  # noqa: PLR0911 (a refusal each)
         return "responses are taken in the movement phase"
     if g.side[a] == g.side[c]:
         return "a response answers an enemy ship's move"
-    if not g.fl2[c] & MOVED:
+    if not g.rule_flags[c] & MOVED:
         return "%s has not moved" % g.names[c]
-    if g.x[X_LAST] != c + 1:
+    if g.game_state[X_LAST] != c + 1:
         return "a response answers the ship that has just moved (%s)" % (
-            g.names[g.x[X_LAST] - 1] if g.x[X_LAST] else "none yet"
+            g.names[g.game_state[X_LAST] - 1] if g.game_state[X_LAST] else "none yet"
         )
-    if g.fl2[c] & RESPONDED:
+    if g.rule_flags[c] & RESPONDED:
         return "only one response per enemy ship moved"
     if not g.in_play(a):
         return "%s is not on the table" % g.names[a]
-    if g.fl2[a] & ION_NOW:
+    if g.rule_flags[a] & ION_NOW:
         return "%s is ionized this round" % g.names[a]
     k = b & 3
     if b & ~7 or k not in (1, 2):

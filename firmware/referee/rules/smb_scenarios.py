@@ -32,7 +32,7 @@ def check_ion(rules, g, a, b, c):
         return "the Ion Cannon fires as a capital weapon, in the capital weapons phase"
     if g.side[a] == ion.get("side", 1):
         return "the Ion Cannon fires at the enemy"
-    if g.x[X_BURSTS] >= ion.get("bursts", 2):
+    if g.game_state[X_BURSTS] >= ion.get("bursts", 2):
         return "the Ion Cannon has fired its %d bursts this round" % ion.get("bursts", 2)
     if rules.kind(g, a, K_FIGHTER):
         return "capital weapons cannot target fighters"
@@ -58,12 +58,12 @@ def check_exit(rules, g, a, b, c):
         return "ships leave the table or reach the port in the movement phase"
     if not g.in_play(a):
         return "%s is not on the table" % g.names[a]
-    if g.fl2[a] & ION_NOW:
+    if g.rule_flags[a] & ION_NOW:
         return "%s is ionized: it cannot move this round" % g.names[a]
     if b == 1:
-        if not g.fl2[a] & MOVED:
+        if not g.rule_flags[a] & MOVED:
             return rules.check_order(g, a)  # leaving the table is its move
-        if g.x[X_LAST] != a + 1:
+        if g.game_state[X_LAST] != a + 1:
             return "%s leaves the table in its own move (it has moved already)" % g.names[a]
     if b == 2:
         sides = [v["side"] for v in g.victory if v["when"] == "port"]
@@ -84,12 +84,12 @@ def apply_ion(rules, g, a, b, c):
     need = rules.defense(g, a, c)
     total = b + ion.get("bonus", 16)
     hit = rules.d20_hit(g, b, total, need)
-    g.x[X_BURSTS] += 1
-    g.x[0] = 1 if hit else 2
-    g.x[1] = b
-    g.x[2] = min(total, 255)
+    g.game_state[X_BURSTS] += 1
+    g.game_state[0] = 1 if hit else 2
+    g.game_state[1] = b
+    g.game_state[2] = min(total, 255)
     if hit and rules.kind(g, a, K_CAPITAL):
-        g.fl2[a] |= ION_NEXT
+        g.rule_flags[a] |= ION_NEXT
 
 
 def apply_exit(rules, g, a, b):
@@ -97,11 +97,11 @@ def apply_exit(rules, g, a, b):
     from referee.rules.smb import EXITED, X_PORT, MOVED, X_LAST
 
     if b == 1:
-        g.fl2[a] |= EXITED | MOVED
-        g.x[X_LAST] = a + 1
-        g.fl[a] &= ~F_LAUNCHED & 255
+        g.rule_flags[a] |= EXITED | MOVED
+        g.game_state[X_LAST] = a + 1
+        g.flags[a] &= ~F_LAUNCHED & 255
     else:
-        g.x[X_PORT] = g.side[a] + 1
+        g.game_state[X_PORT] = g.side[a] + 1
 
 
 def winner(rules, g):
@@ -115,9 +115,9 @@ def winner(rules, g):
         idx = g.index(v.get("ship"))
         if w == "destroyed" and idx >= 0 and g.destroyed(idx):
             return v["side"]
-        if w == "exited" and idx >= 0 and g.fl2[idx] & EXITED:
+        if w == "exited" and idx >= 0 and g.rule_flags[idx] & EXITED:
             return v["side"]
-        if w == "port" and g.x[X_PORT] == v["side"] + 1:
+        if w == "port" and g.game_state[X_PORT] == v["side"] + 1:
             return v["side"]
     return None
 

@@ -123,7 +123,7 @@ class Rules(Ruleset):
         stop - and only then if they moved at Attack Speed in the prior round"."""
         if not g.stat(i, S_KIND) & (K_CAPITAL | K_HERO):
             return "only capital ships and heroes may come to a dead stop"
-        if not g.fl2[i] & ATTACK_SPEED_LAST:
+        if not g.rule_flags[i] & ATTACK_SPEED_LAST:
             return (
                 "%s may stop dead only after moving at Attack Speed the round before" % g.names[i]
             )
@@ -132,7 +132,7 @@ class Rules(Ruleset):
     def _unit_left(self, g, s):
         """A craft of side s in play that has not moved, or NONE."""
         for i in range(g.n):
-            if g.side[i] == s and g.in_play(i) and not g.fl2[i] & MOVED:
+            if g.side[i] == s and g.in_play(i) and not g.rule_flags[i] & MOVED:
                 return i
         return NONE
 
@@ -147,7 +147,7 @@ class Rules(Ruleset):
             return "craft move in the movement phase"
         if not g.in_play(a):
             return "%s is not on the map" % nm
-        if g.fl2[a] & MOVED:
+        if g.rule_flags[a] & MOVED:
             return "%s has already moved this round" % nm
         f = self.figures(g, a)
         if f is None:
@@ -195,21 +195,21 @@ class Rules(Ruleset):
                 and not stop
                 and j != a
                 and g.stat(j, S_SQUAD) == sq
-                and g.fl2[j] & MOVED
-                and g.sx[j] not in (mode, 3)
+                and g.rule_flags[j] & MOVED
+                and g.ship_state[j] not in (mode, 3)
             ):
                 return "all ships in a squadron move at the same rate (%s moved at %s)" % (
                     g.names[j],
-                    RATES[g.sx[j]],
+                    RATES[g.ship_state[j]],
                 )
         # players alternate units: a squadron moves as one unit
-        cur = g.x[X_SQUAD]
+        cur = g.game_state[X_SQUAD]
         if cur and sq != cur:
             for j in range(g.n):
-                if g.stat(j, S_SQUAD) == cur and g.in_play(j) and not g.fl2[j] & MOVED:
+                if g.stat(j, S_SQUAD) == cur and g.in_play(j) and not g.rule_flags[j] & MOVED:
                     return "finish moving the squadron first: %s has not moved" % g.names[j]
         s = g.side[a]
-        nxt = g.x[X_NEXT]
+        nxt = g.game_state[X_NEXT]
         if not cur and nxt and s != nxt - 1:
             left = self._unit_left(g, nxt - 1)
             if left != NONE:
@@ -225,36 +225,36 @@ class Rules(Ruleset):
         mode = b & 3
         if (b >> 2) == 1:
             mode = 3  # no hexes crossed: a dead stop, whatever rate was named
-        g.fl2[a] |= MOVED
-        g.sx[a] = mode
+        g.rule_flags[a] |= MOVED
+        g.ship_state[a] = mode
         sq = g.stat(a, S_SQUAD)
         if mode == 2:
             for j in range(g.n):
                 if j == a or (sq and g.stat(j, S_SQUAD) == sq):
-                    g.fl2[j] |= FULL_THROTTLE
+                    g.rule_flags[j] |= FULL_THROTTLE
         done = True
         if sq:
             for j in range(g.n):
-                if g.stat(j, S_SQUAD) == sq and g.in_play(j) and not g.fl2[j] & MOVED:
+                if g.stat(j, S_SQUAD) == sq and g.in_play(j) and not g.rule_flags[j] & MOVED:
                     done = False
         if done:
-            g.x[X_SQUAD] = 0
-            g.x[X_NEXT] = 2 - g.side[a]  # the other side moves the next unit
+            g.game_state[X_SQUAD] = 0
+            g.game_state[X_NEXT] = 2 - g.side[a]  # the other side moves the next unit
         else:
-            g.x[X_SQUAD] = sq
+            g.game_state[X_SQUAD] = sq
 
     def check_phase(self, g):
         if g.phase != 0:
             return None
         for i in range(g.n):
-            if g.in_play(i) and not g.fl2[i] & MOVED and self.figures(g, i) is not None:
+            if g.in_play(i) and not g.rule_flags[i] & MOVED and self.figures(g, i) is not None:
                 r = self.may_stop(g, i)
                 if r:
                     return "%s has not moved: %s" % (g.names[i], r)
         return None
 
     def check_hit(self, g, target, points, attacker):
-        if attacker != NONE and points > 0 and g.fl2[attacker] & FULL_THROTTLE:
+        if attacker != NONE and points > 0 and g.rule_flags[attacker] & FULL_THROTTLE:
             return (
                 "%s flew at Full Throttle (or its squadron did) and cannot fire"
                 % g.names[attacker]
@@ -263,21 +263,21 @@ class Rules(Ruleset):
 
     def end_round(self, g):
         for i in range(g.n):
-            f = g.fl2[i] & ~(MOVED | FULL_THROTTLE | ATTACK_SPEED_LAST) & 255
-            if g.fl2[i] & MOVED and g.sx[i] == 1:
+            f = g.rule_flags[i] & ~(MOVED | FULL_THROTTLE | ATTACK_SPEED_LAST) & 255
+            if g.rule_flags[i] & MOVED and g.ship_state[i] == 1:
                 f |= ATTACK_SPEED_LAST
-            g.fl2[i] = f
-            g.sx[i] = 0
-        g.x[X_NEXT] = 0
-        g.x[X_SQUAD] = 0
+            g.rule_flags[i] = f
+            g.ship_state[i] = 0
+        g.game_state[X_NEXT] = 0
+        g.game_state[X_SQUAD] = 0
 
     def acting_side(self, g):
-        if g.phase == 0 and g.x[X_NEXT]:
-            return g.x[X_NEXT] - 1
+        if g.phase == 0 and g.game_state[X_NEXT]:
+            return g.game_state[X_NEXT] - 1
         return NONE
 
     TO_ACT_PHASES = (0,)  # ships move one by one in the movement phase
-    TO_ACT_DONE = ("fl2", MOVED)
+    TO_ACT_DONE = ("rule_flags", MOVED)
 
     def view(self, g):
         out = {}
@@ -290,9 +290,12 @@ class Rules(Ruleset):
                     "turns": f[2],
                     "turn_distance": f[3],
                     "special": f[4],
-                    "full_throttle_now": bool(g.fl2[i] & FULL_THROTTLE),
+                    "full_throttle_now": bool(g.rule_flags[i] & FULL_THROTTLE),
                 }
-        return {"movement": out, "next_side": g.x[X_NEXT] - 1 if g.x[X_NEXT] else None}
+        return {
+            "movement": out,
+            "next_side": g.game_state[X_NEXT] - 1 if g.game_state[X_NEXT] else None,
+        }
 
     def event_text(self, g, ev, live=True):
         _k, a, b, c = ev

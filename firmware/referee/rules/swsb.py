@@ -180,7 +180,7 @@ class Rules(D20Rules):
         r = self.lacks(g, a, w)
         if r:
             return r
-        if w != W_PD and g.fl2[a] & WEAPON_FLAG[w]:
+        if w != W_PD and g.rule_flags[a] & WEAPON_FLAG[w]:
             # point defense attacks every fighter in reach (FAQ: Slave I "use Point Defense
             # on all fighters within 2 squares"): not limited here (one shot per fighter)
             return "%s has already fired its %s this round" % (nm, WEAPON_NAME[w])
@@ -204,7 +204,7 @@ class Rules(D20Rules):
     def _unfired(self, g, s):
         """A ship of side s in play that has not fired (nor passed) this round, or NONE."""
         side = g.side
-        fl = g.fl
+        fl = g.flags
         a = g.active
         for i in range(g.n):
             if side[i] == s and not fl[i] & F_FIRED and i != a and g.in_play(i):
@@ -215,7 +215,7 @@ class Rules(D20Rules):
         """Ships that have fired (or are firing) this round: side 0's count + 256 x side 1's
         (one pass, no allocation)."""
         side = g.side
-        fl = g.fl
+        fl = g.flags
         a = g.active
         k = 0
         for i in range(g.n):
@@ -277,7 +277,7 @@ class Rules(D20Rules):
         return None
 
     def on_fire(self, g, attacker, target):
-        g.fl2[attacker] |= WEAPON_FLAG[self.firing_weapon(g, attacker)]
+        g.rule_flags[attacker] |= WEAPON_FLAG[self.firing_weapon(g, attacker)]
 
     # ---- Emperor's Will, done, Infinite ------------------------------------------------------
     def check_ext(self, g, kind, a, b, c):
@@ -289,7 +289,7 @@ class Rules(D20Rules):
                 return "%s has no Emperor's Will" % g.names[a]
             if g.phase not in self.pending_phases:
                 return "Emperor's Will moves damage in the attack phase"
-            if b < 1 or g.pend[a] < b:
+            if b < 1 or g.pending[a] < b:
                 return "%s has not %d damage pending to move" % (g.names[a], b)
             if c == a or g.side[c] != g.side[a] or g.cls[c] != 4:
                 return "the damage goes to an allied fighter"
@@ -302,7 +302,7 @@ class Rules(D20Rules):
                 return r
             if g.phase != ATTACK_STEP:
                 return "a ship finishes firing in the attack step"
-            if g.fl[a] & F_FIRED:
+            if g.flags[a] & F_FIRED:
                 return "%s has already fired" % g.names[a]
             if not g.in_play(a):
                 return "%s is not on the map" % g.names[a]
@@ -311,12 +311,12 @@ class Rules(D20Rules):
 
     def apply_ext(self, g, kind, a, b, c):
         if kind == EV_TRANSFER:
-            g.pend[a] -= b
+            g.pending[a] -= b
             g.add_damage(c, b)  # at once, not in the damage phase
         elif kind == EV_DONE:
             if g.active != NONE:
-                g.fl[g.active] |= F_FIRED  # the ship firing before has finished too
-            g.fl[a] |= F_FIRED
+                g.flags[g.active] |= F_FIRED  # the ship firing before has finished too
+            g.flags[a] |= F_FIRED
             g.active = NONE
         else:
             D20Rules.apply_ext(self, g, kind, a, b, c)
@@ -325,9 +325,9 @@ class Rules(D20Rules):
         if self.has(g, i, A_INFINITE) and g.destroyed(i):
             # Infinite: back to the fighter pool instead of leaving play (digest 2.2, W1)
             g.dmg[i] = 0
-            g.pend[i] = 0
-            g.fl[i] &= ~F_LAUNCHED & 255
-            g.x[X_POOL] = min(g.x[X_POOL] + 1, 255)
+            g.pending[i] = 0
+            g.flags[i] &= ~F_LAUNCHED & 255
+            g.game_state[X_POOL] = min(g.game_state[X_POOL] + 1, 255)
 
     def acting_side(self, g):
         if g.phase == ATTACK_STEP and g.init != NONE:
@@ -340,7 +340,7 @@ class Rules(D20Rules):
         return g.moves_first()
 
     TO_ACT_PHASES = (ATTACK_STEP,)  # ships fire one by one in the attack step
-    TO_ACT_DONE = ("fl", F_FIRED)  # ... until they have fired (or passed)
+    TO_ACT_DONE = ("flags", F_FIRED)  # ... until they have fired (or passed)
 
     # ---- texts, commands, pad --------------------------------------------------------------
     def event_text(self, g, ev, live=True):
@@ -378,6 +378,7 @@ class Rules(D20Rules):
     def view(self, g):
         r = D20Rules.view(self, g)
         r["weapons_fired"] = [
-            [WEAPON_NAME[k] for k in range(4) if g.fl2[i] & WEAPON_FLAG[k]] for i in range(g.n)
+            [WEAPON_NAME[k] for k in range(4) if g.rule_flags[i] & WEAPON_FLAG[k]]
+            for i in range(g.n)
         ]
         return r

@@ -174,14 +174,14 @@ class Rules(swsb.Rules):
 
     def moves_first(self, g):
         """The side the initiative winner chose to move first (NONE before the choice)."""
-        return g.x[X_FIRST] - 1 if g.x[X_FIRST] else NONE
+        return g.game_state[X_FIRST] - 1 if g.game_state[X_FIRST] else NONE
 
     # ---- range -------------------------------------------------------------------------------
     def aim_value(self, g, weapon, arg):
         return weapon | (range_band(arg) << 3)
 
     def inches(self, g, i):
-        return g.sx[2 * i + 1]
+        return g.ship_state[2 * i + 1]
 
     def reach(self, g, a, c):
         """Seed 001: fighters attack and are attacked only within 1" (2" when doubled); 0 when
@@ -191,8 +191,8 @@ class Rules(swsb.Rules):
         if self.has(g, a, A_DOUBLE_FIGHTER_RANGE):
             return 2
         s = g.side[a]
-        for k in range(g.nopt):
-            if g.chart[s * g.nopt + k] == NONE:
+        for k in range(g.option_count):
+            if g.chart[s * g.option_count + k] == NONE:
                 continue
             e = self.options[k].effect
             if e == EFFECT_FIGHTER_REACH and g.cls[a] == 4:
@@ -250,14 +250,14 @@ class Rules(swsb.Rules):
         dog-fight (nothing moves in the attack phase, so they stay engaged this round)."""
         swsb.Rules.on_fire(self, g, a, c)
         if g.cls[a] == 4 and g.cls[c] == 4 and g.side[a] != g.side[c] and self.inches(g, a) <= 1:
-            g.fl2[a] |= DOGFIGHT
-            g.fl2[c] |= DOGFIGHT
+            g.rule_flags[a] |= DOGFIGHT
+            g.rule_flags[c] |= DOGFIGHT
 
     def check_hit(self, g, target, points, attacker):
         if (
             attacker != NONE
             and points > 0
-            and g.fl2[attacker] & DOGFIGHT
+            and g.rule_flags[attacker] & DOGFIGHT
             and g.cls[target] != 4
             and not self.has(g, attacker, A_INTERCEPTOR)
         ):
@@ -289,7 +289,7 @@ class Rules(swsb.Rules):
         if kind == EV_CHOOSE:
             if g.phase != 1:
                 return "who moves first is chosen at the start of the move phase"
-            if g.x[X_FIRST]:
+            if g.game_state[X_FIRST]:
                 return "who moves first is already chosen"
             if a not in (0, 1) or b or c:
                 return "choose side 0 or 1"
@@ -327,33 +327,33 @@ class Rules(swsb.Rules):
 
     def apply_ext(self, g, kind, a, b, c):
         if kind == EV_CHOOSE:
-            g.x[X_FIRST] = a + 1
+            g.game_state[X_FIRST] = a + 1
             _turns().start(g, True)
         elif kind == EV_MOVE:
-            g.fl2[a] |= MOVED
-            g.x[X_COUNT] += 1
+            g.rule_flags[a] |= MOVED
+            g.game_state[X_COUNT] += 1
             _turns().advance(g, True, 2)
         elif kind == EV_DONE:
             g.flush()  # damage is assessed as soon as the ship has fired
-            g.fl[a] |= F_FIRED
+            g.flags[a] |= F_FIRED
             g.active = NONE
-            g.x[X_COUNT] = 1
+            g.game_state[X_COUNT] = 1
             _turns().advance(g, False, 1)
         elif kind == EV_AIM:
             D20Rules.apply_ext(self, g, kind, a, b, c)
-            g.sx[2 * a + 1] = min(c, 254)
+            g.ship_state[2 * a + 1] = min(c, 254)
         else:
             swsb.Rules.apply_ext(self, g, kind, a, b, c)
 
     def start_phase(self, g):
-        if g.phase == 2 and g.x[X_FIRST]:
+        if g.phase == 2 and g.game_state[X_FIRST]:
             _turns().start(g, False)  # the player that moved first fires first
         elif g.phase == 0:
-            g.x[X_FIRST] = 0
+            g.game_state[X_FIRST] = 0
 
     def acting_side(self, g):
-        if g.phase in (1, 2) and g.x[X_FIRST]:
-            return g.x[X_TURN]
+        if g.phase in (1, 2) and g.game_state[X_FIRST]:
+            return g.game_state[X_TURN]
         return NONE
 
     TO_ACT_PHASES = (1, 2)  # move and attack: the sides activate ships in turn
@@ -365,8 +365,8 @@ class Rules(swsb.Rules):
 
     def view(self, g):
         r = swsb.Rules.view(self, g)
-        r["first_side"] = g.x[X_FIRST] - 1 if g.x[X_FIRST] else None
-        r["acting_side"] = g.x[X_TURN] if g.x[X_FIRST] else None
+        r["first_side"] = g.game_state[X_FIRST] - 1 if g.game_state[X_FIRST] else None
+        r["acting_side"] = g.game_state[X_TURN] if g.game_state[X_FIRST] else None
         r["yet_to_act"] = [i for i in range(g.n) if self.yet_to_act(g, i)]
         return r
 
@@ -411,7 +411,12 @@ class Rules(swsb.Rules):
         if g.cls[src] == g.cls[i] or (m != NONE and g.side[m] == g.side[i]):
             return src
         for k in range(g.n):
-            if g.side[k] == g.side[i] and g.cls[k] == g.cls[i] and g.cc[k] and not g.destroyed(k):
+            if (
+                g.side[k] == g.side[i]
+                and g.cls[k] == g.cls[i]
+                and g.counters[k]
+                and not g.destroyed(k)
+            ):
                 return k
         return src
 
@@ -434,7 +439,7 @@ class Rules(swsb.Rules):
             pad.count2 = 0
             return (EV_MOVE, i, 1, turns)
         if what == "choose":  # once chosen: the Proximity Override counter (option 5)
-            if pad.referee.game.x[X_FIRST]:
+            if pad.referee.game.game_state[X_FIRST]:
                 return (EV_COUNTER, self.override_source(pad, i), len(self.options) - 1, i)
             return (EV_CHOOSE, pad.referee.game.side[i], 0, 0)
         return swsb.Rules.pad_event(self, pad, what, i, m)

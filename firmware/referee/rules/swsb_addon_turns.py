@@ -10,7 +10,7 @@ from referee.rules.swsb_addon import MOVED, X_COUNT, X_FIRST, X_TIER, X_TURN
 
 def done(g, i, moving):
     """Truthy when ship ``i`` has made this phase's activation (moved, or fired)."""
-    return g.fl2[i] & MOVED if moving else g.fl[i] & F_FIRED
+    return g.rule_flags[i] & MOVED if moving else g.flags[i] & F_FIRED
 
 
 def pending(g, side, tier, moving):
@@ -37,36 +37,36 @@ def current_tier(g, moving):
 def start(g, moving):
     """A new tier (or phase): the player chosen to move first starts again."""
     tier = current_tier(g, moving)
-    first = g.x[X_FIRST] - 1
-    g.x[X_TIER] = tier
-    g.x[X_COUNT] = 0
-    g.x[X_TURN] = first if pending(g, first, tier, moving) else 1 - first
+    first = g.game_state[X_FIRST] - 1
+    g.game_state[X_TIER] = tier
+    g.game_state[X_COUNT] = 0
+    g.game_state[X_TURN] = first if pending(g, first, tier, moving) else 1 - first
 
 
 def advance(g, moving, per_turn):
     """After an activation: whose turn it is next (alternating, tier by tier)."""
     tier = current_tier(g, moving)
-    if tier != g.x[X_TIER]:
+    if tier != g.game_state[X_TIER]:
         start(g, moving)  # "starting again with the player chosen to move first"
         return
-    side = g.x[X_TURN]
+    side = g.game_state[X_TURN]
     other = 1 - side
-    if g.x[X_COUNT] >= per_turn or not pending(g, side, tier, moving):
-        g.x[X_COUNT] = 0
+    if g.game_state[X_COUNT] >= per_turn or not pending(g, side, tier, moving):
+        g.game_state[X_COUNT] = 0
         if pending(g, other, tier, moving):
-            g.x[X_TURN] = other
+            g.game_state[X_TURN] = other
         # else: the opponent ran out, this player finishes with the rest
 
 
 def check_turn(g, a, moving):
     """None when ship ``a`` may make its activation now, else the refusal (one line)."""
-    if not g.x[X_FIRST]:
+    if not g.game_state[X_FIRST]:
         return "the initiative winner first chooses who moves first"
-    if g.side[a] != g.x[X_TURN]:
+    if g.side[a] != g.game_state[X_TURN]:
         from referee.texts import possessive  # (a refusal: the texts load only now)
 
         return "%s activation: it is not %s turn" % (
-            possessive(g.side_names[g.x[X_TURN]]),
+            possessive(g.side_names[g.game_state[X_TURN]]),
             possessive(g.side_names[g.side[a]]),
         )
     if current_tier(g, moving) == 0 and g.cls[a] == 4:

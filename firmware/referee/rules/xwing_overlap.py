@@ -83,24 +83,24 @@ class Rules(Ruleset):
     def touching(self, g, i, j):
         o = i * TOUCH
         for k in range(TOUCH):
-            if g.sx[o + k] == j + 1:
+            if g.ship_state[o + k] == j + 1:
                 return True
         return False
 
     def _touch(self, g, i, j):
         o = i * TOUCH
         for k in range(TOUCH):
-            if g.sx[o + k] == j + 1:
+            if g.ship_state[o + k] == j + 1:
                 return
         for k in range(TOUCH):
-            if not g.sx[o + k]:
-                g.sx[o + k] = j + 1
+            if not g.ship_state[o + k]:
+                g.ship_state[o + k] = j + 1
                 return
 
     def _free(self, g, i):
         o = i * TOUCH
         for k in range(TOUCH):
-            if not g.sx[o + k]:
+            if not g.ship_state[o + k]:
                 return True
         return False
 
@@ -141,7 +141,7 @@ class Rules(Ruleset):
             for i in (a, c):  # one faceup damage card each
                 g.add_damage(i, 1)
             return
-        g.fl2[a] |= SKIP_ACTION
+        g.rule_flags[a] |= SKIP_ACTION
         if os_ == 3:
             g.add_damage(a, hits + crits)
 
@@ -155,8 +155,8 @@ class Rules(Ruleset):
 
     def end_round(self, g):
         Ruleset.end_round(self, g)
-        for i in range(len(g.sx)):
-            g.sx[i] = 0
+        for i in range(len(g.ship_state)):
+            g.ship_state[i] = 0
 
     def acting_side(self, g):
         return NONE
@@ -169,7 +169,7 @@ class Rules(Ruleset):
                     touching.append([i, j])
         return {
             "touching": touching,
-            "skips_action": [i for i in range(g.n) if g.fl2[i] & SKIP_ACTION],
+            "skips_action": [i for i in range(g.n) if g.rule_flags[i] & SKIP_ACTION],
         }
 
     def event_text(self, g, ev, live=True):
