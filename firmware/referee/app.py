@@ -372,13 +372,14 @@ class Referee:
         n = group.count
         g = self.game
         j = self.journal
-        if not n or g is None or j is None:
+        batch = group.saved  # (game checkpoint, mark) before the first held event
+        if not n or g is None or j is None or batch is None:
             return 0
         try:
             j.writer.commit(g, origin != "key")  # a key's: no second write while a press waits
         except OSError as e:
             j.writer.drop_held()
-            saved, mark = group.saved
+            saved, mark = batch
             group.clear()
             g.back_to(saved)
             self.mark = mark
