@@ -97,7 +97,7 @@ announced over serial (`ev` line); littlefs commits a file on close. An event fr
 command is written before its answer, one commit each (an `append` line's events 16 to a
 commit, each announced once on flash); if the write fails, the events not yet written are
 taken back and the refusal sent. A key's events are shown at once and held in RAM, then written
-together in one commit (group commit, `Referee.commit`: once the keys have rested the board
+together in one commit (group commit, `Referee.flush`: once the keys have rested the board
 profile's `commit_ms`, 1000 ms by default, when 8 are held, 4 x `commit_ms` after the first,
 or before any serial line is answered), and only then announced; if that write fails, every
 held event is taken back and the refusal shown. So a power cut loses nothing announced: it

@@ -29,7 +29,7 @@ if NAIVE:     # the baseline: the first design's frame path, measured in the sam
         return full(app, err)
     runner.renderer.render = redraw_all
     runner.app.journal.writer.defer = False    # snapshots written inside the event, as at first
-    runner.app.journal.writer.hold_ms = 0      # each event's record committed on its own
+    runner.app.group.hold_ms = 0               # a key's records committed at once, not held
     runner.keys.deb.eager = False       # a release accepted after the debounce too
     runner.display.partial = False      # every frame sent whole
     runner.gc_low = 0                   # garbage collected when an allocation finds no room
@@ -74,7 +74,7 @@ def timed_maint(g):
 J.maintain = timed_maint
 CM = [0, 0, 0]       # group commits of a key's events: [n, longest (us), events announced]
 SC = [0, 0, 0]       # the commits of an append line's events (the same)
-_commit = runner.app.commit
+_commit = runner.app.flush
 def timed_commit(origin="key", cmd=None):
     st = CM if origin == "key" else SC
     t = time.ticks_us()
@@ -86,7 +86,7 @@ def timed_commit(origin="key", cmd=None):
         if d > st[1]:
             st[1] = d
     return r
-runner.app.commit = timed_commit
+runner.app.flush = timed_commit
 runner.app.link.hello()
 async def probe():
     last = seen = None

@@ -43,7 +43,7 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
     if app.journal is not None:
         app.journal.writer.defer = True  # snapshots off the event path: the loop writes them idle
         # group commit: a key's events are written together once the keys rest this long
-        app.journal.writer.hold_ms = board.get("commit_ms", 1000)
+        app.group.hold_ms = board.get("commit_ms", 1000)
     runner.gc_low = 16384  # collect the garbage while idle (loop.Runner.step_gc) when
     runner.gc_span = 16384  # the heap runs low or this much was taken since the last
     gc.collect()  # the boot's garbage goes before the game makes its own

@@ -1,6 +1,6 @@
 """The referee application: one game's lifecycle (load, restore, boot, errors, sending), with
-the button-pad UI (``pad``: pad.Pad) and the serial link (``link``: link.SerialLink) as its
-parts.
+the button-pad UI (``pad``: pad.Pad), the serial link (``link``: link.SerialLink) and the
+group commit (``group``: commit.GroupCommit) as its parts.
 
 The same object runs on the Pico (``main.py`` with real drivers) and in the laptop simulator
 (virtual drivers). It never touches hardware: keys arrive as action names, serial lines as
@@ -11,6 +11,7 @@ from referee import protocol, rules, scenarios
 from referee.ticks import ticks_add, ticks_diff
 from referee.events import EV_INIT, EV_PHASE, NONE
 from referee.game import Game
+from referee.commit import GroupCommit
 from referee.dice import fair_of
 from referee.link import SerialLink
 from referee.pad import Pad, ACTIONS  # noqa: F401  (ACTIONS: main.py and the host import it here)
@@ -36,7 +37,11 @@ def flash_error(e):
 
 class Referee:
     """One game and its lifecycle; keys go to ``pad`` (pad.Pad: ``pad.key(action)``), host
-    lines to ``link`` (link.SerialLink: ``link.handle_line(line)``).
+    lines to ``link`` (link.SerialLink: ``link.handle_line(line)``). An event goes through
+    one pipeline: :meth:`submit` applies it in RAM, then writes and announces it at once, or,
+    while ``group`` holds (the loop's key press, an ``append`` line), keeps its record for
+    :meth:`flush`, which writes the held records in one journal commit and then announces
+    them (loop.py says when the board flushes a key's events).
 
     ``board``: board profile dict (``name``, ``grid`` {``w``, ``h``}, ``keys``).
     ``scenario_dir``: directory of scenario JSON files (str). ``send``: callable(str).
@@ -74,17 +79,8 @@ class Referee:
         # (micropython version, code location, source hash) for hello; None: asked of the
         # running MicroPython (referee/runtime.py); the simulator sets its own
         self.build_info = None
-        # optional callable(): draws and shows a frame; called when a key's event is applied
-        # in RAM, before its journal write and its ``ev`` line (the loop sets it)
-        self.light = None
-        # group commit (journal.hold_ms > 0, the board): a key's events wait, applied and
-        # shown, for one journal commit; their ``ev`` lines go out once it is done
-        self.pad_live = False  # True while the loop runs a pressed key's action
-        self.batching = False  # True while an ``append`` line's events are submitted
-        self.unsent = []  # seqs applied and held, not yet on flash nor announced
-        self.batch = None  # (game checkpoint, mark) before the first of them
-        self.held_first = 0  # ticks_ms of the first and the newest held event
-        self.held_last = 0
+        # the events held for one journal commit, announced once it is done (flush)
+        self.group = GroupCommit()
 
     # ---- set-up ------------------------------------------------------------------------
     def load_text(self, text, ruleset=None, scenario="", settings=None):
@@ -97,7 +93,7 @@ class Referee:
         return self._start(*scenarios.load_raw(raw, ruleset, settings), scenario=scenario)
 
     def _start(self, norm, raw, scenario=""):
-        self.commit()  # the game in play's held events: on flash and announced first
+        self.flush()  # the game in play's held events: on flash and announced first
         import gc
 
         gc.collect()  # the roster check's garbage goes before the new game is built
@@ -288,7 +284,10 @@ class Referee:
 
     # ---- events ------------------------------------------------------------------------
     def submit(self, ev, origin="key", cmd=None):
-        """Submit event tuple ``ev``; broadcasts it (or an error). Returns None or the reason."""
+        """Submit event tuple ``ev``: applied in RAM, then written to the journal and
+        announced (its ``ev`` line) at once, or, while ``group`` holds (commit.GroupCommit:
+        a pressed key's action, an ``append`` line), its record kept for :meth:`flush`.
+        Returns None or the reason it was refused (said with an ``err`` line)."""
         g = self.game
         if g is None:
             return self.error("no game loaded", origin, cmd)
@@ -298,68 +297,63 @@ class Referee:
 
             ck = clock_of(self)
         j = self.journal
-        if j is not None and j.unrepaired and not self.unsent:
-            try:  # a damaged journal the boot could not repair
-                j.repair(g)
-            except OSError as e:
-                return self.error(
-                    "journal: damaged and not repaired (%s; flash not written; "
-                    "event not applied)" % flash_error(e),
-                    origin,
-                    cmd,
-                )
-        hold = (self.pad_live or self.batching) and j is not None and j.writer.hold_ms > 0
+        group = self.group
+        if j is not None and j.unrepaired and not group.count:
+            r = self._repair(j, g)  # a damaged journal the boot could not repair
+            if r:
+                return self.error(r, origin, cmd)
+        hold = group.holding and j is not None
         self._settle(hold, origin, cmd)
         if ck is not None:
             ck.before(self, ev)
             self._settle(hold, origin, cmd)
-        first = hold and not self.unsent  # the held batch's first event
-        # the state before it, taken back if the journal fails (the batch's first: with the
-        # undo stack, so the whole batch can be taken back)
-        saved = g.checkpoint(first)
+        # the state before it, taken back if the journal fails (a held batch's first: with
+        # the undo stack, so the whole batch can be taken back)
+        saved = g.checkpoint(hold and not group.count)
         r = g.submit(ev, saved)
         if r:
-            if self.batching:
-                self.commit(origin, cmd)  # a line's earlier events: announced before this
-            return self.error(r, origin, cmd)
+            if hold and origin != "key":
+                self.flush(origin, cmd)  # a line's earlier events: announced before this
+            return self.error(r, origin, cmd)  # (a key's stay held: its frame says it)
         mark = self.mark
-        if first:
-            self.batch = (saved, mark)
         ev = g.event(g.seq)
         if ev[0] == EV_PHASE:  # a new phase starts with no ship marked
             self.mark = NONE
         self.version += 1
-        if origin == "key" and self.light is not None:
-            self.light()  # light first: the frame goes out (PIO/DMA) during the write
         if j is not None:
             try:
                 j.writer.append(g, g.seq, ev, hold)
             except (OSError, MemoryError) as e:  # all or nothing: not on flash, not in play
                 g.back_to(saved)
                 self.mark = mark
-                return self.error(
-                    "journal: %s (flash not written; event not applied)" % flash_error(e),
-                    origin,
-                    cmd,
-                )
+                r = "journal: %s (flash not written; event not applied)" % flash_error(e)
+                return self.error(r, origin, cmd)
         if ck is not None:
             ck.after(self)
             self.version += 1
         if hold:
-            if not self.unsent:
-                self.held_first = self.now_ms
-            self.held_last = self.now_ms
-            self.unsent.append(g.seq)
-            return None
-        self.announce(g.seq)
+            group.add(g.seq, self.now_ms, saved, mark)
+        else:
+            self.announce(g.seq)
+        return None
+
+    def _repair(self, j, g):
+        # the reason no event can be written (str), or None once ``j`` is repaired
+        try:
+            j.repair(g)
+        except OSError as e:
+            return (
+                "journal: damaged and not repaired (%s; flash not written; event not applied)"
+                % flash_error(e)
+            )
         return None
 
     def _settle(self, hold, origin="key", cmd=None):
         # held events go out before one that is not held (the lines stay in order), and
-        # before the window folds (commit() explains)
+        # before the window folds (flush() explains)
         g = self.game
-        if self.unsent and g is not None and (not hold or g.event_window.full()):
-            self.commit(origin, cmd)
+        if self.group.count and g is not None and (not hold or g.event_window.full()):
+            self.flush(origin, cmd)
 
     def announce(self, seq):
         g = self.game
@@ -367,60 +361,37 @@ class Referee:
             self.on_event(seq, g.event(seq))
         self.send_event(seq)
 
-    def commit(self, origin="key", cmd=None):
-        """Write the held events' records in one journal commit, then send their ``ev``
-        lines (an event is announced only once it is on flash). When the write fails, every
-        held event is taken back (all or nothing: state, seq, window, undo stack) and an error
-        says so. The window never folds while events are held (submit commits first), so the
-        checkpoint taken before the first of them still applies. Returns how many were
-        announced."""
-        seqs = self.unsent
+    def flush(self, origin="key", cmd=None):
+        """Write the held events' records (``group``) in one journal commit, then send their
+        ``ev`` lines (an event is announced only once it is on flash). When the write fails,
+        every held event is taken back (all or nothing: state, seq, window, undo stack) and
+        an error says so. The window never folds while events are held (submit flushes
+        first), so the checkpoint taken before the first of them still applies. Returns how
+        many were announced."""
+        group = self.group
+        n = group.count
         g = self.game
         j = self.journal
-        batch = self.batch
-        if not seqs or g is None or j is None or batch is None:
+        batch = group.saved  # (game checkpoint, mark) before the first held event
+        if not n or g is None or j is None or batch is None:
             return 0
         try:
             j.writer.commit(g, origin != "key")  # a key's: no second write while a press waits
         except OSError as e:
             j.writer.drop_held()
-            self.unsent = []
             saved, mark = batch
-            self.batch = None
+            group.clear()
             g.back_to(saved)
             self.mark = mark
             self.version += 1
-            self.error(
-                "journal: %s (flash not written; %d event(s) taken back)"
-                % (flash_error(e), len(seqs)),
-                origin,
-                cmd,
-            )
+            r = "journal: %s (flash not written; %d event(s) taken back)" % (flash_error(e), n)
+            self.error(r, origin, cmd)
             return 0
-        self.unsent = []
-        self.batch = None
-        for seq in seqs:
+        seq = group.first_seq
+        group.clear()
+        for seq in range(seq, seq + n):
             self.announce(seq)
-        return len(seqs)
-
-    def commit_due(self, idle):
-        """True when the held events should be committed now (the board's loop asks every
-        turn): 8 held, or ``journal.writer.hold_ms`` since the newest while ``idle`` (no key down),
-        or four times that since the first, or while ``idle`` when the window is full (the
-        next event folds it, and submit would commit them first, between a press and its
-        frame)."""
-        seqs = self.unsent
-        j = self.journal
-        if not seqs or j is None:
-            return False
-        ms = j.writer.hold_ms
-        now = self.now_ms
-        return (
-            len(seqs) >= 8
-            or (idle and ticks_diff(now, self.held_last) >= ms)
-            or ticks_diff(now, self.held_first) >= 4 * ms
-            or (idle and self.game is not None and self.game.event_window.full())
-        )
+        return n
 
     def roll_initiative(self, origin="key", cmd=None):
         """Roll a d20 per side with the board's dice (seed 000 "initiative check")."""

@@ -52,12 +52,12 @@ class Writer:
         self.whole = 0  # snapshots maintain() wrote in one go (a burst of events)
         self.tail = None  # (chunk, first seq, events, length, key) of the history chunk
         # being filled, as last written (None: read it back)
-        # group commit (the board: main.py): records appended with ``hold`` wait in RAM,
-        # ``held`` of them, until commit() writes them in one littlefs commit (littlefs pads
-        # every commit to the 256-byte program size, so one record per commit costs the most)
+        # group commit (app.Referee.flush, commit.GroupCommit): records appended with
+        # ``hold`` wait in RAM, ``held`` of them, until commit() writes them in one littlefs
+        # commit (littlefs pads every commit to the 256-byte program size, so one record per
+        # commit costs the most)
         self.held_records = b""
         self.held = 0
-        self.hold_ms = 0  # > 0: a key's events are held (app.Referee.commit_due)
 
     # ---- the set-up and a new game -----------------------------------------------------
     def write_setup(self, parts=None):

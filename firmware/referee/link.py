@@ -143,7 +143,7 @@ class SerialLink:
             ref.error(str(e), "serial")
             return
         c = msg["c"]
-        ref.commit()  # a key's held events: on flash and announced before any answer
+        ref.flush()  # a key's held events: on flash and announced before any answer
         stir(ref)  # command timing feeds the dice entropy (dice.py)
         before = self._where()
         try:
@@ -287,16 +287,17 @@ class SerialLink:
         evs = msg.get("events")
         if not isinstance(evs, list) or len(evs) > 200:
             raise ValueError("events must be a list of at most 200 events")
-        # the line's events are held and written BATCH to a journal commit (littlefs
-        # pads every commit to 256 bytes; docs/performance.md), each announced once its
-        # record is on flash; a refused one stops the line after those before it
-        ref.batching = True
+        # the line's events are held (ref.group) and written BATCH to a journal commit
+        # (littlefs pads every commit to 256 bytes; docs/performance.md), each announced
+        # once its record is on flash; a refused one stops the line after those before it
+        group = ref.group
+        group.hold()
         try:
             done = self._append_events(evs, c)
         finally:
-            ref.batching = False
-            if ref.unsent:  # (an exception: the events before it go out first)
-                ref.commit("serial", c)
+            group.stop()
+            if group.count:  # (an exception: the events before it go out first)
+                ref.flush("serial", c)
         if done:
             ref._out({"t": "ok", "c": c, "seq": g.seq, "hash": g.state_hash()})
 
@@ -369,16 +370,17 @@ class SerialLink:
     def _append_events(self, evs, c):
         # True when every event of the line was applied, written and announced
         ref = self.referee
+        group = ref.group
         for ev in evs:
             if not isinstance(ev, list) or len(ev) != 4:
                 raise ValueError("an event is [kind, a, b, c]")
             if ref.submit(tuple(ev), "serial", c):
-                return False  # (submit committed the events before it)
-            n = len(ref.unsent)
-            if n >= BATCH and ref.commit("serial", c) != n:
+                return False  # (submit flushed the events before it)
+            n = group.count
+            if n >= BATCH and ref.flush("serial", c) != n:
                 return False  # not written: taken back, and said so
-        n = len(ref.unsent)
-        return not n or ref.commit("serial", c) == n
+        n = group.count
+        return not n or ref.flush("serial", c) == n
 
     def _load(self, g, c, msg):
         import gc

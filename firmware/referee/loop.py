@@ -1,5 +1,12 @@
 """The board's main loop: asyncio tasks for key scan, render, serial and autosave.
 
+A pressed key runs one pipeline (Runner.step_keys): apply (the pad's action, its events
+applied in RAM and held: the referee's ``group``, commit.GroupCommit), render (its frame,
+shifted out by PIO/DMA while the flash is written), flush (app.Referee.flush: the held
+records in one journal commit, then their ``ev`` lines). With the group's ``hold_ms`` 0 the
+flush comes right after the frame; the board's ``commit_ms`` > 0 leaves it to the render
+task's turn once it is due (Runner.step_maintain), so a few presses share one commit.
+
 Drivers are passed in, so the same loop runs on the Pico (real drivers, MicroPython asyncio)
 and in the laptop simulator (virtual drivers, CPython asyncio). The keys, display and serial
 drivers build on the contracts in referee/assembly.py (Keys, Display, Serial: what is asked
@@ -31,7 +38,8 @@ class Runner:
     ``scan_ms``: key poll period while a key is down (``idle_scan_ms`` while none is, for key
     drivers with ``active()``); ``frame_ms``: the render task's period (it draws what changes without a key or a line:
     an error row timing out, the clocks; a key or a line is drawn at once);
-    ``save_ms``: autosave period. ``crashes`` counts exceptions caught in tasks."""
+    ``save_ms``: autosave period. ``crashes`` counts exceptions caught in tasks. A key runs
+    apply -> render -> flush (step_keys; the module says when the flush comes)."""
 
     def __init__(
         self,
@@ -71,13 +79,6 @@ class Runner:
         self.shown = [-1, False]  # the app version and error flag of the frame on the grid
         self.render_on_input = True  # draw right after a key or a line (False: only the task)
         self.running = True
-        app.light = self.light
-
-    def light(self):
-        """A key's event is applied in RAM: show it now, before its journal write and its
-        ``ev`` line (the frame shifts out by PIO/DMA while the flash is written)."""
-        if self.render_on_input:
-            self.step_render()
 
     def crash(self, where, e):
         self.crashes += 1
@@ -87,18 +88,26 @@ class Runner:
             pass
 
     def step_keys(self):
-        self.app.now_ms = ticks_ms()
-        k = self.keys.poll(self.app.now_ms)
-        if k is not None:
-            a = self.keymap.action(k[0], k[1])
-            if a is not None:  # None: the key only changed the UI's own mode
-                self.app.pad_live = True  # its events may be held (group commit)
-                try:
-                    self.app.pad.key(a)
-                finally:
-                    self.app.pad_live = False
-            if self.render_on_input:  # light the change now, not at the task's next turn
-                self.step_render()
+        """Poll the keys; a pressed key's pipeline: apply (its action, the events held),
+        render (its frame, now rather than at the render task's next turn), flush (right
+        away when the group's ``hold_ms`` is 0, else when due: step_maintain)."""
+        app = self.app
+        app.now_ms = ticks_ms()
+        k = self.keys.poll(app.now_ms)
+        if k is None:
+            return
+        a = self.keymap.action(k[0], k[1])
+        group = app.group
+        if a is not None:  # None: the key only changed the UI's own mode
+            group.hold()
+            try:
+                app.pad.key(a)
+            finally:
+                group.stop()
+        if self.render_on_input:
+            self.step_render()
+        if not group.hold_ms:
+            app.flush()
 
     def step_serial(self):
         """Handle the serial lines waiting: up to 8 a turn, and after one that changed the
@@ -238,8 +247,8 @@ class Runner:
                 await readable()
 
     def step_maintain(self):
-        """The journal's work between events: the key's held events committed and announced
-        when app.commit_due says so (journal_write.Writer.hold_ms), then a snapshot the journal
+        """The journal's work between events: the keys' held events committed and announced
+        when the group says they are due (commit.GroupCommit.due), then a snapshot the journal
         left due (journal_write.Writer.defer), written one littlefs operation a turn while no key
         is down or settling, so it never sits between a key's release and its frame and holds
         the loop for one operation at most; with nothing due, the next fold's base or the
@@ -251,10 +260,10 @@ class Runner:
         if g is None:
             return False
         idle = self.idle()
-        if j is not None and app.unsent:
+        if j is not None and app.group.count:
             app.now_ms = ticks_ms()
-            if app.commit_due(idle):
-                app.commit()
+            if app.group.due(app.now_ms, idle, g.event_window.full()):
+                app.flush()
                 return False  # (one littlefs commit a turn: the snapshot next time)
         if not idle:
             return False

@@ -111,7 +111,7 @@ def replace(app, name):
     if not app.game.seq:  # nothing played: nothing worth keeping
         app.load_scenario(name)
         return
-    app.commit()  # held events on flash first: they are kept too
+    app.flush()  # held events on flash first: they are kept too
     prev = _prev_dir(j)
     _move_all(j, j.files.root, prev)
     try:
@@ -127,7 +127,6 @@ def _fresh_journal(app):
     j = app.journal
     w = j.writer
     nj = type(j)(j.files.fs, j.files.root, w.budget, w.history_budget)
-    nj.writer.hold_ms = w.hold_ms  # (the board's settings: firmware/main.py)
     nj.writer.defer = w.defer
     app.journal = nj
     return nj
@@ -145,7 +144,7 @@ def swap_back(app):
         app.pad.reset(_side0(app.game))
         app.send_game()
         return
-    app.commit()
+    app.flush()
     root = j.files.root
     prev, swap = _prev_dir(j), root + ".swap"
     _move_all(j, root, swap)

@@ -63,7 +63,7 @@ def board(tmp, hold_ms=1000, scenario="swsb-example"):
             '{"c": "roll", "values": [12, 5]}' if c == "roll" else '{"c": "phase"}'
         )
     j.writer.defer = True
-    j.writer.hold_ms = hold_ms
+    app.group.hold_ms = hold_ms
     keys = Keys()
     r = Runner(app, KeyMap(default_board(), ACTIONS), keys, Display(), Serial(), Renderer(16, 16))
     return app, out, r
@@ -78,6 +78,17 @@ def press(r, *actions):
     for a in actions:
         r.keys.queue.append(FLAT.index(a))
         r.step_keys()
+
+
+def held(app):
+    """The seqs the referee holds for its next journal commit (list of int)."""
+    group = app.group
+    return list(range(group.first_seq, group.first_seq + group.count))
+
+
+def due(app, idle):
+    """What the board's loop asks the group at ``app.now_ms``."""
+    return app.group.due(app.now_ms, idle, app.game.event_window.full())
 
 
 def evs(out, n=0):
@@ -110,40 +121,40 @@ def test_a_keys_events_are_lit_held_then_committed_together_and_announced(tmp_pa
     files = flash(tmp_path)
     n = len(out)
     press(r, "dmg+", "dmg+", "sel+", "dmg+")
-    assert g.seq == seq0 + 3 and app.unsent == [seq0 + 1, seq0 + 2, seq0 + 3]
+    assert g.seq == seq0 + 3 and held(app) == [seq0 + 1, seq0 + 2, seq0 + 3]
     assert evs(out, n) == []  # nothing announced yet
     assert flash(tmp_path) == files  # nothing written yet
     assert restored(tmp_path) == (seq0, h0)  # a cut now loses only the unannounced
     written = app.journal.files.bytes_written
-    assert app.commit() == 3
+    assert app.flush() == 3
     lines = evs(out, n)
     assert [m["seq"] for m in lines] == [seq0 + 1, seq0 + 2, seq0 + 3]
     assert lines[-1]["hash"] == g.state_hash()
     assert app.journal.files.bytes_written - written == 3 * 12  # three records, one append
     assert restored(tmp_path) == (g.seq, g.state_hash())
-    assert app.commit() == 0 and app.unsent == []
+    assert app.flush() == 0 and held(app) == []
 
 
 def test_a_failed_commit_takes_every_held_event_back(tmp_path, monkeypatch):
     app, out, r = board(tmp_path)
     press(r, "dmg+")
-    app.commit()
+    app.flush()
     press(r, "mark")  # a UI mark, no event: restored with them
     before = state(app)
     files = flash(tmp_path)
     n = len(out)
     press(r, "dmg+", "undo", "sel+", "dmg+", "dmg+", "phase")
-    assert app.game.seq == before[1] + 5 and len(app.unsent) == 5
+    assert app.game.seq == before[1] + 5 and app.group.count == 5
     monkeypatch.setattr(app.journal.files, "append", flash_full)
-    assert app.commit() == 0
+    assert app.flush() == 0
     assert state(app) == before
     err = json.loads(out[-1])
     assert err["t"] == "err" and "5 event(s) taken back" in err["msg"]
-    assert evs(out, n) == [] and app.unsent == []
+    assert evs(out, n) == [] and held(app) == []
     assert flash(tmp_path) == files
     monkeypatch.undo()
     press(r, "dmg+")  # the board goes on from there
-    app.commit()
+    app.flush()
     assert [m["seq"] for m in evs(out, n)] == [before[1] + 1]
     assert restored(tmp_path) == (app.game.seq, app.game.state_hash())
 
@@ -156,7 +167,7 @@ def test_a_serial_line_commits_the_held_events_first(tmp_path):
     app.link.handle_line('{"c": "hit", "ship": 1, "n": 1}')
     got = [json.loads(x) for x in out[n:]]
     assert [m["seq"] for m in got if m["t"] == "ev"] == [seq0 + 1, seq0 + 2, seq0 + 3]
-    assert app.unsent == []
+    assert held(app) == []
     n = len(out)
     press(r, "dmg+")
     app.link.handle_line('{"c": "state"}')  # a question: the answer sees it on flash
@@ -168,34 +179,34 @@ def test_the_serial_key_command_is_not_held(tmp_path):
     app, out, _r = board(tmp_path)
     n = len(out)
     app.link.handle_line('{"c": "key", "key": "dmg+"}')
-    assert app.unsent == [] and [m["seq"] for m in evs(out, n)] == [app.game.seq]
+    assert held(app) == [] and [m["seq"] for m in evs(out, n)] == [app.game.seq]
 
 
 def test_when_the_loop_commits(tmp_path):
     app, _out, r = board(tmp_path, hold_ms=1000)
     app.now_ms = 5000
     press(r, "dmg+")
-    app.held_first = app.held_last = 5000
+    app.group.first_ms = app.group.last_ms = 5000
     app.now_ms = 5999
-    assert not app.commit_due(True)
+    assert not due(app, True)
     app.now_ms = 6000
-    assert app.commit_due(True)  # a second with no new event, keys idle
-    assert not app.commit_due(False)  # ... but a key is down
+    assert due(app, True)  # a second with no new event, keys idle
+    assert not due(app, False)  # ... but a key is down
     app.now_ms = 8999
-    app.held_last = 8500
-    assert not app.commit_due(False)
+    app.group.last_ms = 8500
+    assert not due(app, False)
     app.now_ms = 9000
-    assert app.commit_due(False)  # four seconds since the first: at once
-    app.commit()
+    assert due(app, False)  # four seconds since the first: at once
+    app.flush()
     press(r, *["dmg+"] * 7)
-    app.held_first = app.held_last = app.now_ms
-    assert len(app.unsent) == 7 and not app.commit_due(False)
+    app.group.first_ms = app.group.last_ms = app.now_ms
+    assert app.group.count == 7 and not due(app, False)
     press(r, "dmg-")
-    assert app.commit_due(False)  # eight held
+    assert due(app, False)  # eight held
     # the loop's own turn: a due commit, then the snapshot
-    app.journal.writer.hold_ms = 0.0001
+    app.group.hold_ms = 0.0001
     r.step_maintain()
-    assert app.unsent == []
+    assert held(app) == []
 
 
 def test_a_batch_never_spans_a_fold(tmp_path):
@@ -208,11 +219,11 @@ def test_a_batch_never_spans_a_fold(tmp_path):
         ms = evs(out, n)
         n = len(out)
         announced += [m["seq"] for m in ms]
-        assert announced + app.unsent == list(
-            range(announced[0] if announced else app.unsent[0], g.seq + 1)
+        assert announced + held(app) == list(
+            range(announced[0] if announced else held(app)[0], g.seq + 1)
         )
         # the checkpoint before the batch's first event is still on this window
-        assert not app.unsent or app.batch[0][4] == g.event_window.base_seq  # (its base_seq)
+        assert not held(app) or app.group.saved[0][4] == g.event_window.base_seq  # (its base_seq)
     assert g.event_window.base_seq > 0 and announced  # it folded, and committed before it did
 
 
@@ -238,9 +249,9 @@ def test_any_presses_and_commits_announce_every_event_once_in_order(tmp_path_fac
     for step in steps:
         n = len(out)
         if step == "COMMIT":
-            app.commit()
+            app.flush()
         elif step == "FAIL":
-            if app.unsent:
+            if held(app):
                 start = state(app)[:3] if batch_start is None else batch_start
                 real = app.journal.files.append
 
@@ -248,26 +259,26 @@ def test_any_presses_and_commits_announce_every_event_once_in_order(tmp_path_fac
                     raise OSError(5, "EIO")
 
                 app.journal.files.append = full
-                app.commit()
+                app.flush()
                 app.journal.files.append = real
                 assert (app.gid, g.seq, g.state_hash()) == start
         elif step == "LINE":
             app.link.handle_line('{"c": "hit", "ship": %d, "n": 1}' % rng.randrange(3))
         else:
-            if not app.unsent:
+            if not held(app):
                 batch_start = state(app)[:3]
             press(r, step)
         got = evs(out, n)
         for m in got:
             ok[m["seq"]] = m["hash"]
         announced += [m["seq"] for m in got]
-        if not app.unsent:
+        if not held(app):
             batch_start = None
         # every event announced once, in order, and seq moves only by held or announced ones
         assert announced == list(range(announced[0], announced[-1] + 1)) if announced else True
         top = announced[-1] if announced else 0
-        assert g.seq == top + len(app.unsent)
-        assert app.unsent == list(range(top + 1, g.seq + 1))
+        assert g.seq == top + app.group.count
+        assert held(app) == list(range(top + 1, g.seq + 1))
     seq, h = restored(tmp)
     top = announced[-1] if announced else 0
     assert (seq, h) == (top, ok[top])  # a cut now: exactly what was announced
@@ -298,7 +309,7 @@ def test_an_append_lines_events_are_written_sixteen_to_a_commit(tmp_path):
     assert [m["seq"] for m in got[:20]] == list(range(seq0 + 1, seq0 + 21))
     assert got[-1]["seq"] == g.seq == seq0 + 20 and got[-1]["hash"] == g.state_hash()
     assert [w for w in writes if w[0] == "log.bin"] == [("log.bin", 16 * 12), ("log.bin", 4 * 12)]
-    assert app.unsent == [] and restored(tmp_path) == (g.seq, g.state_hash())
+    assert held(app) == [] and restored(tmp_path) == (g.seq, g.state_hash())
 
 
 def test_a_refused_event_stops_an_append_line_after_those_before_it(tmp_path):
@@ -317,7 +328,7 @@ def test_a_refused_event_stops_an_append_line_after_those_before_it(tmp_path):
     got = _lines(out, n)
     assert [m["t"] for m in got] == ["ev", "ev", "err"]  # announced, then the refusal
     assert got[-1]["src"] == "serial" and got[-1]["c"] == "append"
-    assert g.seq == seq0 + 2 and app.unsent == []
+    assert g.seq == seq0 + 2 and held(app) == []
     assert restored(tmp_path) == (g.seq, g.state_hash())
     n = len(out)
     app.link.handle_line(json.dumps({"c": "append", "events": [[2, 1, 1, 255], "x"]}))
@@ -347,7 +358,7 @@ def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(
     app, out, _r = board(tmp_path)
     g = app.game
     g.window_size = 8
-    app.commit()
+    app.flush()
     before = state(app)
     files = flash(tmp_path)
     monkeypatch.setattr(app.journal.files, "append", flash_full)
@@ -357,7 +368,7 @@ def test_an_append_line_over_a_window_fold_with_flash_failing_changes_nothing(
     )
     got = _lines(out, n)
     assert got and all(m["t"] == "err" and m["src"] == "serial" for m in got), got
-    assert state(app) == before and flash(tmp_path) == files and app.unsent == []
+    assert state(app) == before and flash(tmp_path) == files and held(app) == []
 
 
 def test_the_idle_loop_replays_the_next_folds_base_ahead(tmp_path):
@@ -379,7 +390,7 @@ def test_the_idle_loop_replays_the_next_folds_base_ahead(tmp_path):
     assert g.event_window.next_base is None
     r.keys.down = False
     turns = 0
-    while r.step_maintain() or app.unsent:  # commit, snapshot steps, the fold's base
+    while r.step_maintain() or held(app):  # commit, snapshot steps, the fold's base
         turns += 1
         assert turns < 50
     assert g.event_window.next_base is not None and not r.step_maintain()  # once

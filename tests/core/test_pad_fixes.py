@@ -372,7 +372,7 @@ def test_a_physical_die_entered_on_the_pad_is_recorded_as_physical():
     n = len(out)
     enter_d20(a, 10)
     press(a, "alt3")
-    a.commit()
+    a.flush()
     seq = a.game.seq
     assert a.game.log[-1] == (17, HOTH_SD, 10, 0)
     rolls = [json.loads(x) for x in out[n:] if '"t":"roll"' in x.replace(" ", "")]

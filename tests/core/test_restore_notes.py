@@ -29,7 +29,7 @@ def flash_with_game(tmp_path, commands):
     for c in commands:
         app.link.handle_line(json.dumps(c))
         assert json.loads(out[-1])["t"] == "ev", out[-1]
-    app.commit()
+    app.flush()
     return str(d), app.game
 
 
