@@ -210,8 +210,10 @@ class MirrorLines(BoardLink):
         if ask:
             self.send({"c": ask})
         if t == "reveal" and self.rep.base0[0] == 0 and self.rep.game_msg is not None:
-            res = dl.check_live(
-                self.rep.game_msg["roster"], [(s, ev) for s, ev, _h in self.rep.rows]
+            from host_tools.files.verify import check_live
+
+            res = check_live(
+                dl, self.rep.game_msg["roster"], [(s, ev) for s, ev, _h in self.rep.rows]
             )
             for b in res["bad"] + res["problems"]:
                 self.warn("DICE: " + b)
