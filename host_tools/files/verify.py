@@ -158,8 +158,9 @@ def check_live(dicelog, roster, events):
     """Verify now the rolls of the replica's events (list of (seq, ev) from event 1) against
     the DiceLog ``dicelog``; the result (:func:`verify_game`) is kept in its ``last`` (what
     its view shows) and returned."""
-    dicelog.last = verify_game(roster, events, dicelog.as_dict())
-    return dicelog.last
+    result = verify_game(roster, events, dicelog.as_dict())
+    dicelog.last = result
+    return result
 
 
 def _check_roll(g, seq, ev, rec, secrets, cur):
