@@ -4,7 +4,7 @@ with "did you mean" answers (difflib) instead of an errno or a traceback."""
 import difflib
 import os
 
-from host_tools import paths
+from host_tools import BOARDS, ROSTERS
 
 
 class NameError_(ValueError):
@@ -29,7 +29,7 @@ def unknown(kind, name, known):
 def scenario_names(base=None):
     from referee import scenarios
 
-    return scenarios.list_names(base or paths.ROSTERS)
+    return scenarios.list_names(base or ROSTERS)
 
 
 def check_scenario(name, base=None):
@@ -49,7 +49,7 @@ def check_ruleset(name):
 
 
 def check_board(name):
-    known = sorted(f[:-5] for f in os.listdir(paths.BOARDS) if f.endswith(".json"))
+    known = sorted(f[:-5] for f in os.listdir(BOARDS) if f.endswith(".json"))
     if name not in known:
         raise NameError_(unknown("board profile", name, known))
     return name

@@ -1,12 +1,9 @@
-"""Where the repository's firmware, rosters and board profiles are."""
+"""Where the repository's firmware, rosters and board profiles are (the folders themselves are
+named in host_tools/__init__.py), and reading the board profiles and roster files a user names."""
 
 import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
-ROSTERS = os.path.join(FIRMWARE, "rosters")
-BOARDS = os.path.join(ROOT, "boards")
-DEFAULT_BOARD = "pico-ws2812-16x16"
+from host_tools import BOARDS, DEFAULT_BOARD, FIRMWARE, ROOT, ROSTERS  # (paths.ROOT, ...)
 
 
 def board_profile(name=DEFAULT_BOARD):

@@ -1,6 +1,7 @@
-"""The steps of a fleetref image build (host_tools/board/firmware_build.py drives them): unpack the
-kit once, build picotool and mpy-cross once, then the rp2 port with fleetref's packages frozen
-in. Every step's output goes to the build log; a failed step raises BuildError naming it.
+"""The steps of a fleetref image build (host_tools/board/firmware_build.py drives them; the kit
+and the cache are host_tools/board/firmware_kit.py's): unpack the kit once, build picotool and
+mpy-cross once, then the rp2 port with fleetref's packages frozen in. Every step's output goes to
+the build log; a failed step raises BuildError naming it.
 
 The kit's tools and the port's build folder are kept under the cache (``kit-<digest>/``), so
 a change to one firmware file rebuilds only what it touches (seconds, not minutes).
@@ -11,7 +12,7 @@ import os
 import shutil
 import subprocess
 
-from host_tools.board import firmware_build as fb
+from host_tools.board import firmware_kit
 from host_tools import paths
 
 # the port's own manifest for each board (what stock MicroPython freezes for it)
@@ -27,22 +28,25 @@ def _run(cmd, log, step, env=None, cwd=None):
         f.flush()
         r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd, check=False)
     if r.returncode != 0:
-        raise fb.BuildError("%s failed (exit %d): see %s" % (step, r.returncode, log))
+        raise firmware_kit.BuildError("%s failed (exit %d): see %s" % (step, r.returncode, log))
 
 
 def prepare_kit(log):
     """The unpacked kit with picotool and mpy-cross built; returns its folder (made once per
     kit: a ``ready`` marker says it is whole)."""
-    digest = fb._kit_digest(fb.MICROPYTHON_TARBALL)[:12] + fb._kit_digest(fb.PICOTOOL_TARBALL)[:8]
-    kit = os.path.join(fb.cache_dir(), "kit-" + digest)
+    digest = (
+        firmware_kit.kit_digest(firmware_kit.MICROPYTHON_TARBALL)[:12]
+        + firmware_kit.kit_digest(firmware_kit.PICOTOOL_TARBALL)[:8]
+    )
+    kit = os.path.join(firmware_kit.cache_dir(), "kit-" + digest)
     if os.path.isfile(os.path.join(kit, "ready")):
         return kit
     if os.path.isdir(kit):
         shutil.rmtree(kit)  # a build cut short: start the kit again
-    src = fb.kit_dir()
-    fb.extract(os.path.join(src, fb.MICROPYTHON_TARBALL), kit)
-    fb.extract(os.path.join(src, fb.PICOTOOL_TARBALL), kit)
-    mpd = os.path.join(kit, "micropython-" + fb.KIT_VERSION)
+    src = firmware_kit.kit_dir()
+    firmware_kit.extract(os.path.join(src, firmware_kit.MICROPYTHON_TARBALL), kit)
+    firmware_kit.extract(os.path.join(src, firmware_kit.PICOTOOL_TARBALL), kit)
+    mpd = os.path.join(kit, "micropython-" + firmware_kit.KIT_VERSION)
     sdk = os.path.join(mpd, "lib", "pico-sdk")
     _run(
         [
@@ -71,7 +75,7 @@ def kit_date():
     SDK write into the image (SOURCE_DATE_EPOCH), so the same kit gives the same bytes."""
     import tarfile
 
-    with tarfile.open(os.path.join(fb.kit_dir(), fb.MICROPYTHON_TARBALL)) as t:
+    with tarfile.open(os.path.join(firmware_kit.kit_dir(), firmware_kit.MICROPYTHON_TARBALL)) as t:
         return max(int(m.mtime) for m in t.getmembers())
 
 
@@ -80,8 +84,8 @@ def write_manifest(kit, board):
     fleetref's packages (firmware/manifest.py) and the build-info module."""
     gen = os.path.join(kit, "fleetref-" + board)
     os.makedirs(gen, exist_ok=True)
-    with open(os.path.join(gen, fb.BUILD_INFO + ".py"), "w") as f:
-        f.write(fb.build_info_text("frozen"))
+    with open(os.path.join(gen, firmware_kit.BUILD_INFO + ".py"), "w") as f:
+        f.write(firmware_kit.build_info_text("frozen"))
     path = os.path.join(gen, "manifest.py")
     text = (
         "# written by host_tools/board/firmware_steps.py: do not edit\n"
@@ -89,7 +93,7 @@ def write_manifest(kit, board):
         % (
             PORT_MANIFESTS[board],
             os.path.join(paths.FIRMWARE, "manifest.py"),
-            fb.BUILD_INFO + ".py",
+            firmware_kit.BUILD_INFO + ".py",
             gen,
         )
     )
@@ -102,9 +106,9 @@ def build_image(board, out_dir, log):
     """Build ``board``'s image into ``out_dir`` (firmware.uf2 and info.json); returns info."""
     os.makedirs(os.path.dirname(log), exist_ok=True)
     with open(log, "w") as f:
-        f.write("fleetref image build: MicroPython %s, %s\n" % (fb.KIT_VERSION, board))
+        f.write("fleetref image build: MicroPython %s, %s\n" % (firmware_kit.KIT_VERSION, board))
     kit = prepare_kit(log)
-    mpd = os.path.join(kit, "micropython-" + fb.KIT_VERSION)
+    mpd = os.path.join(kit, "micropython-" + firmware_kit.KIT_VERSION)
     manifest = write_manifest(kit, board)
     env = dict(
         os.environ,
@@ -142,12 +146,12 @@ def build_image(board, out_dir, log):
     info = {
         "uf2": dst,
         "size": os.path.getsize(dst),
-        "sha256": fb.sha256_file(dst),
-        "micropython": fb.KIT_VERSION.lstrip("v"),
+        "sha256": firmware_kit.sha256_file(dst),
+        "micropython": firmware_kit.KIT_VERSION.lstrip("v"),
         "board": board,
         "code": "frozen",
-        "source_hash": fb.source_hash(),
-        "key": fb.image_key(board),
+        "source_hash": firmware_kit.source_hash(),
+        "key": firmware_kit.image_key(board),
     }
     with open(os.path.join(out_dir, "info.json"), "w") as f:
         json.dump(info, f, indent=1)
@@ -161,11 +165,11 @@ def check_image(binary, board):
         data = f.read()
     want = b"Raspberry Pi Pico W" if board == "RPI_PICO_W" else b"Raspberry Pi Pico"
     if want not in data:
-        raise fb.BuildError(
+        raise firmware_kit.BuildError(
             "%s does not name the %s board: not the image asked for" % (binary, board)
         )
-    for name in (b"referee/game.py", fb.BUILD_INFO.encode() + b".py"):
+    for name in (b"referee/game.py", firmware_kit.BUILD_INFO.encode() + b".py"):
         if name not in data:
-            raise fb.BuildError(
+            raise firmware_kit.BuildError(
                 "%s has no frozen %s: the manifest was not used" % (binary, name.decode())
             )

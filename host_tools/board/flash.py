@@ -16,13 +16,10 @@ import sys
 import tempfile
 
 from host_tools import paths
+from host_tools.board.flash_board import STOCK_NOTE, FlashError
 
 COMMAND = "flash"  # fleetref flash; SUMMARY: its line in fleetref --help (cli.py)
 SUMMARY = "put the firmware on a Pico (USB serial or a UF2 file)"
-
-
-class FlashError(Exception):
-    pass
 
 
 def compile_firmware(build_dir):
@@ -89,13 +86,6 @@ def board_file(board, build_dir):
         sha256_file(path),
         os.path.join(paths.BOARDS, board["name"] + ".json"),
     )
-
-
-STOCK_NOTE = (
-    "stock MicroPython imports fleetref's .mpy files from /lib into the heap (the "
-    "stock-route rows of docs/performance.md); fleetref's own image keeps them in "
-    "flash: fleetref flash --uf2 OUT.uf2 without --micropython"
-)
 
 
 def image_info():

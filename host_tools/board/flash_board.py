@@ -15,9 +15,18 @@ import os
 import subprocess
 import sys
 
-from host_tools.board.flash import FlashError
-
 MIN_VERSION = (1, 22, 0)
+# said to whoever puts the firmware on stock MicroPython (flash.py and main below)
+STOCK_NOTE = (
+    "stock MicroPython imports fleetref's .mpy files from /lib into the heap (the "
+    "stock-route rows of docs/performance.md); fleetref's own image keeps them in "
+    "flash: fleetref flash --uf2 OUT.uf2 without --micropython"
+)
+
+
+class FlashError(Exception):
+    """A flash that cannot go on (one line: the command says it and exits with status 2)."""
+
 
 # Runs on the board: what it runs (code location and sources' hash, or "none"), MicroPython's
 # version, then the SHA-256 of each target file (or "-" when missing).
@@ -238,7 +247,5 @@ def main(port_spec, plans, image_uf2):
         return 2
     print("copied %d changed file(s) of %d; board reset" % (len(copied), len(plans[route])))
     if route == "stock":
-        from host_tools.board.flash import STOCK_NOTE
-
         print("note: this board runs stock MicroPython: " + STOCK_NOTE)
     return 0

@@ -57,7 +57,7 @@ class DiceLog:
     ``epoch`` (the current commitment and its epoch), ``published`` (list of [boot, epoch,
     commitment] the board published in ``game``, ``hello`` and ``dice-end`` lines),
     ``rolls`` (seq -> record), ``reveals`` ((boot, epoch) -> reveal), ``last`` (the newest
-    live check, see :meth:`check_live`). JSON-ready via :meth:`as_dict`."""
+    live check, see host_tools/files/verify.py's ``check_live``). JSON-ready via :meth:`as_dict`."""
 
     def __init__(self):
         self.gid = None
@@ -167,14 +167,6 @@ class DiceLog:
         d = self.as_dict(False)
         rev = revealed_keys(d)
         return sorted(s for s, r in self.rolls.items() if secret_lost(d, r, rev))
-
-    def check_live(self, roster, events):
-        """Verify the rolls of the replica's events (list of (seq, ev) from event 1) now; the
-        result is kept in ``last`` and returned."""
-        from host_tools.files.verify import verify_game
-
-        self.last = verify_game(roster, events, self.as_dict())
-        return self.last
 
     def view(self):
         """What the mirror and web views show (dict): ``commit`` (the current commitment),

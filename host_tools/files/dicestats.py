@@ -104,8 +104,7 @@ def rolls(roster, events, dice=None, start=None):
     ``why`` saying so ("no roll record": the board's records are in RAM, and a game without
     committed dice has none; "secret lost in a restart": its epoch was not revealed before the
     board restarted). Stops at the first event the rules refuse."""
-    from host_tools.files.dicelog import revealed_keys, secret_lost
-    from host_tools.files.verify import took_dice
+    from host_tools.files.dicelog import revealed_keys
 
     if start is None:
         norm, _raw = scenarios.load_text(json.dumps(roster))
@@ -113,31 +112,17 @@ def rolls(roster, events, dice=None, start=None):
     g = start
     recs = {r["seq"]: r for r in (dice or {}).get("rolls") or []}
     revealed = revealed_keys(dice or {})
-    undone = set()
-    stack = []  # seqs in effect: an undo takes back the newest
-    for seq, ev in events:
-        if ev[0] == EV_UNDO:
-            if stack:
-                undone.add(stack.pop())
-        else:
-            stack.append(seq)
+    undone = _undone_seqs(events)
     out = []
     for seq, ev in events:
         ev = tuple(ev)
         if g.submit(ev):
             break
         rec = recs.get(seq)
-        why = None
-        if (ev[0] == EV_INIT and ev[3]) or (rec is not None and rec.get("phys")):
-            src = "physical"
-        elif rec is None:
-            if not took_dice(g, ev):
-                continue
-            src, why = "unchecked", "no roll record"
-        elif secret_lost(dice, rec, revealed):
-            src, why = "unchecked", "secret lost in a restart"
-        else:
-            src = "board"
+        source = _source(g, ev, rec, dice, revealed)
+        if source is None:
+            continue
+        src, why = source
         shown = g.rules.dice_shown(g, ev)
         if not shown and rec is not None:
             side = g.rules.roller(g, ev)
@@ -155,6 +140,38 @@ def rolls(roster, events, dice=None, start=None):
             }
         )
     return out
+
+
+def _undone_seqs(events):
+    """The seqs of the events an undo took back (each undo takes back the newest event still
+    in effect). ``events``: list of (seq, [kind, a, b, c])."""
+    undone = set()
+    stack = []  # seqs in effect: an undo takes back the newest
+    for seq, ev in events:
+        if ev[0] == EV_UNDO:
+            if stack:
+                undone.add(stack.pop())
+        else:
+            stack.append(seq)
+    return undone
+
+
+def _source(g, ev, rec, dice, revealed):
+    """Where the dice of event ``ev`` (just played on ``g``) came from, as (source, why)
+    (:func:`rolls`), or None for an event that took no dice. ``rec``: its roll record or
+    None; ``revealed``: dicelog.revealed_keys of ``dice``."""
+    from host_tools.files.dicelog import secret_lost
+    from host_tools.files.verify import took_dice
+
+    if (ev[0] == EV_INIT and ev[3]) or (rec is not None and rec.get("phys")):
+        return "physical", None
+    if rec is None:
+        if not took_dice(g, ev):
+            return None
+        return "unchecked", "no roll record"
+    if secret_lost(dice, rec, revealed):
+        return "unchecked", "secret lost in a restart"
+    return "board", None
 
 
 def stats(roster, events, dice=None, start=None):

@@ -169,15 +169,17 @@ def _boot(v):
     return v is None or _hex(v, 8)
 
 
+def _need(ok, what):
+    """SaveError naming the dice field ``what`` unless ``ok``."""
+    if not ok:
+        raise SaveError("dice: " + what)
+
+
 def check_dice(dice):
     """The ``dice`` section's shape (docs/dice.md: the board's commitments, roll and reveal
     lines, as host_tools.files.dicelog.DiceLog.as_dict keeps them): SaveError naming the field.
     Whether the rolls are true is ``fleetref verify``'s question, not this one."""
-
-    def need(ok, what):
-        if not ok:
-            raise SaveError("dice: " + what)
-
+    need = _need
     need(isinstance(dice, dict), "must be an object")
     need(
         dice.get("commit") is None or _hex(dice.get("commit"), 64),
@@ -203,37 +205,43 @@ def check_dice(dice):
     rolls, reveals = dice.get("rolls", []), dice.get("reveals", [])
     need(isinstance(rolls, list) and isinstance(reveals, list), "rolls and reveals must be lists")
     for i, r in enumerate(rolls):
-        w = "rolls[%d]" % i
-        need(
-            isinstance(r, dict) and _int(r.get("seq"), 1, MAX_SEQ),
-            w + ": seq must be 1..%d" % MAX_SEQ,
-        )
-        need(_boot(r.get("boot")), w + ": boot must be 8 hex digits")
-        need(
-            _int(r.get("s", 0), 0, 255)
-            and _int(r.get("ep", 0), 0, MAX_SEQ)
-            and _int(r.get("phys", 0), 0, 1),
-            w + ": s, ep and phys must be small integers",
-        )
-        need(r.get("ent") is None or _hex(r.get("ent"), 8), w + ": ent must be 8 hex digits")
-        d = r.get("d", [])
-        need(
-            isinstance(d, list) and all(_int(x, 0, 255) for x in d),
-            w + ": d must be a list of dice values",
-        )
+        _check_roll("rolls[%d]" % i, r)
     for i, r in enumerate(reveals):
-        w = "reveals[%d]" % i
-        need(
-            isinstance(r, dict) and _int(r.get("ep"), 0, MAX_SEQ) and _boot(r.get("boot")),
-            w + ": ep must be an integer 0..%d and boot 8 hex digits" % MAX_SEQ,
-        )
-        need(
-            all(r.get(k) is None or _hex(r.get(k), 64) for k in ("commit", "secret", "next")),
-            w + ": commit, secret and next must be 64 hex digits or null",
-        )
-        need(
-            r.get("seq") is None or _int(r.get("seq"), 0, MAX_SEQ), w + ": seq must be an integer"
-        )
+        _check_reveal("reveals[%d]" % i, r)
+
+
+def _check_roll(w, r):
+    """One roll line of the dice section (``w``: its place, as "rolls[3]"): SaveError."""
+    _need(
+        isinstance(r, dict) and _int(r.get("seq"), 1, MAX_SEQ),
+        w + ": seq must be 1..%d" % MAX_SEQ,
+    )
+    _need(_boot(r.get("boot")), w + ": boot must be 8 hex digits")
+    _need(
+        _int(r.get("s", 0), 0, 255)
+        and _int(r.get("ep", 0), 0, MAX_SEQ)
+        and _int(r.get("phys", 0), 0, 1),
+        w + ": s, ep and phys must be small integers",
+    )
+    _need(r.get("ent") is None or _hex(r.get("ent"), 8), w + ": ent must be 8 hex digits")
+    d = r.get("d", [])
+    _need(
+        isinstance(d, list) and all(_int(x, 0, 255) for x in d),
+        w + ": d must be a list of dice values",
+    )
+
+
+def _check_reveal(w, r):
+    """One reveal line of the dice section (``w``: its place, as "reveals[0]"): SaveError."""
+    _need(
+        isinstance(r, dict) and _int(r.get("ep"), 0, MAX_SEQ) and _boot(r.get("boot")),
+        w + ": ep must be an integer 0..%d and boot 8 hex digits" % MAX_SEQ,
+    )
+    _need(
+        all(r.get(k) is None or _hex(r.get(k), 64) for k in ("commit", "secret", "next")),
+        w + ": commit, secret and next must be 64 hex digits or null",
+    )
+    _need(r.get("seq") is None or _int(r.get("seq"), 0, MAX_SEQ), w + ": seq must be an integer")
 
 
 def end_problem(n, count, head, chain, last):

@@ -120,27 +120,9 @@ def load(port, path, force=False, say=None):
     try:
         m.send({"c": "hello", "proto": PROTO_VERSION})
         hello = _reply(m, "hello", "hello")
-        bseq = hello.get("seq") or 0
-        same = hello.get("gid") == data["game"].get("gid")
-        if bseq and not force and not (same and bseq <= g.seq):
-            raise MirrorError(
-                "the board holds %s (%s, %d events): loading would replace it; "
-                "add --force to do so"
-                % (
-                    "this game further on" if same else "another game in play",
-                    hello.get("scenario") or "?",
-                    bseq,
-                )
-            )
-        if bseq:
-            backup = backup_path(path, hello)
-            m.sync()
-            _pull(m, backup)
-            if say is not None:
-                say(
-                    "the board's game (%s, %d events) saved to %s first"
-                    % (hello.get("scenario") or "?", bseq, backup)
-                )
+        _refuse_replace(hello, data, g, force)
+        if hello.get("seq"):
+            backup = _back_up(m, path, hello, say)
         m.send(
             {
                 "c": "load",
@@ -149,21 +131,7 @@ def load(port, path, force=False, say=None):
             }
         )
         started = True  # (from here a lost link may leave the board in the new game)
-        while _reply(m, "load", "game", LOAD_TIMEOUT).get("gid") == hello.get("gid"):
-            pass  # another tool's answer about the game before (err: refused)
-        if data["base"]:
-            m.send({"c": "base", "base_seq": data["base_seq"], "base": data["base"]})
-            _ok(m, "base")
-        evs = [r["ev"] for r in data["events"]]
-        for i in range(0, len(evs), 100):
-            m.send({"c": "append", "events": evs[i : i + 100]})
-            _ok(m, "append")
-        board = m.board_snapshot()
-        if board["state_hash"] != g.state_hash():
-            raise MirrorError(
-                "restored, but the board's state hash %s differs from the "
-                "file's %s" % (board["state_hash"], g.state_hash())
-            )
+        board = _restore(m, data, g, hello)
     except (MirrorError, serial.SerialException, OSError) as e:
         if not started or (isinstance(e, Refused) and e.c == "load"):
             raise  # nothing sent, or the board refused the game: it is as it was
@@ -182,6 +150,60 @@ def load(port, path, force=False, say=None):
     finally:
         m.close()
     return board["state_hash"]
+
+
+def _refuse_replace(hello, data, g, force):
+    """MirrorError when the board (its ``hello``) holds a game in play that loading ``data``
+    (played to Game ``g``) would replace: another game, or this game further on; not with
+    ``force``."""
+    bseq = hello.get("seq") or 0
+    same = hello.get("gid") == data["game"].get("gid")
+    if bseq and not force and not (same and bseq <= g.seq):
+        raise MirrorError(
+            "the board holds %s (%s, %d events): loading would replace it; "
+            "add --force to do so"
+            % (
+                "this game further on" if same else "another game in play",
+                hello.get("scenario") or "?",
+                bseq,
+            )
+        )
+
+
+def _back_up(m, path, hello, say):
+    """Save the game the board holds (its ``hello``) beside ``path`` (:func:`backup_path`),
+    telling ``say`` where; returns the backup's path."""
+    backup = backup_path(path, hello)
+    m.sync()
+    _pull(m, backup)
+    if say is not None:
+        say(
+            "the board's game (%s, %d events) saved to %s first"
+            % (hello.get("scenario") or "?", hello.get("seq") or 0, backup)
+        )
+    return backup
+
+
+def _restore(m, data, g, hello):
+    """After the load command: wait for the board's new game, send the file's base state and
+    events, and check the board's state hash against Game ``g``'s. Returns the board's
+    snapshot; MirrorError when a command is refused or the hashes differ."""
+    while _reply(m, "load", "game", LOAD_TIMEOUT).get("gid") == hello.get("gid"):
+        pass  # another tool's answer about the game before (err: refused)
+    if data["base"]:
+        m.send({"c": "base", "base_seq": data["base_seq"], "base": data["base"]})
+        _ok(m, "base")
+    evs = [r["ev"] for r in data["events"]]
+    for i in range(0, len(evs), 100):
+        m.send({"c": "append", "events": evs[i : i + 100]})
+        _ok(m, "append")
+    board = m.board_snapshot()
+    if board["state_hash"] != g.state_hash():
+        raise MirrorError(
+            "restored, but the board's state hash %s differs from the "
+            "file's %s" % (board["state_hash"], g.state_hash())
+        )
+    return board
 
 
 def _reply(m, c, t, timeout=None):

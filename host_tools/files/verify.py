@@ -154,6 +154,15 @@ def verify_game(roster, events, dice):
     return res
 
 
+def check_live(dicelog, roster, events):
+    """Verify now the rolls of the replica's events (list of (seq, ev) from event 1) against
+    the DiceLog ``dicelog``; the result (:func:`verify_game`) is kept in its ``last`` (what
+    its view shows) and returned."""
+    result = verify_game(roster, events, dicelog.as_dict())
+    dicelog.last = result
+    return result
+
+
 def _check_roll(g, seq, ev, rec, secrets, cur):
     # one roll with a record: "ok", "physical", "unrevealed", "lost" or what is wrong (str)
     faces, draws = rec.get("s"), rec.get("d") or []

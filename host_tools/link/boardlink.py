@@ -90,11 +90,11 @@ def open_port(port, baud=115200):
     """The board at ``port``, shared with the other fleetref tools that follow it
     (host_tools/link/sharedport.py): an object with what BoardLink uses of a pyserial port. Raises
     PortBusy when another program holds the port, MirrorError when it cannot be opened."""
-    from host_tools.link import sharedport
+    from host_tools.link import relay, sharedport
 
     try:
         if sharedport.shareable(port):
-            return sharedport.attach(port, baud)
+            return relay.attach(port, baud)
         # timeout 0: reads never wait; read_msg waits in select() on the descriptor
         return serial.serial_for_url(port, baudrate=baud, timeout=0, exclusive=True)
     except sharedport.AttachError as e:

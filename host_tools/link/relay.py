@@ -6,14 +6,27 @@ leaves it closes the port; when its process ends, every tool sees its link drop.
 Design: docs/protocol.md, "Sharing a board among host tools"."""
 
 import atexit
+import errno
 import os
 import selectors
 import socket
 import threading
+import time
 
 import serial
 
-from host_tools.link.sharedport import GREETING, MAX_BACKLOG, MAX_LINE, SharedPort
+from host_tools.link.sharedport import (
+    GREETING,
+    MAX_BACKLOG,
+    MAX_LINE,
+    AttachError,
+    SharedPort,
+    socket_path,
+)
+
+# Seconds a tool keeps trying while the port is locked and no relay answers: the process
+# holding it may be starting its relay or handing the port over as it ends.
+ATTACH_WAIT = 2.0
 
 
 class _Client:
@@ -234,3 +247,59 @@ class Relay:
 def _stop_all():
     for r in list(_RELAYS):
         r.stop()
+
+
+def attach(port, baud=115200, wait=ATTACH_WAIT):
+    """A :class:`SharedPort` on the board at ``port``: the relay's, or this process's own
+    relay when none runs. Raises AttachError (``busy`` when another program holds the port)
+    or serial.SerialException (no such device, no permission)."""
+    path = socket_path(port)
+    end = time.monotonic() + wait
+    while True:
+        sock, mute = _connect(path)
+        if sock is not None:
+            return SharedPort(sock, port)
+        try:
+            return Relay(port, baud, path).local_client()
+        except serial.SerialException as e:
+            if getattr(e, "errno", None) not in (errno.EAGAIN, errno.EWOULDBLOCK):
+                raise
+        if time.monotonic() >= end:
+            if mute:
+                raise AttachError(
+                    "the fleetref process holding it does not answer (stopped "
+                    "with Ctrl-Z?): resume or end it",
+                    busy=True,
+                )
+            raise AttachError(
+                "another program holds it (a serial terminal, mpremote, an "
+                "editor's REPL?): close that and try again",
+                busy=True,
+            )
+        time.sleep(0.05)
+
+
+def _connect(path):
+    """(socket connected to a relay that greeted it, or None; True when a socket took the
+    connection but no relay greeted it)."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(2.0)
+    try:
+        s.connect(path)
+    except OSError:
+        s.close()
+        return None, False
+    try:
+        got = b""
+        while not got.endswith(b"\n"):
+            chunk = s.recv(len(GREETING) - len(got))
+            if not chunk:
+                raise OSError("the relay closed")
+            got += chunk
+        if got != GREETING:
+            raise OSError("not a fleetref relay")
+        s.settimeout(None)
+        return s, False
+    except OSError:
+        s.close()
+        return None, True

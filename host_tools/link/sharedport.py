@@ -1,7 +1,8 @@
 """One board, many host tools: the first fleetref process that opens a board's serial port
 holds it (exclusively, as before) in a relay thread (host_tools/link/relay.py) and serves it on a
 Unix socket; every tool, that one included, talks to the relay through a socket with a
-:class:`SharedPort`, an object offering what host_tools/link/boardlink.py uses of a pyserial port.
+:class:`SharedPort`, an object offering what host_tools/link/boardlink.py uses of a pyserial port
+(``relay.attach`` gives a tool its SharedPort, starting the relay when none runs).
 The relay sends each whole command line of every tool to the board and every whole line of
 the board to every tool.
 
@@ -12,7 +13,6 @@ holding it ends, the others see their link drop and attach again, and one of the
 port from then on. Ports given as URLs (``socket://``, ``loop://``) are opened directly.
 Design and guarantees: docs/protocol.md, "Sharing a board among host tools"."""
 
-import errno
 import fcntl
 import hashlib
 import os
@@ -22,13 +22,9 @@ import stat
 import struct
 import tempfile
 import termios
-import time
 
 import serial
 
-# Seconds a tool keeps trying while the port is locked and no relay answers: the process
-# holding it may be starting its relay or handing the port over as it ends.
-ATTACH_WAIT = 2.0
 GREETING = b"fleetref-relay 1\n"  # the relay's first line to a tool (not JSON: ignored)
 MAX_LINE = 1 << 20  # a tool's line longer than this (no newline) drops that tool
 MAX_BACKLOG = 16 << 20  # board output a tool has not read: beyond it the tool is dropped
@@ -72,64 +68,6 @@ def socket_path(port):
         if len(path.encode()) < 100:  # a Unix socket's path is at most 107 bytes
             return path
     raise AttachError("no folder with a path short enough for a socket (set TMPDIR)")
-
-
-def attach(port, baud=115200, wait=ATTACH_WAIT):
-    """A :class:`SharedPort` on the board at ``port``: the relay's, or this process's own
-    relay when none runs. Raises AttachError (``busy`` when another program holds the port)
-    or serial.SerialException (no such device, no permission)."""
-    from host_tools.link import relay
-
-    path = socket_path(port)
-    end = time.monotonic() + wait
-    while True:
-        sock, mute = _connect(path)
-        if sock is not None:
-            return SharedPort(sock, port)
-        try:
-            return relay.Relay(port, baud, path).local_client()
-        except serial.SerialException as e:
-            if getattr(e, "errno", None) not in (errno.EAGAIN, errno.EWOULDBLOCK):
-                raise
-        if time.monotonic() >= end:
-            if mute:
-                raise AttachError(
-                    "the fleetref process holding it does not answer (stopped "
-                    "with Ctrl-Z?): resume or end it",
-                    busy=True,
-                )
-            raise AttachError(
-                "another program holds it (a serial terminal, mpremote, an "
-                "editor's REPL?): close that and try again",
-                busy=True,
-            )
-        time.sleep(0.05)
-
-
-def _connect(path):
-    """(socket connected to a relay that greeted it, or None; True when a socket took the
-    connection but no relay greeted it)."""
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(2.0)
-    try:
-        s.connect(path)
-    except OSError:
-        s.close()
-        return None, False
-    try:
-        got = b""
-        while not got.endswith(b"\n"):
-            chunk = s.recv(len(GREETING) - len(got))
-            if not chunk:
-                raise OSError("the relay closed")
-            got += chunk
-        if got != GREETING:
-            raise OSError("not a fleetref relay")
-        s.settimeout(None)
-        return s, False
-    except OSError:
-        s.close()
-        return None, True
 
 
 class SharedPort:

@@ -39,14 +39,8 @@ def make_board(args):
     ser = PtySerial()  # the virtual drivers (sim/virtual.py), on the firmware's
     display = FrameCapture()  # driver contracts (referee/assembly.py)
     keys = QueueKeys()
-    if args.seed is not None:  # reproducible test dice: not committed
-        dice = Dice(XorShift32(args.seed))
-    else:  # committed board rolls (docs/dice.md)
-        from referee.dice import Fair
-
-        dice = Dice(Fair(board_seed()))
     # the board as firmware/main.py assembles it, with the simulator's display and keys
-    runner = assemble(board, rdir, ser, dice, display, keys)
+    runner = assemble(board, rdir, ser, _sim_dice(args), display, keys)
     app, keymap = runner.app, runner.keymap
     from host_tools.board.firmware_build import source_hash
 
@@ -62,36 +56,10 @@ def make_board(args):
             )
         )
     settings = gamesettings.parse(args)  # --setting, --clock (ValueError: one line)
-    wanted = None
-    if args.roster:
-        wanted = os.path.splitext(os.path.basename(args.roster))[0]
-    elif args.scenario:
-        wanted = args.scenario
-    elif args.ruleset:
-        wanted = rules.get(args.ruleset).example
+    wanted = _wanted_game(args)
     j = app.journal
     if j is not None and not args.new and j.has_game():
-        held = None
-        try:
-            line = j.setup()  # (a str, as the journal holds a game; or it raises)
-            if line is not None:
-                held = json.loads(line).get("scenario")
-        except (ValueError, KeyError, TypeError, AttributeError):
-            pass
-        if held is None:
-            where = j.set_aside()
-            app.boot_note = (
-                "journal damaged: its set-up is unreadable; damaged files kept in "
-                "%s; a new game is started" % where
-            )
-        elif (wanted is not None and held != wanted) or settings:
-            raise ValueError(
-                "%s holds a game of %s in play (with its own settings): leave out "
-                "--scenario/--roster/--ruleset/--setting/--clock to resume it, or "
-                "add --new to start %s over it" % (args.flash, held, wanted or held)
-            )
-        else:
-            app.boot(held)
+        _resume_journal(app, args, wanted, settings)
     if app.game is None:
         if args.roster:
             app.load_text(
@@ -103,6 +71,56 @@ def make_board(args):
         print("fleetref sim: " + app.boot_note, file=sys.stderr, flush=True)
     app.on_event = EventRecord(app)  # pyright: ignore[reportAttributeAccessIssue]  (None in firmware, a host's to set)
     return app, runner, ser, keys, display, keymap
+
+
+def _sim_dice(args):
+    """The board's dice: reproducible test dice with ``--seed`` (not committed), else
+    committed board rolls (docs/dice.md)."""
+    if args.seed is not None:  # reproducible test dice: not committed
+        return Dice(XorShift32(args.seed))
+    from referee.dice import Fair  # committed board rolls (docs/dice.md)
+
+    return Dice(Fair(board_seed()))
+
+
+def _wanted_game(args):
+    """The scenario the command line asks for (a roster file's name, ``--scenario``, or the
+    example of ``--ruleset``), or None when it names none."""
+    if args.roster:
+        return os.path.splitext(os.path.basename(args.roster))[0]
+    if args.scenario:
+        return args.scenario
+    if args.ruleset:
+        return rules.get(args.ruleset).example
+    return None
+
+
+def _resume_journal(app, args, wanted, settings):
+    """Resume the game the flash folder's journal holds (a damaged set-up is set aside and
+    said in ``app.boot_note``). ValueError (one line) when the command line asks for another
+    game (``wanted``) or new ``settings`` without ``--new``."""
+    j = app.journal
+    held = None
+    try:
+        line = j.setup()  # (a str, as the journal holds a game; or it raises)
+        if line is not None:
+            held = json.loads(line).get("scenario")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        pass
+    if held is None:
+        where = j.set_aside()
+        app.boot_note = (
+            "journal damaged: its set-up is unreadable; damaged files kept in "
+            "%s; a new game is started" % where
+        )
+    elif (wanted is not None and held != wanted) or settings:
+        raise ValueError(
+            "%s holds a game of %s in play (with its own settings): leave out "
+            "--scenario/--roster/--ruleset/--setting/--clock to resume it, or "
+            "add --new to start %s over it" % (args.flash, held, wanted or held)
+        )
+    else:
+        app.boot(held)
 
 
 def _board_for_script(args):

@@ -310,29 +310,41 @@ def first_sync(m):
         m.close()  # (said by follow if opening it again fails too)
 
 
+def _check_args(args):
+    """The broker, event and table names checked; returns the password read from
+    ``--password-file`` (or None). Raises mqttlink.MqttError (one line)."""
+    mqttlink.parse_broker(args.broker)
+    mqttlink.check_name("event", args.event)
+    mqttlink.check_name("table", args.table)
+    pw = mqttlink.read_password(args.password_file) if args.password_file else None
+    if pw and not args.user:
+        raise mqttlink.MqttError("--password-file needs --user")
+    return pw
+
+
+def _client(args, pw):
+    """The MQTT client of the table, with its will (the table offline), not started yet."""
+    st = mqttlink.topic(args.event, args.table, "status")
+    return mqttlink.Client(
+        args.broker,
+        "fleetref-pub-%s-%s" % (args.event, args.table),
+        args.user,
+        pw,
+        will=(st, will_payload(), 1, True),
+        warn=say,
+        ca_file=args.ca_file,
+    )
+
+
 def main(args):
     from host_tools.link.mirror import Disagreement, Mirror, MirrorError, find_port
 
     m = client = None
     started = False
     try:
-        mqttlink.parse_broker(args.broker)
-        mqttlink.check_name("event", args.event)
-        mqttlink.check_name("table", args.table)
-        pw = mqttlink.read_password(args.password_file) if args.password_file else None
-        if pw and not args.user:
-            raise mqttlink.MqttError("--password-file needs --user")
+        pw = _check_args(args)
         port = find_port(say) if args.port == "auto" else args.port
-        st = mqttlink.topic(args.event, args.table, "status")
-        client = mqttlink.Client(
-            args.broker,
-            "fleetref-pub-%s-%s" % (args.event, args.table),
-            args.user,
-            pw,
-            will=(st, will_payload(), 1, True),
-            warn=say,
-            ca_file=args.ca_file,
-        )
+        client = _client(args, pw)
         client.start()  # (it stops itself when the broker refuses)
         started = True
         m = Mirror(port, baud=args.baud, auto=args.port == "auto", warn=say)

@@ -122,37 +122,9 @@ class MirrorScreen:
         m = self.m
         rep = m.rep
         g = rep.game
-        if rep.gid != self.gid:
-            if self.gid is not None:
-                self.game_notes.append(
-                    "NEW GAME %s (%s): was %s" % (rep.gid, rep.scenario, self.gid)
-                )
-                del self.game_notes[:-2]
-            self.gid = rep.gid
+        self._note_new_game(rep)
         head = view.header_text(g, rep.scenario).split()
-        link = "connected" if m.connected else "DISCONNECTED (retrying)"
-        hs = Text("%s %s, game %s, seq %d, " % (link, m.port, rep.gid, g.seq))
-        if rep.mismatches:
-            hs.append(
-                plural(len(rep.mismatches), "HASH MISMATCH", "HASH MISMATCHES"), style="bold red"
-            )
-        else:
-            hs.append("hashes agree (%d checked)" % rep.checked, style="green")
-        dv = rep.dicelog.view()  # committed dice (docs/dice.md)
-        if dv["commit"]:
-            hs.append(", dice commit %s.. (epoch %d)" % (dv["commit"][:12], dv["epoch"]))
-            if dv["bad"]:
-                hs.append(
-                    " " + plural(len(dv["bad"]), "DICE MISMATCH", "DICE MISMATCHES"),
-                    style="bold red",
-                )
-            elif dv["verified"] is not None:
-                hs.append(" %s verified" % plural(dv["verified"], "roll"), style="green")
-            if dv["unchecked"]:  # a restart lost their secret or their record
-                hs.append(" %d CANNOT BE CHECKED" % dv["unchecked"], style="bold yellow")
-        ck = clockview.view(m)  # time banks (docs/clock.md)
-        if ck:
-            clockview.append(hs, ck, g.side_names)
+        hs = self._status_line(g)
         notes = [Text(n, style="bold yellow") for n in self.game_notes + self.warnings]
         notes += self._link_note(g)  # "link lost ...", or the restore (mirror.py)
         if rep.decided is not None and g.winner() is not None:  # the deciding moment
@@ -191,6 +163,46 @@ class MirrorScreen:
             Section(hist, priority=2, keep=0),
             Section([hs], priority=8, keep=1),
         ]
+
+    def _note_new_game(self, rep):
+        """A new game on the board (replica ``rep``) is said in the notes (the last two)."""
+        if rep.gid != self.gid:
+            if self.gid is not None:
+                self.game_notes.append(
+                    "NEW GAME %s (%s): was %s" % (rep.gid, rep.scenario, self.gid)
+                )
+                del self.game_notes[:-2]
+            self.gid = rep.gid
+
+    def _status_line(self, g):
+        """The link's line: connected or not, the game, the hash checks, the committed dice
+        (docs/dice.md) and the clocks (docs/clock.md) of game ``g``."""
+        m = self.m
+        rep = m.rep
+        link = "connected" if m.connected else "DISCONNECTED (retrying)"
+        hs = Text("%s %s, game %s, seq %d, " % (link, m.port, rep.gid, g.seq))
+        if rep.mismatches:
+            hs.append(
+                plural(len(rep.mismatches), "HASH MISMATCH", "HASH MISMATCHES"), style="bold red"
+            )
+        else:
+            hs.append("hashes agree (%d checked)" % rep.checked, style="green")
+        dv = rep.dicelog.view()  # committed dice (docs/dice.md)
+        if dv["commit"]:
+            hs.append(", dice commit %s.. (epoch %d)" % (dv["commit"][:12], dv["epoch"]))
+            if dv["bad"]:
+                hs.append(
+                    " " + plural(len(dv["bad"]), "DICE MISMATCH", "DICE MISMATCHES"),
+                    style="bold red",
+                )
+            elif dv["verified"] is not None:
+                hs.append(" %s verified" % plural(dv["verified"], "roll"), style="green")
+            if dv["unchecked"]:  # a restart lost their secret or their record
+                hs.append(" %d CANNOT BE CHECKED" % dv["unchecked"], style="bold yellow")
+        ck = clockview.view(m)  # time banks (docs/clock.md)
+        if ck:
+            clockview.append(hs, ck, g.side_names)
+        return hs
 
     def build(self, width=None, height=None):
         m = self.m

@@ -113,45 +113,9 @@ class SimView:
         app = self.app
         g = app.game
         head = view.header_text(g, app.scenario).split()
-        if self.boot_line and g.seq != self.boot_seq:
-            self.boot_line = ""
-        sel = [Text(self.boot_line, style="bold cyan")] if self.boot_line else []
-        sel.append(Text(selected_line(g, app.pad.cursor), style="bold"))
-        if app.mark != 255:
-            sel.append(Text("marked: %s" % g.names[app.mark], style="magenta"))
-        pick = app.pad.aim_pick
-        if pick is not None and pick[0] == app.mark:  # the pad's aim, not logged yet
-            sel.append(
-                Text(
-                    "aiming: %s %s (logged when it acts)"
-                    % (possessive(g.names[pick[0]]), g.rules.aim_text(g, pick[1], pick[2])),
-                    style="magenta",
-                )
-            )
+        sel = self._selection_lines(g)
         sel += clockview.sim_lines(app)  # time banks (docs/clock.md): paused, time left
-        if app.pad.menu is not None:
-            sel.append(
-                Text(
-                    "menu: %s (sel+/sel- choose, enter loads, hold enter leaves)"
-                    % app.pad.menu[app.pad.menu_i],
-                    style="bold cyan",
-                )
-            )
-        if app.pad.count or app.pad.count2:
-            sel.append(
-                Text(
-                    "counted on the pad for the next action: %d, %d"
-                    % (app.pad.count, app.pad.count2)
-                )
-            )
-        if app.pad.entry:
-            sel.append(
-                Text(
-                    "entering the %s d20: %d"
-                    % (possessive(g.side_names[app.pad.entry - 1]), app.pad.entry_value),
-                    style="bold",
-                )
-            )
+        sel += self._pad_lines(g)
         refusal = self.refusals.current()
         if refusal:
             sel.append(Text("refused: %s" % refusal, style="bold red"))
@@ -172,6 +136,54 @@ class SimView:
             Section(self.legend_lines(), priority=6, keep=1, what="key rows"),
             Section([status], priority=2, keep=0),
         ]
+
+    def _selection_lines(self, g):
+        """The boot line (until the first event), the selected ship, the marked one and the
+        pad's aim not logged yet, for game ``g``."""
+        app = self.app
+        if self.boot_line and g.seq != self.boot_seq:
+            self.boot_line = ""
+        sel = [Text(self.boot_line, style="bold cyan")] if self.boot_line else []
+        sel.append(Text(selected_line(g, app.pad.cursor), style="bold"))
+        if app.mark != 255:
+            sel.append(Text("marked: %s" % g.names[app.mark], style="magenta"))
+        pick = app.pad.aim_pick
+        if pick is not None and pick[0] == app.mark:  # the pad's aim, not logged yet
+            sel.append(
+                Text(
+                    "aiming: %s %s (logged when it acts)"
+                    % (possessive(g.names[pick[0]]), g.rules.aim_text(g, pick[1], pick[2])),
+                    style="magenta",
+                )
+            )
+        return sel
+
+    def _pad_lines(self, g):
+        """What the pad holds for game ``g``: its menu, the counts for the next action, a
+        d20 being entered."""
+        pad = self.app.pad
+        out = []
+        if pad.menu is not None:
+            out.append(
+                Text(
+                    "menu: %s (sel+/sel- choose, enter loads, hold enter leaves)"
+                    % pad.menu[pad.menu_i],
+                    style="bold cyan",
+                )
+            )
+        if pad.count or pad.count2:
+            out.append(
+                Text("counted on the pad for the next action: %d, %d" % (pad.count, pad.count2))
+            )
+        if pad.entry:
+            out.append(
+                Text(
+                    "entering the %s d20: %d"
+                    % (possessive(g.side_names[pad.entry - 1]), pad.entry_value),
+                    style="bold",
+                )
+            )
+        return out
 
     def render(self, width=None, height=None):
         app = self.app

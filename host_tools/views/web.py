@@ -70,19 +70,45 @@ def page_routes(pages, title="fleetref"):
     return [Route(path, page) for path in pages] + [Route("/static/{name}", static)]
 
 
+def _since(value):
+    """A ``since`` parameter as an event number >= 0, or None when it is not one."""
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        return None
+    return n if n >= 0 else None
+
+
+async def _updates(feed, since, loop, changed):
+    """The stream's updates of ``feed`` (webfeed.Feed) after event ``since``: the state and
+    the events since the last update (all of a new game's), one each time ``changed`` (an
+    asyncio.Event that ``feed`` sets on ``loop``) is set; unsubscribes when the stream ends."""
+    cursor, gid = since, None
+    try:
+        while True:
+            changed.clear()
+            st = feed.state()
+            fgid, _seq, recs = feed.events_since(cursor if gid in (None, st["gid"]) else 0)
+            gid = fgid
+            if recs:
+                cursor = recs[-1]["seq"]
+            yield {
+                "event": "update",
+                "id": str(cursor),
+                "data": json.dumps({"gid": fgid, "state": st, "events": recs}),
+                "retry": 500,
+            }
+            await changed.wait()
+    finally:
+        feed.unsubscribe(loop, changed)
+
+
 def make_app(feed, title="fleetref"):
     """The Starlette application serving ``feed`` (webfeed.Feed)."""
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse
     from starlette.routing import Route
     from sse_starlette.sse import EventSourceResponse
-
-    def _since(value):
-        try:
-            n = int(value)
-        except (TypeError, ValueError):
-            return None
-        return n if n >= 0 else None
 
     async def api_state(request):
         return JSONResponse(feed.state())
@@ -104,27 +130,9 @@ def make_app(feed, title="fleetref"):
         changed = asyncio.Event()
         feed.subscribe(loop, changed)
 
-        async def gen():
-            cursor, gid = since, None
-            try:
-                while True:
-                    changed.clear()
-                    st = feed.state()
-                    fgid, _seq, recs = feed.events_since(cursor if gid in (None, st["gid"]) else 0)
-                    gid = fgid
-                    if recs:
-                        cursor = recs[-1]["seq"]
-                    yield {
-                        "event": "update",
-                        "id": str(cursor),
-                        "data": json.dumps({"gid": fgid, "state": st, "events": recs}),
-                        "retry": 500,
-                    }
-                    await changed.wait()
-            finally:
-                feed.unsubscribe(loop, changed)
-
-        return EventSourceResponse(gen(), ping=15, headers={"Cache-Control": "no-store"})
+        return EventSourceResponse(
+            _updates(feed, since, loop, changed), ping=15, headers={"Cache-Control": "no-store"}
+        )
 
     routes = page_routes(PAGES, title) + [
         Route("/api/state", api_state),
