@@ -27,20 +27,13 @@ referee.loop.Runner takes.
 
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
-from referee.render import SIDE_RGB, SIDE_DIM, RED, GREY, WHITE, YELLOW, DIM_WHITE, OPTION_RGB
-from referee.render import CYAN as MARKED
-
-MODE_RGB = (0, 60, 255)  # key 12, the mode key (cyan means the marked ship)
-DIM_RED = (60, 0, 0)
-BLUE = (0, 0, 255)
-AMBER = (255, 110, 0)
-OFF = (0, 0, 0)
+from referee.palette import SIDE_RGB, SIDE_DIM, RED, DIM_RED, GREY, WHITE, DIM_WHITE, YELLOW
+from referee.palette import AMBER, BLUE, OFF, PURPLE, DIM_PURPLE, OPTION_RGB
+from referee.palette import CYAN as MARKED, MODE_BLUE as MODE_RGB  # key 12, the mode key
 
 SHIPS = 0
 ACTIONS_MODE = 1
 NUMBERS_MODE = 2
-PURPLE = (120, 0, 255)
-DIM_PURPLE = (20, 0, 45)
 PER_PAGE = 12
 ACTION_KEYS = (
     "dmg+",

@@ -35,23 +35,25 @@ columns), side 0 on the left:
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
 from referee import overlay, glyphs, shiprow
+from referee.palette import (
+    SIDE_RGB,
+    SIDE_DIM,
+    RED,
+    DARK_RED,
+    AMBER,
+    GREY,
+    WHITE,
+    DIM_WHITE,
+    YELLOW,
+    DIM_YELLOW,
+    PURPLE,
+    DIM_PURPLE,
+    CYAN,
+    MAGENTA,
+    BLUE,
+    OPTION_RGB,
+)
 
-SIDE_RGB = ((0, 90, 255), (0, 200, 60))
-SIDE_DIM = ((0, 18, 60), (0, 45, 14))
-RED = (255, 0, 0)
-DARK_RED = (50, 0, 0)
-AMBER = (255, 110, 0)
-GREY = (40, 40, 40)
-WHITE = (255, 255, 255)
-DIM_WHITE = (30, 30, 30)
-YELLOW = (255, 220, 0)
-DIM_YELLOW = (40, 30, 0)
-PURPLE = (120, 0, 255)  # phase pips: the current phase
-DIM_PURPLE = (20, 0, 45)
-CYAN = (0, 200, 200)  # the marked ship (acting ship, counter source)
-MAGENTA = (255, 0, 200)
-BLUE = (0, 0, 255)
-OPTION_RGB = ((255, 140, 0), (0, 220, 220), (220, 0, 220), (255, 255, 0))
 BAR = shiprow.BAR
 # the status pixel (column 6): none, selected, marked, firing now, full-power move, to act
 ST_SELECTED, ST_MARKED, ST_FIRING, ST_FULL_POWER, ST_TO_ACT = 1, 2, 3, 4, 5
