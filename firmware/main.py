@@ -8,10 +8,7 @@ returns to the REPL, so mpremote can always take the board back.
 import gc
 import json
 
-try:
-    import asyncio
-except ImportError:
-    import uasyncio as asyncio
+import asyncio
 
 from referee.assembly import assemble, clock_task
 from referee.dice import Dice, Fair, XorShift32

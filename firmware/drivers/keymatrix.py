@@ -13,8 +13,6 @@ on release; holding it ``long_ms`` gives a long press at once (and nothing on re
 from referee.assembly import Keys
 from referee.ticks import ticks_diff
 
-NONE = 255
-
 
 class Debouncer:
     """Debounce and long-press logic for ``n`` keys, independent of the GPIO.

@@ -11,10 +11,7 @@ catches up with ``events``). Ctrl-C is left to MicroPython, so mpremote can take
 import select
 import sys
 
-try:
-    import asyncio
-except ImportError:
-    import uasyncio as asyncio
+import asyncio
 
 from referee.assembly import Serial
 from referee.protocol import MAX_LINE, NO_ROOM, NOT_UTF8, OVERLONG

@@ -16,10 +16,10 @@ from referee.dice import fair_of
 from referee.link import SerialLink
 from referee.pad import Pad, ACTIONS  # noqa: F401  (ACTIONS: main.py and the host import it here)
 
-try:
+from referee.compat import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (MicroPython has no typing module)
     from typing import Callable  # noqa: F401  (for a type comment)
-except ImportError:  # MicroPython: no typing module, and no need of one
-    pass
 
 ERROR_MS = 1200
 

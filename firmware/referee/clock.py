@@ -25,6 +25,7 @@ Pausing is the board's alone (not in the hashed state): it says so to every host
 
 from referee.events import NONE, EV_UNDO, EV_CLOCK  # (EV_CLOCK re-exported)
 from referee.ticks import ticks_ms, ticks_diff
+from referee.palette import AMBER, RED, SIDE_DIM, SIDE_RGB, WHITE  # the grid's draw
 
 SETTINGS = {"clock_s": (0, 0, 360000), "clock_inc_s": (0, 0, 3600), "clock_zero": (0, 0, 1)}
 BYTES = 7
@@ -342,11 +343,6 @@ def hello_fields(app, msg):
     msg["clock"] = {"paused": p, "running": run, "used_ms": used}
 
 
-AMBER = (255, 110, 0)
-RED = (255, 0, 0)
-WHITE = (255, 255, 255)
-
-
 def draw(r, app):
     """The clocks on the grid (render.py calls this before the overlay): each side's minutes
     left (rounded up; 3x5 digits, glyphs.py) in its half below the fleets when five rows are
@@ -359,7 +355,6 @@ def draw(r, app):
     if not g.clock_state or pad.entry or g.rules.phases[g.phase] == "initiative":
         return
     from referee import glyphs
-    from referee.render import SIDE_RGB, SIDE_DIM
 
     rpp = r.rows_per_page
     shown = 0

@@ -6,6 +6,9 @@ A player may instead enter the value of a physical die; that goes straight into 
 event log, so replaying a game never needs the random source.
 """
 
+import hashlib
+from binascii import crc32 as _crc32, hexlify
+
 
 class XorShift32:
     """Deterministic 32-bit xorshift generator (Marsaglia 2003, shifts 13/17/5).
@@ -68,14 +71,6 @@ class Dice:
 
 
 # ---- verifiable board rolls: commit, then reveal (docs/dice.md, issue 14) ---------------
-try:
-    import hashlib
-except ImportError:  # very old MicroPython
-    import uhashlib as hashlib
-try:
-    from binascii import hexlify
-except ImportError:
-    from ubinascii import hexlify
 
 DOMAIN = b"fleetref-roll-v1"
 MAX_RECORDS = 600  # roll records held per game (RAM); older ones are dropped
@@ -149,12 +144,6 @@ except ImportError:
         import time
 
         return int(getattr(time, "perf_counter")() * 1000000)
-
-
-try:
-    from binascii import crc32 as _crc32
-except ImportError:  # MicroPython before binascii was renamed
-    from ubinascii import crc32 as _crc32
 
 
 class Fair:

@@ -10,6 +10,8 @@ source ship or NONE), ``round``, ``phase``, ``init``, ``prev_init``, ``rolls``, 
 ``active``. Hot state is bytearrays and ints (RAM on the Pico is about 190 KB).
 """
 
+from binascii import crc32
+
 from referee.events import NONE
 
 # core per-ship flag bits (Fleet.flags)
@@ -22,11 +24,6 @@ OK = 0
 DAMAGED = 1
 DESTROYED = 2
 STATUS_NAMES = ("ok", "damaged", "destroyed")
-
-try:
-    from binascii import crc32
-except ImportError:  # MicroPython before binascii was renamed
-    from ubinascii import crc32
 
 
 def _canon(v, out):

@@ -7,12 +7,9 @@ plus ``open`` on the Pico (:class:`OSFS`), littlefs-python in the tests, a direc
 simulator.
 """
 
-try:
-    import sys
+from referee.compat import MICROPYTHON
 
-    HOST = sys.implementation.name != "micropython"
-except (ImportError, AttributeError):
-    HOST = False
+HOST = not MICROPYTHON
 
 
 class OSFS:

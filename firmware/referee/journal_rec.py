@@ -10,10 +10,7 @@ record of another game (or another roster) passes. Layouts (little-endian):
   hash (4), then the CRC-32 of all that.
 """
 
-try:
-    from binascii import crc32
-except ImportError:  # pragma: no cover - very old MicroPython
-    from ubinascii import crc32
+from binascii import crc32
 
 from referee.events import pack_into, unpack
 

@@ -4,13 +4,9 @@ files and what each holds: journal.py). It keeps what writing needs to know betw
 the game key, the log's start and length, the ring's slot and the snapshot left due.
 """
 
-import sys
-
 from referee import journal_rec as formats
-from referee.events import pack_into
-
-# a str is a buffer of its UTF-8 bytes on MicroPython (crc32 and file writes take it as is)
-_STR_IS_BUFFER = sys.implementation.name == "micropython"
+from referee.compat import MICROPYTHON as _STR_IS_BUFFER  # a str is a buffer of its UTF-8
+from referee.events import pack_into  # bytes on MicroPython (crc32 and writes take it as is)
 
 
 def buffers(setup):

@@ -21,27 +21,33 @@ actions alt1-4), 8 roll (long: reveal the dice secret, docs/dice.md), 9 enter ph
 dice (long: cancel), 10 other side (long: pause or resume the clocks), 11 mark; 12 back to
 ships, 13 phase, 14 undo, 15 next ship.
 
+The scenario menu (hold key 12 in any mode; referee/menu.py) takes all 16 keys while it is
+open: keys 0-11 are its entries (12 a page: the page of the chosen entry), yellow, the
+chosen one white; a short press chooses one. Key 13 loads the chosen scenario; over a game
+in play the first press only arms it (the entry and key 13 turn red) and a second press of
+key 13 loads it, keeping the game it replaces (the menu's last entry, "previous game",
+brings it back); any other key disarms. Key 14 (like undo) or key 12 leaves the menu with
+the game in play as it was. Key 15 chooses the next entry (onto the next page after the
+12th).
+
 The object is both the key map (``action``) and the renderer (``render``, ``fb``) that
 referee.loop.Runner takes.
 """
 
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
-from referee.render import SIDE_RGB, SIDE_DIM, RED, GREY, WHITE, YELLOW, DIM_WHITE, OPTION_RGB
-from referee.render import CYAN as MARKED
-
-MODE_RGB = (0, 60, 255)  # key 12, the mode key (cyan means the marked ship)
-DIM_RED = (60, 0, 0)
-BLUE = (0, 0, 255)
-AMBER = (255, 110, 0)
-OFF = (0, 0, 0)
+from referee.palette import SIDE_RGB, SIDE_DIM, RED, DIM_RED, GREY, WHITE, DIM_WHITE, YELLOW
+from referee.palette import AMBER, BLUE, OFF, PURPLE, DIM_PURPLE, OPTION_RGB
+from referee.palette import CYAN as MARKED, MODE_BLUE as MODE_RGB  # key 12, the mode key
 
 SHIPS = 0
 ACTIONS_MODE = 1
 NUMBERS_MODE = 2
-PURPLE = (120, 0, 255)
-DIM_PURPLE = (20, 0, 45)
 PER_PAGE = 12
+# the scenario menu's keys 12-15: leave, load (twice over a game in play), leave, next entry
+MENU_ACTIONS = ("menu", "enter", "undo", "sel+")
+# the keys as menu.py's texts name them: (choose an entry, load it, leave the menu)
+MENU_WORDS = ("keys 0-11 choose a scenario (15: the next)", "key 13", "key 14")
 ACTION_KEYS = (
     "dmg+",
     "dmg-",
@@ -70,6 +76,8 @@ class KeypadUI:
     def action(self, k, is_long):
         """Action name for key ``k``, or None when the key only changed the UI mode."""
         app = self.app
+        if app.pad.menu is not None:  # the scenario menu takes every key (docstring)
+            return self._menu_action(k)
         if k == 12 and is_long:
             return "menu"
         if k == 15 and is_long:
@@ -105,6 +113,13 @@ class KeypadUI:
             return "alt%d" % (k - 3)
         return ACTION_KEYS[k]
 
+    def _menu_action(self, k):
+        """The menu's action for key ``k``: ``sel:<entry>`` for keys 0-11 (the entry on that
+        key, on the chosen entry's page), else MENU_ACTIONS."""
+        if k < PER_PAGE:
+            return "sel:%d" % (self.app.pad.menu_i // PER_PAGE * PER_PAGE + k)
+        return MENU_ACTIONS[k - PER_PAGE]
+
     # ---- renderer ----------------------------------------------------------------------
     def _px(self, k, c):
         o = k * 3
@@ -117,6 +132,9 @@ class KeypadUI:
         for k in range(16):
             self._px(k, OFF)
         if g is None:
+            return self.fb
+        if app.pad.menu is not None:
+            self._menu(app.pad, error)
             return self.fb
         if self.mode == NUMBERS_MODE:
             self._numbers(app, g, error)
@@ -189,3 +207,15 @@ class KeypadUI:
                 self._binary(k0, g.rolls[s], c, DIM_WHITE)
         if error:
             self._px(0, RED)
+
+    def _menu(self, pad, error):
+        """The scenario menu on the keys (module docstring): the chosen entry's page of
+        entries on keys 0-11, red when armed (key 13 again loads); the menu's keys 12-15."""
+        first = pad.menu_i // PER_PAGE * PER_PAGE
+        for k in range(min(len(pad.menu) - first, PER_PAGE)):
+            i = first + k
+            self._px(k, YELLOW if i != pad.menu_i else RED if pad.menu_arm == i else WHITE)
+        self._px(12, MODE_RGB)
+        self._px(13, RED if error or pad.menu_arm is not None else AMBER)
+        self._px(14, DIM_RED)
+        self._px(15, DIM_WHITE)

@@ -17,10 +17,7 @@ An exception in a task is reported over serial and shown on the grid, and the ta
 KeyboardInterrupt (Ctrl-C from mpremote) is not caught, so the REPL can always take the board.
 """
 
-try:
-    import asyncio
-except ImportError:  # MicroPython before asyncio was renamed
-    import uasyncio as asyncio
+import asyncio
 
 from referee.ticks import ticks_diff, ticks_ms  # wrapping ticks: the loop's clock
 

@@ -1,5 +1,5 @@
-"""The pad's scenario menu (hold ``phase``): sel+/sel- choose, enter loads, cancel, undo or
-menu leave. Nothing in play is lost from it:
+"""The pad's scenario menu (hold ``phase``): sel+/sel- choose (``sel:<i>``: entry i), enter
+loads, cancel, undo or menu leave. Nothing in play is lost from it:
 
 - over a game in play (one event or more), enter asks for a second press of enter on the same
   entry (the grid shows the chosen pip red and the error row says so); any other key leaves
@@ -10,11 +10,34 @@ menu leave. Nothing in play is lost from it:
 - while a game is kept the menu's last entry is :data:`PREV` ("previous game"): loading it
   (with the same second press) brings that game back as it was, and keeps the one it
   replaces in its turn, so the two can be swapped back and forth.
+
+Its texts name the keys of the board's pad: :data:`PAD_WORDS` (the grid's key map), or the
+keypad base's own (``keypad_ui.MENU_WORDS``: its keys are numbered, not named).
 """
 
 from referee import scenarios
 
 PREV = "previous game"
+# how the texts name the keys: (choose an entry, load it, leave the menu)
+PAD_WORDS = ("sel+/sel- choose a scenario", "enter", "hold enter")
+
+
+def _words(app):
+    """The key words (as :data:`PAD_WORDS`) of ``app``'s board."""
+    if app.board.get("ui") == "keypad":
+        from referee.keypad_ui import MENU_WORDS
+
+        return MENU_WORDS
+    return PAD_WORDS
+
+
+def _entry(action, n):
+    """The entry ``i`` that action ``sel:<i>`` chooses in a menu of ``n`` entries, or None
+    (another action, or no such entry)."""
+    digits = action[4:]
+    if action.startswith("sel:") and digits.isdigit() and int(digits) < n:
+        return int(digits)
+    return None
 
 
 def _prev_dir(j):
@@ -51,18 +74,19 @@ def key(app, action):
         return None
     arm = pad.menu_arm
     pad.menu_arm = None
+    chosen = _entry(action, len(pad.menu))
     if action in ("sel+", "dmg+"):
         pad.menu_i = (pad.menu_i + 1) % len(pad.menu)
     elif action in ("sel-", "dmg-"):
         pad.menu_i = (pad.menu_i - 1) % len(pad.menu)
+    elif chosen is not None:
+        pad.menu_i = chosen
     elif action in ("cancel", "undo", "menu"):
         pad.menu = None
     elif action == "enter":
         return _enter(app, arm)
     else:
-        return app.error(
-            "menu: sel+/sel- choose a scenario, enter loads it, hold enter to leave", "key"
-        )
+        return app.error("menu: %s, %s loads it, %s to leave" % _words(app), "key")
     return None
 
 
@@ -73,8 +97,8 @@ def _enter(app, arm):
     if g is not None and g.seq and arm != pad.menu_i:
         pad.menu_arm = pad.menu_i  # a second press of enter confirms
         return app.error(
-            "a game is in play (%d events): press enter again to load %s; the "
-            "game in play is kept (menu: %s)" % (g.seq, name, PREV),
+            "a game is in play (%d events): press %s again to load %s; the "
+            "game in play is kept (menu: %s)" % (g.seq, _words(app)[1], name, PREV),
             "key",
         )
     pad.menu = None

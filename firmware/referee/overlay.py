@@ -19,6 +19,7 @@ identical to the renderer's.
 
 from referee.events import NONE, EV_INIT
 from referee import glyphs
+from referee.palette import SIDE_RGB, SIDE_DIM, WHITE, YELLOW, BLUE, MAGENTA, OFF
 
 KIND_RULE = 0
 KIND_PHASE = 1
@@ -26,7 +27,7 @@ KIND_ORDER = 2
 KIND_NOTHING = 3
 KIND_JOURNAL = 4
 KIND_NAMES = ("rule", "phase", "order", "nothing", "journal")
-KIND_RGB = (None, (255, 220, 0), (255, 255, 255), (0, 0, 255), (255, 0, 200))
+KIND_RGB = (None, YELLOW, WHITE, BLUE, MAGENTA)
 
 # words of the referee's refusal texts that tell the kind (first match wins)
 KIND_WORDS = (
@@ -59,24 +60,6 @@ def refusal_kind(text):
     return KIND_RULE
 
 
-_COLOURS = []
-
-
-def _colours():
-    """render.py's side colours (and its dark pixel), imported once (render imports this
-    module first)."""
-    if not _COLOURS:
-        from referee.render import SIDE_RGB, SIDE_DIM, ZERO_B
-
-        _COLOURS.append(SIDE_RGB)
-        _COLOURS.append(SIDE_DIM)
-        _COLOURS.append(ZERO_B)
-    return _COLOURS[0], _COLOURS[1]
-
-
-WHITE = (255, 255, 255)
-
-
 def plan(r, app, want):
     """Fill ``want`` (a list of 2, one per half of renderer ``r``) with what the overlay's
     digits show there this frame: (top row, number, colour), or None. The renderer skips the
@@ -94,9 +77,8 @@ def plan(r, app, want):
         if g.init == NONE or not g.rolls[0]:
             want[0] = (y, g.round, WHITE)
         else:
-            side_rgb, side_dim = _colours()
             for s in range(2):
-                want[s] = (y, g.rolls[s], side_rgb[s] if g.init == s else side_dim[s])
+                want[s] = (y, g.rolls[s], SIDE_RGB[s] if g.init == s else SIDE_DIM[s])
     else:
         d = last_dice(r, g)  # an attack's d20
         if d is not None:
@@ -126,8 +108,7 @@ def last_dice(r, g):
                     and g.game_state[0] == 2
                     and g.game_state[1] == v
                 )  # (rules/d20.py: 2 a miss)
-                side_rgb, side_dim = _colours()
-                r.dice = (s, v, side_dim[s] if miss else side_rgb[s])
+                r.dice = (s, v, SIDE_DIM[s] if miss else SIDE_RGB[s])
     return r.dice
 
 
@@ -177,9 +158,7 @@ def win_gap(r, win):
     frame last (a redrawn half-row or the overlay's digits blank its pixels; no digit reaches
     it); dark again once an undo took the win back (``win`` None). Allocates nothing."""
     r.gap_lit = win is not None
-    if not _COLOURS:
-        _colours()
-    c = _COLOURS[0][win] if win is not None else _COLOURS[2]
+    c = SIDE_RGB[win] if win is not None else OFF
     x = r.half - 1
     for y in range(2, r.h - 2):
         r.px(x, y, c)

@@ -34,25 +34,24 @@ columns), side 0 on the left:
 
 from referee.events import NONE
 from referee.fleet import F_LAUNCHED
-from referee import overlay, glyphs, shiprow
+from referee import overlay, glyphs, shiprow, render_edges
+from referee.shiprow import STATUS_X  # status pixel; column 7 is the gap between the fleets
+from referee.palette import (
+    SIDE_RGB,
+    SIDE_DIM,
+    RED,
+    DARK_RED,
+    AMBER,
+    GREY,
+    WHITE,
+    DIM_WHITE,
+    YELLOW,
+    DIM_YELLOW,
+    CYAN,
+    MAGENTA,
+    BLUE,
+)
 
-SIDE_RGB = ((0, 90, 255), (0, 200, 60))
-SIDE_DIM = ((0, 18, 60), (0, 45, 14))
-RED = (255, 0, 0)
-DARK_RED = (50, 0, 0)
-AMBER = (255, 110, 0)
-GREY = (40, 40, 40)
-WHITE = (255, 255, 255)
-DIM_WHITE = (30, 30, 30)
-YELLOW = (255, 220, 0)
-DIM_YELLOW = (40, 30, 0)
-PURPLE = (120, 0, 255)  # phase pips: the current phase
-DIM_PURPLE = (20, 0, 45)
-CYAN = (0, 200, 200)  # the marked ship (acting ship, counter source)
-MAGENTA = (255, 0, 200)
-BLUE = (0, 0, 255)
-OPTION_RGB = ((255, 140, 0), (0, 220, 220), (220, 0, 220), (255, 255, 0))
-BAR = shiprow.BAR
 # the status pixel (column 6): none, selected, marked, firing now, full-power move, to act
 ST_SELECTED, ST_MARKED, ST_FIRING, ST_FULL_POWER, ST_TO_ACT = 1, 2, 3, 4, 5
 STATUS_RGB = (None, WHITE, CYAN, MAGENTA, BLUE, DIM_WHITE)
@@ -65,8 +64,6 @@ for _c in (
 ):
     PALETTE.extend(bytes(_c))
 K_STATUS = 7 << 19  # a half-row key's status bits (below: what else the row shows)
-CC_X = shiprow.CC_X  # command counters: columns 4-5 of a half
-STATUS_X = shiprow.STATUS_X  # status pixel; column 7 is the gap between the fleets
 
 
 class Renderer:
@@ -146,20 +143,11 @@ class Renderer:
             self.event_window = g.winner()
         return self.event_window
 
-    def _win_row(self, pad, win):
-        """Row 1 while the game has a winner (seed 004 Victory): the whole row in the winner's
-        colour, the current page's pip white (every frame, constant colours: no allocation)."""
-        c = SIDE_RGB[win]
-        for x in range(self.w):
-            self.px(x, 1, c)
-        if pad.pages() > 1:
-            self.px(pad.page, 1, WHITE)
-
     def render(self, app, error=False):
         """Draw ``app`` (a Referee: its .game, .mark and .pad's cursor, page, entry and menu);
-        returns self.fb. One method per band of the grid, each with its own cache: only what
-        changed is redrawn, and the frame is the same as a full redraw's
-        (tests/core/test_render_incremental.py). Allocates nothing in a frame."""
+        returns self.fb. One method per band of the grid (the edge rows: render_edges.py),
+        each with its own cache: only what changed is redrawn, and the frame is the same as a
+        full redraw's (tests/core/test_render_incremental.py). Allocates nothing in a frame."""
         g = app.game
         if g is None:
             self.clear()
@@ -184,12 +172,12 @@ class Renderer:
             self.marks_ok = False
         same = self.rows_ok and self.seen == sb  # a bytearray compare: in C, no allocation
         if not same:
-            self._row0(g)
-        self._row1(pad, error)
+            render_edges.row0(self, g)
+        render_edges.row1(self, pad, error)
         self._ship_rows(app, pad, g, sb, same)
         if not same:
-            self._chart(g)
-        self._dice_row(pad, g, same)
+            render_edges.chart(self, g)
+        render_edges.dice_row(self, pad, g, same)
         if g.clock_state:  # time banks: minutes left per side (referee/clock.py)
             from referee.clock import draw
 
@@ -201,61 +189,6 @@ class Renderer:
                 self, self.event_window
             )  # (after the digits: they blank their half-rows)
         return self.fb
-
-    def _row0(self, g):
-        """Row 0: round, phases, who moves first, initiative (drawn from the state alone;
-        redrawn only when one of them changed)."""
-        w = self.w
-        half = self.half
-        mf = g.rules.acting_side(g)
-        win = self.winner(g)
-        r = g.round
-        r0 = self.row0
-        if r0[0] == r and r0[1] == g.phase and r0[2] == mf and r0[3] == win and r0[4] == g.init:
-            return
-        r0[0] = r
-        r0[1] = g.phase
-        r0[2] = mf
-        r0[3] = win
-        r0[4] = g.init
-        self.clear_rows(0, 1)
-        for b in range(8):
-            if r & (1 << (7 - b)):
-                self.px(b, 0, WHITE)
-        nph = len(g.rules.phases)
-        for k in range(nph):
-            x = half + 1 + k
-            if x < w - 2:
-                self.px(x, 0, PURPLE if k == g.phase else DIM_PURPLE)
-        if mf != NONE:
-            self.px(w - 2, 0, SIDE_RGB[mf])
-        if win is not None:
-            self.px(half, 0, SIDE_RGB[win])
-        self.px(w - 1, 0, DIM_WHITE if g.init == NONE else SIDE_RGB[g.init])
-
-    def _row1(self, pad, error):
-        """Row 1: the pages, the error, the menu or the winner (the UI's: every frame)."""
-        w = self.w
-        self.clear_rows(1, 2)
-        if error:
-            self.fill(0, 1, w, RED)
-        elif pad.menu is not None:
-            for k in range(min(len(pad.menu), w)):
-                self.px(
-                    k,
-                    1,
-                    YELLOW
-                    if k != pad.menu_i
-                    # red: enter again loads
-                    else RED
-                    if pad.menu_arm == k
-                    else WHITE,
-                )  # over the game (menu.py)
-        elif self.event_window is not None:
-            self._win_row(pad, self.event_window)
-        else:
-            for k in range(min(pad.pages(), w)):
-                self.px(k, 1, WHITE if k == pad.page else DIM_WHITE)
 
     def _ship_rows(self, app, pad, g, sb, same):
         """Rows 2 .. H-3, the ships: only the half-rows whose key changed (``same``: the
@@ -347,35 +280,6 @@ class Renderer:
             if k:
                 self._ship(g, i, x0, 2 + row, s, k >> 19 & 7)
 
-    def _chart(self, g):
-        """Row H-2: the fleet command chart (from the state alone)."""
-        y = self.h - 2
-        half = self.half
-        self.clear_rows(y, y + 1)
-        for s in range(2):
-            for k in range(min(g.option_count, half)):
-                if g.chart[s * g.option_count + k] != NONE:
-                    self.px(s * half + k, y, OPTION_RGB[k % 4])
-
-    def _dice_row(self, pad, g, same):
-        """Row H-1: the state's rolls, or the value being entered."""
-        y = self.h - 1
-        half = self.half
-        u = self.ui15
-        if same and u[0] == pad.entry and u[1] == pad.entry_value:
-            return
-        u[0] = pad.entry
-        u[1] = pad.entry_value
-        self.clear_rows(y, y + 1)
-        if pad.entry:
-            s = pad.entry - 1
-            self._bar(s * half, y, pad.entry_value, WHITE)
-        else:
-            for s in range(2):
-                v = g.rolls[s]
-                if v:
-                    self._bar(s * half, y, v, SIDE_RGB[s] if g.init == s else SIDE_DIM[s])
-
     def scribble(self, x0, y):
         """Blank the half-row (``x0``, ``y``) for something drawn over the ship rows (the
         overlay's digits): the next frame redraws it."""
@@ -396,9 +300,6 @@ class Renderer:
         if n > 0:
             a = (y * self.w + x0) * 3
             self.fb[a : a + 3 * n] = bytes(c) * n
-
-    def _bar(self, x0, y, v, c):
-        self.fill(x0, y, (v * self.half + 19) // 20, c)
 
     def _ship(self, g, i, x0, y, s, status):
         """Ship ``i`` on the blank half-row (``x0``, ``y``) of side ``s`` (shiprow.py)."""

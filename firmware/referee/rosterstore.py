@@ -15,13 +15,13 @@ import os
 
 from referee import protocol, scenarios
 
-MAX_NAME = 24
+MAX_ROSTER_NAME = 24  # a roster's file name (its entry in the pad's menu), in characters
 
 
 def check_name(name):
     """``name`` if it is a usable file name for a roster; ValueError otherwise."""
-    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
-        raise ValueError("a roster name is 1..%d characters" % MAX_NAME)
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_ROSTER_NAME:
+        raise ValueError("a roster name is 1..%d characters" % MAX_ROSTER_NAME)
     for ch in name:
         if not (ch.isalpha() or ch.isdigit() or ch in "-_"):
             raise ValueError("a roster name uses letters, digits, - and _ only (%r)" % name)

@@ -173,6 +173,7 @@ def _keys(sheet, board, rs, x0, y, width):
 def _codes(sheet, x0, y, width):
     """The status LED's colours (left column) and the refusal codes (right column)."""
     from referee import overlay, shiprow
+    from referee.palette import RED
 
     half = width / 2
     sheet.text(
@@ -184,7 +185,7 @@ def _codes(sheet, x0, y, width):
         sheet.text(x0 + 5.5, yy + 3.0, name, cls="status")
     sheet.text(x0 + half, y, "refusal codes (row 1, first 3 LEDs)", size=4, bold=True)
     for k, name in enumerate(overlay.KIND_NAMES):
-        c = overlay.KIND_RGB[k] or (255, 0, 0)
+        c = overlay.KIND_RGB[k] or RED
         yy = y + 2 + CODE_H * k
         sheet.rect(x0 + half, yy, 3.6, 3.6, fill=c, stroke=(51, 51, 51), lw=0.2)
         sheet.text(x0 + half + 5.5, yy + 3.0, REFUSAL_WORDS[name], cls="code")

@@ -8,7 +8,7 @@ import pytest
 
 from support import ROOT
 from support.game import make_referee
-from referee import render
+from referee import palette, render
 from referee.app import Referee, ACTIONS
 from referee.assembly import Display, Keys, Serial
 from referee.dice import Dice, XorShift32
@@ -36,7 +36,7 @@ def test_layout_round_phase_initiative_bars_counters_chart_dice():
     fb = r.render(a)
     assert len(fb) == 16 * 16 * 3
     assert r.get(7, 0) == render.WHITE and r.get(6, 0) == (0, 0, 0)  # round 1 in binary
-    assert r.get(9 + 3, 0) == render.PURPLE  # phase 3 "attack"
+    assert r.get(9 + 3, 0) == palette.PURPLE  # phase 3 "attack"
     assert r.get(15, 0) == render.SIDE_RGB[0]  # initiative: side 0
     assert r.get(14, 0) == render.SIDE_RGB[0]  # side 0 attacks first
     # Falcon, row 3 (ship 1 of side 0): 5 hp in 4 pixels: 2 pending amber, X in side colour,
@@ -56,7 +56,7 @@ def test_layout_round_phase_initiative_bars_counters_chart_dice():
     # TIE fighters aboard: grey
     assert r.get(8, 4) == render.GREY
     # chart: side 1 option 2 (Power to Engines)
-    assert r.get(8 + 2, 14) == render.OPTION_RGB[2] and r.get(2, 14) == (0, 0, 0)
+    assert r.get(8 + 2, 14) == palette.OPTION_RGB[2] and r.get(2, 14) == (0, 0, 0)
     # dice: 14 -> 6 px bright for the holder, 9 -> 4 px dim
     assert [r.get(x, 15) != (0, 0, 0) for x in range(8)] == [True] * 6 + [False] * 2
     assert r.get(8 + 3, 15) == render.SIDE_DIM[1] and r.get(8 + 4, 15) == (0, 0, 0)

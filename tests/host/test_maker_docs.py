@@ -164,7 +164,7 @@ def _band(bands, word):
 
 
 def test_screen_layout_bands_are_what_the_renderer_paints():
-    from referee import render
+    from referee import palette, render
 
     app = pictures.sample_app()
     w, h = app.board["grid"]["w"], app.board["grid"]["h"]
@@ -183,10 +183,10 @@ def test_screen_layout_bands_are_what_the_renderer_paints():
     counters = _band(bands, "command counters")
     assert {k for k, c in px.items() if c in (render.YELLOW, render.DIM_YELLOW)} <= counters
     chart = _band(bands, "fleet command chart")
-    opts = {k for k, c in px.items() if c in render.OPTION_RGB and k[0] == h - 2}
+    opts = {k for k, c in px.items() if c in palette.OPTION_RGB and k[0] == h - 2}
     assert opts and opts <= chart
     phases = _band(bands, "phase pips")
-    assert {k for k, c in px.items() if c in (render.PURPLE, render.DIM_PURPLE)} <= phases
+    assert {k for k, c in px.items() if c in (palette.PURPLE, palette.DIM_PURPLE)} <= phases
     dice = _band(bands, "last initiative roll")
     assert {k for k in lit if k[0] == h - 1} <= dice and any(k[0] == h - 1 for k in lit)
     # the round's bits: round 255 lights exactly the round band

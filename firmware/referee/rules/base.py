@@ -24,6 +24,10 @@ MOVE_HOLDER_FIRST = (
     1  # seed 004 "Movement Phase": "The player with the initiative moves all their ships"
 )
 
+# The event kind of a ship's move, shared by the rulesets that log moves (each module says
+# what its fields hold); the other kinds of a ruleset are its own (``EVENTS``).
+EV_MOVE = 11
+
 # Fleet command option effects the core enforces.
 EFFECT_NONE = 0  # recorded only (the players apply it on the table)
 EFFECT_AVOID = 1  # cancels one pending hit on the ship it is played for (Fly Casual)

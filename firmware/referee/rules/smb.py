@@ -14,12 +14,12 @@ Roster ``extras.ion_cannon`` {``side``, ``bonus``, ``bursts``}; ``victory`` cond
 """
 
 from referee.events import NONE
-from referee.rules.base import TIE_KEEP, MOVE_HOLDER_FIRST, byte, flag_bits
+from referee.rules.base import EV_MOVE, TIE_KEEP, MOVE_HOLDER_FIRST, byte, flag_bits
 from referee.rules.d20 import D20Rules, D20_STATS, d20_stats, EV_AIM, EV_ATTACK
 from referee.rules import smb_responses, smb_scenarios
 
 EV_POWER = 6  # ship, 0, 0: a full-power move
-EV_MOVE = 11  # ship, mode (1 standard, 2 full power, 3 fighter attack), 0
+# EV_MOVE (rules/base.py): ship, mode (1 standard, 2 full power, 3 fighter attack), 0
 EV_RESPONSE = 12  # responder, kind (1 countermove, 2 rapid fire; +4 mover ended behind), mover
 EV_EXIT = 16  # ship, 1 left by the far table edge / 2 hit the target port
 EV_ION = 17  # target, d20 roll, facing: the planetary Ion Cannon

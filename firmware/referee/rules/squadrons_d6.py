@@ -16,9 +16,7 @@ no initiative roll and does not say who moves first: either player may start.
 """
 
 from referee.events import NONE
-from referee.rules.base import Ruleset, byte
-
-EV_MOVE = 11
+from referee.rules.base import EV_MOVE, Ruleset, byte
 
 S_SPACE = 0
 S_PILOTING = 1

@@ -26,7 +26,7 @@
 
 from referee.events import NONE, EV_COUNTER
 from referee.fleet import F_FIRED
-from referee.rules.base import Option, EFFECT_NONE
+from referee.rules.base import EV_MOVE, Option, EFFECT_NONE
 from referee.rules.d20 import EV_AIM, EV_ATTACK, D20Rules
 from referee.rules import swsb
 from referee.rules.swsb import (
@@ -41,7 +41,7 @@ from referee.rules.swsb import (
     S_ABILITIES,
 )
 
-EV_MOVE = 11  # ship, 1, 0: an activation's move
+# EV_MOVE (rules/base.py): ship, 1, 0: an activation's move
 EV_CHOOSE = 14  # side that moves first
 
 EFFECT_FIGHTER_REACH = 2  # the side's fighters attack within 2"
