@@ -59,6 +59,7 @@ def _dice(v, where):
 
 
 def _damaged(v, w):
+    """``damaged``: the card's damaged side, an object of defense, attack and pd."""
     if not isinstance(v, dict):
         raise _e(w, "must be an object (the card's damaged side)")
     for dk in v:
@@ -71,6 +72,8 @@ def _damaged(v, w):
 
 
 def _weapons(v, w):
+    """``weapons``: at most 8 objects with text ``kind`` and ``name`` and a ``bonus`` of
+    -99..99."""
     if not isinstance(v, list) or len(v) > 8:
         raise _e(w, "must be a list of at most 8 weapons")
     for j in range(len(v)):
@@ -85,6 +88,7 @@ def _weapons(v, w):
 
 
 def _abilities(v, w):
+    """``abilities``: at most 16 texts of at most 200 characters."""
     if not isinstance(v, list) or len(v) > 16:
         raise _e(w, "must be a list of texts")
     for j in range(len(v)):
@@ -93,11 +97,13 @@ def _abilities(v, w):
 
 
 def _size(v, w):
+    """``size``: small, large or huge."""
     if v not in ("small", "large", "huge"):
         raise _e(w, "must be small, large or huge")
 
 
 def _squadron(v, w):
+    """``squadron``: a name (1..40 characters) or a number."""
     if not (isinstance(v, str) and 0 < len(v) <= 40) and (
         isinstance(v, bool) or not isinstance(v, int)
     ):
@@ -105,6 +111,7 @@ def _squadron(v, w):
 
 
 def _text(v, w):
+    """A text of at most 200 characters (``type``, ``zone``, ``note``, ``name``)."""
     if not isinstance(v, str) or len(v) > 200:
         raise _e(w, "must be a text of at most 200 characters")
 
