@@ -89,9 +89,10 @@ class Fleet:
     """The ships of ``roster`` (a dict normalised by roster.validate) under ``rules`` (a
     rules.base.Ruleset) with the game's ``settings`` (a dict as ``rules.settings`` gives)."""
 
-    def __init__(self, rules, roster, settings):
-        self.rules = rules  # the ruleset (rules.base.Ruleset)
-        self.settings = settings
+    def _take_ships(self, rules, roster):
+        """The ships' set-up from the roster, side 0's ships then side 1's: names, side,
+        class, hit points X and Y, carrier, the ruleset's stat bytes, and the command
+        counters and flags they start with."""
         names = []
         side = []
         cls = []
@@ -118,12 +119,8 @@ class Fleet:
                 vals = rules.parse_stats(s["stats"], ctx)
                 for k in range(ns):
                     st.append(vals[k])
-        self.side_names = (roster["sides"][0]["name"], roster["sides"][1]["name"])
-        self.roster_name = roster["name"]
-        self.extras = roster.get("extras") or {}
-        self.victory = roster.get("victory") or []
         self.names = tuple(names)
-        self.n = n = len(names)
+        self.n = len(names)
         self.side = bytes(side)
         self.cls = bytes(cls)
         self.hp1 = bytes(hp1)
@@ -133,6 +130,16 @@ class Fleet:
         self.stat_count = ns
         self._counters_start = bytes(cc0)
         self._flags_start = bytes(fl0)
+
+    def __init__(self, rules, roster, settings):
+        self.rules = rules  # the ruleset (rules.base.Ruleset)
+        self.settings = settings
+        self._take_ships(rules, roster)
+        self.side_names = (roster["sides"][0]["name"], roster["sides"][1]["name"])
+        self.roster_name = roster["name"]
+        self.extras = roster.get("extras") or {}
+        self.victory = roster.get("victory") or []
+        n = self.n
         self.option_count = len(rules.options)
         self.dmg = bytearray(n)
         self.pending = bytearray(n)
@@ -229,26 +236,25 @@ class Fleet:
         """Canonical bytes of the state (what the hash covers; not the log), as bytes."""
         return bytes(self.state_buf())
 
-    def check_state(self, data):  # noqa: PLR0911 (a refusal each)
+    def check_state(self, data):
         """None when ``data`` (bytes) is a state this game can be in, else the reason: length
         and ship count, round >= 1, phase of the ruleset, initiative holder, d20 rolls, the
         ship firing, each ship's damage (at most X+Y), pending damage, command counters (at
-        most the roster's), flags, and every chart entry (a ship of that side). Changes
-        nothing."""
+        most the roster's), flags, every chart entry (a ship of that side), and the
+        ruleset's flags and bytes. Changes nothing."""
         n = self.n
-        k = self.option_count
-        if (
-            not isinstance(data, (bytes, bytearray))
-            or len(data)
-            != 12
-            + 5 * n
-            + len(self.chart)
-            + len(self.ship_state)
-            + len(self.game_state)
-            + len(self.clock_state)
-            or data[11] != n
-        ):
+        buf = self._state_buffer  # (its length: the state's)
+        if not isinstance(data, (bytes, bytearray)) or len(data) != len(buf) or data[11] != n:
             return "state does not fit this game (%d ships)" % n
+        return (
+            self._check_head(data)
+            or self._check_ships(data)
+            or self._check_chart(data, 12 + 4 * n)
+            or self._check_rule_bytes(data, 12 + 4 * n + len(self.chart))
+        )
+
+    def _check_head(self, data):
+        """The game's own fields (bytes 0..10): round, phase, initiative, rolls, firing."""
         rnd = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
         if rnd < 1:
             return "round must be 1 or more"
@@ -262,8 +268,13 @@ class Fleet:
             return "initiative holder must be side 0, 1 or none"
         if data[7] > 20 or data[8] > 20 or data[9] > 1:
             return "initiative rolls must be 0..20 and their source 0 or 1"
-        if data[10] != NONE and data[10] >= n:
+        if data[10] != NONE and data[10] >= self.n:
             return "the ship firing must be a ship"
+        return None
+
+    def _check_ships(self, data):
+        """Each ship's damage, pending damage, command counters and core flags."""
+        n = self.n
         o = 12
         for i in range(n):
             total = self.hp1[i] + self.hp2[i]
@@ -280,15 +291,24 @@ class Fleet:
                 )
             if data[o + 3 * n + i] & ~(F_LAUNCHED | 2 | F_FIRED | F_LAUNCHED_ONE) & 255:
                 return "%s: unknown flags" % nm
-        o += 4 * n
+        return None
+
+    def _check_chart(self, data, o):
+        """The fleet command chart at ``o``: each entry none or a ship of that side."""
+        k = self.option_count
         for j in range(2 * k):
             v = data[o + j]
-            if v != NONE and (v >= n or self.side[v] != j // k):
+            if v != NONE and (v >= self.n or self.side[v] != j // k):
                 return "fleet command chart entry %d names no ship of that side" % j
-        o += 2 * k
+        return None
+
+    def _check_rule_bytes(self, data, o):
+        """The ruleset's part from ``o``: its flags (only the bits it declares), ship bytes
+        and game bytes within its ``state_limits``."""
+        n = self.n
         rules = self.rules
         nf = len(rules.FLAGS)
-        for i in range(n):  # the ruleset's flags: only the bits it declares
+        for i in range(n):
             if data[o + i] >> nf:
                 return "%s: unknown %s flags" % (self.names[i], rules.name)
         o += n

@@ -73,25 +73,7 @@ def restore(j, game):
     j.aside = None
     w.tail = None  # the history is read back, not taken from RAM
     start, recs, seen = _read_log(files, w.key, probs)
-    best = None  # the snapshot that reaches furthest, and how far
-    reached = 0
-    for name in ("snap.bin", "snap.bin.tmp"):
-        snap = j.read_snapshot(name)
-        if snap is None:
-            if name == "snap.bin":
-                probs.append(
-                    "snap.bin is %s"
-                    % ("missing" if files.read(name) is None else "damaged or of another game")
-                )
-            continue
-        base_seq, _, evs, _, _, _, _, _ = snap
-        seen = max(seen, base_seq + len(evs) // 4)
-        if not _take(game, snap):
-            probs.append("%s does not rebuild the state it stored" % name)
-            continue
-        n = _extend(j, game)
-        if best is None or n > reached:
-            best, reached = snap, n
+    best, seen = _best_snapshot(j, game, probs, seen)
     if best is not None:
         _take(game, best)
         base_seq, _, evs, _, _, _, slot, hfirst = best
@@ -105,17 +87,7 @@ def restore(j, game):
     hist = _history_gap(j, game)
     if hist:
         probs.append(hist)
-    for n in files.names():
-        if n[0] == "h" and n.endswith(".bin"):
-            d = files.read(n) or b""
-            c = formats.parse_chunk(w.key, d)
-            if c is None:
-                probs.append("%s fails its check" % n)
-            elif c[2] != len(d):
-                probs.append(
-                    "%s: %d bytes after event %d fail their check"
-                    % (n, len(d) - c[2], c[0] + len(c[1]) // 4 - 1)
-                )
+    _chunk_problems(j, probs)
     j.seen = max(seen, game.seq)
     for n in files.names():
         if n.endswith(".tmp"):
@@ -129,6 +101,49 @@ def restore(j, game):
     # (a log may start before the snapshot: maintain's new log starts where the history
     # ends; restore skips the records the snapshot holds)
     return game.seq
+
+
+def _best_snapshot(j, game, probs, seen):
+    """Of snap.bin and a snap.bin.tmp left by a cut write, the one from which the history
+    and log rebuild the most events (each tried on ``game``), or None; with ``seen`` raised
+    to the newest event a snapshot holds. What does not check goes to ``probs``. Returns
+    (snapshot, seen)."""
+    best = None  # the snapshot that reaches furthest, and how far
+    reached = 0
+    for name in ("snap.bin", "snap.bin.tmp"):
+        snap = j.read_snapshot(name)
+        if snap is None:
+            if name == "snap.bin":
+                probs.append(
+                    "snap.bin is %s"
+                    % ("missing" if j.files.read(name) is None else "damaged or of another game")
+                )
+            continue
+        base_seq, _, evs, _, _, _, _, _ = snap
+        seen = max(seen, base_seq + len(evs) // 4)
+        if not _take(game, snap):
+            probs.append("%s does not rebuild the state it stored" % name)
+            continue
+        n = _extend(j, game)
+        if best is None or n > reached:
+            best, reached = snap, n
+    return best, seen
+
+
+def _chunk_problems(j, probs):
+    """A line in ``probs`` for each history chunk on flash that fails its check, whole or
+    in its last bytes."""
+    for n in j.files.names():
+        if n[0] == "h" and n.endswith(".bin"):
+            d = j.files.read(n) or b""
+            c = formats.parse_chunk(j.writer.key, d)
+            if c is None:
+                probs.append("%s fails its check" % n)
+            elif c[2] != len(d):
+                probs.append(
+                    "%s: %d bytes after event %d fail their check"
+                    % (n, len(d) - c[2], c[0] + len(c[1]) // 4 - 1)
+                )
 
 
 def _history_gap(j, game):

@@ -202,7 +202,7 @@ class Pad:
         return self.referee.roll_initiative()
 
     def _cancel(self, g, action):
-        return None
+        self.count2 = 0  # a turn (or behind) count being entered starts afresh
 
     def _ship_key(self, g, action):
         # sel:<n> selects ship n; markship:<n> selects it and marks it (or unmarks it)

@@ -28,7 +28,6 @@ MAX_CC = 20
 
 
 MAX_STAT = 99  # defense, attack, bonuses, speed...: two-digit card values
-TEXTS = ("type", "zone", "note", "name")
 
 
 class RosterError(ValueError):
@@ -59,11 +58,110 @@ def _dice(v, where):
     raise _e(where, 'must be a die code like "4D+1" or an integer')
 
 
+def _damaged(v, w):
+    """``damaged``: the card's damaged side, an object of defense, attack and pd."""
+    if not isinstance(v, dict):
+        raise _e(w, "must be an object (the card's damaged side)")
+    for dk in v:
+        if dk == "defense":
+            _defense(v[dk], w + ".defense")
+        elif dk in ("attack", "pd"):
+            _stat_int(v[dk], w + "." + dk)
+        else:
+            raise _e(w, "unknown field %r (defense, attack, pd)" % dk)
+
+
+def _weapons(v, w):
+    """``weapons``: at most 8 objects with text ``kind`` and ``name`` and a ``bonus`` of
+    -99..99."""
+    if not isinstance(v, list) or len(v) > 8:
+        raise _e(w, "must be a list of at most 8 weapons")
+    for j in range(len(v)):
+        wp = v[j]
+        ww = "%s[%d]" % (w, j)
+        if not isinstance(wp, dict):
+            raise _e(ww, "must be an object")
+        if not isinstance(wp.get("kind", ""), str) or not isinstance(wp.get("name", ""), str):
+            raise _e(ww, "kind and name must be text")
+        if "bonus" in wp:
+            _int(wp["bonus"], ww + ".bonus", -MAX_STAT, MAX_STAT)
+
+
+def _abilities(v, w):
+    """``abilities``: at most 16 texts of at most 200 characters."""
+    if not isinstance(v, list) or len(v) > 16:
+        raise _e(w, "must be a list of texts")
+    for j in range(len(v)):
+        if not isinstance(v[j], str) or len(v[j]) > 200:
+            raise _e("%s[%d]" % (w, j), "must be a text of at most 200 characters")
+
+
+def _size(v, w):
+    """``size``: small, large or huge."""
+    if v not in ("small", "large", "huge"):
+        raise _e(w, "must be small, large or huge")
+
+
+def _squadron(v, w):
+    """``squadron``: a name (1..40 characters) or a number."""
+    if not (isinstance(v, str) and 0 < len(v) <= 40) and (
+        isinstance(v, bool) or not isinstance(v, int)
+    ):
+        raise _e(w, "must be a name or a number")
+
+
+def _text(v, w):
+    """A text of at most 200 characters (``type``, ``zone``, ``note``, ``name``)."""
+    if not isinstance(v, str) or len(v) > 200:
+        raise _e(w, "must be a text of at most 200 characters")
+
+
+# the shared card values of ``stats`` (the texts last) and the name of the function
+# (of this module) that checks each, at the same index: constant tuples of names, not of
+# functions, so the table stays in flash
+CARD_STATS = (
+    "defense",
+    "attack",
+    "pd",
+    "speed",
+    "space",
+    "damaged",
+    "weapons",
+    "abilities",
+    "piloting",
+    "maneuverability",
+    "size",
+    "squadron",
+    "type",
+    "zone",
+    "note",
+    "name",
+)
+CARD_CHECKS = (
+    "_defense",
+    "_stat_int",
+    "_stat_int",
+    "_stat_int",
+    "_stat_int",
+    "_damaged",
+    "_weapons",
+    "_abilities",
+    "_dice",
+    "_dice",
+    "_size",
+    "_squadron",
+    "_text",
+    "_text",
+    "_text",
+    "_text",
+)
+
+
 def _stats(st, where):
     """Check a ship's ``stats``: the shared card values (defense, attack, point defense,
-    damaged side, weapons, abilities, speed, dice codes, size, squadron) by type and range;
-    any other key (a ruleset's own flag or number) must be true/false, an integer within
-    -99..99 or a short text."""
+    damaged side, weapons, abilities, speed, dice codes, size, squadron, texts: CARD_STATS)
+    by type and range; any other key (a ruleset's own flag or number) must be true/false, an
+    integer within -99..99 or a short text."""
     if not isinstance(st, dict):
         raise _e(where, "must be an object")
     for k in st:
@@ -71,53 +169,8 @@ def _stats(st, where):
         w = where + "." + str(k)
         if not isinstance(k, str):
             raise _e(where, "keys must be text")
-        if k == "defense":
-            _defense(v, w)
-        elif k in ("attack", "pd", "speed", "space"):
-            _stat_int(v, w)
-        elif k == "damaged":
-            if not isinstance(v, dict):
-                raise _e(w, "must be an object (the card's damaged side)")
-            for dk in v:
-                if dk == "defense":
-                    _defense(v[dk], w + ".defense")
-                elif dk in ("attack", "pd"):
-                    _stat_int(v[dk], w + "." + dk)
-                else:
-                    raise _e(w, "unknown field %r (defense, attack, pd)" % dk)
-        elif k == "weapons":
-            if not isinstance(v, list) or len(v) > 8:
-                raise _e(w, "must be a list of at most 8 weapons")
-            for j in range(len(v)):
-                wp = v[j]
-                ww = "%s[%d]" % (w, j)
-                if not isinstance(wp, dict):
-                    raise _e(ww, "must be an object")
-                if not isinstance(wp.get("kind", ""), str) or not isinstance(
-                    wp.get("name", ""), str
-                ):
-                    raise _e(ww, "kind and name must be text")
-                if "bonus" in wp:
-                    _int(wp["bonus"], ww + ".bonus", -MAX_STAT, MAX_STAT)
-        elif k == "abilities":
-            if not isinstance(v, list) or len(v) > 16:
-                raise _e(w, "must be a list of texts")
-            for j in range(len(v)):
-                if not isinstance(v[j], str) or len(v[j]) > 200:
-                    raise _e("%s[%d]" % (w, j), "must be a text of at most 200 characters")
-        elif k in ("piloting", "maneuverability"):
-            _dice(v, w)
-        elif k == "size":
-            if v not in ("small", "large", "huge"):
-                raise _e(w, "must be small, large or huge")
-        elif k == "squadron":
-            if not (isinstance(v, str) and 0 < len(v) <= 40) and (
-                isinstance(v, bool) or not isinstance(v, int)
-            ):
-                raise _e(w, "must be a name or a number")
-        elif k in TEXTS:
-            if not isinstance(v, str) or len(v) > 200:
-                raise _e(w, "must be a text of at most 200 characters")
+        if k in CARD_STATS:
+            globals()[CARD_CHECKS[CARD_STATS.index(k)]](v, w)
         elif isinstance(v, bool):  # a ruleset's flag (its module reads it by name)
             pass
         elif isinstance(v, int):
@@ -221,6 +274,9 @@ def _ship_fields(s, where):
     return out
 
 
+ROSTER_FIELDS = ("name", "ruleset", "source", "settings", "sides", "note", "victory", "extras")
+
+
 def validate(r, known_rulesets=None):
     """Check roster ``r`` (dict) and return a normalised copy.
 
@@ -228,19 +284,26 @@ def validate(r, known_rulesets=None):
     ship index (int, or -1). ``known_rulesets``: optional collection of valid ruleset names.
     Raises RosterError with the path of the first bad field.
     """
+    name, ruleset, settings = _head(r, known_rulesets)
+    out_sides = _sides(r.get("sides"))
+    _carriers(out_sides)
+    return {
+        "name": name,
+        "ruleset": ruleset,
+        "source": r.get("source", ""),
+        "settings": settings,
+        "sides": out_sides,
+        "victory": _victory(r.get("victory", [])),
+        "extras": _extras(r.get("extras", {})),
+    }
+
+
+def _head(r, known_rulesets):
+    """The roster's own fields before its sides: (name, ruleset, settings)."""
     if not isinstance(r, dict):
         raise _e("roster", "must be an object")
     for k in r:
-        if k not in (
-            "name",
-            "ruleset",
-            "source",
-            "settings",
-            "sides",
-            "note",
-            "victory",
-            "extras",
-        ):
+        if k not in ROSTER_FIELDS:
             raise _e("roster", "unknown field %r" % k)
     for k in ("source", "note"):
         if not isinstance(r.get(k, ""), str):
@@ -254,7 +317,11 @@ def validate(r, known_rulesets=None):
     settings = r.get("settings", {})
     if not isinstance(settings, dict):
         raise _e("settings", "must be an object")
-    sides = r.get("sides")
+    return name, ruleset, settings
+
+
+def _sides(sides):
+    """The two sides, their ships checked and ``count`` expanded: [{name, ships}, ...]."""
     if not isinstance(sides, list) or len(sides) != 2:
         raise _e("sides", "must be a list of exactly 2 sides")
     out_sides = []
@@ -275,7 +342,12 @@ def validate(r, known_rulesets=None):
         out_sides.append({"name": sname, "ships": out})
     if total > MAX_SHIPS:
         raise _e("sides", "at most %d ships in a game (has %d)" % (MAX_SHIPS, total))
-    # names unique within a side (carriers are found by name); resolve carriers to indices
+    return out_sides
+
+
+def _carriers(out_sides):
+    """Names unique within a side (carriers are found by name); each ship's ``carrier``
+    becomes the carrier's index in the game (-1: none)."""
     base = 0
     for si in range(2):
         ships = out_sides[si]["ships"]
@@ -298,14 +370,10 @@ def validate(r, known_rulesets=None):
                     raise _e("sides[%d].ships[%d].carrier" % (si, j), "a ship cannot carry itself")
                 ships[j]["carrier"] = index[c]
         base += len(ships)
-    out = {
-        "name": name,
-        "ruleset": ruleset,
-        "source": r.get("source", ""),
-        "settings": settings,
-        "sides": out_sides,
-    }
-    v = r.get("victory", [])
+
+
+def _victory(v):
+    """The roster's ``victory`` conditions (what the ruleset reads), checked for shape."""
     if not isinstance(v, list):
         raise _e("victory", "must be a list of conditions")
     for k in range(len(v)):
@@ -318,9 +386,11 @@ def validate(r, known_rulesets=None):
             raise _e("victory[%d]" % k, "needs side 0/1 and when (a word the ruleset knows)")
         if not isinstance(c.get("text", ""), str):
             raise _e("victory[%d].text" % k, "must be text")
-    out["victory"] = v
-    ex = r.get("extras", {})
+    return v
+
+
+def _extras(ex):
+    """The roster's ``extras``: what the ruleset reads (rules.base.Ruleset.check_roster)."""
     if not isinstance(ex, dict):
         raise _e("extras", "must be an object")
-    out["extras"] = ex  # what the ruleset reads (rules.base.Ruleset.check_roster)
-    return out
+    return ex

@@ -91,3 +91,21 @@ def test_swsb_addon_turns_from_aim_with_no_ship_marked():
     assert a.game.log[-1] == (11, 0, 1, 2)
     press(a, "mark", "alt2")
     assert a.pad.count2 == 0 and a.pad.aim_pick is not None
+
+
+def test_cancel_drops_a_turn_count_being_entered():
+    """cancel after counting turns: the next move starts with no turns. smb: the Star
+    Destroyer's two counted turns are cancelled, its move makes none (0, not 2 refused);
+    swsb-addon: three turns counted for the class 2 cruiser, cancelled, the move makes one."""
+    a, _ = hoth_movement()
+    select(a, HOTH_SD)
+    assert press(a, "opt4", "opt4", "cancel") is None
+    assert press(a, "opt1") is None
+    assert a.game.log[-1] == (11, HOTH_SD, 1, 0)
+    a, out = make_referee("swsb-addon-example")
+    serial(a, out, c="roll", values=[15, 3])
+    serial(a, out, c="phase")
+    serial(a, out, c="choose", side=0)
+    select(a, 0)
+    assert press(a, "alt2", "alt2", "alt2", "cancel", "alt2", "power") is None
+    assert a.game.log[-1] == (11, 0, 1, 1)

@@ -70,6 +70,14 @@ MOVING = 1
 CAPITAL_PHASE = 2
 
 
+def _fire():
+    """Who may fire what at whom and the attack roll (rules/smb_fire.py), imported on first
+    use."""
+    from referee.rules import smb_fire
+
+    return smb_fire
+
+
 class Rules(D20Rules):
     name = "smb"
     title = "Starwars Miniatures Battlegame (fan, 2007)"
@@ -258,7 +266,7 @@ class Rules(D20Rules):
                     return "%s has not moved: every ship on the table moves" % g.names[left[0]]
         return None
 
-    # ---- firing ------------------------------------------------------------------------------
+    # ---- firing (rules/smb_fire.py, imported on first use) --------------------------------
     def firing_weapon(self, g, a, c):
         """The weapon a shot by ship a on ship c is from: its aimed weapon, the same for the
         attack helper and a hit with ``by`` (docs/protocol.md); a ship that has not aimed
@@ -269,111 +277,21 @@ class Rules(D20Rules):
             return w
         return W_CAPITAL if g.phase == CAPITAL_PHASE else W_RAPID
 
-    def check_fire(self, g, a, c, w):  # noqa: PLR0911 (a refusal each)
+    def check_fire(self, g, a, c, w):
         """Seed 004: who may fire which weapon at whom, now. None or the reason."""
-        nm = g.names[a]
-        if g.rule_flags[a] & ION_NOW:
-            return "%s is ionized: it cannot fire this round" % nm
-        if self.bonus(g, a, w) == 255:
-            return "%s has no %s weapons" % (nm, WEAPON_KINDS[w - W_CAPITAL])
-        if w == W_CAPITAL:
-            if g.phase != CAPITAL_PHASE:
-                return (
-                    "capital weapons fire in the capital weapons phase (%s aims its "
-                    "capital weapons)" % nm
-                )
-            if g.rule_flags[a] & POWER:
-                return "%s made a full-power move and cannot fire capital weapons" % nm
-            if self.kind(g, c, K_FIGHTER):
-                return "capital weapons cannot target fighters"
-            if g.rule_flags[a] & CAP_FIRED:
-                return "%s has already fired its capital weapons this round" % nm
-            if g.settings["capital_rear"] and (self.aim(g, a) >> 3) & 3 == 2:
-                return "capital weapons cannot be fired into the rear facing"
-        elif g.phase != MOVING:
-            if g.phase == CAPITAL_PHASE:
-                return (
-                    "only capital weapons fire in the capital weapons phase (%s aims its "
-                    "%s weapons)" % (nm, WEAPON_KINDS[w - W_CAPITAL])
-                )
-            return "heavy and rapid weapons fire in the movement phase"
-        elif g.ship_state[4 * a + B_RAPID_AT] == c + 1:
-            if w != W_RAPID:
-                return "a response fires rapid weapons only"
-        elif g.rule_flags[a] & ATTACK_MOVE and g.game_state[X_LAST] == a + 1:
-            if g.ship_state[4 * a + B_AM_FIRED] & (1 << (w - W_HEAVY)):
-                return "%s has fired its %s weapon in this attack move" % (
-                    nm,
-                    WEAPON_KINDS[w - W_CAPITAL],
-                )
-            t = g.ship_state[4 * a + B_AM_TARGET]
-            if t and t != c + 1 and g.settings["attack_move_one_target"]:
-                return "the attack move fires at a target: %s's is %s" % (nm, g.names[t - 1])
-        else:
-            from referee.texts import possessive  # (a refusal: the texts load only now)
-
-            if g.rule_flags[c] & RESPONDED and g.game_state[X_LAST] == c + 1:
-                # seed 004: "you can only make 1 response action, so ... it can only be shot
-                # at once"
-                return (
-                    "the one response to %s move is used: a rapid-fire response is one "
-                    "shot" % possessive(g.names[c])
-                )
-            return (
-                "%s fires in the movement phase only as a response to %s move (rapid "
-                "fire) or during its own fighter attack move" % (nm, possessive(g.names[c]))
-            )
-        if self.kind(g, a, K_FIGHTER) and self.kind(g, c, K_NO_SNUB):
-            return "%s cannot be damaged by snub weapons" % g.names[c]
-        if w == W_RAPID and self.kind(g, c, K_NO_RAPID):
-            return "%s is immune to fire from rapid weapons" % g.names[c]
-        return None
+        return _fire().check_fire(self, g, a, c, w)
 
     def check_aim(self, g, a, weapon, arg):
-        if weapon not in self.weapons:
-            return "smb weapons: 4 capital, 5 heavy, 6 rapid"
-        if self.bonus(g, a, weapon) == 255:
-            return "%s has no %s weapons" % (g.names[a], WEAPON_KINDS[weapon - W_CAPITAL])
-        if not 0 <= arg <= 2:
-            return "facing: 0 front, 1 side, 2 rear"
-        return None
+        return _fire().check_aim(self, g, a, weapon, arg)
 
     def attack_result(self, g, a, c, roll):
-        w = self.weapon(g, a)
-        if w not in self.weapons:
-            return "aim first: choose the weapon and the target's facing"
-        r = self.check_fire(g, a, c, w)  # the same checks as a hit with by (check_hit)
-        if r:
-            return r
-        need = self.defense(g, c, (self.aim(g, a) >> 3) & 3)
-        if need == 255:
-            return "the roster gives no defence for %s" % g.names[c]
-        if self.kind(g, a, K_FIGHTER):
-            need += g.stat(c, S_SNUB_DEF)
-        total = roll + self.bonus(g, a, w)
-        return self.d20_hit(g, roll, total, need), total, need
+        return _fire().attack_result(self, g, a, c, roll)
 
     def check_hit(self, g, target, points, attacker):
-        if points <= 0:
-            return None
-        if attacker == NONE:
-            if g.phase == CAPITAL_PHASE and self.kind(g, target, K_FIGHTER):
-                # only capital weapons fire in this phase, and they cannot target fighters
-                return "capital weapons cannot target fighters"
-            return None
-        return self.check_fire(g, attacker, target, self.firing_weapon(g, attacker, target))
+        return _fire().check_hit(self, g, target, points, attacker)
 
     def on_fire(self, g, a, c):
-        if g.phase == CAPITAL_PHASE:
-            g.rule_flags[a] |= CAP_FIRED
-        if g.phase != MOVING:
-            return
-        o = 4 * a
-        if g.ship_state[o + B_RAPID_AT] == c + 1:
-            g.ship_state[o + B_RAPID_AT] = 0  # one response action is one shot
-        else:
-            g.ship_state[o + B_AM_FIRED] |= 1 << (self.firing_weapon(g, a, c) - W_HEAVY)
-            g.ship_state[o + B_AM_TARGET] = c + 1
+        _fire().on_fire(self, g, a, c)
 
     def destroyed_fire(self, g, i):
         return g.phase == CAPITAL_PHASE  # "even destroyed ships get to return fire"

@@ -134,9 +134,31 @@ class Rules(Ruleset):
                 return i
         return NONE
 
-    def check_ext(self, g, kind, a, b, c):  # noqa: PLR0911 (a refusal each)
+    def check_ext(self, g, kind, a, b, c):
+        """A move (EV_MOVE) of craft ``a``: None or the reason it is refused, checked in turn
+        for the craft, its rate and hexes, its turns, its squadron and the players' turns."""
         if kind != EV_MOVE:
             return Ruleset.check_ext(self, g, kind, a, b, c)
+        r = self._check_mover(g, a)
+        if r:
+            return r
+        f = self.figures(g, a)
+        if f is None:
+            return "the roster gives no space/piloting/maneuverability for %s" % g.names[a]
+        mode = b & 3
+        hexes = (b >> 2) - 1  # -1: not entered
+        if mode not in (1, 2, 3):
+            return "moves: 1 Attack Speed, 2 Full Throttle, 3 stop dead"
+        stop = mode == 3 or hexes == 0  # no hexes crossed: a dead stop at any rate
+        return (
+            self._check_distance(g, a, f, mode, hexes, stop)
+            or self._check_turns(g, a, f, mode, hexes, c)
+            or self._check_squadron(g, a, mode, stop)
+            or self._check_alternation(g, a)
+        )
+
+    def _check_mover(self, g, a):
+        """Craft ``a`` may move now: a ship on the map that has not moved this round."""
         r = g.ship(a)
         if r:
             return r
@@ -147,14 +169,11 @@ class Rules(Ruleset):
             return "%s is not on the map" % nm
         if g.rule_flags[a] & MOVED:
             return "%s has already moved this round" % nm
-        f = self.figures(g, a)
-        if f is None:
-            return "the roster gives no space/piloting/maneuverability for %s" % nm
-        mode = b & 3
-        hexes = (b >> 2) - 1  # -1: not entered
-        if mode not in (1, 2, 3):
-            return "moves: 1 Attack Speed, 2 Full Throttle, 3 stop dead"
-        stop = mode == 3 or hexes == 0  # no hexes crossed: a dead stop at any rate
+        return None
+
+    def _check_distance(self, g, a, f, mode, hexes, stop):
+        """A dead stop is allowed (``may_stop``) and crosses no hexes; a move at a rate
+        crosses at most that rate's hexes (``f``: :meth:`figures`)."""
         if stop:
             r = self.may_stop(g, a)
             if r:
@@ -163,7 +182,13 @@ class Rules(Ruleset):
                 return "a dead stop crosses no hexes"
         rate = f[0] if mode == 1 else f[1]
         if mode in (1, 2) and hexes > rate:
-            return "%s moves at most %d hexes at %s" % (nm, rate, RATES[mode])
+            return "%s moves at most %d hexes at %s" % (g.names[a], rate, RATES[mode])
+        return None
+
+    def _check_turns(self, g, a, f, mode, hexes, c):
+        """``c`` turns: at most the craft's # of Turns, each after its Turn Distance of hexes
+        (seed 002 "Maneuvers")."""
+        nm = g.names[a]
         turns = f[2]
         td = f[3]
         if c > turns:
@@ -173,6 +198,7 @@ class Rules(Ruleset):
             )
         if c and td > 0:
             # hexes not entered: the most the craft could have moved at that rate
+            rate = f[0] if mode == 1 else f[1]
             most = hexes if hexes >= 0 else (0 if mode == 3 else rate)
             if c * td > most:
                 return "%s must cross %d hexes before each turn: %d turn%s %d hexes (%s %d)" % (
@@ -184,9 +210,14 @@ class Rules(Ruleset):
                     "moved" if hexes >= 0 else "%s is at most" % RATES[mode],
                     most,
                 )
+        return None
+
+    def _check_squadron(self, g, a, mode, stop):
+        """Seed 002: "all ships in a Squadron must move at the same rate"; a squadron moving
+        now (a unit) finishes before another unit moves."""
         sq = g.stat(a, S_SQUAD)
-        # "all ships in a Squadron must move at the same rate": a craft that stopped dead
-        # moved at no rate, so a hero's stop neither sets its squadron's rate nor breaks it
+        # a craft that stopped dead moved at no rate, so a hero's stop neither sets its
+        # squadron's rate nor breaks it
         for j in range(g.n):
             if (
                 sq
@@ -206,9 +237,13 @@ class Rules(Ruleset):
             for j in range(g.n):
                 if g.stat(j, S_SQUAD) == cur and g.in_play(j) and not g.rule_flags[j] & MOVED:
                     return "finish moving the squadron first: %s has not moved" % g.names[j]
-        s = g.side[a]
+        return None
+
+    def _check_alternation(self, g, a):
+        """Players alternate units: with no squadron moving, the side whose turn it is
+        (``X_NEXT``) moves next while it has a craft left to move."""
         nxt = g.game_state[X_NEXT]
-        if not cur and nxt and s != nxt - 1:
+        if not g.game_state[X_SQUAD] and nxt and g.side[a] != nxt - 1:
             left = self._unit_left(g, nxt - 1)
             if left != NONE:
                 from referee.texts import says  # (a refusal: the texts load only now)

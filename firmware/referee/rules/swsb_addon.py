@@ -24,7 +24,7 @@
   ship's damage is assessed as soon as it has finished firing (``done``).
 """
 
-from referee.events import NONE, EV_COUNTER
+from referee.events import NONE
 from referee.fleet import F_FIRED
 from referee.rules.base import EV_MOVE, Option, EFFECT_NONE
 from referee.rules.d20 import EV_AIM, EV_ATTACK, D20Rules
@@ -65,6 +65,14 @@ def _turns():
     from referee.rules import swsb_addon_turns
 
     return swsb_addon_turns
+
+
+def _io():
+    """The views, texts, serial commands and pad actions (rules/swsb_addon_io.py), imported on
+    first use."""
+    from referee.rules import swsb_addon_io
+
+    return swsb_addon_io
 
 
 def range_band(inches):
@@ -363,83 +371,21 @@ class Rules(swsb.Rules):
             return False
         return not _turns().done(g, i, g.phase == 1)
 
+    # ---- views, texts, commands, pad (rules/swsb_addon_io.py, imported on first use) -------
     def view(self, g):
-        r = swsb.Rules.view(self, g)
-        r["first_side"] = g.game_state[X_FIRST] - 1 if g.game_state[X_FIRST] else None
-        r["acting_side"] = g.game_state[X_TURN] if g.game_state[X_FIRST] else None
-        r["yet_to_act"] = [i for i in range(g.n) if self.yet_to_act(g, i)]
-        return r
+        return _io().view(self, g)
 
     def event_text(self, g, ev, live=True):
-        k, a, _b, c = ev
-        if k == EV_MOVE:
-            return "%s moves, making %s." % (
-                g.names[a],
-                "no turns" if c == 0 else "1 turn" if c == 1 else "%d turns" % c,
-            )
-        if k == EV_CHOOSE:
-            from referee.texts import says
-
-            return "%s to move first." % says(g.side_names[a], "chooses")
-        return swsb.Rules.event_text(self, g, ev, live)
+        return _io().event_text(self, g, ev, live)
 
     def aim_text(self, g, weapon, arg):
-        if weapon == swsb.W_PD:
-            return "point defense"
-        return "primary weapon at %d inches (range band %d)" % (arg, range_band(arg))
+        return _io().aim_text(weapon, arg)
 
     def command(self, link, c, msg):
-        if c == "move":
-            return (
-                EV_MOVE,
-                link.ship_arg(msg),
-                link.int_arg(msg, "mode", 1, 1, 1),
-                link.int_arg(msg, "turns", 0, 0, 9),
-            )
-        if c == "choose":
-            return (EV_CHOOSE, link.int_arg(msg, "side", None, 0, 1), 0, 0)
-        return swsb.Rules.command(self, link, c, msg)
-
-    def override_source(self, pad, i):
-        """The ship a Proximity Override counter for ship ``i`` comes from on the pad: the
-        marked ship of its side (as marked, a wrong class is refused), else a ship of its side
-        and class with counters left ("a Command token of the appropriate Class", seed 001),
-        else the pad's usual source."""
-        g = pad.referee.game
-        src = pad.counter_source()
-        m = pad.referee.mark
-        if g.cls[src] == g.cls[i] or (m != NONE and g.side[m] == g.side[i]):
-            return src
-        for k in range(g.n):
-            if (
-                g.side[k] == g.side[i]
-                and g.cls[k] == g.cls[i]
-                and g.counters[k]
-                and not g.destroyed(k)
-            ):
-                return k
-        return src
+        return _io().command(self, link, c, msg)
 
     def pad_label(self, g, action):
-        if action == "alt4":
-            return "choose/override"  # who moves first, then Proximity Override
-        if action == "alt2":
-            return "aim/turn+"  # marked: the next aim; unmarked: a turn more
-        return swsb.Rules.pad_label(self, g, action)
+        return _io().pad_label(self, g, action)
 
     def pad_event(self, pad, what, i, m):
-        """Seed 001 "Movement": "Units can make one turn per Class number": ``aim`` with no
-        ship marked counts one more turn for the next ``move`` (``pad.count2``, counted afresh
-        for every move); marked, it picks the marked ship's aim (pad.Pad)."""
-        if what == "aim":
-            pad.count2 = (pad.count2 + 1) % 10
-            return None
-        if what == "move":
-            turns = pad.count2
-            pad.count2 = 0
-            return (EV_MOVE, i, 1, turns)
-        if what == "choose":  # once chosen: the Proximity Override counter (option 5)
-            if pad.referee.game.game_state[X_FIRST]:
-                return (EV_COUNTER, self.override_source(pad, i), len(self.options) - 1, i)
-            return (EV_CHOOSE, pad.referee.game.side[i], 0, 0)
-        return swsb.Rules.pad_event(self, pad, what, i, m)
+        return _io().pad_event(self, pad, what, i, m)
