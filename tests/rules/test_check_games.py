@@ -19,13 +19,12 @@ xwing-overlap-example: 0-1 X-wing (small, hp 5), 2 YT-1300 (large), 3 CR90 (huge
 
 import pytest
 
-from support.blackbox import start
+from support.checkhost import start
 
 
 @pytest.fixture(scope="module")
 def host():
     sim, link = start("--scenario", "swsb-example", "--seed", "7")
-    link.link.timeout = 0.01  # read in short slices: each reply ends at its `snap`
     yield link
     link.close()
     sim.stop()
