@@ -1,0 +1,379 @@
+"""Edge rules from the seed texts, one test each, played on a simulated board through its
+serial protocol with the dice given. Expected outcomes are worked out in the docstrings from
+the seed (/work/shared/seeds) and the rules digest, never copied from the board. Rosters and
+ship numbers as in test_check_games.py."""
+
+import pytest
+
+from support.checkhost import start
+
+
+@pytest.fixture(scope="module")
+def host():
+    sim, link = start("--scenario", "swsb-example", "--seed", "9")
+    yield link
+    link.close()
+    sim.stop()
+
+
+def new_game(host, **load):
+    msgs, snap = host.send(dict({"c": "load"}, **load))
+    assert not [m for m in msgs if m.get("t") == "err"], msgs
+    assert snap["seq"] == 0
+    return snap
+
+
+def phase_until(host, phase, limit=8):
+    for _ in range(limit):
+        snap = host.ok({"c": "phase"})
+        if snap["phase"] == phase:
+            return snap
+    raise AssertionError("never reached %s" % phase)
+
+
+def marked(snap, index):
+    row = snap["ships"][index]
+    return row["damage"] + row["pending"]
+
+
+# ---- swsb (seed 000) -------------------------------------------------------------------------
+
+
+def test_swsb_only_ties_are_rolled_again(host):
+    """Seed 000 "initiative check": "Each player rolls the d20 for initiative. Whoever rolls
+    highest moves last and attacks first. Reroll ties." After 12 v 7 (no tie) the players
+    have rolled: a second roll in the same round is refused and side 0 keeps it."""
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [12, 7]})
+    host.refused({"c": "roll", "values": [1, 20]})
+    _, snap = host.send({"c": "snap"})
+    assert snap["initiative"] == 0
+
+
+def test_swsb_round_two_winner_attacks_first(host):
+    """Seed 000: "Whoever rolls highest ... attacks first", at every round's check. Round 1
+    side 0 (18 v 2); round 2 side 1 (2 v 18): in round 2's attack step a side 0 ship may
+    not open the firing; the Star Destroyer (side 1) may."""
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [18, 2]})
+    phase_until(host, "initiative")
+    host.ok({"c": "roll", "values": [2, 18]})
+    phase_until(host, "attack")
+    host.refused({"c": "hit", "ship": 5, "n": 1, "by": 0})
+    host.ok({"c": "hit", "ship": 0, "n": 1, "by": 5})
+
+
+def test_swsb_counter_not_for_an_enemy_ship(host):
+    """Seed 000 "Fleet Command Options": a counter goes from the ship's card "on the desired
+    option on the Fleet Command chart" - a side's own chart, for its own ships (digest 3.2:
+    each side has its own chart). The Cruiser's counter for the enemy Slave I is refused."""
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [12, 7]})
+    host.ok({"c": "phase"})
+    host.refused({"c": "counter", "ship": 0, "option": 1, "for": 6})
+
+
+def test_swsb_point_defense_first_then_the_other_weapons(host):
+    """Seed 000 Attack Phase: "Resolve all Point Defense on all starships first. Then select
+    one starship and resolve all its weapons". In the point defense step the Star
+    Destroyer's primary weapon may not fire (the attack helper; docs/protocol.md: a `hit`
+    with `by` in that step counts as point defense); in the next step it may."""
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [2, 18]})
+    phase_until(host, "attack-pd")
+    host.ok({"c": "aim", "ship": 5, "weapon": 0, "arg": 0})
+    host.refused({"c": "attack", "ship": 5, "target": 0, "roll": 18})
+    host.ok({"c": "phase"})
+    host.ok({"c": "attack", "ship": 5, "target": 0, "roll": 18})
+
+
+def test_swsb_carrier_launches_one_fighter_a_round_and_infinite_returns(host):
+    """Digest 4 (W4): the Imperial Star Destroyer "can launch a fighter a turn"; digest 2.2
+    (W1): "when a ship with Infinite is destroyed it goes back to the fighter pool instead
+    of leaving play". Round 1: TIE 1 launched, TIE 2 refused. TIE 1 (1 hp) hit for 1: at the
+    damage phase it is destroyed, so it goes back to the pool: not launched, not out of
+    play. Round 2: a counter may be played for it (seed 000: "Yes to a fighter prior to
+    being launched"), and the carrier launches it again."""
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [2, 18]})
+    host.ok({"c": "phase"})
+    host.ok({"c": "launch", "ship": 7})
+    host.refused({"c": "launch", "ship": 8})
+    phase_until(host, "attack")
+    host.ok({"c": "hit", "ship": 7, "n": 1})
+    snap = phase_until(host, "damage")
+    tie = snap["ships"][7]
+    assert not tie["launched"] and tie["status"] != "destroyed", tie
+    phase_until(host, "initiative")
+    host.ok({"c": "roll", "values": [2, 18]})
+    host.ok({"c": "phase"})
+    host.ok({"c": "counter", "ship": 5, "option": 3, "for": 7})
+    snap = host.ok({"c": "launch", "ship": 7})
+    assert snap["ships"][7]["launched"]
+
+
+DAMAGED_SIDE = {
+    "name": "Flip",
+    "ruleset": "swsb",
+    "sides": [
+        {
+            "name": "A",
+            "ships": [
+                {
+                    "name": "Gunship",
+                    "class": 2,
+                    "hp": [1, 3],
+                    "stats": {"defense": 15, "attack": 10, "damaged": {"attack": 2}},
+                }
+            ],
+        },
+        {
+            "name": "B",
+            "ships": [{"name": "Target", "class": 2, "hp": [9, 9], "stats": {"defense": 15}}],
+        },
+    ],
+}
+
+
+def test_swsb_damaged_side_attacks_with_its_damaged_stats(host):
+    """Digest 2.2 (W1): "When a ship has taken X damage it becomes damaged and its stats
+    drop" (the card's damaged side). The Gunship (1/3, attack 10, damaged attack 2) at the
+    Target (Defense 15): round 1 roll 10 -> 20, a hit. It takes 1 damage: damaged. Round 2
+    roll 10 -> 12 < 15, a miss."""
+    new_game(host, roster=DAMAGED_SIDE)
+    host.ok({"c": "roll", "values": [18, 2]})
+    phase_until(host, "attack")
+    host.ok({"c": "aim", "ship": 0, "weapon": 0, "arg": 0})
+    snap = host.ok({"c": "attack", "ship": 0, "target": 1, "roll": 10})
+    assert marked(snap, 1) == 1
+    host.ok({"c": "hit", "ship": 0, "n": 1})
+    snap = phase_until(host, "damage")
+    assert snap["ships"][0]["status"] == "damaged"
+    phase_until(host, "initiative")
+    host.ok({"c": "roll", "values": [18, 2]})
+    phase_until(host, "attack")
+    host.ok({"c": "aim", "ship": 0, "weapon": 0, "arg": 0})
+    snap = host.ok({"c": "attack", "ship": 0, "target": 1, "roll": 10})
+    assert marked(snap, 1) == 1
+
+
+# ---- swsb-addon (seed 001) -------------------------------------------------------------------
+
+
+def addon_to_attack(host, settings=None):
+    load = {"scenario": "swsb-addon-example"}
+    if settings:
+        load["settings"] = settings
+    new_game(host, **load)
+    host.ok({"c": "roll", "values": [2, 18]})
+    host.ok({"c": "phase"})
+    host.ok({"c": "choose", "side": 1})
+    phase_until(host, "attack")
+
+
+def test_addon_ties_are_rolled_again(host):
+    """Seed 001 changes who moves first, not the initiative check itself ("The Player that
+    won the Initiative roll"): seed 000's "Reroll ties." holds. 7 v 7: no phase follows."""
+    new_game(host, scenario="swsb-addon-example")
+    host.ok({"c": "roll", "values": [7, 7]})
+    host.refused({"c": "phase"})
+
+
+def test_addon_fire_at_fighters_is_at_the_close_band(host):
+    """Seed 001: "Ships firing weapons other than PD at fighters consider the fighters to be
+    in the 9-16" range band and so suffer a -1 to hit modifier." The Invisible Hand (attack
+    6) at X-wing 1 (Defense 15), 1" away: roll 10 -> 10 + 6 - 1 = 15, a hit (with ties
+    hitting, tie_hits 1); roll 9 -> 14, a miss (it would be 15 without the band)."""
+    addon_to_attack(host, {"tie_hits": 1})
+    host.ok({"c": "aim", "ship": 4, "weapon": 0, "arg": 1})
+    snap = host.ok({"c": "attack", "ship": 4, "target": 2, "roll": 9})
+    assert marked(snap, 2) == 0
+    host.ok({"c": "undo"})
+    snap = host.ok({"c": "attack", "ship": 4, "target": 2, "roll": 10})
+    assert marked(snap, 2) == 1
+
+
+def test_addon_size_modifier_replaces_the_fighter_band(host):
+    """Seed 001 "Size modifier": "Subtract the target ships Class from the firing ship's
+    Class ... This does not apply to PD attacks. If you use this rule then ignore the rule
+    above where fire against Fighters is always considered to be at the 9-16" range band."
+    With size_modifier 1: the Invisible Hand (class 2, attack 6) at the Falcon (class 3,
+    Defense 17), 5": 2 - 3 = -1: roll 11 -> 16 < 17, a miss (17 without it). At X-wing 1
+    (class 4, Defense 15), 1": 2 - 4 = -2 and no fighter band: roll 11 -> 15, a hit (ties
+    hit); with the band as well it would be 14."""
+    addon_to_attack(host, {"size_modifier": 1, "tie_hits": 1})
+    host.ok({"c": "aim", "ship": 4, "weapon": 0, "arg": 5})
+    snap = host.ok({"c": "attack", "ship": 4, "target": 1, "roll": 11})
+    assert marked(snap, 1) == 0
+    host.ok({"c": "undo"})
+    host.ok({"c": "undo"})
+    host.ok({"c": "aim", "ship": 4, "weapon": 0, "arg": 1})
+    snap = host.ok({"c": "attack", "ship": 4, "target": 2, "roll": 11})
+    assert marked(snap, 2) == 1
+
+
+# ---- smb (seed 004) ----------------------------------------------------------------------------
+
+DUEL = {
+    "name": "Duel",
+    "ruleset": "smb",
+    "sides": [
+        {
+            "name": "Empire",
+            "ships": [
+                {
+                    "name": "Destroyer",
+                    "class": 2,
+                    "hp": 1,
+                    "stats": {
+                        "type": "capital",
+                        "speed": 2,
+                        "defense": [12, 12, 12],
+                        "weapons": [{"name": "Guns", "kind": "capital", "bonus": 5}],
+                    },
+                }
+            ],
+        },
+        {
+            "name": "Rebels",
+            "ships": [
+                {
+                    "name": "Frigate",
+                    "class": 2,
+                    "hp": 1,
+                    "stats": {
+                        "type": "capital",
+                        "speed": 2,
+                        "defense": [12, 12, 12],
+                        "weapons": [{"name": "Guns", "kind": "capital", "bonus": 5}],
+                    },
+                }
+            ],
+        },
+    ],
+}
+
+
+def test_smb_destroyed_ships_still_return_fire(host):
+    """Seed 004 "Capital Weapons": "The player with initiative fires first, the other player
+    fires second, but all fire is considered simultaneous (unlike the movement phase) so
+    even destroyed ships get to return fire." The Destroyer (initiative, 15 v 3) hits the
+    Frigate (1 hp): 15 + 5 = 20 >= 12. The Frigate, destroyed by that shot, still fires
+    back: 10 + 5 = 15 >= 12, a hit. At the end of the phase both are destroyed."""
+    new_game(host, roster=DUEL)
+    host.ok({"c": "roll", "values": [15, 3]})
+    host.ok({"c": "phase"})
+    host.ok({"c": "move", "ship": 0})
+    host.ok({"c": "move", "ship": 1})
+    host.ok({"c": "phase"})
+    host.ok({"c": "aim", "ship": 0, "weapon": 4, "arg": 0})
+    host.ok({"c": "attack", "ship": 0, "target": 1, "roll": 15})
+    host.ok({"c": "aim", "ship": 1, "weapon": 4, "arg": 0})
+    host.ok({"c": "attack", "ship": 1, "target": 0, "roll": 10})
+    snap = host.ok({"c": "phase"})
+    assert [row["status"] for row in snap["ships"]] == ["destroyed", "destroyed"]
+
+
+def hoth_movement(host, values):
+    new_game(host, scenario="hoth")
+    host.ok({"c": "roll", "values": values})
+    host.ok({"c": "phase"})
+
+
+def test_smb_countermove_needs_equal_or_higher_speed_and_not_behind(host):
+    """Seed 004 "Countermoves": "To be eligible the ship must have the same or higher speed
+    [as] the ship that moved, and it must have moved into a space other than the one
+    directly behind the ship." Empire first (15 v 3). The Star Destroyer (speed 2) moves:
+    X-Wing 1 (speed 4) may countermove. TIE 1 (4) launched and moved: X-Wing 2 (4) may
+    countermove, but not when the TIE ended directly behind it. Then X-Wing 1 moves: the
+    Star Destroyer (2 < 4) may not countermove; TIE 1 (4) may."""
+    hoth_movement(host, [15, 3])
+    host.ok({"c": "launch", "ship": 1})
+    host.ok({"c": "move", "ship": 0})
+    host.ok({"c": "respond", "ship": 5, "mover": 0, "kind": 1})
+    host.ok({"c": "move", "ship": 1})
+    host.refused({"c": "respond", "ship": 6, "mover": 1, "kind": 1, "behind": True})
+    host.ok({"c": "respond", "ship": 6, "mover": 1, "kind": 1})
+    host.ok({"c": "move", "ship": 5})
+    host.refused({"c": "respond", "ship": 0, "mover": 5, "kind": 1})
+    host.ok({"c": "respond", "ship": 1, "mover": 5, "kind": 1})
+
+
+def test_smb_full_power_capital_ship_still_fires_rapid_weapons(host):
+    """Seed 004: "If the capital ship performs a full power move they cannot fire their
+    capital weapons in the capital weapons phase, but they can still fire rapid weapons
+    during the movement phase." The Star Destroyer makes a full power move; X-Wing 1
+    ends in its threat zone: the Star Destroyer's rapid fire response (Turbolasers +1) at
+    the X-Wing's rear (12): 15 + 1 = 16, a hit. In the capital weapons phase its Main Guns
+    are refused."""
+    hoth_movement(host, [15, 3])
+    host.ok({"c": "move", "ship": 0, "mode": 2})
+    host.ok({"c": "move", "ship": 5})
+    host.ok({"c": "respond", "ship": 0, "mover": 5, "kind": 2})
+    host.ok({"c": "aim", "ship": 0, "weapon": 6, "arg": 2})
+    snap = host.ok({"c": "attack", "ship": 0, "target": 5, "roll": 15})
+    assert marked(snap, 5) == 1
+    host.ok({"c": "move", "ship": 6})
+    host.ok({"c": "move", "ship": 4})
+    host.ok({"c": "phase"})
+    host.ok({"c": "aim", "ship": 0, "weapon": 4, "arg": 0})
+    host.refused({"c": "attack", "ship": 0, "target": 4, "roll": 15})
+
+
+def test_smb_turn_limits_of_each_move(host):
+    """Seed 004: capital ships' standard move: "one turn of 90 degrees"; a full power move
+    is "two spaces straight forward"; fighters "make up to two 90 degree turns"; "For a
+    full power move they can also move three spaces straight forward without turning";
+    Troop Transport "Unwieldy: May only make 1 turn". Star Destroyer: 2 turns refused, 1
+    taken. TIE 1: full power with a turn refused; 3 turns refused; 2 taken. Transport: 2
+    refused, 1 taken."""
+    hoth_movement(host, [15, 3])
+    host.refused({"c": "move", "ship": 0, "turns": 2})
+    host.ok({"c": "move", "ship": 0, "turns": 1})
+    host.ok({"c": "launch", "ship": 1})
+    host.refused({"c": "move", "ship": 1, "mode": 2, "turns": 1})
+    host.refused({"c": "move", "ship": 1, "turns": 3})
+    host.ok({"c": "move", "ship": 1, "turns": 2})
+    host.refused({"c": "move", "ship": 4, "turns": 2})
+    host.ok({"c": "move", "ship": 4, "turns": 1})
+
+
+def test_smb_ion_cannon_cannot_target_fighters(host):
+    """Seed 004: the Ion Cannon "fires at +16 (as a capital weapon)"; "Capital weapons
+    cannot target fighters". A burst at the launched TIE 1 is refused."""
+    hoth_movement(host, [15, 3])
+    host.ok({"c": "launch", "ship": 1})
+    for index in (0, 1, 4, 5, 6):
+        host.ok({"c": "move", "ship": index})
+    host.ok({"c": "phase"})
+    host.refused({"c": "ion", "ship": 1, "roll": 10, "facing": 0})
+
+
+# ---- xwing-overlap (seed 003) --------------------------------------------------------------
+
+
+def test_xwing_small_or_large_over_huge_rolls_one_die(host):
+    """Seed 003 "Small/Large Ship Overlapping a Huge Ship": "the player controlling the
+    overlapping ship rolls one attack die". X-wing 1 over the Raider: two dice refused, one
+    taken. Touching works both ways ("those ships cannot attack each other"): neither the
+    X-wing nor the Raider may hit the other."""
+    new_game(host, scenario="xwing-overlap-example")
+    host.refused({"c": "overlap", "ship": 0, "other": 7, "dice": [1, 1]})
+    host.ok({"c": "overlap", "ship": 0, "other": 7, "dice": [1]})
+    phase_until(host, "combat")
+    host.refused({"c": "hit", "ship": 0, "n": 1, "by": 7})
+    host.refused({"c": "hit", "ship": 7, "n": 1, "by": 0})
+
+
+# ---- squadrons-d6 (seed 002) ---------------------------------------------------------------
+
+
+def test_d6_rates_and_turn_distance_limit_a_move(host):
+    """Seed 002: Red 1 (Space 8, piloting 4, Maneuverability 3): Attack Speed 8, Full
+    Throttle 12, 3 turns, Turn Distance 3 ("it must move three hexes before each of those
+    turns"). At Attack Speed 9 hexes are refused (more than its rate); 8 hexes with 3 turns
+    need 9: refused; 8 hexes with 2 turns: taken."""
+    new_game(host, ruleset="squadrons-d6")
+    host.refused({"c": "move", "ship": 0, "mode": 1, "hexes": 9})
+    host.refused({"c": "move", "ship": 0, "mode": 1, "hexes": 8, "turns": 3})
+    host.ok({"c": "move", "ship": 0, "mode": 1, "hexes": 8, "turns": 2})
