@@ -1,0 +1,164 @@
+"""The serial protocol's framing and the undo window, from docs/protocol.md alone:
+
+- "A line ends at LF, CR or CRLF ...; an empty line is ignored and answered with nothing."
+- "Every message is one line of printable ASCII JSON ending in `\\n`. Text outside ASCII
+  travels as `\\uXXXX` escapes".
+- "`undo` reverts the newest event still in effect ... It reaches the events the board still
+  holds in RAM: with the default window of 256, the newest 192 to 256".
+- `fleetref load --help`: a saved game goes back onto a board; so a game longer than the
+  window (a base state and the events after it), with its settings, comes back the same."""
+
+import json
+import time
+
+import pytest
+
+from support.checkhost import start
+from support.process import cli
+
+BIG = {
+    "name": "Long game",
+    "ruleset": "swsb",
+    "settings": {"tie_hits": 0, "damage_per_hit": 2},
+    "sides": [
+        {"name": "A", "ships": [{"name": "Hulk", "class": 1, "hp": [99, 99], "cc": 2}]},
+        {"name": "B", "ships": [{"name": "Déjà Vu", "class": 1, "hp": [99, 99], "cc": 2}]},
+    ],
+}
+
+
+@pytest.fixture
+def board():
+    sim, host = start("--scenario", "swsb-example", "--seed", "4")
+    yield sim, host
+    host.close()
+    sim.stop()
+
+
+def raw_lines(host, wait=0.5):
+    """Every line the board sends within ``wait`` s, as bytes."""
+    end = time.monotonic() + wait
+    data = b""
+    while time.monotonic() < end:
+        data += host.link.read(1 << 16)
+    return [line for line in data.split(b"\n") if line]
+
+
+def test_cr_and_crlf_end_a_line_and_empty_lines_get_nothing(board):
+    _, host = board
+    host.send({"c": "roll", "values": [12, 7]})
+    host.link.write(b'{"c":"phase"}\r\r\n\n{"c":"phase"}\r\n')
+    lines = raw_lines(host)
+    replies = [json.loads(line) for line in lines]
+    assert [reply["t"] for reply in replies] == ["ev", "ev"], replies
+    _, snap = host.send({"c": "snap"})
+    assert (snap["seq"], snap["phase"]) == (3, "attack-pd")
+
+
+def test_every_line_is_printable_ascii(board):
+    """A roster with a name outside ASCII: the `game` line and the `snap` carry it as
+    escapes, every byte printable ASCII."""
+    _, host = board
+    host.link.write(json.dumps({"c": "load", "roster": BIG}).encode() + b"\n")
+    host.link.write(b'{"c":"snap"}\n{"c":"game"}\n')
+    lines = raw_lines(host)
+    assert len(lines) == 3, lines
+    for line in lines:
+        assert all(32 <= byte < 127 for byte in line), line
+    names = [ship["name"] for ship in json.loads(lines[1])["ships"]]
+    assert names == ["Hulk", "Déjà Vu"]
+
+
+def play_long(host, count):
+    """A swsb game of ``count`` hits of 1 point, on the two ships in turn, in the attack
+    step of round 1 (no more than their 99 + 99 hit points each: a ship marked for its
+    destruction takes no more)."""
+    host.ok({"c": "load", "roster": BIG})
+    host.ok({"c": "roll", "values": [12, 7]})
+    for _ in range(3):
+        host.ok({"c": "phase"})
+    pair = '{"c":"hit","ship":0,"n":1}\n{"c":"hit","ship":1,"n":1}'
+    batch = "\n".join([pair] * 10)
+    for _ in range(count // 20):  # 20 lines, then the snap that `send` adds, read back
+        host.send(batch)
+    _, snap = host.send({"c": "snap"})
+    assert snap["seq"] == 4 + count, snap["seq"]
+    return snap
+
+
+def test_undo_reaches_back_192_to_256_events_then_refuses_cleanly(board):
+    """300 hits after 4 other events: 304 events. Every undo is itself an event of the log
+    ("it stays in the log"), so the k-th undo in a row is event 304 + k and reverts hit
+    event 305 - k: that one is among the newest 2k events. The board holds the newest 192
+    to 256, so undos 1..96 must all succeed and undo 129 can not: 96 <= undone <= 128.
+    Each undo takes exactly one hit back; the first refused undo is one `err` and changes
+    nothing."""
+    _, host = board
+    play_long(host, 300)
+    undone = 0
+    while True:
+        msgs, snap = host.send({"c": "undo"})
+        errs = [m for m in msgs if m.get("t") == "err"]
+        if errs:
+            break
+        undone += 1
+        pending = snap["ships"][0]["pending"] + snap["ships"][1]["pending"]
+        assert pending == 300 - undone
+        assert undone <= 128
+    assert 96 <= undone <= 128, undone
+    host.refused({"c": "undo"})
+
+
+def test_save_and_load_a_game_longer_than_the_window(board, tmp_path):
+    """A game of 304 events (its window has folded) and its settings (tie_hits 0,
+    damage_per_hit 2) saved and loaded onto a fresh simulator: same seq, hash and
+    settings; the next hit marks 2 points on both boards with the same hash."""
+    sim, host = board
+    saved = play_long(host, 300)
+    path = tmp_path / "long.json"
+    out = cli("save", "--port", sim.port, str(path))
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    other_sim, other = start("--ruleset", "smb", "--seed", "8")
+    try:
+        out = cli("load", "--force", "--port", other_sim.port, str(path))
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stdout + out.stderr
+        _, loaded = other.send({"c": "snap"})
+        assert (loaded["seq"], loaded["state_hash"]) == (saved["seq"], saved["state_hash"])
+        assert loaded["settings"] == saved["settings"]
+        assert loaded["settings"]["damage_per_hit"] == 2
+        mine = host.ok({"c": "hit", "ship": 1})
+        theirs = other.ok({"c": "hit", "ship": 1})
+        assert mine["state_hash"] == theirs["state_hash"]
+        assert theirs["ships"][1]["pending"] == 150 + 2
+        # and the loaded board can still undo into the events it was given
+        back = other.ok({"c": "undo"})
+        back = other.ok({"c": "undo"})
+        assert back["ships"][0]["pending"] + back["ships"][1]["pending"] == 299
+    finally:
+        other.close()
+        other_sim.stop()
+
+
+def test_save_and_load_a_game_with_time_banks(board, tmp_path):
+    """docs/protocol.md: `load` takes `settings` (e.g. `{"clock_s": 2700}`). A game with
+    time banks, a pause and a few events saved and loaded: the same seq and hash."""
+    sim, host = board
+    host.ok({"c": "load", "scenario": "hoth", "settings": {"clock_s": 2700}})
+    host.ok({"c": "roll", "values": [15, 3]})
+    host.ok({"c": "phase"})
+    host.ok({"c": "move", "ship": 0})
+    host.send({"c": "clock", "paused": True})
+    _, saved = host.send({"c": "snap"})
+    path = tmp_path / "clock.json"
+    out = cli("save", "--port", sim.port, str(path))
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    other_sim, other = start("--ruleset", "smb", "--seed", "8")
+    try:
+        out = cli("load", "--force", "--port", other_sim.port, str(path))
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stdout + out.stderr
+        _, loaded = other.send({"c": "snap"})
+        assert (loaded["seq"], loaded["state_hash"]) == (saved["seq"], saved["state_hash"])
+        assert loaded["settings"]["clock_s"] == 2700
+    finally:
+        other.close()
+        other_sim.stop()
