@@ -377,3 +377,187 @@ def test_d6_rates_and_turn_distance_limit_a_move(host):
     host.refused({"c": "move", "ship": 0, "mode": 1, "hexes": 9})
     host.refused({"c": "move", "ship": 0, "mode": 1, "hexes": 8, "turns": 3})
     host.ok({"c": "move", "ship": 0, "mode": 1, "hexes": 8, "turns": 2})
+
+
+# ---- more edges ------------------------------------------------------------------------------
+
+
+def test_swsb_fly_casual_avoids_the_whole_hit(host):
+    """Seed 000 "Specific Fleet Command Questions": "Does Fly Casual allow any ship to avoid
+    a hit (not just class 3 starships)? ... No": a class 3 starship avoids a hit - the hit,
+    not a point of it. Digest 2.2: a hit may deal more than 1 point (the referee enters the
+    amount). A hit of 2 points on the Falcon (class 3) avoided: all of it, pending 0. With two hits of 1 pending, avoiding a
+    hit leaves the other: 1."""
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [2, 18]})
+    phase_until(host, "attack")
+    host.ok({"c": "hit", "ship": 1, "n": 2, "by": 5})
+    snap = host.ok({"c": "counter", "ship": 1, "option": 0})
+    assert marked(snap, 1) == 0
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [2, 18]})
+    phase_until(host, "attack")
+    host.ok({"c": "hit", "ship": 1, "n": 1})
+    host.ok({"c": "hit", "ship": 1, "n": 1})
+    snap = host.ok({"c": "counter", "ship": 1, "option": 0})
+    assert marked(snap, 1) == 1
+
+
+def test_swsb_power_to_engines_is_for_class_2_ships(host):
+    """Seed 000: "When a Class 2 ship uses Power To Engines ... The Class 2 ship can move in
+    all respects like a Class 3 ship": an option for class 2 ships (digest 3.3). For the
+    Falcon (class 3) it is refused; for the Cruiser (class 2) it is played."""
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [12, 7]})
+    host.ok({"c": "phase"})
+    host.refused({"c": "counter", "ship": 1, "option": 2, "for": 1})
+    host.ok({"c": "counter", "ship": 0, "option": 2, "for": 0})
+
+
+def test_fighters_aboard_cannot_be_hit(host):
+    """Seed 004 Hoth Set-Up: "The fighters being on board the Star Destroyer"; seed 000
+    speaks of "a fighter that hasn't been launched yet" (not on the map). A fighter still
+    aboard is no target: a hit on TIE 1 aboard is refused, in swsb's attack step and in
+    smb's movement phase (by an X-Wing making a Fighter Attack move)."""
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [12, 7]})
+    phase_until(host, "attack")
+    host.refused({"c": "hit", "ship": 7, "n": 1, "by": 0})
+    hoth_movement(host, [3, 15])
+    host.ok({"c": "move", "ship": 5, "mode": 3})
+    host.ok({"c": "aim", "ship": 5, "weapon": 6, "arg": 2})
+    host.refused({"c": "attack", "ship": 5, "target": 1, "roll": 19})
+
+
+def test_smb_fire_in_the_movement_phase_lands_at_once(host):
+    """Seed 004 "Capital Weapons": "all fire is considered simultaneous (unlike the movement
+    phase)": fire in the movement phase is not simultaneous, so its damage lands when it
+    is made. Empire first (15 v 3). TIE 1 launched, Fighter Attack move, Lasers (+2) at the
+    Transport's front (14, + 4 against snub = 18): 17 + 2 = 19, a hit: damage 1 at once. The Star Destroyer moves. The Transport (2 hits) moves; the
+    Star Destroyer's rapid fire response, Turbolasers (+1; no snub weapon) at its front
+    (14): 15 + 1 = 16, the second hit: destroyed at once, and "The Imperial Player wins if
+    they destroy the Troop Transport": it can no longer exit."""
+    hoth_movement(host, [15, 3])
+    host.ok({"c": "launch", "ship": 1})
+    host.ok({"c": "move", "ship": 1, "mode": 3})
+    host.ok({"c": "aim", "ship": 1, "weapon": 6, "arg": 0})
+    snap = host.ok({"c": "attack", "ship": 1, "target": 4, "roll": 17})
+    assert snap["ships"][4]["damage"] == 1, snap["ships"][4]
+    host.ok({"c": "move", "ship": 0})
+    host.ok({"c": "move", "ship": 4})
+    host.ok({"c": "respond", "ship": 0, "mover": 4, "kind": 2})
+    host.ok({"c": "aim", "ship": 0, "weapon": 6, "arg": 0})
+    snap = host.ok({"c": "attack", "ship": 0, "target": 4, "roll": 15})
+    assert snap["ships"][4]["status"] == "destroyed", snap["ships"][4]
+    assert snap["winner"] == 0
+    host.refused({"c": "exit", "ship": 4, "kind": 1})
+
+
+def test_smb_ionized_star_destroyer_cannot_respond(host):
+    """Seed 004 Ion Cannon: "if it hits a Star Destroyer the vessel cannot move or fire in
+    the next round". Round 1: a burst hits its front (1 + 16 = 17 >= 12). Round 2 (Rebels
+    first, 3 v 15): X-Wing 1 moves into the Star Destroyer's threat zone: its rapid fire
+    response is refused (it cannot fire)."""
+    hoth_movement(host, [15, 3])
+    for index in (0, 4, 5, 6):
+        host.ok({"c": "move", "ship": index})
+    host.ok({"c": "phase"})
+    host.ok({"c": "ion", "ship": 0, "roll": 1, "facing": 0})
+    phase_until(host, "initiative")
+    host.ok({"c": "roll", "values": [3, 15]})
+    host.ok({"c": "phase"})
+    host.ok({"c": "move", "ship": 5})
+    host.refused({"c": "respond", "ship": 0, "mover": 5, "kind": 2})
+
+
+def test_addon_a_ship_destroyed_before_it_fires_cannot_fire(host):
+    """Seed 001: "Damage is assessed as soon as a ship has finished firing all of its
+    weapons. So it is possible to cause a player to flip over a ship or even destroy it
+    before it has a chance to fire." Side 1 fires first (it was chosen to move first). The
+    Invisible Hand marks 5 on the Falcon (3/2: destroyed at 5) and is done: the Falcon is
+    destroyed at once and may not fire."""
+    addon_to_attack(host)
+    host.ok({"c": "aim", "ship": 4, "weapon": 0, "arg": 5})
+    host.ok({"c": "hit", "ship": 1, "n": 5, "by": 4})
+    snap = host.ok({"c": "done", "ship": 4})
+    assert snap["ships"][1]["status"] == "destroyed"
+    host.refused({"c": "attack", "ship": 1, "target": 5, "roll": 20})
+
+
+def test_xwing_skipped_action_is_for_this_round_only(host):
+    """Seed 003: "The ship must skip its 'Perform Action' step this round." X-wing 1 over TIE
+    1 in round 1 skips its action; in round 2 it does not."""
+    new_game(host, scenario="xwing-overlap-example")
+    snap = host.ok({"c": "overlap", "ship": 0, "other": 4})
+    assert 0 in snap["profile"]["skips_action"]
+    snap = phase_until(host, "activation")
+    assert snap["round"] == 2
+    assert 0 not in snap["profile"]["skips_action"]
+
+
+def test_smb_full_power_ban_is_for_that_turn_only(host):
+    """Seed 004: "If the capital ship performs a full power move they cannot fire their
+    capital weapons in the capital weapons phase" - the phase of that turn. Round 1: full
+    power, Main Guns refused. Round 2: a standard move, Main Guns at the Transport's front
+    (14): 15 + 5 = 20, a hit."""
+    hoth_movement(host, [15, 3])
+    host.ok({"c": "move", "ship": 0, "mode": 2})
+    for index in (4, 5, 6):
+        host.ok({"c": "move", "ship": index})
+    host.ok({"c": "phase"})
+    host.ok({"c": "aim", "ship": 0, "weapon": 4, "arg": 0})
+    host.refused({"c": "attack", "ship": 0, "target": 4, "roll": 15})
+    phase_until(host, "initiative")
+    host.ok({"c": "roll", "values": [15, 3]})
+    host.ok({"c": "phase"})
+    for index in (0, 4, 5, 6):
+        host.ok({"c": "move", "ship": index})
+    host.ok({"c": "phase"})
+    host.ok({"c": "aim", "ship": 0, "weapon": 4, "arg": 0})
+    snap = host.ok({"c": "attack", "ship": 0, "target": 4, "roll": 15})
+    assert marked(snap, 4) == 1
+
+
+def test_smb_one_response_per_ship_moved_whoever_responds(host):
+    """Seed 004 "Response Actions": "Each time a ship is moved during your movement phase
+    your opponent may have the opportunity to take a response action. No matter how many
+    possible response actions they have they can only take one of them." The Empire moves
+    first; X-Wing 1 then moves: the Star Destroyer's rapid fire is the Empire's one
+    response to it, so TIE 1's countermove to the same move is refused. X-Wing 2's move
+    gets its own response."""
+    hoth_movement(host, [15, 3])
+    host.ok({"c": "launch", "ship": 1})
+    host.ok({"c": "move", "ship": 0})
+    host.ok({"c": "move", "ship": 1})
+    host.ok({"c": "move", "ship": 5})
+    host.ok({"c": "respond", "ship": 0, "mover": 5, "kind": 2})
+    host.refused({"c": "respond", "ship": 1, "mover": 5, "kind": 1})
+    host.ok({"c": "move", "ship": 6})
+    host.ok({"c": "respond", "ship": 1, "mover": 6, "kind": 1})
+
+
+def test_smb_heavy_weapons_and_fighter_attack_moves(host):
+    """Seed 004: "Fighters have an extra move option, the Fighter Attack ... the fighter
+    can fire any heavy or rapid weapons"; Falcon "May make a fighter attack move" (a
+    cruiser that may). The Star Destroyer (capital) and the Transport (ship) may not make
+    one. In the capital weapons phase only capital weapons fire ("In this phase both
+    players fire the Capital weapons"): an X-Wing's Torpedoes (heavy) there are refused."""
+    hoth_movement(host, [15, 3])
+    host.refused({"c": "move", "ship": 0, "mode": 3})
+    host.ok({"c": "move", "ship": 0})
+    host.refused({"c": "move", "ship": 4, "mode": 3})
+    for index in (4, 5, 6):
+        host.ok({"c": "move", "ship": index})
+    host.ok({"c": "phase"})
+    host.ok({"c": "aim", "ship": 5, "weapon": 5, "arg": 0})
+    host.refused({"c": "attack", "ship": 5, "target": 0, "roll": 20})
+
+
+def test_xwing_a_destroyed_ship_makes_no_more_overlaps(host):
+    """Seed 003: small ships overlapped by a huge ship "are immediately destroyed": TIE 1,
+    destroyed by the CR90, cannot then move onto X-wing 1 (no overlap from it) nor be
+    overlapped again."""
+    new_game(host, scenario="xwing-overlap-example")
+    host.ok({"c": "overlap", "ship": 3, "other": 4, "dice": [1]})
+    host.refused({"c": "overlap", "ship": 4, "other": 0})
+    host.refused({"c": "overlap", "ship": 0, "other": 4})
