@@ -518,3 +518,14 @@ def test_broken_real_save_fields_get_one_line(tmp_path, capsys, monkeypatch):
 )
 def test_cli_bad_arguments_one_line_no_traceback(args):
     one_line_failure(cli(*args, timeout=60))
+
+
+def test_mirror_that_cannot_open_its_port_leaves_no_log_behind(tmp_path):
+    """Working rules: "Bad input gets one clear line and changes nothing". `fleetref mirror
+    --log LOG --port P` with a port that does not exist is refused in one line; it must
+    not leave a new, empty LOG behind (an empty file that `replay`, `report`, `verify`
+    then refuse as "not JSON")."""
+    log = tmp_path / "game.jsonl"
+    out = cli("mirror", "--log", str(log), "--port", str(tmp_path / "no-such-port"))
+    one_line_failure(out)
+    assert not log.exists(), "an empty log was left: %d bytes" % log.stat().st_size

@@ -561,3 +561,60 @@ def test_xwing_a_destroyed_ship_makes_no_more_overlaps(host):
     host.ok({"c": "overlap", "ship": 3, "other": 4, "dice": [1]})
     host.refused({"c": "overlap", "ship": 4, "other": 0})
     host.refused({"c": "overlap", "ship": 0, "other": 4})
+
+
+FLAGSHIP_HUNT = {
+    "name": "Flagship hunt",
+    "ruleset": "swsb",
+    "victory": [{"side": 1, "when": "destroyed", "ship": "Flagship", "text": "sink it"}],
+    "sides": [
+        {
+            "name": "Dark",
+            "ships": [
+                {"name": "Flagship", "class": 1, "hp": [4, 2], "stats": {"attack": 5}},
+                {"name": "Escort", "class": 3, "hp": [3, 2], "stats": {"attack": 5}},
+            ],
+        },
+        {
+            "name": "Light",
+            "ships": [{"name": "Cruiser", "class": 2, "hp": [6, 4], "stats": {"attack": 9}}],
+        },
+    ],
+}
+
+
+def test_swsb_a_ship_hit_to_death_still_fires_and_the_win_comes_with_the_damage(host):
+    """Seed 000 errata "Emperor's Will": damage is normally resolved "during the damage
+    phase" (digest 1.2: "a ship hit in the Attack phase still fires that round"). The
+    Cruiser (initiative, 2 v 18) marks 6 on the Flagship (4/2: lethal). In the same attack
+    step the Flagship still fires at the Cruiser. No winner yet; at the damage phase the
+    Flagship is destroyed and the Light side wins (roster victory)."""
+    new_game(host, roster=FLAGSHIP_HUNT)
+    host.ok({"c": "roll", "values": [2, 18]})
+    phase_until(host, "attack")
+    snap = host.ok({"c": "hit", "ship": 0, "n": 6, "by": 2})
+    assert snap["winner"] is None and snap["ships"][0]["status"] != "destroyed"
+    snap = host.ok({"c": "hit", "ship": 2, "n": 1, "by": 0})
+    assert marked(snap, 2) == 1
+    snap = phase_until(host, "damage")
+    assert snap["ships"][0]["status"] == "destroyed"
+    assert snap["winner"] == 1
+
+
+def test_smb_a_fighter_that_left_the_table_is_out_of_play(host):
+    """Seed 004 Hoth: only the Transport's exit wins ("The Rebel player wins if they exit
+    the Transport"); an X-Wing that exits by the far edge wins nothing and is off the
+    table: it cannot be hit afterwards, a fighter aboard cannot respond to moves (it is
+    "on board the Star Destroyer"), and Hoth has no target port (that is the Death Star's
+    trench)."""
+    hoth_movement(host, [3, 15])
+    host.ok({"c": "move", "ship": 5})
+    host.refused({"c": "respond", "ship": 2, "mover": 5, "kind": 1})
+    snap = host.ok({"c": "exit", "ship": 5, "kind": 1})
+    assert snap["winner"] is None
+    host.refused({"c": "exit", "ship": 6, "kind": 2})
+    host.ok({"c": "move", "ship": 6})
+    host.ok({"c": "move", "ship": 4})
+    host.ok({"c": "hit", "ship": 6, "n": 1})  # a hit on X-Wing 2, still on the table
+    host.ok({"c": "undo"})
+    host.refused({"c": "hit", "ship": 5, "n": 1})

@@ -1,0 +1,76 @@
+"""The button pad (docs/script.md: the `key` command presses an action) against the serial
+commands: the same game entered either way gives the same events and state hashes, and the
+pad's `undo` restores the state exactly. Outcomes from seed 000 (swsb): a hit in the attack
+step is pending until the damage phase; a counter goes from the marked (own side) ship."""
+
+import pytest
+
+from support.checkhost import start
+
+
+@pytest.fixture(scope="module")
+def boards():
+    first = start("--scenario", "swsb-example", "--seed", "21")
+    second = start("--scenario", "swsb-example", "--seed", "21")
+    yield first[1], second[1]
+    for sim, host in (first, second):
+        host.close()
+        sim.stop()
+
+
+def hashes(msgs):
+    return [(m["ev"], m["hash"]) for m in msgs if m.get("t") == "ev"]
+
+
+def test_pad_and_serial_make_the_same_game(boards):
+    """Board 1 by serial commands, board 2 by pad actions, both from a roll of 12 v 7
+    (side 0 attacks first). In the attack step: Mon Calamari Cruiser (0) marked as the
+    attacker, a hit on the Star Destroyer (5): pending 1 (damage waits). `unmark`, select
+    Slave I (6), `dmg+`: a hit with no attacker, pending 1; `dmg-` takes it off: 0. Same
+    events, same hashes; at the damage phase the Star Destroyer has 1 damage, Slave I 0."""
+    serial, pad = boards
+    for host in boards:
+        host.ok({"c": "load", "scenario": "swsb-example"})
+        host.ok({"c": "roll", "values": [12, 7]})
+    by_serial = []
+    for cmd in (
+        {"c": "phase"},
+        {"c": "phase"},
+        {"c": "phase"},
+        {"c": "hit", "ship": 5, "by": 0},
+        {"c": "hit", "ship": 6},
+        {"c": "hit", "ship": 6, "n": -1},
+        {"c": "phase"},
+    ):
+        msgs, snap_serial = serial.send(cmd)
+        by_serial += hashes(msgs)
+    msgs, snap_pad = pad.key(
+        "phase", "phase", "phase", "sel:0", "mark", "sel:5", "dmg+", "unmark", "sel:6", "dmg+"
+    )
+    by_pad = hashes(msgs)
+    msgs, snap_pad = pad.key("dmg-", "phase")
+    by_pad += hashes(msgs)
+    assert by_pad == by_serial
+    assert snap_pad["state_hash"] == snap_serial["state_hash"]
+    assert snap_pad["ships"][5]["damage"] == 1 and snap_pad["ships"][6]["damage"] == 0
+
+
+def test_pad_undo_restores_the_state(boards):
+    """After each pad action that makes an event, the pad's `undo` gives back the hash and
+    the ships, round and phase of before."""
+    _, pad = boards
+    pad.ok({"c": "load", "scenario": "swsb-example"})
+    pad.ok({"c": "roll", "values": [12, 7]})
+    for keys in (("phase",), ("sel:1", "mark", "sel:1", "opt2"), ("phase",), ("phase",)):
+        _, before = pad.send({"c": "snap"})
+        _, after = pad.key(*keys)
+        assert after["seq"] == before["seq"] + 1, keys
+        _, back = pad.key("undo")
+        for field in ("state_hash", "round", "phase", "ships", "chart"):
+            assert back[field] == before[field], (keys, field)
+        pad.key(*keys)
+    _, before = pad.send({"c": "snap"})
+    _, after = pad.key("sel:5", "dmg+")
+    assert after["ships"][5]["pending"] == 1
+    _, back = pad.key("undo")
+    assert back["state_hash"] == before["state_hash"]
