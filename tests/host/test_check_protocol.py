@@ -162,3 +162,68 @@ def test_save_and_load_a_game_with_time_banks(board, tmp_path):
     finally:
         other.close()
         other_sim.stop()
+
+
+def test_events_replays_the_same_lines_and_append_stops_at_the_first_refusal(board):
+    """`events` `since` N: "`ev` for the events after N ... then `events-end`", the same
+    event lines (seq, event, hash) the board sent when they happened. `append`: "submit
+    them in order, stop at the first refused (its `err` after the `ev` lines of those
+    before it)". In swsb's move phase: a phase event is taken, an Ion Cannon event (kind
+    17, smb only: "a ruleset refuses a kind it does not use") is refused, the event after
+    it is not applied."""
+    _, host = board
+    host.ok({"c": "load", "scenario": "swsb-example"})
+    live = []
+    for cmd in (
+        {"c": "roll", "values": [12, 7]},
+        {"c": "phase"},
+        {"c": "counter", "ship": 0, "option": 1},
+    ):
+        msgs, _ = host.send(cmd)
+        live += [m for m in msgs if m.get("t") == "ev"]
+    host.ok({"c": "undo"})
+    msgs, _ = host.send({"c": "events", "since": 0})
+    again = [m for m in msgs if m.get("t") == "ev"]
+    assert [(m["seq"], m["ev"], m["hash"]) for m in again[:3]] == [
+        (m["seq"], m["ev"], m["hash"]) for m in live
+    ]
+    assert len(again) == 4 and [m["t"] for m in msgs][-1] == "events-end"
+    msgs, _ = host.send({"c": "events", "since": 2})
+    assert [m["seq"] for m in msgs if m.get("t") == "ev"] == [3, 4]
+    msgs, snap = host.send({"c": "append", "events": [[4, 0, 0, 0], [17, 5, 10, 0], [4, 0, 0, 0]]})
+    kinds = [m["t"] for m in msgs]
+    assert kinds == ["ev", "err"], msgs
+    assert snap["seq"] == 5 and snap["phase"] == "attack-pd"
+
+
+def test_base_only_on_a_fresh_game_and_hello_checks_the_protocol(board):
+    """`base`: "only on a freshly loaded game"; `hello` with a `proto` that differs: "an
+    `err` with code `proto`"."""
+    _, host = board
+    host.ok({"c": "load", "scenario": "swsb-example"})
+    host.ok({"c": "roll", "values": [12, 7]})
+    msgs, _ = host.send({"c": "state"})
+    state = next(m for m in msgs if m.get("t") == "state")
+    host.refused({"c": "base", "base_seq": 0, "base": state["base"]})
+    msgs, _ = host.send({"c": "hello", "proto": 7})
+    errs = [m for m in msgs if m.get("t") == "err"]
+    assert len(errs) == 1 and errs[0].get("code") == "proto", msgs
+
+
+def test_roster_put_then_load_it_by_name(board):
+    """`roster-put`: "writes `/rosters/<name>.json` ... it is in the pad's scenario menu at
+    once; `ok` reply"; `scenarios` lists the scenario files; `load` `scenario` loads it.
+    Putting it again reports `replaced`."""
+    _, host = board
+    roster = dict(BIG, name="Put back")
+    msgs, _ = host.send({"c": "roster-put", "name": "check-put", "roster": roster})
+    oks = [m for m in msgs if m.get("t") == "ok"]
+    assert oks and oks[0]["replaced"] is False, msgs
+    msgs, _ = host.send({"c": "scenarios"})
+    names = next(m for m in msgs if m.get("t") == "scenarios")["names"]
+    assert "check-put" in names
+    snap = host.ok({"c": "load", "scenario": "check-put"})
+    assert [ship["name"] for ship in snap["ships"]] == ["Hulk", "Déjà Vu"]
+    assert snap["settings"]["damage_per_hit"] == 2
+    msgs, _ = host.send({"c": "roster-put", "name": "check-put", "roster": roster})
+    assert next(m for m in msgs if m.get("t") == "ok")["replaced"] is True

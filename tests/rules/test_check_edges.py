@@ -618,3 +618,49 @@ def test_smb_a_fighter_that_left_the_table_is_out_of_play(host):
     host.ok({"c": "hit", "ship": 6, "n": 1})  # a hit on X-Wing 2, still on the table
     host.ok({"c": "undo"})
     host.refused({"c": "hit", "ship": 5, "n": 1})
+
+
+ODDS = {
+    "name": "Odds",
+    "ruleset": "swsb",
+    "sides": [
+        {
+            "name": "A",
+            "ships": [
+                {"name": "Even", "class": 2, "hp": [9, 9], "stats": {"attack": 6}},
+                {"name": "Sure", "class": 2, "hp": [9, 9], "stats": {"attack": 14}},
+                {"name": "Hopeless", "class": 2, "hp": [9, 9], "stats": {"attack": 0}},
+            ],
+        },
+        {
+            "name": "B",
+            "ships": [
+                {"name": "Wall", "class": 2, "hp": [9, 9], "stats": {"defense": 14}},
+                {"name": "Fort", "class": 2, "hp": [9, 9], "stats": {"defense": 30}},
+            ],
+        },
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "settings,shooter,target,roll,hits",
+    [
+        ({"tie_hits": 1}, 0, 3, 8, True),  # 8 + 6 = 14 meets 14: a hit when ties hit
+        ({"tie_hits": 0}, 0, 3, 8, False),  # ... a miss when they do not
+        ({"nat1_misses": 0}, 1, 3, 1, True),  # 1 + 14 = 15 >= 14
+        ({"nat1_misses": 1}, 1, 3, 1, False),  # a natural 1 always misses
+        ({"nat20_hits": 0}, 2, 4, 20, False),  # 20 + 0 < 30
+        ({"nat20_hits": 1}, 2, 4, 20, True),  # a natural 20 always hits
+    ],
+)
+def test_swsb_attack_settings(host, settings, shooter, target, roll, hits):
+    """Digest 2.2: d20 + attack against Defense; whether meeting it hits, and natural 20 /
+    natural 1 rules are [UNKNOWN]: settings `tie_hits`, `nat20_hits`, `nat1_misses`
+    (docs/rosters.md). Each setting changes exactly the roll it is about."""
+    new_game(host, roster=ODDS, settings=settings)
+    host.ok({"c": "roll", "values": [18, 2]})
+    phase_until(host, "attack")
+    host.ok({"c": "aim", "ship": shooter, "weapon": 0, "arg": 0})
+    snap = host.ok({"c": "attack", "ship": shooter, "target": target, "roll": roll})
+    assert marked(snap, target) == (1 if hits else 0)
