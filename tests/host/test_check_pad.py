@@ -3,6 +3,8 @@ commands: the same game entered either way gives the same events and state hashe
 pad's `undo` restores the state exactly. Outcomes from seed 000 (swsb): a hit in the attack
 step is pending until the damage phase; a counter goes from the marked (own side) ship."""
 
+import json
+
 import pytest
 
 from support.checkhost import start
@@ -74,3 +76,37 @@ def test_pad_undo_restores_the_state(boards):
     assert after["ships"][5]["pending"] == 1
     _, back = pad.key("undo")
     assert back["state_hash"] == before["state_hash"]
+
+
+SCRIPT = """# plays: swsb-example
+dice 9 9
+phase
+dice 5 17
+phase phase phase
+select Millennium_Falcon
+dmg+ dmg+
+phase
+"""
+
+
+def test_a_key_script_plays_the_hand_worked_round(tmp_path):
+    """docs/script.md: `fleetref sim --script` presses the keys; `dice a b` enters physical
+    initiative dice; with --headless it prints the final snapshot with `rejected`, the
+    actions the rules refused. Seed 000: 9 v 9 is a tie ("Reroll ties."): the `phase`
+    after it is refused. 5 v 17: side 1 holds the initiative, side 0 moves first. Move,
+    point defense, attack; two hits on the Falcon (3/2) wait for the damage phase, where
+    its damage is 2 (not yet damaged: that takes 3)."""
+    from support.process import cli
+
+    script = tmp_path / "round.txt"
+    script.write_text(SCRIPT)
+    out = cli(
+        "sim", "--headless", "--scenario", "swsb-example", "--seed", "3", "--script", str(script)
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    final = json.loads(out.stdout.strip().splitlines()[-1])
+    assert (final["initiative"], final["moves_first"]) == (1, 0)
+    assert (final["round"], final["phase"]) == (1, "damage")
+    assert len(final["rejected"]) == 1, final["rejected"]
+    falcon = final["ships"][1]
+    assert (falcon["damage"], falcon["pending"], falcon["status"]) == (2, 0, "ok")

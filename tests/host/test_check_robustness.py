@@ -10,6 +10,7 @@ rules: "Bad input gets one clear line and changes nothing; no traceback reaches 
 
 Rosters and ship numbers as in tests/rules/test_check_games.py."""
 
+import csv
 import json
 
 import pytest
@@ -529,3 +530,51 @@ def test_mirror_that_cannot_open_its_port_leaves_no_log_behind(tmp_path):
     out = cli("mirror", "--log", str(log), "--port", str(tmp_path / "no-such-port"))
     one_line_failure(out)
     assert not log.exists(), "an empty log was left: %d bytes" % log.stat().st_size
+
+
+def test_mirror_and_report_agree_with_a_hand_worked_hoth_game(tmp_path):
+    """Seed 004, Escape from Hoth, worked by hand (as in tests/rules/test_check_games.py):
+    round 1 (15 v 3, the Empire) the Main Guns hit the Transport (15 + 5 = 20 >= 14);
+    round 2 (8 v 8: a tie, the Empire keeps it) a second hit (10 + 5 = 15 >= 14): "Takes 2
+    hits to destroy": destroyed at the end of the capital weapons phase, and "The Imperial
+    Player wins if they destroy the Troop Transport". `fleetref mirror --once --json`
+    replays the game with the same rules: the board's hash, round 3, winner 0. `fleetref
+    report --csv` puts the round-2 roll (seq 9 ... ) in round 2: each row's round is the
+    round the event was made in."""
+    sim, board = start("--scenario", "hoth", "--seed", "6")
+    try:
+        rounds = {}
+        for number, (values, roll) in enumerate((([15, 3], 15), ([8, 8], 10)), start=1):
+            for cmd in (
+                {"c": "roll", "values": values},
+                {"c": "phase"},
+                {"c": "move", "ship": 0},
+                {"c": "move", "ship": 4},
+                {"c": "move", "ship": 5},
+                {"c": "move", "ship": 6},
+                {"c": "phase"},
+                {"c": "aim", "ship": 0, "weapon": 4, "arg": 0},
+                {"c": "attack", "ship": 0, "target": 4, "roll": roll},
+            ):
+                snap = board.ok(cmd)
+                rounds[snap["seq"]] = (number, cmd["c"])
+            snap = board.ok({"c": "phase"})
+        assert snap["winner"] == 0 and snap["ships"][4]["status"] == "destroyed"
+        out = cli("mirror", "--once", "--json", "--port", sim.port)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+        mirrored = json.loads(out.stdout.strip().splitlines()[-1])
+        assert mirrored["state_hash"] == snap["state_hash"]
+        assert mirrored["winner"] == 0
+        path = tmp_path / "hoth.json"
+        assert cli("save", "--port", sim.port, str(path)).returncode == 0
+        csv_path = tmp_path / "hoth.csv"
+        out = cli("report", "--csv", str(csv_path), str(path))
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    finally:
+        board.close()
+        sim.stop()
+    with open(csv_path, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    by_seq = {int(row["seq"]): row for row in rows}
+    for seq, (number, command) in rounds.items():
+        assert int(by_seq[seq]["round"]) == number, (seq, command, by_seq[seq])
