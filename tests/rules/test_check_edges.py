@@ -664,3 +664,78 @@ def test_swsb_attack_settings(host, settings, shooter, target, roll, hits):
     host.ok({"c": "aim", "ship": shooter, "weapon": 0, "arg": 0})
     snap = host.ok({"c": "attack", "ship": shooter, "target": target, "roll": roll})
     assert marked(snap, target) == (1 if hits else 0)
+
+
+def test_swsb_point_defense_once_then_the_other_weapons(host):
+    """Seed 000: "Resolve all Point Defense on all starships first. Then select one
+    starship and resolve all its weapons"; "It may fire all its weapons" (each once). The
+    Star Destroyer (PD 4) fires point defense at X-wing 1 (Defense 15): 19 + 4 = 23, a
+    hit. The Falcon (no PD) has none to fire. In the attack step the Star Destroyer's
+    point defense has been fired (refused again); its primary weapon fires."""
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [2, 18]})
+    phase_until(host, "attack-pd")
+    host.ok({"c": "aim", "ship": 5, "weapon": 1, "arg": 0})
+    snap = host.ok({"c": "attack", "ship": 5, "target": 3, "roll": 19})
+    assert marked(snap, 3) == 1
+    host.refused({"c": "aim", "ship": 1, "weapon": 1, "arg": 0})
+    host.ok({"c": "phase"})
+    host.send({"c": "aim", "ship": 5, "weapon": 1, "arg": 0})
+    host.refused({"c": "attack", "ship": 5, "target": 4, "roll": 19})
+    host.ok({"c": "aim", "ship": 5, "weapon": 0, "arg": 0})
+    host.ok({"c": "attack", "ship": 5, "target": 0, "roll": 19})
+
+
+def test_swsb_no_counter_from_a_ship_without_counters(host):
+    """Seed 000: "Start with the Command counters on the ship card. Play a counter by
+    removing it from the ship": X-wing 1 has none on its card (cc 0): refused."""
+    new_game(host, scenario="swsb-example")
+    host.ok({"c": "roll", "values": [12, 7]})
+    host.ok({"c": "phase"})
+    host.refused({"c": "counter", "ship": 3, "option": 1})
+
+
+@pytest.mark.parametrize(
+    "roll,inside,outside",
+    [(8, 8, 9), (9, 16, 17), (10, 24, 25), (11, 32, 33)],
+)
+def test_addon_range_band_edges(host, roll, inside, outside):
+    """Seed 001 range table: Very Close 0-8" 0, Close 9-16" -1, Medium 17-24" -2, Long
+    25-32" -3, Extreme 33"+ -4. The Mon Calamari Cruiser (attack 6) at the Invisible Hand
+    (Defense 14), ties hitting: roll 8 -> 14 + band: a hit at 8", a miss at 9"; roll 9 ->
+    15: a hit at 16", a miss at 17"; roll 10: 24" / 25"; roll 11: 32" / 33"."""
+    new_game(host, scenario="swsb-addon-example", settings={"tie_hits": 1})
+    host.ok({"c": "roll", "values": [18, 2]})
+    host.ok({"c": "phase"})
+    host.ok({"c": "choose", "side": 0})
+    phase_until(host, "attack")
+    for inches, hits in ((inside, 1), (outside, 0)):
+        host.ok({"c": "aim", "ship": 0, "weapon": 0, "arg": inches})
+        snap = host.ok({"c": "attack", "ship": 0, "target": 4, "roll": roll})
+        assert marked(snap, 4) == hits, inches
+        host.ok({"c": "undo"})
+        host.ok({"c": "undo"})
+
+
+def test_addon_fighters_attack_a_cloaked_ship_without_negative_modifiers(host):
+    """Seed 001 Cloak: "fire against a ship with Cloak is always at the 9-16" range band
+    unless the ship is being attacked by fighters. Fighters attacking a ship do so with no
+    negative modifiers." X-wing 1 (attack 4, a fighter) at the Cloaked Raider (Defense
+    16), 1" away ("Fighters can only attack ... models that are within 1″"): roll 12 ->
+    16, a hit (ties hitting); with the Cloak's band it would be 15. At 2" the X-wing may
+    not fire at all."""
+    new_game(host, scenario="swsb-addon-example", settings={"tie_hits": 1})
+    host.ok({"c": "roll", "values": [18, 2]})
+    host.ok({"c": "phase"})
+    host.ok({"c": "choose", "side": 0})
+    phase_until(host, "attack")
+    host.ok({"c": "aim", "ship": 0, "weapon": 0, "arg": 5})
+    host.ok({"c": "done", "ship": 0})
+    host.ok({"c": "done", "ship": 4})
+    host.ok({"c": "done", "ship": 1})
+    host.ok({"c": "done", "ship": 5})
+    host.ok({"c": "aim", "ship": 2, "weapon": 0, "arg": 2})
+    host.refused({"c": "attack", "ship": 2, "target": 5, "roll": 12})
+    host.ok({"c": "aim", "ship": 2, "weapon": 0, "arg": 1})
+    snap = host.ok({"c": "attack", "ship": 2, "target": 5, "roll": 12})
+    assert marked(snap, 5) == 1
