@@ -227,3 +227,68 @@ def test_roster_put_then_load_it_by_name(board):
     assert snap["settings"]["damage_per_hit"] == 2
     msgs, _ = host.send({"c": "roster-put", "name": "check-put", "roster": roster})
     assert next(m for m in msgs if m.get("t") == "ok")["replaced"] is True
+
+
+UNWIELDY = {
+    "name": "Unwieldy",
+    "ruleset": "smb",
+    "sides": [
+        {
+            "name": "Empire",
+            "ships": [
+                {
+                    "name": "Destroyer",
+                    "class": 2,
+                    "hp": 3,
+                    "stats": {"type": "capital", "speed": 2, "defense": [12, 22, 27]},
+                }
+            ],
+        },
+        {
+            "name": "Rebels",
+            "ships": [
+                {
+                    "name": "Transport",
+                    "class": 3,
+                    "hp": 2,
+                    "stats": {
+                        "type": "ship",
+                        "speed": 3,
+                        "defense": [14, 20, 23],
+                        "abilities": ["Unwieldy: May only make 1 turn."],
+                    },
+                }
+            ],
+        },
+    ],
+}
+
+
+def test_ability_text_without_its_stat_is_flagged(board, tmp_path):
+    """docs/rosters.md: "an ability text that names a rule a stat enforces while the ship
+    lacks that stat, e.g. "Unwieldy: may only make 1 turn" without smb's `max_turns`, gets
+    a warning naming the stat, from `fleetref roster check` and when a game is loaded"
+    (protocol: an `err` with `src` `roster` after `game`). Seed 004's Transport text."""
+    _, host = board
+    msgs, _ = host.send({"c": "load", "roster": UNWIELDY})
+    kinds = [(m["t"], m.get("src")) for m in msgs]
+    assert kinds[0] == ("game", None) and ("err", "roster") in kinds, kinds
+    warning = next(m for m in msgs if m.get("src") == "roster")
+    assert "max_turns" in warning["msg"]
+    path = tmp_path / "unwieldy.json"
+    path.write_text(json.dumps(UNWIELDY))
+    out = cli("roster", "check", str(path))
+    assert "Traceback" not in out.stderr and "max_turns" in out.stdout + out.stderr
+
+
+def test_another_roster_or_setting_never_shows_the_same_hash(board):
+    """docs/protocol.md: "the state hash is seeded with the digest of the roster and
+    settings (a game of another roster never shows the same hash)". The swsb example,
+    the same with tie_hits 0; a roster and the same roster under another name."""
+    _, host = board
+    first = host.ok({"c": "load", "scenario": "swsb-example"})["state_hash"]
+    second = host.ok({"c": "load", "scenario": "swsb-example", "settings": {"tie_hits": 0}})
+    renamed = host.ok({"c": "load", "roster": dict(BIG, name="Long game 2")})
+    original = host.ok({"c": "load", "roster": BIG})
+    assert first != second["state_hash"]
+    assert renamed["state_hash"] != original["state_hash"]

@@ -739,3 +739,20 @@ def test_addon_fighters_attack_a_cloaked_ship_without_negative_modifiers(host):
     host.ok({"c": "aim", "ship": 2, "weapon": 0, "arg": 1})
     snap = host.ok({"c": "attack", "ship": 2, "target": 5, "roll": 12})
     assert marked(snap, 5) == 1
+
+
+@pytest.mark.parametrize("mover,other,hurt", [(3, 4, 3), (0, 7, 0)])
+def test_xwing_overlap_die_faces_deal_the_seed_damage(host, mover, other, hurt):
+    """Seed 003: the huge ship "rolls one attack die for each small ship destroyed ... Then
+    the huge ship's fore section suffers any damage (hit) and critical damage (critical)
+    rolled"; a small ship over a huge one "rolls one attack die and suffers any damage
+    (hit) and critical damage (critical) rolled". The attack die (docs/rules.md): 3 hit, 1
+    crit, 2 focus, 2 blank - so over the 8 faces, 4 deal 1 damage each (a hit or a
+    crit, one card each) and 4 deal none. CR90 over TIE 1 (the CR90 is hurt), X-wing 1
+    over the Raider (the X-wing is hurt)."""
+    dealt = []
+    for face in range(1, 9):
+        new_game(host, scenario="xwing-overlap-example")
+        snap = host.ok({"c": "overlap", "ship": mover, "other": other, "dice": [face]})
+        dealt.append(snap["ships"][hurt]["damage"] + snap["ships"][hurt]["pending"])
+    assert sorted(dealt) == [0, 0, 0, 0, 1, 1, 1, 1], dealt
