@@ -756,3 +756,39 @@ def test_xwing_overlap_die_faces_deal_the_seed_damage(host, mover, other, hurt):
         snap = host.ok({"c": "overlap", "ship": mover, "other": other, "dice": [face]})
         dealt.append(snap["ships"][hurt]["damage"] + snap["ships"][hurt]["pending"])
     assert sorted(dealt) == [0, 0, 0, 0, 1, 1, 1, 1], dealt
+
+
+def fleet_with_costs(where, costs, limit):
+    """A swsb roster whose ships carry a cost in ``where`` (a stat or a ship field)."""
+    ships = []
+    for number, cost in enumerate(costs):
+        ship = {"name": "Ship %d" % number, "class": 2, "hp": [6, 4], "stats": {"defense": 14}}
+        if where.startswith("stats."):
+            ship["stats"][where[6:]] = cost
+        else:
+            ship[where] = cost
+        ships.append(ship)
+    return {
+        "name": "Points",
+        "ruleset": "swsb",
+        "settings": {"point_limit": limit},
+        "sides": [{"name": "A", "ships": ships}, {"name": "B", "ships": ships[:1]}],
+    }
+
+
+def test_swsb_point_limit_can_be_enforced(host):
+    """Digest 2.1: a card's "Cost (points) ... used by the advanced 'Fleet Building'
+    rule"; digest 5: the point limit is [UNKNOWN]: "Make it configurable". docs/rosters.md
+    gives swsb (and swsb-addon) the setting `point_limit` (0-9999, 0 = none), so a fleet
+    over the limit must be refused - which needs a way to give a ship its cost. Tried: a
+    `cost` or `points` stat or ship field. Two ships of 60 under a limit of 100 (120):
+    refused; under 150: loaded."""
+    fields = ("stats.cost", "stats.points", "cost", "points")
+    for where in fields:
+        msgs, _ = host.send({"c": "load", "roster": fleet_with_costs(where, [60, 60], 150)})
+        if not [m for m in msgs if m.get("t") == "err"]:
+            break
+    else:
+        pytest.fail("point_limit can never apply: no roster field (%s) takes a cost" % (fields,))
+    msgs, _ = host.send({"c": "load", "roster": fleet_with_costs(where, [60, 60], 100)})
+    assert [m for m in msgs if m.get("t") == "err"], "a fleet of 120 points under a limit of 100"
