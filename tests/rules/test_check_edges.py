@@ -792,3 +792,33 @@ def test_swsb_point_limit_can_be_enforced(host):
         pytest.fail("point_limit can never apply: no roster field (%s) takes a cost" % (fields,))
     msgs, _ = host.send({"c": "load", "roster": fleet_with_costs(where, [60, 60], 100)})
     assert [m for m in msgs if m.get("t") == "err"], "a fleet of 120 points under a limit of 100"
+
+
+def running(host):
+    _, snap = host.send({"c": "snap"})
+    return snap["clock"]["running"]
+
+
+def test_the_clock_runs_for_the_side_the_seed_says_acts(host):
+    """docs/clock.md "Which clock runs": the side that acts now. Seed 000: "Whoever rolls
+    highest moves last and attacks first": 12 v 7, side 0 holds it: side 1 moves (its
+    clock runs in the move phase), side 0 in the point defence step. Seed 004: "The player
+    with the initiative moves all their ships ..., then the other player moves": Hoth, 3 v
+    15, the Rebels (1) hold it: their clock runs until the Transport and both X-Wings have
+    moved, then the Empire's (0)."""
+    new_game(host, scenario="swsb-example", settings={"clock_s": 600})
+    assert running(host) is None
+    host.ok({"c": "roll", "values": [12, 7]})
+    host.ok({"c": "phase"})
+    assert running(host) == 1
+    host.ok({"c": "phase"})
+    assert running(host) == 0
+    new_game(host, scenario="hoth", settings={"clock_s": 600})
+    host.ok({"c": "roll", "values": [3, 15]})
+    host.ok({"c": "phase"})
+    assert running(host) == 1
+    host.ok({"c": "move", "ship": 4})
+    host.ok({"c": "move", "ship": 5})
+    assert running(host) == 1
+    host.ok({"c": "move", "ship": 6})
+    assert running(host) == 0
