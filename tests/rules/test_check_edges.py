@@ -822,3 +822,22 @@ def test_the_clock_runs_for_the_side_the_seed_says_acts(host):
     assert running(host) == 1
     host.ok({"c": "move", "ship": 6})
     assert running(host) == 0
+
+
+def test_smb_death_star_ships_kept_off_the_table_neither_move_nor_hold_up_play(host):
+    """Seed 004 Scenario 2 Set-up: "Vader and his two fighters are kept off the table as is
+    the Falcon." Ships: 0-2 TIE Fighters, 3 Vader's TIE Advance, 4-5 Vader's Wingmen | 6-8
+    Y-Wings, 9-16 X-Wings, 17 Falcon. Empire first (15 v 3): Vader may not move (he is not
+    on the table), nor be hit; once every ship on the table has moved (the TIEs, then the
+    Rebels' 11 fighters) the movement phase ends: the capital weapons phase follows."""
+    new_game(host, scenario="deathstar")
+    host.ok({"c": "roll", "values": [15, 3]})
+    host.ok({"c": "phase"})
+    host.refused({"c": "move", "ship": 3})
+    for index in (0, 1, 2):
+        host.ok({"c": "move", "ship": index})
+    host.refused({"c": "hit", "ship": 3, "n": 1})
+    for index in range(6, 17):
+        host.ok({"c": "move", "ship": index})
+    snap = host.ok({"c": "phase"})
+    assert snap["phase"] == "capital"
