@@ -110,3 +110,40 @@ def test_a_key_script_plays_the_hand_worked_round(tmp_path):
     assert len(final["rejected"]) == 1, final["rejected"]
     falcon = final["ships"][1]
     assert (falcon["damage"], falcon["pending"], falcon["status"]) == (2, 0, "ok")
+
+
+@pytest.mark.parametrize(
+    "scenario,setup,keys",
+    [
+        # swsb, damage phase: the Star Destroyer marked and aimed, a hit on the Cruiser
+        (
+            "swsb-example",
+            [{"c": "roll", "values": [2, 18]}] + [{"c": "phase"}] * 4,
+            ("sel:5", "mark", "alt2", "sel:0", "dmg+"),
+        ),
+        # smb, initiative phase: X-Wing 1 marked and aimed, a rapid-fire response
+        ("hoth", [], ("sel:5", "mark", "alt2", "sel:0", "opt2")),
+        # swsb-addon, initiative phase: X-wing 1 marked and aimed, an attack
+        ("swsb-addon-example", [], ("sel:2", "mark", "alt2", "sel:4", "alt1")),
+    ],
+    ids=["swsb-dmg-in-damage-phase", "smb-response-before-movement", "addon-attack-too-early"],
+)
+def test_a_refused_pad_action_logs_no_aim(boards, scenario, setup, keys):
+    """Working rules: "Bad input gets one clear line and changes nothing"; docs/script.md:
+    the pad's aim "is logged as one `aim` event when that ship next acts (an attack, a
+    response, a hit it makes with `dmg+`)". Here the act is refused by the rules (seed 000:
+    damage is marked in the attack steps, not in the damage phase; seed 004: responses are
+    taken in the movement phase, "Each time a ship is moved"; seed 001: firing comes after
+    movement): the ship did not act, so no event may be logged - one `err`, the same seq
+    and state hash."""
+    _, pad = boards
+    pad.ok({"c": "load", "scenario": scenario})
+    for cmd in setup:
+        pad.ok(cmd)
+    _, before = pad.send({"c": "snap"})
+    msgs, after = pad.key(*keys)
+    errs = [m for m in msgs if m.get("t") == "err"]
+    events = [m["ev"] for m in msgs if m.get("t") == "ev"]
+    assert len(errs) == 1, msgs
+    assert not events, (errs[0]["msg"], events)
+    assert (after["seq"], after["state_hash"]) == (before["seq"], before["state_hash"])
