@@ -841,3 +841,23 @@ def test_smb_death_star_ships_kept_off_the_table_neither_move_nor_hold_up_play(h
         host.ok({"c": "move", "ship": index})
     snap = host.ok({"c": "phase"})
     assert snap["phase"] == "capital"
+
+
+def test_addon_who_moves_first_is_chosen_once_each_round_after_the_roll(host):
+    """Seed 001: "The Player that won the Initiative roll can determine who moves first."
+    Before the roll there is no winner to choose: refused. After 2 v 18 side 1 chooses side
+    0; a second choice in the same round is refused. Round 2 (18 v 2) is a new roll: its
+    winner chooses again (nothing carried over): side 1 this time."""
+    new_game(host, scenario="swsb-addon-example")
+    host.refused({"c": "choose", "side": 0})
+    host.ok({"c": "roll", "values": [2, 18]})
+    host.ok({"c": "phase"})
+    snap = host.ok({"c": "choose", "side": 0})
+    assert snap["moves_first"] == 0
+    host.refused({"c": "choose", "side": 1})
+    snap = phase_until(host, "initiative")
+    assert snap["round"] == 2 and snap["moves_first"] is None
+    host.ok({"c": "roll", "values": [18, 2]})
+    host.ok({"c": "phase"})
+    snap = host.ok({"c": "choose", "side": 1})
+    assert (snap["initiative"], snap["moves_first"]) == (0, 1)
