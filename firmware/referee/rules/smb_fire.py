@@ -5,7 +5,7 @@ shot records. Functions of (rules, g, ...) called by rules/smb.py, which imports
 on first use."""
 
 from referee.events import NONE
-from referee.rules.smb import (
+from referee.rules.smb_defs import (
     ATTACK_MOVE,
     B_AM_FIRED,
     B_AM_TARGET,

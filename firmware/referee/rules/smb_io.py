@@ -3,10 +3,10 @@ texts, the serial commands and view fields of docs/protocol.md, and its pad acti
 of (rules, ...) called by rules/smb.py, which imports this module on first use."""
 
 from referee.events import NONE
+from referee.rules.base import EV_MOVE
 from referee.rules.d20 import D20Rules
-from referee.rules.smb import (
+from referee.rules.smb_defs import (
     EV_POWER,
-    EV_MOVE,
     EV_RESPONSE,
     EV_EXIT,
     EV_ION,

@@ -3,7 +3,7 @@ Troop Transport of "Scenario 1 - Escape from Hoth"). Functions of (rules, g, ...
 rules/smb.py, which imports this module on first use. An EV_MOVE's third field is the number
 of 90 degree turns the move made (journals written before it was checked hold 0)."""
 
-from referee.rules.smb import S_KIND, K_CAPITAL, K_FIGHTER, K_CRUISER, S_BONUS
+from referee.rules.smb_defs import S_KIND, K_CAPITAL, K_FIGHTER, K_CRUISER, S_BONUS
 
 S_MAX_TURNS = S_BONUS + 6  # the roster's max_turns (255: not given)
 MOVES = ("?", "standard", "full-power", "fighter attack")

@@ -4,7 +4,7 @@ response actions. Functions of (rules, game, ...) called by rules/smb.py."""
 
 def check_response(rules, g, a, b, c):  # noqa: PLR0911 (a refusal each)
     """Seed 004 "Response Actions"."""
-    from referee.rules.smb import MOVING, MOVED, RESPONDED, ION_NOW, X_LAST, S_SPEED, W_RAPID
+    from referee.rules.smb_defs import MOVING, MOVED, RESPONDED, ION_NOW, X_LAST, S_SPEED, W_RAPID
 
     r = g.ship(a) or g.ship(c)
     if r:

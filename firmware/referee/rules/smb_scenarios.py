@@ -20,7 +20,7 @@ ABILITY_STATS = (
 def check_ion(rules, g, a, b, c):
     """Seed 004 "The Ion Cannon" (Escape from Hoth): "The Ion Cannon may fire up to two
     bursts from the planet. It fires at +16 (as a capital weapon)"."""
-    from referee.rules.smb import CAPITAL_PHASE, X_BURSTS, K_FIGHTER
+    from referee.rules.smb_defs import CAPITAL_PHASE, X_BURSTS, K_FIGHTER
 
     ion = g.extras.get("ion_cannon")
     if not isinstance(ion, dict):
@@ -47,7 +47,7 @@ def check_exit(rules, g, a, b, c):
     """Leaving by the far table edge (Hoth: "exit the Transport from the opposite table
     edge") is a move: in the movement phase, not for an ionized ship. The target port is the
     aim of the side the roster's ``port`` condition names."""
-    from referee.rules.smb import MOVING, ION_NOW, MOVED, X_LAST
+    from referee.rules.smb_defs import MOVING, ION_NOW, MOVED, X_LAST
 
     r = g.ship(a)
     if r:
@@ -78,7 +78,7 @@ def check_exit(rules, g, a, b, c):
 
 def apply_ion(rules, g, a, b, c):
     """The Ion Cannon fired at ship a with the d20 ``b`` at facing ``c``."""
-    from referee.rules.smb import X_BURSTS, K_CAPITAL, ION_NEXT
+    from referee.rules.smb_defs import X_BURSTS, K_CAPITAL, ION_NEXT
 
     ion = g.extras.get("ion_cannon")
     need = rules.defense(g, a, c)
@@ -94,7 +94,7 @@ def apply_ion(rules, g, a, b, c):
 
 def apply_exit(rules, g, a, b):
     """Ship a left by the far edge (b 1) or hit the target port (b 2)."""
-    from referee.rules.smb import EXITED, X_PORT, MOVED, X_LAST
+    from referee.rules.smb_defs import EXITED, X_PORT, MOVED, X_LAST
 
     if b == 1:
         g.rule_flags[a] |= EXITED | MOVED
@@ -108,7 +108,7 @@ def winner(rules, g):
     """Seed 004 Victory: the Empire by destroying the Troop Transport, the Rebels by its
     exit from the opposite table edge (whatever leaves later); the target port when the
     roster makes it a condition."""
-    from referee.rules.smb import EXITED, X_PORT
+    from referee.rules.smb_defs import EXITED, X_PORT
 
     for v in g.victory:
         w = v["when"]

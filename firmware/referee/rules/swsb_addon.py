@@ -41,23 +41,21 @@ from referee.rules.swsb import (
     S_ABILITIES,
 )
 
-# EV_MOVE (rules/base.py): ship, 1, 0: an activation's move
-EV_CHOOSE = 14  # side that moves first
-
-EFFECT_FIGHTER_REACH = 2  # the side's fighters attack within 2"
-EFFECT_PD_FIGHTER_REACH = 3  # the side's point defense reaches fighters within 2"
-
-A_CLOAK = 8
-A_DOUBLE_FIGHTER_RANGE = 16
-A_INTERCEPTOR = 32
-
-MOVED = 16  # fl2: moved this round
-DOGFIGHT = 32  # fl2: attacked or was attacked by an enemy fighter within 1" this round
-
-X_FIRST = 4  # game bytes: side chosen to move first + 1 (0 = not chosen yet)
-X_TURN = 5  # side whose activation it is
-X_COUNT = 6  # ships activated in this turn
-X_TIER = 7  # 0 class 1-3, 1 class 4
+from referee.rules.swsb_addon_defs import (  # noqa: F401 (also read as swsb_addon.X)
+    EV_CHOOSE,
+    EFFECT_FIGHTER_REACH,
+    EFFECT_PD_FIGHTER_REACH,
+    A_CLOAK,
+    A_DOUBLE_FIGHTER_RANGE,
+    A_INTERCEPTOR,
+    MOVED,
+    DOGFIGHT,
+    X_FIRST,
+    X_TURN,
+    X_COUNT,
+    X_TIER,
+    range_band,
+)
 
 
 def _turns():
@@ -73,23 +71,6 @@ def _io():
     from referee.rules import swsb_addon_io
 
     return swsb_addon_io
-
-
-def range_band(inches):
-    """Range band index for a distance in inches (seed 001 range table): 0 Very Close 0-8,
-    1 Close 9-16, 2 Medium 17-24, 3 Long 25-32, 4 Extreme 33+. The attack roll gets minus the
-    index. Raises ValueError for a negative distance."""
-    if inches < 0:
-        raise ValueError("distance must be >= 0")
-    if inches <= 8:
-        return 0
-    if inches <= 16:
-        return 1
-    if inches <= 24:
-        return 2
-    if inches <= 32:
-        return 3
-    return 4
 
 
 class Rules(swsb.Rules):

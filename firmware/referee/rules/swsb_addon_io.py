@@ -6,7 +6,8 @@ imports this module on first use."""
 
 from referee.events import NONE, EV_COUNTER
 from referee.rules import swsb
-from referee.rules.swsb_addon import EV_CHOOSE, EV_MOVE, X_FIRST, X_TURN, range_band
+from referee.rules.base import EV_MOVE
+from referee.rules.swsb_addon_defs import EV_CHOOSE, X_FIRST, X_TURN, range_band
 
 
 def view(rules, g):

@@ -5,7 +5,7 @@ before class 4, "starting again with the player chosen to move first"). Function
 called by rules/swsb_addon.py, which imports this module on first use."""
 
 from referee.fleet import F_FIRED
-from referee.rules.swsb_addon import MOVED, X_COUNT, X_FIRST, X_TIER, X_TURN
+from referee.rules.swsb_addon_defs import MOVED, X_COUNT, X_FIRST, X_TIER, X_TURN
 
 
 def done(g, i, moving):
