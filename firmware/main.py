@@ -13,7 +13,7 @@ try:
 except ImportError:
     import uasyncio as asyncio
 
-from referee.assembly import assemble, clock_task
+from referee.assembly import assemble, extension_task
 from referee.dice import Dice, Fair, XorShift32
 
 
@@ -65,7 +65,7 @@ def main():
         )
         return
     runner.app.link.hello()
-    asyncio.run(runner.main((clock_task(runner.app),)))
+    asyncio.run(runner.main((extension_task(runner.app),)))
 
 
 if __name__ == "__main__":

@@ -351,12 +351,49 @@ class Fair:
         )
 
 
+# ---- the verifiable dice as a board extension (referee/extensions.py): its hooks ----------
+def on_board(app):
+    """True when app.Referee ``app``'s dice are committed (a :class:`Fair` source)."""
+    return fair_of(app) is not None
+
+
+def game_fields(app):
+    """The dice commitment's fields of the ``game`` line (:meth:`Fair.game_fields`), or ""."""
+    s = fair_of(app)
+    return s.game_fields() if s is not None else ""
+
+
 def hello_fields(app, msg):
     """The dice commitment's fields of the ``hello`` message ``msg`` (dict), when the app's
     dice are committed (:meth:`Fair.hello_fields`)."""
     s = fair_of(app)
     if s is not None:
         s.hello_fields(msg)
+
+
+def after_event(app, seq):
+    """After the ``ev`` line of event ``seq``: its roll record (:meth:`Fair.on_event`)."""
+    s = fair_of(app)
+    if s is not None:
+        s.on_event(app, seq)
+
+
+def physical(app, sides, value):
+    """A physical die of ``sides`` faces showing ``value`` goes into the next event: marked
+    physical in its roll record (:meth:`Fair.physical`)."""
+    s = fair_of(app)
+    if s is not None:
+        s.physical(sides, value)
+
+
+def command(app, g, c, msg):
+    """The ``reveal`` command and pad action (``msg`` None): publish the secret, commit to a
+    new one; the ``dice`` command: every roll and reveal line held again, then ``dice-end``
+    (docs/dice.md)."""
+    s = fair_of(app)
+    if s is not None:
+        return s.reveal(app) if c == "reveal" else s.resend(app)
+    return None
 
 
 def fair_of(app):

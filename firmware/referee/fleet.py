@@ -7,10 +7,11 @@ Per ship (index 0..n-1: side 0's ships in roster order, then side 1's): ``side``
 ``fl`` (F_* core flags), ``fl2`` (the ruleset's FLAGS), ``sx`` (the ruleset's SHIP_BYTES per
 ship); per game ``x`` (the ruleset's GAME_BYTES), ``chart`` (side * n_options + option ->
 source ship or NONE), ``round``, ``phase``, ``init``, ``prev_init``, ``rolls``, ``roll_src``,
-``active``. Hot state is bytearrays and ints (RAM on the Pico is about 190 KB).
+``active``, ``ext_state`` (the bytes of the game's extensions, referee/extensions.py). Hot state is bytearrays and ints (RAM on the Pico is about 190 KB).
 """
 
 from referee.events import NONE
+from referee.extensions import of_settings
 
 # core per-ship flag bits (Fleet.flags)
 F_LAUNCHED = 1
@@ -145,8 +146,10 @@ class Fleet:
         self.rule_flags = bytearray(n)
         self.ship_state = bytearray(n * rules.SHIP_BYTES)
         self.game_state = bytearray(rules.GAME_BYTES)
-        # time banks (referee/clock.py BYTES, state_size): no bytes without clocks
-        self.clock_state = bytearray(7 if settings.get("clock_s") else 0)
+        # the extensions the settings switch on (modules, extensions.py) and their state
+        # bytes (none without: a game without clocks keeps none and imports no clock.py)
+        self.extensions = of_settings(settings)
+        self.ext_state = bytearray(sum([x.STATE_BYTES for x in self.extensions]))
         self.roster_id = roster_digest(roster, settings)
         # the state's canonical bytes, refilled in place (hashing allocates nothing)
         self._state_buffer = bytearray(
@@ -155,7 +158,7 @@ class Fleet:
             + len(self.chart)
             + n * rules.SHIP_BYTES
             + rules.GAME_BYTES
-            + len(self.clock_state)
+            + len(self.ext_state)
         )
         self.reset()
 
@@ -188,10 +191,8 @@ class Fleet:
         self.chart[:] = b"\xff" * len(self.chart)
         self.ship_state[:] = bytes(len(self.ship_state))
         self.game_state[:] = bytes(len(self.game_state))
-        if self.clock_state:
-            from referee.clock import reset
-
-            reset(self)
+        for x in self.extensions:
+            x.reset(self)
 
     def state_buf(self):
         """The canonical bytes of the state (what the hash covers; not the log), written into
@@ -221,7 +222,7 @@ class Fleet:
             self.rule_flags,
             self.ship_state,
             self.game_state,
-            self.clock_state,
+            self.ext_state,
         ):
             k = len(arr)
             b[o : o + k] = arr
@@ -248,7 +249,7 @@ class Fleet:
             + len(self.chart)
             + len(self.ship_state)
             + len(self.game_state)
-            + len(self.clock_state)
+            + len(self.ext_state)
             or data[11] != n
         ):
             return "state does not fit this game (%d ships)" % n
@@ -328,7 +329,7 @@ class Fleet:
             + len(self.chart)
             + len(self.ship_state)
             + len(self.game_state)
-            + len(self.clock_state)
+            + len(self.ext_state)
             or data[11] != n
         ):
             raise ValueError("state does not fit this game")
@@ -349,7 +350,7 @@ class Fleet:
             self.rule_flags,
             self.ship_state,
             self.game_state,
-            self.clock_state,
+            self.ext_state,
         ):
             k = len(arr)
             arr[:] = data[o : o + k]

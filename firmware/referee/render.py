@@ -190,10 +190,8 @@ class Renderer:
         if not same:
             self._chart(g)
         self._dice_row(pad, g, same)
-        if g.clock_state:  # time banks: minutes left per side (referee/clock.py)
-            from referee.clock import draw
-
-            draw(self, app)
+        for x in g.extensions:  # the time banks' minutes left per side (extensions.py)
+            x.draw(self, app)
             self.full = True  # the digits may cover ship rows: redraw them next time
         overlay.draw(self, app, error, self.want, self.drawn)
         if self.event_window is not None or self.gap_lit:

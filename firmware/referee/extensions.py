@@ -1,0 +1,158 @@
+"""Extensions: what plugs into the game only where it is used, as rulesets do (rules/__init__.py).
+
+A game extension (the time banks, referee/clock.py) is switched on by a game's setting; a game
+without it never imports its module. ``game.extensions`` (fleet.Fleet) is the tuple of the
+modules its game uses, built once when the game is made (empty: no extension); the core calls
+their hooks in turn and names none of them. A board extension (the verifiable dice,
+referee/dice.py) is there when the board's dice are (its ``on_board(app)``); ``app.Referee``
+holds the board's in ``board_extensions``.
+
+One row per extension in :data:`EXTENSIONS` (constants: the core finds who owns an event kind,
+a serial command or a pad action without importing anything): the module; the setting that
+switches it on (None: a board extension); the prefix of its settings; its event kinds; its
+serial commands; its pad actions; its key in the snapshot (null without it); what a command,
+action or event of it gets when it is off.
+
+The hooks a game extension's module defines (all of them; CONTRIBUTING.md "An extension"):
+``STATE_BYTES`` (its bytes at the end of the state, ``game.ext_state``, in the order of
+:data:`EXTENSIONS`), ``settings_of(given)``, ``reset(game)``, ``check(game, ev)``,
+``apply(game, ev)``, ``end_round(game)``, ``winner(game)``, ``text(game, ev)``,
+``view(game)``, ``live_view(app)``, ``before_submit(app, ev)``, ``after_submit(app)``,
+``hello_fields(app, msg)``, ``draw(renderer, app)``, ``poll(app)``,
+``command(app, game, c, msg)`` (its serial command ``c``, or with ``msg`` None its pad action
+``c``). A board extension's: ``on_board(app)``, ``stir(app)``, ``physical(app, sides,
+value)``, ``game_fields(app)``, ``hello_fields(app, msg)``, ``after_event(app, seq)``,
+``command(app, game, c, msg)``.
+"""
+
+from referee.events import EV_CLOCK
+
+# module, switched on by (None: the board), settings' prefix, event kinds, serial commands,
+# pad actions, snapshot key, what is said while it is off
+EXTENSIONS = (
+    (
+        "referee.clock",
+        "clock_s",
+        "clock_",
+        (EV_CLOCK,),
+        ("clock",),
+        ("clock",),
+        "clock",
+        "this game has no clocks (setting clock_s)",
+    ),
+    (
+        "referee.dice",
+        None,
+        None,
+        (),
+        ("reveal", "dice"),
+        ("reveal",),
+        None,
+        "this board's dice are not committed (seeded test dice)",
+    ),
+)
+KINDS = 3  # the columns the core looks names up in
+COMMANDS = 4
+ACTIONS = 5
+
+
+def _module(path):
+    return __import__(path, None, None, ["__name__"])
+
+
+def of_settings(settings):
+    """The modules of the game extensions ``settings`` (dict) switch on: a tuple, in the order
+    of :data:`EXTENSIONS`; only those are imported."""
+    out = ()
+    for row in EXTENSIONS:
+        if row[1] is not None and settings.get(row[1]):
+            out += (_module(row[0]),)
+    return out
+
+
+def of_board():
+    """The modules of the board extensions (each says with ``on_board`` whether it is on)."""
+    out = ()
+    for row in EXTENSIONS:
+        if row[1] is None:
+            out += (_module(row[0]),)
+    return out
+
+
+def settings_owner(key):
+    """The module of the game extension whose settings' prefix starts ``key`` (imported now:
+    it checks them, ``settings_of``), or None."""
+    for row in EXTENSIONS:
+        if row[2] is not None and key[: len(row[2])] == row[2]:
+            return _module(row[0])
+    return None
+
+
+def _used(ref, game, row):
+    # the module of extension ``row`` when on (the game's; a board's that says so), else None
+    if row[1] is None:
+        m = _module(row[0])
+        return m if ref is not None and m.on_board(ref) else None
+    for m in game.extensions:
+        if m.__name__ == row[0]:
+            return m
+    return None
+
+
+def find(ref, column, name):
+    """The module of the extension that owns ``name`` in ``column`` (:data:`COMMANDS` or
+    :data:`ACTIONS`) for ``ref`` (app.Referee, a game loaded); None when no extension owns it.
+    ValueError (what is said while it is off) when it is off."""
+    for row in EXTENSIONS:
+        if name in row[column]:
+            m = _used(ref, ref.game, row)
+            if m is None:
+                raise ValueError(row[7])
+            return m
+    return None
+
+
+def _owner(kind):
+    # the row of the extension whose event kind ``kind`` is, or None
+    for row in EXTENSIONS:
+        if kind in row[KINDS]:
+            return row
+    return None
+
+
+def check(game, ev):
+    """For event ``ev`` of ``game``: False when no extension owns its kind; else None when
+    the owner's ``check`` allows it, the reason when not, or what is said while it is off."""
+    row = _owner(ev[0])
+    if row is None:
+        return False
+    m = _used(None, game, row)
+    return row[7] if m is None else m.check(game, ev)
+
+
+def apply(game, ev):
+    """Apply ``ev`` (checked) by the extension that owns its kind: True, or False when none
+    does."""
+    row = _owner(ev[0])
+    if row is None:
+        return False
+    m = _used(None, game, row)
+    if m is not None:
+        m.apply(game, ev)
+    return True
+
+
+def text(game, ev):
+    """The sentence of ``ev`` by the extension of ``game`` that owns its kind, or None."""
+    row = _owner(ev[0])
+    m = None if row is None else _used(None, game, row)
+    return None if m is None else m.text(game, ev)
+
+
+def view(game, out, app=None):
+    """Put each game extension's key into the snapshot ``out`` (dict): its ``view(game)``, or
+    with the board's ``app`` its ``live_view(app)``; null for one the game does not use."""
+    for row in EXTENSIONS:
+        if row[6] is not None:
+            m = _used(None, game, row)
+            out[row[6]] = None if m is None else m.view(game) if app is None else m.live_view(app)
