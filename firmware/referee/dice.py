@@ -351,7 +351,7 @@ class Fair:
         )
 
 
-# ---- the verifiable dice as a board extension (referee/extensions.py): its hooks ----------
+# ---- the verifiable dice as a board extension: its hooks (referee/extensions.py) ----------
 def on_board(app):
     """True when app.Referee ``app``'s dice are committed (a :class:`Fair` source)."""
     return fair_of(app) is not None
@@ -364,8 +364,7 @@ def game_fields(app):
 
 
 def hello_fields(app, msg):
-    """The dice commitment's fields of the ``hello`` message ``msg`` (dict), when the app's
-    dice are committed (:meth:`Fair.hello_fields`)."""
+    """The commitment's fields in the ``hello`` message ``msg`` (:meth:`Fair.hello_fields`)."""
     s = fair_of(app)
     if s is not None:
         s.hello_fields(msg)
@@ -379,17 +378,15 @@ def after_event(app, seq):
 
 
 def physical(app, sides, value):
-    """A physical die of ``sides`` faces showing ``value`` goes into the next event: marked
-    physical in its roll record (:meth:`Fair.physical`)."""
+    """A physical die (``sides``, ``value``) for the next event (:meth:`Fair.physical`)."""
     s = fair_of(app)
     if s is not None:
         s.physical(sides, value)
 
 
 def command(app, g, c, msg):
-    """The ``reveal`` command and pad action (``msg`` None): publish the secret, commit to a
-    new one; the ``dice`` command: every roll and reveal line held again, then ``dice-end``
-    (docs/dice.md)."""
+    """``reveal`` (command, or pad action: ``msg`` None; :meth:`Fair.reveal`) and ``dice``
+    (:meth:`Fair.resend`), docs/dice.md."""
     s = fair_of(app)
     if s is not None:
         return s.reveal(app) if c == "reveal" else s.resend(app)

@@ -13,16 +13,11 @@ switches it on (None: a board extension); the prefix of its settings; its event 
 serial commands; its pad actions; its key in the snapshot (null without it); what a command,
 action or event of it gets when it is off.
 
-The hooks a game extension's module defines (all of them; CONTRIBUTING.md "An extension"):
-``STATE_BYTES`` (its bytes at the end of the state, ``game.ext_state``, in the order of
-:data:`EXTENSIONS`), ``settings_of(given)``, ``reset(game)``, ``check(game, ev)``,
-``apply(game, ev)``, ``end_round(game)``, ``winner(game)``, ``text(game, ev)``,
-``view(game)``, ``live_view(app)``, ``before_submit(app, ev)``, ``after_submit(app)``,
-``hello_fields(app, msg)``, ``draw(renderer, app)``, ``poll(app)``,
-``command(app, game, c, msg)`` (its serial command ``c``, or with ``msg`` None its pad action
-``c``). A board extension's: ``on_board(app)``, ``stir(app)``, ``physical(app, sides,
-value)``, ``game_fields(app)``, ``hello_fields(app, msg)``, ``after_event(app, seq)``,
-``command(app, game, c, msg)``.
+The hooks an extension's module defines are :data:`GAME_HOOKS` (a game extension; its
+``STATE_BYTES`` are its bytes at the end of the state, ``game.ext_state``, in the order of
+:data:`EXTENSIONS`) or :data:`BOARD_HOOKS` (a board extension); CONTRIBUTING.md ("An
+extension") says what each does. ``command(app, game, c, msg)`` runs its serial command ``c``,
+or with ``msg`` None its pad action ``c``.
 """
 
 from referee.events import EV_CLOCK
@@ -50,6 +45,36 @@ EXTENSIONS = (
         None,
         "this board's dice are not committed (seeded test dice)",
     ),
+)
+# what a game extension's module defines (names in flash; tests/core/test_extensions.py)
+GAME_HOOKS = (
+    "STATE_BYTES",
+    "SETTINGS",
+    "settings_of",
+    "reset",
+    "check",
+    "apply",
+    "end_round",
+    "winner",
+    "text",
+    "view",
+    "live_view",
+    "before_submit",
+    "after_submit",
+    "hello_fields",
+    "draw",
+    "poll",
+    "command",
+)
+# what a board extension's module defines
+BOARD_HOOKS = (
+    "on_board",
+    "stir",
+    "physical",
+    "game_fields",
+    "hello_fields",
+    "after_event",
+    "command",
 )
 KINDS = 3  # the columns the core looks names up in
 COMMANDS = 4
