@@ -11,7 +11,7 @@ from referee import protocol, rules, scenarios
 from referee.ticks import ticks_add, ticks_diff
 from referee.events import EV_INIT, EV_PHASE, NONE
 from referee.game import Game
-from referee.extensions import of_board
+from referee.extensions import modules
 from referee.link import SerialLink
 from referee.pad import Pad, ACTIONS  # noqa: F401  (ACTIONS: main.py and the host import it here)
 
@@ -54,7 +54,7 @@ class Referee:
         self.send_parts = None  # type: Callable[[tuple], None] | None
         self.dice = dice
         # the board's extensions (extensions.py: the verifiable dice, when ``dice`` is Fair)
-        self.board_extensions = of_board()
+        self.board_extensions = modules(None)
         self.rows_per_page = rows_per_page
         self.game = None
         self.raw_parts = ()  # the roster as loaded: printable JSON in parts (encode_parts)

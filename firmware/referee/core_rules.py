@@ -55,7 +55,7 @@ class CoreRules(Fleet):
             from referee.texts import says  # (a refusal: the texts load only now)
 
             return "%s: play has stopped (undo to go back)" % says(self.side_names[win], "has won")
-        r = extensions.check(self, ev)  # an extension's kind (time banks: EV_CLOCK)
+        r = extensions.by_kind(self, ev, "check")  # an extension's kind (time banks: EV_CLOCK)
         if r is not False:
             return r
         if kind == EV_INIT:
@@ -231,7 +231,7 @@ class CoreRules(Fleet):
             k = self.carrier[a]
             if k != NONE:
                 self.flags[k] |= F_LAUNCHED_ONE
-        elif not (self.extensions and extensions.apply(self, ev)):
+        elif not self.extensions or extensions.by_kind(self, ev, "apply") is False:
             p.apply_ext(self, kind, a, b, c)
 
     def mark(self, target, points, attacker):

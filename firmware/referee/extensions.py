@@ -85,21 +85,17 @@ def _module(path):
     return __import__(path, None, None, ["__name__"])
 
 
-def of_settings(settings):
-    """The modules of the game extensions ``settings`` (dict) switch on: a tuple, in the order
-    of :data:`EXTENSIONS`; only those are imported."""
+def modules(settings):
+    """The modules of the game extensions ``settings`` (dict) switch on, in the order of
+    :data:`EXTENSIONS` (only those are imported): a tuple. ``settings`` None: the board
+    extensions' (each says with ``on_board`` whether it is on)."""
     out = ()
     for row in EXTENSIONS:
-        if row[1] is not None and settings.get(row[1]):
-            out += (_module(row[0]),)
-    return out
-
-
-def of_board():
-    """The modules of the board extensions (each says with ``on_board`` whether it is on)."""
-    out = ()
-    for row in EXTENSIONS:
-        if row[1] is None:
+        if settings is None:
+            on = row[1] is None
+        else:
+            on = row[1] is not None and settings.get(row[1])
+        if on:
             out += (_module(row[0]),)
     return out
 
@@ -137,41 +133,16 @@ def find(ref, column, name):
     return None
 
 
-def _owner(kind):
-    # the row of the extension whose event kind ``kind`` is, or None
+def by_kind(game, ev, hook):
+    """Event ``ev`` of ``game`` to the hook named ``hook`` (``check``, ``apply``, ``text``) of
+    the extension that owns its kind: what the hook returns; False when no extension owns the
+    kind; what is said while it is off when the game does not use it (``check`` refuses such
+    an event, so it is never applied)."""
     for row in EXTENSIONS:
-        if kind in row[KINDS]:
-            return row
-    return None
-
-
-def check(game, ev):
-    """For event ``ev`` of ``game``: False when no extension owns its kind; else None when
-    the owner's ``check`` allows it, the reason when not, or what is said while it is off."""
-    row = _owner(ev[0])
-    if row is None:
-        return False
-    m = _used(None, game, row)
-    return row[7] if m is None else m.check(game, ev)
-
-
-def apply(game, ev):
-    """Apply ``ev`` (checked) by the extension that owns its kind: True, or False when none
-    does."""
-    row = _owner(ev[0])
-    if row is None:
-        return False
-    m = _used(None, game, row)
-    if m is not None:
-        m.apply(game, ev)
-    return True
-
-
-def text(game, ev):
-    """The sentence of ``ev`` by the extension of ``game`` that owns its kind, or None."""
-    row = _owner(ev[0])
-    m = None if row is None else _used(None, game, row)
-    return None if m is None else m.text(game, ev)
+        if ev[0] in row[KINDS]:
+            m = _used(None, game, row)
+            return row[7] if m is None else getattr(m, hook)(game, ev)
+    return False
 
 
 def view(game, out, app=None):

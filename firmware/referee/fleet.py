@@ -11,7 +11,7 @@ source ship or NONE), ``round``, ``phase``, ``init``, ``prev_init``, ``rolls``, 
 """
 
 from referee.events import NONE
-from referee.extensions import of_settings
+from referee.extensions import modules
 
 # core per-ship flag bits (Fleet.flags)
 F_LAUNCHED = 1
@@ -148,7 +148,7 @@ class Fleet:
         self.game_state = bytearray(rules.GAME_BYTES)
         # the extensions the settings switch on (modules, extensions.py) and their state
         # bytes (none without: a game without clocks keeps none and imports no clock.py)
-        self.extensions = of_settings(settings)
+        self.extensions = modules(settings)
         self.ext_state = bytearray(sum([x.STATE_BYTES for x in self.extensions]))
         self.roster_id = roster_digest(roster, settings)
         # the state's canonical bytes, refilled in place (hashing allocates nothing)

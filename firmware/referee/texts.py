@@ -119,10 +119,10 @@ def event_text(g, ev, seq=None, live=True):
     if name:
         return globals()[name](g, ev, seq, live)
     if g.extensions:  # an extension's kind (time banks: referee/extensions.py)
-        from referee.extensions import text
+        from referee.extensions import by_kind
 
-        t = text(g, ev)
-        if t is not None:
+        t = by_kind(g, ev, "text")
+        if t is not False:
             return t
     if k in g.rules.EVENTS:
         return g.rules.event_text(g, ev, live)
