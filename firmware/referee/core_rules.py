@@ -71,7 +71,20 @@ class CoreRules(Fleet):
                 return "roll initiative first"
             return p.check_phase(self)
         if kind == EV_LAUNCH:
-            return self._check_launch(a)
+            r = self.ship(a)
+            if r:
+                return r
+            if self.phase == 0:
+                return "fighters launch after initiative"
+            if self.flags[a] & F_LAUNCHED:
+                return "%s is already launched" % self.names[a]
+            k = self.carrier[a]
+            if k != NONE:
+                if self.destroyed(k):
+                    return "its carrier %s is destroyed" % self.names[k]
+                if self.flags[k] & F_LAUNCHED_ONE:
+                    return "%s has already launched a fighter this round" % self.names[k]
+            return None
         if kind in p.EVENTS:
             return p.check_ext(self, kind, a, b, c)
         return "%s does not use event kind %d" % (p.name, kind)
@@ -88,22 +101,6 @@ class CoreRules(Fleet):
             return "a d20 shows 1..20"
         if c not in (0, 1):
             return "roll source is 0 (board) or 1 (physical dice)"
-        return None
-
-    def _check_launch(self, a):
-        r = self.ship(a)
-        if r:
-            return r
-        if self.phase == 0:
-            return "fighters launch after initiative"
-        if self.flags[a] & F_LAUNCHED:
-            return "%s is already launched" % self.names[a]
-        k = self.carrier[a]
-        if k != NONE:
-            if self.destroyed(k):
-                return "its carrier %s is destroyed" % self.names[k]
-            if self.flags[k] & F_LAUNCHED_ONE:
-                return "%s has already launched a fighter this round" % self.names[k]
         return None
 
     def _check_hit(self, a, b, c):  # noqa: PLR0911 (a refusal each)

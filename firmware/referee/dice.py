@@ -351,10 +351,27 @@ class Fair:
         )
 
 
+def fair_of(app):
+    """The app's :class:`Fair` source (bound to ``app``), or None when its dice are plain."""
+    d = getattr(app, "dice", None)
+    s = getattr(d, "source", None)
+    if s is not None and getattr(s, "FAIR", False):
+        if s.app is not app:
+            s.app = app
+        return s
+    return None
+
+
+def stir(app):
+    """A key press or serial command happened now: mix its timing into the entropy pool."""
+    s = fair_of(app)
+    if s is not None:
+        s.stir()
+
+
 # ---- the verifiable dice as a board extension: its hooks (referee/extensions.py) ----------
-def on_board(app):
-    """True when app.Referee ``app``'s dice are committed (a :class:`Fair` source)."""
-    return fair_of(app) is not None
+# on when app.Referee ``app``'s dice are committed: its :class:`Fair` source (else None)
+on_board = fair_of
 
 
 def game_fields(app):
@@ -391,21 +408,3 @@ def command(app, g, c, msg):
     if s is not None:
         return s.reveal(app) if c == "reveal" else s.resend(app)
     return None
-
-
-def fair_of(app):
-    """The app's :class:`Fair` source (bound to ``app``), or None when its dice are plain."""
-    d = getattr(app, "dice", None)
-    s = getattr(d, "source", None)
-    if s is not None and getattr(s, "FAIR", False):
-        if s.app is not app:
-            s.app = app
-        return s
-    return None
-
-
-def stir(app):
-    """A key press or serial command happened now: mix its timing into the entropy pool."""
-    s = fair_of(app)
-    if s is not None:
-        s.stir()

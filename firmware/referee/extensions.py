@@ -8,29 +8,34 @@ referee/dice.py) is there when the board's dice are (its ``on_board(app)``); ``a
 holds the board's in ``board_extensions``.
 
 One row per extension in :data:`EXTENSIONS` (constants: the core finds who owns an event kind,
-a serial command or a pad action without importing anything): the module; the setting that
-switches it on (None: a board extension); the prefix of its settings; its event kinds; its
-serial commands; its pad actions; its key in the snapshot (null without it); what a command,
-action or event of it gets when it is off.
+a serial command or a pad action without importing anything): 0 the module; 1 the setting that
+switches it on (None: a board extension); 2 the prefix of its settings; 3 its event kinds; 4
+its serial commands and pad actions (a pad action is a name also in pad.ACTIONS); 5 its key in
+the snapshot (null without it); 6 what a command, action or event of it gets while it is off.
 
-The hooks an extension's module defines are :data:`GAME_HOOKS` (a game extension; its
-``STATE_BYTES`` are its bytes at the end of the state, ``game.ext_state``, in the order of
-:data:`EXTENSIONS`) or :data:`BOARD_HOOKS` (a board extension); CONTRIBUTING.md ("An
-extension") says what each does. ``command(app, game, c, msg)`` runs its serial command ``c``,
-or with ``msg`` None its pad action ``c``.
+The hooks a game extension's module defines: ``STATE_BYTES`` (its bytes at the end of the
+state, ``game.ext_state``, in the order of :data:`EXTENSIONS`), ``SETTINGS``,
+``settings_of(given)``, ``reset(game)``, ``check(game, ev)``, ``apply(game, ev)``,
+``end_round(game)``, ``winner(game)``, ``text(game, ev)``, ``view(game)``,
+``live_view(app)``, ``before_submit(app, ev)``, ``after_submit(app)``,
+``hello_fields(app, msg)``, ``draw(renderer, app)``, ``poll(app)``,
+``command(app, game, c, msg)``. A board extension's: ``on_board(app)``, ``stir(app)``,
+``physical(app, sides, value)``, ``game_fields(app)``, ``hello_fields(app, msg)``,
+``after_event(app, seq)``, ``command(app, game, c, msg)``. ``command`` runs its serial command
+``c``, or with ``msg`` None its pad action ``c``. CONTRIBUTING.md ("An extension") says what
+each does; tests/core/test_extensions.py holds every module to the hooks of its kind.
 """
 
 from referee.events import EV_CLOCK
 
-# module, switched on by (None: the board), settings' prefix, event kinds, serial commands,
-# pad actions, snapshot key, what is said while it is off
+# 0 module, 1 switched on by (None: the board), 2 settings' prefix, 3 event kinds, 4 serial
+# commands and pad actions, 5 snapshot key, 6 what is said while it is off
 EXTENSIONS = (
     (
         "referee.clock",
         "clock_s",
         "clock_",
         (EV_CLOCK,),
-        ("clock",),
         ("clock",),
         "clock",
         "this game has no clocks (setting clock_s)",
@@ -41,48 +46,10 @@ EXTENSIONS = (
         None,
         (),
         ("reveal", "dice"),
-        ("reveal",),
         None,
         "this board's dice are not committed (seeded test dice)",
     ),
 )
-# what a game extension's module defines (names in flash; tests/core/test_extensions.py)
-GAME_HOOKS = (
-    "STATE_BYTES",
-    "SETTINGS",
-    "settings_of",
-    "reset",
-    "check",
-    "apply",
-    "end_round",
-    "winner",
-    "text",
-    "view",
-    "live_view",
-    "before_submit",
-    "after_submit",
-    "hello_fields",
-    "draw",
-    "poll",
-    "command",
-)
-# what a board extension's module defines
-BOARD_HOOKS = (
-    "on_board",
-    "stir",
-    "physical",
-    "game_fields",
-    "hello_fields",
-    "after_event",
-    "command",
-)
-KINDS = 3  # the columns the core looks names up in
-COMMANDS = 4
-ACTIONS = 5
-
-
-def _module(path):
-    return __import__(path, None, None, ["__name__"])
 
 
 def modules(settings):
@@ -96,7 +63,7 @@ def modules(settings):
         else:
             on = row[1] is not None and settings.get(row[1])
         if on:
-            out += (_module(row[0]),)
+            out += (__import__(row[0], None, None, ["__name__"]),)
     return out
 
 
@@ -105,14 +72,14 @@ def settings_owner(key):
     it checks them, ``settings_of``), or None."""
     for row in EXTENSIONS:
         if row[2] is not None and key[: len(row[2])] == row[2]:
-            return _module(row[0])
+            return __import__(row[0], None, None, ["__name__"])
     return None
 
 
 def _used(ref, game, row):
     # the module of extension ``row`` when on (the game's; a board's that says so), else None
     if row[1] is None:
-        m = _module(row[0])
+        m = __import__(row[0], None, None, ["__name__"])
         return m if ref is not None and m.on_board(ref) else None
     for m in game.extensions:
         if m.__name__ == row[0]:
@@ -120,15 +87,15 @@ def _used(ref, game, row):
     return None
 
 
-def find(ref, column, name):
-    """The module of the extension that owns ``name`` in ``column`` (:data:`COMMANDS` or
-    :data:`ACTIONS`) for ``ref`` (app.Referee, a game loaded); None when no extension owns it.
-    ValueError (what is said while it is off) when it is off."""
+def find(ref, name):
+    """The module of the extension whose serial command or pad action ``name`` is, for ``ref``
+    (app.Referee, a game loaded); None when no extension owns it. ValueError (what is said
+    while it is off) when it is off."""
     for row in EXTENSIONS:
-        if name in row[column]:
+        if name in row[4]:
             m = _used(ref, ref.game, row)
             if m is None:
-                raise ValueError(row[7])
+                raise ValueError(row[6])
             return m
     return None
 
@@ -139,9 +106,9 @@ def by_kind(game, ev, hook):
     kind; what is said while it is off when the game does not use it (``check`` refuses such
     an event, so it is never applied)."""
     for row in EXTENSIONS:
-        if ev[0] in row[KINDS]:
+        if ev[0] in row[3]:
             m = _used(None, game, row)
-            return row[7] if m is None else getattr(m, hook)(game, ev)
+            return row[6] if m is None else getattr(m, hook)(game, ev)
     return False
 
 
@@ -149,6 +116,6 @@ def view(game, out, app=None):
     """Put each game extension's key into the snapshot ``out`` (dict): its ``view(game)``, or
     with the board's ``app`` its ``live_view(app)``; null for one the game does not use."""
     for row in EXTENSIONS:
-        if row[6] is not None:
+        if row[5] is not None:
             m = _used(None, game, row)
-            out[row[6]] = None if m is None else m.view(game) if app is None else m.live_view(app)
+            out[row[5]] = None if m is None else m.view(game) if app is None else m.live_view(app)

@@ -1,13 +1,12 @@
 """The serial link of the referee: host commands in, ``ev``/``state``/``err`` lines out
 (docs/protocol.md). :class:`SerialLink` is the referee's ``link`` (app.Referee builds it).
 The core's commands are :data:`COMMANDS`, run by the handlers named in :data:`HANDLERS` (those
-of a host that follows or restores a game, and the argument helpers, in link_sync.py); an
-extension's (``clock``, ``reveal``, ``dice``) go to its ``command`` (referee/extensions.py); a
-ruleset's own commands (its ``COMMANDS``) are built into events by the ruleset."""
+of a host that follows or restores a game in link_sync.py, imported only when one is asked);
+an extension's (``clock``, ``reveal``, ``dice``) go to its ``command`` (referee/extensions.py);
+a ruleset's own commands (its ``COMMANDS``) are built into events by the ruleset."""
 
 from referee import FW_VERSION, PROTO_VERSION, extensions, protocol, rules, scenarios
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
-from referee.link_sync import HostSync, is_int
 
 BATCH = 16  # events of one ``append`` line written in one journal commit, at most
 LOAD_FIELDS = ("c", "scenario", "roster", "ruleset", "settings")
@@ -41,9 +40,9 @@ HANDLERS = (
     "_roster_put",
     "_game",
     "_snap",
-    "_events",
-    "_state",
-    "_base",
+    "_sync",
+    "_sync",
+    "_sync",
     "_append",
     "_roll",
     "_hit",
@@ -56,9 +55,17 @@ HANDLERS = (
 NO_GAME_NEEDED = 5  # COMMANDS before this index answer while no game is loaded
 
 
-class SerialLink(HostSync):
+def is_int(v, lo, hi):
+    """True when ``v`` is an int (not a bool) in lo..hi: a protocol field's number."""
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+
+class SerialLink:
     """The serial protocol for ``referee`` (an app.Referee): :meth:`handle_line` takes a
     host's line, the answers leave through the referee's ``send``."""
+
+    def __init__(self, referee):
+        self.referee = referee
 
     # ---- argument helpers (rulesets use these to build their commands' events) ----------
     def ship_arg(self, msg, key="ship"):
@@ -72,6 +79,17 @@ class SerialLink(HostSync):
             return i
         if not is_int(v, 0, g.n - 1):
             raise ValueError("%r must be a ship index 0..%d or name" % (key, g.n - 1))
+        return v
+
+    def int_arg(self, msg, key, default, lo, hi):
+        # type: (dict, str, object, int, int) -> int
+        """``msg[key]`` (or ``default``; None: the field is required) as an int in lo..hi.
+        ValueError naming the field."""
+        v = msg.get(key, default)
+        if v is None and key not in msg:
+            raise ValueError("%r needs %r (an integer %d..%d)" % (msg.get("c"), key, lo, hi))
+        if v is None or not is_int(v, lo, hi):
+            raise ValueError("%r must be an integer %d..%d" % (key, lo, hi))
         return v
 
     def roll_arg(self, msg):
@@ -146,7 +164,7 @@ class SerialLink(HostSync):
             return getattr(self, HANDLERS[i])(g, c, msg)
         if g is None:
             raise ValueError("no game loaded")
-        x = extensions.find(ref, extensions.COMMANDS, c)  # clock, reveal, dice: an extension's
+        x = extensions.find(ref, c)  # clock, reveal, dice: an extension's
         if x is not None:
             return x.command(ref, g, c, msg)
         if c in g.rules.COMMANDS:
@@ -281,6 +299,11 @@ class SerialLink(HostSync):
 
     def _launch(self, g, c, msg):
         return self.referee.submit((EV_LAUNCH, self.ship_arg(msg), 0, 0), "serial", c)
+
+    def _sync(self, g, c, msg):  # ``events``, ``state``, ``base``: a host following a game
+        from referee import link_sync  # (imported only when a host asks one of them)
+
+        return link_sync.command(self, g, c, msg)
 
     def _step(self, g, c, msg):  # ``phase`` and ``undo``: events without arguments
         return self.referee.submit((EV_PHASE if c == "phase" else EV_UNDO, 0, 0, 0), "serial", c)

@@ -225,7 +225,7 @@ class Pad:
     def _extension(self, g, action):  # ``reveal``, ``clock``: an extension's (extensions.py)
         ref = self.referee
         try:
-            x = extensions.find(ref, extensions.ACTIONS, action)
+            x = extensions.find(ref, action)
         except ValueError as e:  # this game or board is without it: said so
             return ref.error(str(e), "key")
         return x.command(ref, g, action, None) if x is not None else None
