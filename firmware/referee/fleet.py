@@ -93,6 +93,11 @@ class Fleet:
     """The ships of ``roster`` (a dict normalised by roster.validate) under ``rules`` (a
     rules.base.Ruleset) with the game's ``settings`` (a dict as ``rules.settings`` gives)."""
 
+    # the modules of the extensions the game uses (extensions.py); a game without any keeps
+    # this empty tuple of the class (no slot of its own: a slot more grows the instance's
+    # attribute table past a size step on MicroPython, some 80 bytes of heap)
+    extensions = ()  # type: tuple
+
     def __init__(self, rules, roster, settings):
         self.rules = rules  # the ruleset (rules.base.Ruleset)
         self.settings = settings
@@ -148,8 +153,10 @@ class Fleet:
         self.game_state = bytearray(rules.GAME_BYTES)
         # the extensions the settings switch on (modules, extensions.py) and their state
         # bytes (none without: a game without clocks keeps none and imports no clock.py)
-        self.extensions = modules(settings)
-        self.ext_state = bytearray(sum([x.STATE_BYTES for x in self.extensions]))
+        used = modules(settings)
+        if used:
+            self.extensions = used
+        self.ext_state = bytearray(sum([x.STATE_BYTES for x in used]))
         self.roster_id = roster_digest(roster, settings)
         # the state's canonical bytes, refilled in place (hashing allocates nothing)
         self._state_buffer = bytearray(
