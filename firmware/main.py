@@ -10,7 +10,7 @@ import json
 
 import asyncio
 
-from referee.assembly import assemble, clock_task
+from referee.assembly import assemble, extension_task
 from referee.dice import Dice, Fair, XorShift32
 
 
@@ -62,7 +62,7 @@ def main():
         )
         return
     runner.app.link.hello()
-    asyncio.run(runner.main((clock_task(runner.app),)))
+    asyncio.run(runner.main((extension_task(runner.app),)))
 
 
 if __name__ == "__main__":

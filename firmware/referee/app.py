@@ -12,7 +12,7 @@ from referee.ticks import ticks_add, ticks_diff
 from referee.events import EV_INIT, EV_PHASE, NONE
 from referee.game import Game
 from referee.commit import GroupCommit
-from referee.dice import fair_of
+from referee.extensions import modules
 from referee.link import SerialLink
 from referee.pad import Pad, ACTIONS  # noqa: F401  (ACTIONS: main.py and the host import it here)
 
@@ -58,6 +58,8 @@ class Referee:
         # optional callable(tuple of str): one line sent in parts
         self.send_parts = None  # type: Callable[[tuple], None] | None
         self.dice = dice
+        # the board's extensions (extensions.py: the verifiable dice, when ``dice`` is Fair)
+        self.board_extensions = modules(None)
         self.rows_per_page = rows_per_page
         self.game = None
         self.raw_parts = ()  # the roster as loaded: printable JSON in parts (encode_parts)
@@ -221,7 +223,9 @@ class Referee:
         """The ``game`` message as one line in parts (head, the roster's raw_parts, end: str
         each, printable JSON): joined, they are :meth:`game_line`."""
         g = self._g()
-        f = fair_of(self)  # the dice commitment (docs/dice.md)
+        more = ""  # the board's extensions' fields: the dice commitment (docs/dice.md)
+        for x in self.board_extensions:
+            more += x.game_fields(self)
         head = (
             '{"t": "game", "gid": "%s", "scenario": %s, "seq": %d, "hash": "%s"%s, '
             '"roster": '
@@ -230,7 +234,7 @@ class Referee:
                 protocol.encode(self.scenario),
                 g.seq,
                 g.state_hash(),
-                f.game_fields() if f else "",
+                more,
             )
         )
         return (head,) + self.raw_parts + ("}",)
@@ -260,9 +264,8 @@ class Referee:
         """The compact ``ev`` line of event ``seq`` (held in RAM) with its state hash."""
         g = self._g()
         self.send(protocol.ev_line(seq, g.event(seq), g.event_hash(seq)))
-        f = fair_of(self)
-        if f is not None:  # its roll record, if a roll went into it (dice.py)
-            f.on_event(self, seq)
+        for x in self.board_extensions:  # its roll record, if a roll went into it (dice.py)
+            x.after_event(self, seq)
 
     def error(self, msg, origin, cmd=None):
         """Report a refused action: an ``err`` line and the error row on the grid."""
@@ -291,11 +294,6 @@ class Referee:
         g = self.game
         if g is None:
             return self.error("no game loaded", origin, cmd)
-        ck = None
-        if g.clock_state:  # time banks (referee/clock.py)
-            from referee.clock import clock_of
-
-            ck = clock_of(self)
         j = self.journal
         group = self.group
         if j is not None and j.unrepaired and not group.count:
@@ -304,8 +302,8 @@ class Referee:
                 return self.error(r, origin, cmd)
         hold = group.holding and j is not None
         self._settle(hold, origin, cmd)
-        if ck is not None:
-            ck.before(self, ev)
+        for x in g.extensions:  # (time banks: the running side charged first, clock.py)
+            x.before_submit(self, ev)
             self._settle(hold, origin, cmd)
         # the state before it, taken back if the journal fails (a held batch's first: with
         # the undo stack, so the whole batch can be taken back)
@@ -328,8 +326,8 @@ class Referee:
                 self.mark = mark
                 r = "journal: %s (flash not written; event not applied)" % flash_error(e)
                 return self.error(r, origin, cmd)
-        if ck is not None:
-            ck.after(self)
+        for x in g.extensions:  # (time banks: the side whose clock runs now)
+            x.after_submit(self)
             self.version += 1
         if hold:
             group.add(g.seq, self.now_ms, saved, mark)

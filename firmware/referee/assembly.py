@@ -1,5 +1,5 @@
 """A board put together from its profile: the driver contracts, the referee with its UI and
-drivers, and the clock's task. The Pico (firmware/main.py ``build``) and the simulator
+drivers, and the extensions' task. The Pico (firmware/main.py ``build``) and the simulator
 (host_tools/sim/sim.py ``make_board``) both assemble their board here; the Pico's drivers come
 from the profile through the registry in drivers/__init__.py, the simulator passes its own.
 
@@ -89,15 +89,14 @@ def assemble(board, scenario_dir, serial, dice, display=None, keys=None):
     return Runner(app, keymap, keys, display, serial, renderer)
 
 
-async def clock_task(app):
-    """Time banks (docs/clock.md): the clock's poll every 250 ms while the game has clocks
-    (referee/clock.py, imported only then), a look every second otherwise."""
+async def extension_task(app):
+    """The game's extensions' ``poll`` (referee/extensions.py; the time banks, docs/clock.md)
+    every 250 ms while the game uses one, a look every second otherwise."""
     while True:
         game = app.game
-        if game is not None and game.clock_state:
-            from referee.clock import clock_of
-
-            clock_of(app).poll(app)
+        if game is not None and game.extensions:
+            for x in game.extensions:
+                x.poll(app)
             await sleep_ms(250)
         else:
             await sleep_ms(1000)

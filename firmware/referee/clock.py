@@ -6,7 +6,8 @@ needs them): ``clock_s`` seconds each side starts with (0: no clocks, the defaul
 ``clock_zero`` what a side's clock reaching zero does: 0 warn (the expiry is logged and shown,
 play goes on), 1 the opponent wins.
 
-State (``Game.clock_state``, hashed with the rest, empty when there are no clocks): seconds left of
+State (the game's ``ext_state``: the clock is the first extension of referee/extensions.py, so its
+bytes come first there; hashed with the rest, absent when there are no clocks): seconds left of
 side 0 and side 1 (3 bytes each, little-endian) and a byte of expiry flags (bit s: side s ran
 out). Clock changes are events, so the board and the mirror agree on the hash and a replay
 shows the clocks: EV_CLOCK (40) ``a`` = side | 2 when the clock ran out, ``b`` + 256 * ``c`` =
@@ -21,79 +22,82 @@ the clocks are paused (``clock`` command, or the pad's ``clock`` action: a long 
 other side or the clocks are paused, and logs the expiry when the time left reaches zero.
 Pausing is the board's alone (not in the hashed state): it says so to every host with a
 ``clock`` line, and in ``hello`` (docs/protocol.md).
+
+This module is a game extension (referee/extensions.py): the core reaches it only through the
+hooks defined here, and imports it only for a game whose settings switch clocks on.
 """
 
-from referee.events import NONE, EV_UNDO, EV_CLOCK  # (EV_CLOCK re-exported)
+from referee.events import NONE, EV_UNDO, EV_CLOCK
 from referee.ticks import ticks_ms, ticks_diff
 from referee.palette import AMBER, RED, SIDE_DIM, SIDE_RGB, WHITE  # the grid's draw
 
 SETTINGS = {"clock_s": (0, 0, 360000), "clock_inc_s": (0, 0, 3600), "clock_zero": (0, 0, 1)}
-BYTES = 7
+STATE_BYTES = 7  # the clock's bytes in the state (extensions.py)
 WARN_S = 300  # under five minutes left: the warning colour (amber) in every view
 LAST_S = 60  # under a minute left: red in the host views (the grid keeps amber)
 
 
-def state_size(settings):
-    """Bytes of clock state a game with ``settings`` keeps (0 without clocks)."""
-    return BYTES if settings.get("clock_s", 0) else 0
+def used_by(g):
+    """True when game ``g`` (or None) has clocks (its setting clock_s switches them on)."""
+    return g is not None and bool(g.settings.get("clock_s", 0))
 
 
 def reset(g):
-    if g.clock_state:
-        v = g.settings["clock_s"]
-        for s in range(2):
-            _set(g, s, v)
-        g.clock_state[6] = 0
+    """The clocks before the first event: clock_s seconds each, none ran out."""
+    v = g.settings["clock_s"]
+    for s in range(2):
+        _set(g, s, v)
+    g.ext_state[6] = 0
 
 
 def left(g, s):
     """Seconds left on side ``s``'s clock as the state has it (the last charge)."""
     o = 3 * s
-    return g.clock_state[o] | (g.clock_state[o + 1] << 8) | (g.clock_state[o + 2] << 16)
+    return g.ext_state[o] | (g.ext_state[o + 1] << 8) | (g.ext_state[o + 2] << 16)
 
 
 def _set(g, s, v):
     v = max(0, min(v, 0xFFFFFF))
     o = 3 * s
-    g.clock_state[o] = v & 255
-    g.clock_state[o + 1] = (v >> 8) & 255
-    g.clock_state[o + 2] = v >> 16
+    g.ext_state[o] = v & 255
+    g.ext_state[o + 1] = (v >> 8) & 255
+    g.ext_state[o + 2] = v >> 16
 
 
 def expired(g, s):
-    return bool(g.clock_state[6] & (1 << s)) if g.clock_state else False
+    return bool(g.ext_state[6] & (1 << s)) if used_by(g) else False
 
 
-def check(g, a, b, c):
-    """None when EV_CLOCK (a, b, c) may be applied now, else the reason."""
-    if not g.clock_state:
-        return "this game has no clocks (setting clock_s)"
-    if a > 3:
+def check(g, ev):
+    """None when EV_CLOCK ``ev`` (kind, a, b, c) may be applied now, else the reason."""
+    if ev[1] > 3:
         return "clock event: side 0 or 1, +2 when it ran out"
     return None
 
 
-def apply(g, a, b, c):
+def apply(g, ev):
+    """EV_CLOCK ``ev``: b + 256 * c seconds charged to side a & 1; a & 2: its time ran out."""
+    _k, a, b, c = ev
     s = a & 1
     _set(g, s, left(g, s) - (b | (c << 8)))
     if a & 2:
         _set(g, s, 0)
-        g.clock_state[6] |= 1 << s
+        g.ext_state[6] |= 1 << s
 
 
 def end_round(g):
     """The round's increment to both sides (setting clock_inc_s)."""
     inc = g.settings.get("clock_inc_s", 0)
-    if g.clock_state and inc:
+    if inc:
         for s in range(2):
             _set(g, s, left(g, s) + inc)
 
 
 def winner(g):
     """The opponent of a side whose clock ran out, when the setting says it wins; else None."""
-    if g.clock_state and g.settings.get("clock_zero", 0):
+    if g.settings.get("clock_zero", 0):
         for s in range(2):
-            if g.clock_state[6] & (1 << s):
+            if g.ext_state[6] & (1 << s):
                 return 1 - s
     return None
 
@@ -120,7 +124,7 @@ def view(g, run=None, paused=False):
     (the side whose clock runs now, by the rules unless ``run`` says; None when none runs or
     the clocks are ``paused``), ``paused``, ``zero`` (the setting), ``warn_s`` and ``last_s``
     (under that many seconds left a clock shows amber, then red)."""
-    if not g.clock_state:
+    if not used_by(g):
         return None
     r = running_side(g) if run is None else run
     return {
@@ -138,7 +142,7 @@ def live_view(app):
     """:func:`view` as the board's clock has it now: its ``paused``, and ``live`` [s, s],
     the seconds left now (the running side's less the time it used since its last charge)."""
     g = app.game
-    if g is None or not g.clock_state:
+    if not used_by(g):
         return None
     ck = clock_of(app)
     v = view(g, ck.side, ck.paused)
@@ -149,7 +153,7 @@ def live_view(app):
 
 def running_side(g):
     """Side whose clock runs by the rules now, or NONE."""
-    if not g.clock_state or g.winner() is not None:
+    if not used_by(g) or g.winner() is not None:
         return NONE
     s = g.rules.acting_side(g)
     return s if s in (0, 1) else NONE
@@ -199,7 +203,7 @@ class Clock:
         if (
             self.busy
             or g is None
-            or not g.clock_state
+            or not used_by(g)
             or ev[0] in (EV_CLOCK, EV_UNDO)
             or self.side == NONE
         ):
@@ -230,7 +234,7 @@ class Clock:
         g = app.game
         if want is None:
             want = not self.paused
-        if want and not self.paused and self.side != NONE and g is not None and g.clock_state:
+        if want and not self.paused and self.side != NONE and used_by(g):
             secs = min(self.used_ms() // 1000, left(g, self.side))
             side = self.side
             self.paused = True
@@ -268,7 +272,7 @@ class Clock:
         paused; log the expiry of the running side's clock."""
         g = app.game
         t = self.now()
-        if g is None or not g.clock_state or self.side == NONE:
+        if not used_by(g) or self.side == NONE:
             self.last = t
             return
         if self.paused or getattr(getattr(app, "pad", None), "entry", 0):
@@ -309,25 +313,34 @@ def clock_of(app):
         c.side = NONE
         c.paused = False
         c.pin = None
-        if app.game is not None and app.game.clock_state:
+        if used_by(app.game):
             c.after(app)  # a game loaded or restored: its acting side's clock runs
     return c
 
 
-def pad_key(app):
-    """The pad's ``clock`` action (a long press of ``side``): pause or resume the clocks."""
-    if not app.game.clock_state:
-        return app.error("this game has no clocks (setting clock_s)", "key")
-    clock_of(app).pause(app)
-    return None
+def before_submit(app, ev):
+    """Before app.Referee ``app`` submits ``ev``: :meth:`Clock.before`."""
+    clock_of(app).before(app, ev)
 
 
-def command(app, g, msg):
-    """The ``clock`` command of app.Referee ``app`` playing ``g``: pause (``paused``: true),
-    resume (false) or toggle (absent), answered with an ``ok`` line. ValueError for a game
-    without clocks or a ``paused`` that is not a bool."""
-    if not g.clock_state:
-        raise ValueError("this game has no clocks (setting clock_s)")
+def after_submit(app):
+    """After an event was applied: :meth:`Clock.after`."""
+    clock_of(app).after(app)
+
+
+def poll(app):
+    """Every 250 ms on the board (assembly.extension_task): :meth:`Clock.poll`."""
+    clock_of(app).poll(app)
+
+
+def command(app, g, c, msg):
+    """The ``clock`` command ``c`` of app.Referee ``app`` playing ``g``: pause (``paused``:
+    true), resume (false) or toggle (absent), answered with an ``ok`` line. ValueError for a
+    ``paused`` that is not a bool. ``msg`` None: the pad's ``clock`` action (a long press of
+    ``side``), which toggles and has no answer."""
+    if msg is None:
+        clock_of(app).pause(app)
+        return None
     want = msg.get("paused")
     if want is not None and not isinstance(want, bool):
         raise ValueError("paused must be true (pause) or false (resume)")
@@ -352,7 +365,7 @@ def draw(r, app):
     phase, dice entry)."""
     g = app.game
     pad = app.pad
-    if not g.clock_state or pad.entry or g.rules.phases[g.phase] == "initiative":
+    if pad.entry or g.rules.phases[g.phase] == "initiative":
         return
     from referee import glyphs
 

@@ -2,7 +2,7 @@
 and what each does to the state (:meth:`CoreRules._apply`):
 initiative (rules digest 1.1), hits and pending damage (2.2), Fleet Command counters (3.4),
 phases and the round's end (1.2), launches (4). A ruleset's own kinds go to its
-``check_ext`` / ``apply_ext``. The event log, undo and the RAM window are game.Game's (it
+``check_ext`` / ``apply_ext``, an extension's (time banks) to its hooks (referee/extensions.py). The event log, undo and the RAM window are game.Game's (it
 checks an undo itself); the state's bytes are fleet.Fleet's. CoreRules reads and writes only
 what fleet.Fleet holds and calls only its own and Fleet's methods.
 """
@@ -16,9 +16,9 @@ from referee.events import (
     EV_LAUNCH,
     NONE,
     CORE_NAMES,
-    EV_CLOCK,
     valid,
 )
+from referee import extensions
 from referee.fleet import Fleet, and_each, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE, ROUND_FLAGS
 from referee.rules.base import TIE_KEEP, EFFECT_AVOID
 
@@ -31,10 +31,9 @@ class CoreRules(Fleet):
         """Side that has won by the roster's victory conditions (as the ruleset reads them),
         or None."""
         w = self.rules.winner(self)
-        if w is None and self.clock_state:
-            from referee.clock import winner
-
-            return winner(self)
+        for x in self.extensions:  # a clock that ran out (referee/extensions.py)
+            if w is None:
+                w = x.winner(self)
         return w
 
     def check(self, ev):  # noqa: PLR0911 (a refusal each)
@@ -51,30 +50,16 @@ class CoreRules(Fleet):
         if kind == EV_UNDO:
             return None
         p = self.rules
-        win = self.winner()  # the ruleset's, or a clock that ran out (clock.py)
+        win = self.winner()  # the ruleset's, or an extension's (a clock that ran out)
         if win is not None:
             from referee.texts import says  # (a refusal: the texts load only now)
 
             return "%s: play has stopped (undo to go back)" % says(self.side_names[win], "has won")
-        ph = p.phases[self.phase]
-        if kind == EV_CLOCK:  # time banks (referee/clock.py)
-            if not self.clock_state:
-                return "this game has no clocks (setting clock_s)"
-            from referee.clock import check
-
-            return check(self, a, b, c)
+        r = extensions.by_kind(self, ev, "check")  # an extension's kind (time banks: EV_CLOCK)
+        if r is not False:
+            return r
         if kind == EV_INIT:
-            if p.phases[0] != "initiative":
-                return "%s has no initiative roll" % p.name
-            if self.phase != 0:
-                return "initiative is rolled in the initiative phase (now %s)" % ph
-            if self.init != NONE:
-                return "initiative is already decided this round"
-            if not (1 <= a <= 20 and 1 <= b <= 20):
-                return "a d20 shows 1..20"
-            if c not in (0, 1):
-                return "roll source is 0 (board) or 1 (physical dice)"
-            return None
+            return self._check_init(a, b, c)
         if kind == EV_HIT:
             return self._check_hit(a, b, c)
         if kind == EV_COUNTER:
@@ -103,6 +88,20 @@ class CoreRules(Fleet):
         if kind in p.EVENTS:
             return p.check_ext(self, kind, a, b, c)
         return "%s does not use event kind %d" % (p.name, kind)
+
+    def _check_init(self, a, b, c):  # noqa: PLR0911 (a refusal each)
+        p = self.rules
+        if p.phases[0] != "initiative":
+            return "%s has no initiative roll" % p.name
+        if self.phase != 0:
+            return "initiative is rolled in the initiative phase (now %s)" % p.phases[self.phase]
+        if self.init != NONE:
+            return "initiative is already decided this round"
+        if not (1 <= a <= 20 and 1 <= b <= 20):
+            return "a d20 shows 1..20"
+        if c not in (0, 1):
+            return "roll source is 0 (board) or 1 (physical dice)"
+        return None
 
     def _check_hit(self, a, b, c):  # noqa: PLR0911 (a refusal each)
         p = self.rules
@@ -214,10 +213,8 @@ class CoreRules(Fleet):
                 ch[:] = bytes((NONE,)) * len(ch)
                 and_each(self.flags, ~ROUND_FLAGS & 255)
                 p.end_round(self)
-                if self.clock_state:
-                    from referee.clock import end_round
-
-                    end_round(self)
+                for x in self.extensions:  # (time banks: the round's increment)
+                    x.end_round(self)
                 self.round += 1
                 self.phase = 0
                 self.prev_init = self.init
@@ -226,16 +223,12 @@ class CoreRules(Fleet):
             else:
                 self.phase += 1
             p.start_phase(self)
-        elif kind == EV_CLOCK:
-            from referee.clock import apply
-
-            apply(self, a, b, c)
         elif kind == EV_LAUNCH:
             self.flags[a] |= F_LAUNCHED
             k = self.carrier[a]
             if k != NONE:
                 self.flags[k] |= F_LAUNCHED_ONE
-        else:
+        elif not self.extensions or extensions.by_kind(self, ev, "apply") is False:
             p.apply_ext(self, kind, a, b, c)
 
     def mark(self, target, points, attacker):

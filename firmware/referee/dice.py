@@ -340,14 +340,6 @@ class Fair:
         )
 
 
-def hello_fields(app, msg):
-    """The dice commitment's fields of the ``hello`` message ``msg`` (dict), when the app's
-    dice are committed (:meth:`Fair.hello_fields`)."""
-    s = fair_of(app)
-    if s is not None:
-        s.hello_fields(msg)
-
-
 def fair_of(app):
     """The app's :class:`Fair` source (bound to ``app``), or None when its dice are plain."""
     d = getattr(app, "dice", None)
@@ -364,3 +356,44 @@ def stir(app):
     s = fair_of(app)
     if s is not None:
         s.stir()
+
+
+# ---- the verifiable dice as a board extension: its hooks (referee/extensions.py) ----------
+# on when app.Referee ``app``'s dice are committed: its :class:`Fair` source (else None)
+on_board = fair_of
+
+
+def game_fields(app):
+    """The dice commitment's fields of the ``game`` line (:meth:`Fair.game_fields`), or ""."""
+    s = fair_of(app)
+    return s.game_fields() if s is not None else ""
+
+
+def hello_fields(app, msg):
+    """The commitment's fields in the ``hello`` message ``msg`` (:meth:`Fair.hello_fields`)."""
+    s = fair_of(app)
+    if s is not None:
+        s.hello_fields(msg)
+
+
+def after_event(app, seq):
+    """After the ``ev`` line of event ``seq``: its roll record (:meth:`Fair.on_event`)."""
+    s = fair_of(app)
+    if s is not None:
+        s.on_event(app, seq)
+
+
+def physical(app, sides, value):
+    """A physical die (``sides``, ``value``) for the next event (:meth:`Fair.physical`)."""
+    s = fair_of(app)
+    if s is not None:
+        s.physical(sides, value)
+
+
+def command(app, g, c, msg):
+    """``reveal`` (command, or pad action: ``msg`` None; :meth:`Fair.reveal`) and ``dice``
+    (:meth:`Fair.resend`), docs/dice.md."""
+    s = fair_of(app)
+    if s is not None:
+        return s.reveal(app) if c == "reveal" else s.resend(app)
+    return None

@@ -2,17 +2,20 @@
 
 Per ship (index 0..n-1: side 0's ships in roster order, then side 1's): ``side``, ``cls``,
 ``hp1`` (X) and ``hp2`` (Y) of the hit points X/Y, ``carrier`` (NONE or the carrier's index),
-``st`` (the ruleset's stat bytes, ``len(rules.STATS)`` per ship, 255 = not given); state:
-``dmg`` (applied damage), ``pend`` (marked, not yet applied), ``cc`` (command counters left),
-``fl`` (F_* core flags), ``fl2`` (the ruleset's FLAGS), ``sx`` (the ruleset's SHIP_BYTES per
-ship); per game ``x`` (the ruleset's GAME_BYTES), ``chart`` (side * n_options + option ->
+``stats`` (the ruleset's stat bytes, ``len(rules.STATS)`` per ship, 255 = not given); state:
+``dmg`` (applied damage), ``pending`` (marked, not yet applied), ``counters`` (command
+counters left), ``flags`` (F_* core flags), ``rule_flags`` (the ruleset's FLAGS),
+``ship_state`` (the ruleset's SHIP_BYTES per ship); per game ``game_state`` (the ruleset's
+GAME_BYTES), ``chart`` (side * n_options + option ->
 source ship or NONE), ``round``, ``phase``, ``init``, ``prev_init``, ``rolls``, ``roll_src``,
-``active``. Hot state is bytearrays and ints (RAM on the Pico is about 190 KB).
+``active``, ``ext_state`` (the bytes of the game's extensions, referee/extensions.py). Hot
+state is bytearrays and ints (RAM on the Pico is about 190 KB).
 """
 
 from binascii import crc32
 
 from referee.events import NONE
+from referee.extensions import modules
 
 # core per-ship flag bits (Fleet.flags)
 F_LAUNCHED = 1
@@ -89,6 +92,11 @@ class Fleet:
     """The ships of ``roster`` (a dict normalised by roster.validate) under ``rules`` (a
     rules.base.Ruleset) with the game's ``settings`` (a dict as ``rules.settings`` gives)."""
 
+    # the modules of the extensions the game uses (extensions.py); a game without any keeps
+    # this empty tuple of the class (no slot of its own: a slot more grows the instance's
+    # attribute table past a size step on MicroPython, some 80 bytes of heap)
+    extensions = ()  # type: tuple
+
     def _take_ships(self, rules, roster):
         """The ships' set-up from the roster, side 0's ships then side 1's: names, side,
         class, hit points X and Y, carrier, the ruleset's stat bytes, and the command
@@ -149,8 +157,12 @@ class Fleet:
         self.rule_flags = bytearray(n)
         self.ship_state = bytearray(n * rules.SHIP_BYTES)
         self.game_state = bytearray(rules.GAME_BYTES)
-        # time banks (referee/clock.py BYTES, state_size): no bytes without clocks
-        self.clock_state = bytearray(7 if settings.get("clock_s") else 0)
+        # the extensions the settings switch on (modules, extensions.py) and their state
+        # bytes (none without: a game without clocks keeps none and imports no clock.py)
+        used = modules(settings)
+        if used:
+            self.extensions = used
+        self.ext_state = bytearray(sum([x.STATE_BYTES for x in used]))
         self.roster_id = roster_digest(roster, settings)
         # the state's canonical bytes, refilled in place (hashing allocates nothing)
         self._state_buffer = bytearray(
@@ -159,7 +171,7 @@ class Fleet:
             + len(self.chart)
             + n * rules.SHIP_BYTES
             + rules.GAME_BYTES
-            + len(self.clock_state)
+            + len(self.ext_state)
         )
         self.reset()
 
@@ -192,10 +204,8 @@ class Fleet:
         self.chart[:] = b"\xff" * len(self.chart)
         self.ship_state[:] = bytes(len(self.ship_state))
         self.game_state[:] = bytes(len(self.game_state))
-        if self.clock_state:
-            from referee.clock import reset
-
-            reset(self)
+        for x in self.extensions:
+            x.reset(self)
 
     def state_buf(self):
         """The canonical bytes of the state (what the hash covers; not the log), written into
@@ -225,7 +235,7 @@ class Fleet:
             self.rule_flags,
             self.ship_state,
             self.game_state,
-            self.clock_state,
+            self.ext_state,
         ):
             k = len(arr)
             b[o : o + k] = arr
@@ -345,7 +355,7 @@ class Fleet:
             + len(self.chart)
             + len(self.ship_state)
             + len(self.game_state)
-            + len(self.clock_state)
+            + len(self.ext_state)
             or data[11] != n
         ):
             raise ValueError("state does not fit this game")
@@ -366,7 +376,7 @@ class Fleet:
             self.rule_flags,
             self.ship_state,
             self.game_state,
-            self.clock_state,
+            self.ext_state,
         ):
             k = len(arr)
             arr[:] = data[o : o + k]
@@ -401,7 +411,7 @@ class Fleet:
     def to_act(self, i0, i1, done, mask, out, o):
         """For ships ``i0`` .. ``i1 - 1``: ``out[o + i - i0]`` = 2 when ship i is in play
         (:meth:`in_play`) and ``done[i] & mask`` is 0 (it has not acted yet), else 0.
-        ``done``: a per-ship bytearray (``fl`` or ``fl2``). The grid's yet-to-act marks in one
+        ``done``: a per-ship bytearray (``flags`` or ``rule_flags``). The grid's yet-to-act marks in one
         loop with no call per ship (Ruleset.act_marks)."""
         fl = self.flags
         dmg = self.dmg

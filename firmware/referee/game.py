@@ -28,7 +28,7 @@ from referee.fleet import (
     DESTROYED,
     STATUS_NAMES,
 )
-from referee.core_rules import CoreRules, EV_CLOCK  # noqa: F401 (EV_CLOCK re-exported)
+from referee.core_rules import CoreRules
 from referee.window import EventWindow
 
 
@@ -347,11 +347,12 @@ class Game(CoreRules):
     def phase_name(self):
         return self.rules.phases[self.phase]
 
-    def snapshot(self):
-        """The derived state as a JSON-ready dict (includes ``state_hash`` and ``seq``)."""
+    def snapshot(self, app=None):
+        """The derived state as a JSON-ready dict (includes ``state_hash`` and ``seq``);
+        with ``app`` (app.Referee), its extensions' views as that board has them now."""
         from referee.views import snapshot
 
-        return snapshot(self)
+        return snapshot(self, app)
 
     def ship_dict(self, i):
         from referee.views import ship_dict

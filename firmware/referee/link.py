@@ -1,11 +1,12 @@
 """The serial link of the referee: host commands in, ``ev``/``state``/``err`` lines out
 (docs/protocol.md). :class:`SerialLink` is the referee's ``link`` (app.Referee builds it).
-The core's commands are :data:`COMMANDS`, run by the handlers named in :data:`HANDLERS`; a
-ruleset's own commands (its ``COMMANDS``) are built into events by the ruleset."""
+The core's commands are :data:`COMMANDS`, run by the handlers named in :data:`HANDLERS` (those
+of a host that follows or restores a game in link_sync.py, imported only when one is asked);
+an extension's (``clock``, ``reveal``, ``dice``) go to its ``command`` (referee/extensions.py);
+a ruleset's own commands (its ``COMMANDS``) are built into events by the ruleset."""
 
-from referee import FW_VERSION, PROTO_VERSION, protocol, rules, scenarios
+from referee import FW_VERSION, PROTO_VERSION, extensions, protocol, rules, scenarios
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
-from referee.dice import fair_of, stir
 
 BATCH = 16  # events of one ``append`` line written in one journal commit, at most
 LOAD_FIELDS = ("c", "scenario", "roster", "ruleset", "settings")
@@ -29,9 +30,6 @@ COMMANDS = (
     "launch",
     "phase",
     "undo",
-    "clock",
-    "reveal",
-    "dice",
     "key",
 )
 HANDLERS = (
@@ -42,9 +40,9 @@ HANDLERS = (
     "_roster_put",
     "_game",
     "_snap",
-    "_events",
-    "_state",
-    "_base",
+    "_sync",
+    "_sync",
+    "_sync",
     "_append",
     "_roll",
     "_hit",
@@ -52,16 +50,9 @@ HANDLERS = (
     "_launch",
     "_step",
     "_step",
-    "_clock",
-    "_reveal",
-    "_reveal",
     "_key",
 )
 NO_GAME_NEEDED = 5  # COMMANDS before this index answer while no game is loaded
-
-
-def _hex(data):
-    return "".join(["%02x" % x for x in data])
 
 
 def is_int(v, lo, hi):
@@ -106,31 +97,9 @@ class SerialLink:
         if msg.get("roll") is None:
             return self.referee.dice.d20()
         v = self.int_arg(msg, "roll", 0, 1, 20)
-        f = fair_of(self.referee)
-        if f is not None:  # marked physical in its roll record (docs/dice.md)
-            f.physical(20, v)
+        for x in self.referee.board_extensions:  # marked physical in its roll record
+            x.physical(self.referee, 20, v)
         return v
-
-    def _state(self, g, c, msg):
-        """The ``state`` message: base state, RAM window with its hashes and the undo stack
-        (hex), for a host that fell behind further than the events still held."""
-        ref = self.referee
-        base_seq, base, events, hashes, eff = g.get_window()
-        hexs = "null" if base is None else '"%s"' % _hex(base)
-        ref.send(
-            '{"t": "state", "gid": "%s", "base_seq": %d, "base": %s, "window": "%s", '
-            '"hashes": "%s", "eff": [%s], "seq": %d, "hash": "%s"}'
-            % (
-                ref.gid,
-                base_seq,
-                hexs,
-                _hex(events),
-                _hex(hashes),
-                ", ".join([str(i) for i in eff]),
-                g.seq,
-                g.state_hash(),
-            )
-        )
 
     # ---- commands ----------------------------------------------------------------------
     def handle_line(self, line):
@@ -144,7 +113,8 @@ class SerialLink:
             return
         c = msg["c"]
         ref.flush()  # a key's held events: on flash and announced before any answer
-        stir(ref)  # command timing feeds the dice entropy (dice.py)
+        for x in ref.board_extensions:  # command timing feeds the dice entropy (dice.py)
+            x.stir(ref)
         before = self._where()
         try:
             self._command(c, msg)
@@ -194,6 +164,9 @@ class SerialLink:
             return getattr(self, HANDLERS[i])(g, c, msg)
         if g is None:
             raise ValueError("no game loaded")
+        x = extensions.find(ref, c)  # clock, reveal, dice: an extension's
+        if x is not None:
+            return x.command(ref, g, c, msg)
         if c in g.rules.COMMANDS:
             return ref.submit(g.rules.command(self, c, msg), "serial", c)
         raise ValueError("unknown command %r (%s has none of that name)" % (c, g.rules.name))
@@ -243,13 +216,8 @@ class SerialLink:
             "gid": ref.gid,
             "seq": g.seq if g else 0,
         }
-        from referee.dice import hello_fields
-
-        hello_fields(ref, msg)  # the dice commitment and boot (docs/dice.md)
-        if g is not None and g.clock_state:  # the clocks paused or running (docs/clock.md)
-            from referee.clock import hello_fields as clock_fields
-
-            clock_fields(ref, msg)
+        for x in ref.board_extensions + (g.extensions if g else ()):
+            x.hello_fields(ref, msg)  # the dice commitment (docs/dice.md), the clocks' state
         ref._out(msg)
         if ref.boot_note:
             ref.send(ref.journal_line())
@@ -273,13 +241,9 @@ class SerialLink:
 
     def _snap(self, g, c, msg):
         ref = self.referee
-        snap = g.snapshot()
+        snap = g.snapshot(ref)  # (with the board's clocks now: paused, live; clock.py)
         snap["t"] = "snap"
         snap["gid"] = ref.gid
-        if g.clock_state:  # the board's clocks now: paused, live (clock.py)
-            from referee.clock import live_view
-
-            snap["clock"] = live_view(ref)
         ref._out(snap)
 
     def _append(self, g, c, msg):
@@ -337,20 +301,13 @@ class SerialLink:
     def _launch(self, g, c, msg):
         return self.referee.submit((EV_LAUNCH, self.ship_arg(msg), 0, 0), "serial", c)
 
+    def _sync(self, g, c, msg):  # ``events``, ``state``, ``base``: a host following a game
+        from referee import link_sync  # (imported only when a host asks one of them)
+
+        return link_sync.command(self, g, c, msg)
+
     def _step(self, g, c, msg):  # ``phase`` and ``undo``: events without arguments
         return self.referee.submit((EV_PHASE if c == "phase" else EV_UNDO, 0, 0, 0), "serial", c)
-
-    def _clock(self, g, c, msg):
-        from referee.clock import command  # pause / resume (referee/clock.py)
-
-        command(self.referee, g, msg)
-
-    def _reveal(self, g, c, msg):  # ``reveal``, ``dice``: verifiable rolls (docs/dice.md)
-        ref = self.referee
-        f = fair_of(ref)
-        if f is None:
-            raise ValueError("this board's dice are not committed (seeded test dice)")
-        return f.reveal(ref) if c == "reveal" else f.resend(ref)
 
     def _key(self, g, c, msg):
         from referee.pad import ACTIONS
@@ -426,74 +383,3 @@ class SerialLink:
         if st is None:
             return self.referee.load_scenario(name, rs)
         return self.referee.load_scenario(name, rs, st)
-
-    def _events(self, g, c, msg):
-        """``ev`` lines for the events after ``since``, at most protocol.EVENTS_BATCH of them
-        (the host asks again from the newest it holds), then ``events-end`` with the game's
-        newest seq."""
-        ref = self.referee
-        since = self.int_arg(msg, "since", 0, 0, 1 << 30)
-        if since > g.seq:
-            raise ValueError("since %d is past the newest event %d" % (since, g.seq))
-        left = protocol.EVENTS_BATCH
-        if since < g.base_seq:
-            first = True
-            if ref.journal is not None:
-                for seq, ev in ref.journal.events(since):  # streamed from flash
-                    if first and seq != since + 1:
-                        break
-                    first = False
-                    if seq > g.base_seq or left <= 0:
-                        break
-                    ref.send(protocol.ev_line(seq, ev, ""))
-                    since = seq
-                    left -= 1
-            if first:
-                ref._out(
-                    {
-                        "t": "err",
-                        "src": "serial",
-                        "c": "events",
-                        "code": "gone",
-                        "msg": "events %d..%d are no longer held: ask for state"
-                        % (since + 1, g.base_seq),
-                    }
-                )
-                return
-            if since < g.base_seq:  # a batch's worth sent from flash
-                left = 0
-        for s in range(since + 1, min(g.seq, since + left) + 1):
-            ref.send_event(s)
-        ref._out({"t": "events-end", "gid": ref.gid, "seq": g.seq})
-
-    def _base(self, g, c, msg):
-        # restoring a saved game: its state at base_seq, right after its roster was loaded
-        if g.seq != 0:
-            raise ValueError("base is set only on a freshly loaded game (seq 0)")
-        import binascii
-
-        seq = self.int_arg(msg, "base_seq", 0, 0, 1 << 30)
-        base = msg.get("base")
-        if not isinstance(base, str):
-            raise ValueError("base must be hex text")
-        try:
-            data = binascii.unhexlify(base)
-        except (ValueError, TypeError):  # binascii.Error is a ValueError
-            raise ValueError("base must be hex text")
-        r = g.check_state(data)  # validated before anything changes
-        rnd = data[0] | data[1] << 8 | data[2] << 16 | data[3] << 24 if len(data) > 3 else 0
-        if not r and rnd > seq + 1:
-            r = "round %d cannot be reached in %d events" % (rnd, seq)
-        if r:
-            raise ValueError(r)
-        old = g.get_window()
-        g.set_window(seq, data, b"", b"", [])
-        ref = self.referee
-        if ref.journal is not None:
-            try:
-                ref.journal.set_base(g)
-            except OSError:
-                g.set_window(*old)  # all or nothing
-                raise
-        ref.version += 1
-        ref._out({"t": "ok", "c": "base", "seq": g.seq, "hash": g.state_hash()})

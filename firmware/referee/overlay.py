@@ -70,7 +70,7 @@ def plan(r, app, want):
     pad = app.pad
     if pad.entry:
         want[pad.entry - 1] = (_top(r, app), pad.entry_value, WHITE)
-    elif r.event_window is not None:
+    elif r.winning_side is not None:
         pass  # the game is decided: the banner, no round to come
     elif g.rules.phases[g.phase] == "initiative":
         y = _top(r, app)
@@ -156,7 +156,7 @@ def win_gap(r, win):
     """The gap between the fleets (column W/2 - 1, rows 2 .. H-3) of renderer ``r`` in the
     winner's colour: with row 1 and row 0's column W/2, a banner no one misses. Drawn every
     frame last (a redrawn half-row or the overlay's digits blank its pixels; no digit reaches
-    it); dark again once an undo took the win back (``win`` None). Allocates nothing."""
+    it); dark again once an undo took the win back (``winning_side`` None). Allocates nothing."""
     r.gap_lit = win is not None
     c = SIDE_RGB[win] if win is not None else OFF
     x = r.half - 1

@@ -6,7 +6,7 @@ it holds the UI state, reads the game through ``referee`` and logs events with
 (its ``pad`` and ``power`` names, built into events by its ``pad_event``)."""
 
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
-from referee.dice import fair_of, stir
+from referee import extensions
 
 # Actions a key can trigger (board profiles map key positions to these names).
 ACTIONS = (
@@ -67,8 +67,8 @@ HANDLERS = (
     "_step",
     "_step",
     "_menu_key",
-    "_reveal",
-    "_clock",
+    "_extension",
+    "_extension",
 )
 
 
@@ -147,7 +147,8 @@ class Pad:
         if g is None:
             return ref.error("no game loaded", "key")
         ref.version += 1
-        stir(ref)  # key timing feeds the dice entropy (dice.py)
+        for x in ref.board_extensions:  # key timing feeds the dice entropy (dice.py)
+            x.stir(ref)
         if self.entry:
             return self._entry_key(action)
         if self.menu is not None or action == "menu":
@@ -221,18 +222,13 @@ class Pad:
             return self.referee.submit((EV_PHASE, 0, 0, 0))
         return self.referee.submit((EV_UNDO, 0, 0, 0)) if g.seq else self._undo_loaded()
 
-    def _clock(self, g, action):
-        from referee.clock import pad_key  # pause / resume the time banks (clock.py)
-
-        return pad_key(self.referee)
-
-    def _reveal(self, g, action):
+    def _extension(self, g, action):  # ``reveal``, ``clock``: an extension's (extensions.py)
         ref = self.referee
-        f = fair_of(ref)
-        if f is None:
-            return ref.error("these dice are not committed (seeded test dice)", "key")
-        f.reveal(ref)
-        return None
+        try:
+            x = extensions.find(ref, action)
+        except ValueError as e:  # this game or board is without it: said so
+            return ref.error(str(e), "key")
+        return x.command(ref, g, action, None) if x is not None else None
 
     def _enter(self, g, action):
         """Start entering physical dice: the initiative roll's two, or after it one d20 held
@@ -312,9 +308,8 @@ class Pad:
         ref = self.referee
         if self.die:
             self.die_used = True
-            f = fair_of(ref)
-            if f is not None:  # marked physical in its roll record (docs/dice.md)
-                f.physical(20, self.die)
+            for x in ref.board_extensions:  # marked physical in its roll record (dice.py)
+                x.physical(ref, 20, self.die)
             return self.die
         return ref.dice.d20()
 

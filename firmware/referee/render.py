@@ -103,7 +103,7 @@ class Renderer:
         self.kgame = None  # or the clocks drew over ship rows, or a new game came)
         self.wgame = None
         self.wseq = -1
-        self.event_window = None
+        self.winning_side = None
         self.dgame, self.dseq, self.dice = None, -1, None  # the newest die (overlay.last_dice)
         self.gap_lit = False  # the winner's gap column is lit (overlay.win_gap)
         self.ui15 = [-1, -1]  # the dice row's entry and value drawn last time
@@ -140,8 +140,8 @@ class Renderer:
         if g is not self.wgame or g.seq != self.wseq:
             self.wgame = g
             self.wseq = g.seq
-            self.event_window = g.winner()
-        return self.event_window
+            self.winning_side = g.winner()
+        return self.winning_side
 
     def render(self, app, error=False):
         """Draw ``app`` (a Referee: its .game, .mark and .pad's cursor, page, entry and menu);
@@ -178,15 +178,13 @@ class Renderer:
         if not same:
             render_edges.chart(self, g)
         render_edges.dice_row(self, pad, g, same)
-        if g.clock_state:  # time banks: minutes left per side (referee/clock.py)
-            from referee.clock import draw
-
-            draw(self, app)
+        for x in g.extensions:  # the time banks' minutes left per side (extensions.py)
+            x.draw(self, app)
             self.full = True  # the digits may cover ship rows: redraw them next time
         overlay.draw(self, app, error, self.want, self.drawn)
-        if self.event_window is not None or self.gap_lit:
+        if self.winning_side is not None or self.gap_lit:
             overlay.win_gap(
-                self, self.event_window
+                self, self.winning_side
             )  # (after the digits: they blank their half-rows)
         return self.fb
 

@@ -54,8 +54,8 @@ def row1(r, pad, error):
     elif pad.menu is not None:  # over the game (menu.py); red: enter again loads
         for k in range(min(len(pad.menu), w)):
             r.px(k, 1, YELLOW if k != pad.menu_i else RED if pad.menu_arm == k else WHITE)
-    elif r.event_window is not None:
-        _win_row(r, pad, r.event_window)
+    elif r.winning_side is not None:
+        _win_row(r, pad, r.winning_side)
     else:
         for k in range(min(pad.pages(), w)):
             r.px(k, 1, WHITE if k == pad.page else DIM_WHITE)

@@ -1,10 +1,10 @@
 """One ship's half-row of the grid (the layout in render.py): the hit point bar (columns 0-3),
 the fleet command counters left (columns 4-5) and the status pixel (column 6).
 
-``paint(fb, a, i, sst, dmg, pend, cc, fl, hp1, hp2, pal)`` writes ship ``i``'s pixels into
+``paint(fb, a, i, sst, dmg, pending, counters, flags, hp1, hp2, pal)`` writes ship ``i``'s pixels into
 frame buffer ``fb`` (bytearray, 3 bytes R, G, B a pixel) from byte offset ``a`` (the half-row's
 first pixel), over a half-row already blank. ``sst`` = side (0/1) | status << 1 (render.py's
-ST_*, 0: none); ``dmg``, ``pend``, ``cc``, ``fl``, ``hp1``, ``hp2``: the fleet's per-ship bytes
+ST_*, 0: none); ``dmg``, ``pending``, ``counters``, ``flags``, ``hp1``, ``hp2``: the fleet's per-ship bytes
 (fleet.py: damage applied, damage pending, counters left, flags, hit points X and Y of X/Y);
 ``pal``: the colours, 3 bytes each, in the order of the ``C_*`` indices below (render.py builds
 it). Nothing is allocated.
@@ -38,11 +38,11 @@ CC_X = 4  # the counters' first column
 STATUS_X = 6  # the status pixel's column
 
 SOURCE = """
-def paint(fb, a: int, i: int, sst: int, dmg, pend, cc, fl, hp1, hp2, pal):
+def paint(fb, a: int, i: int, sst: int, dmg, pending, counters, flags, hp1, hp2, pal):
     f = ptr8(fb)
     p = ptr8(pal)
     d = int(ptr8(dmg)[i])
-    q = int(ptr8(pend)[i])
+    q = int(ptr8(pending)[i])
     x = int(ptr8(hp1)[i])
     total = x + int(ptr8(hp2)[i])
     s = sst & 1
@@ -56,7 +56,7 @@ def paint(fb, a: int, i: int, sst: int, dmg, pend, cc, fl, hp1, hp2, pal):
             f[o + 2] = p[c + 2]
             k += 1
     else:
-        up = int(ptr8(fl)[i]) & %(F_LAUNCHED)d
+        up = int(ptr8(flags)[i]) & %(F_LAUNCHED)d
         k = 0
         while k < %(BAR)d:
             if total <= %(BAR)d:
@@ -81,7 +81,7 @@ def paint(fb, a: int, i: int, sst: int, dmg, pend, cc, fl, hp1, hp2, pal):
             f[o + 1] = p[c + 1]
             f[o + 2] = p[c + 2]
             k += 1
-        n = int(ptr8(cc)[i])
+        n = int(ptr8(counters)[i])
         if n:
             c = 3 * (%(C_YELLOW)d if n >= 3 else %(C_DIM_YELLOW)d)
             o = a + 3 * %(CC_X)d

@@ -15,7 +15,6 @@ from referee.events import (
     EV_LAUNCH,
     NONE,
     CORE_NAMES,
-    EV_CLOCK,
 )
 
 
@@ -119,10 +118,12 @@ def event_text(g, ev, seq=None, live=True):
     name = CORE_TEXTS[k] if 0 <= k < len(CORE_TEXTS) else ""
     if name:
         return globals()[name](g, ev, seq, live)
-    if k == EV_CLOCK:  # (referee/clock.py)
-        from referee.clock import text
+    if g.extensions:  # an extension's kind (time banks: referee/extensions.py)
+        from referee.extensions import by_kind
 
-        return text(g, ev)
+        t = by_kind(g, ev, "text")
+        if t is not False:
+            return t
     if k in g.rules.EVENTS:
         return g.rules.event_text(g, ev, live)
     if k in CORE_NAMES:

@@ -1,6 +1,7 @@
 """JSON-ready views of a game (the ``snap`` message, the mirror) and event texts."""
 
 from referee.events import NONE
+from referee import extensions
 from referee.fleet import F_LAUNCHED, F_FIRED, STATUS_NAMES
 
 
@@ -33,11 +34,13 @@ def chart_list(g):
     return out
 
 
-def snapshot(g):
-    """The derived state of game ``g`` as a JSON-ready dict (with ``state_hash``, ``seq``)."""
+def snapshot(g, app=None):
+    """The derived state of game ``g`` as a JSON-ready dict (with ``state_hash``, ``seq``),
+    each extension's view last (the time banks' ``clock``; null in a game without them; with
+    the board's ``app`` (app.Referee) as that board has it now: referee/extensions.py)."""
     init = None if g.init == NONE else g.init
     mf = g.moves_first()
-    return {
+    out = {
         "ruleset": g.rules.name,
         "scenario": g.roster_name,
         "sides": list(g.side_names),
@@ -55,16 +58,9 @@ def snapshot(g):
         "winner": g.winner(),
         "profile": g.rules.view(g),
         "state_hash": g.state_hash(),
-        "clock": clock_view(g),
     }
-
-
-def clock_view(g):
-    if not g.clock_state:
-        return None
-    from referee.clock import view  # time banks, loaded only by games with clocks
-
-    return view(g)
+    extensions.view(g, out, app)
+    return out
 
 
 def event_text(game, ev, seq=None, live=True):

@@ -2,7 +2,7 @@
 
 RAM holds a bounded window of the newest events (4 bytes each, see events.py) and the state
 hash after each (4 bytes, little-endian); older events are folded into ``base`` (the state
-bytes at ``base_seq``). ``eff`` is the undo stack: window indices of the events in effect (not
+bytes at ``base_seq``). ``effective`` is the undo stack: window indices of the events in effect (not
 undo events and not undone). The whole log lives in the journal on flash and on the host.
 
 Undo and folding replay a bounded number of events: ``ckpt`` holds the state bytes after
@@ -74,7 +74,7 @@ class EventWindow:
         return i
 
     def set_effects(self, eff):
-        """Make the undo stack ``eff`` (window indices, ascending), in place."""
+        """Make the undo stack ``effective`` (window indices, ascending), in place."""
         self.effective[:] = eff
 
     def count(self):

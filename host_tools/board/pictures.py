@@ -66,8 +66,8 @@ def _cols(half, x0, n):
     return [s * half + x0 + k for s in range(2) for k in range(n)]
 
 
-def layout_bands(w, h, nopt):
-    """The renderer's layout for a ``w`` x ``h`` grid and a ruleset with ``nopt`` fleet command
+def layout_bands(w, h, option_count):
+    """The renderer's layout for a ``w`` x ``h`` grid and a ruleset with ``option_count`` fleet command
     options: a list of (name, rows, columns), rows and columns as lists of grid indices.
     Taken from the renderer (its half width and ship rows per page) and the ship row's
     columns (shiprow.py); tests/host/test_maker_docs.py renders real frames against it."""
@@ -94,12 +94,12 @@ def layout_bands(w, h, nopt):
             _cols(half, shiprow.STATUS_X, 1),
         ),
     ]
-    if nopt:
+    if option_count:
         bands.append(
             (
                 "fleet command chart: option k of each side",
                 [chart],
-                _cols(half, 0, min(nopt, half)),
+                _cols(half, 0, min(option_count, half)),
             )
         )
     bands.append(("last initiative roll per side (bar)", [dice], _cols(half, 0, half)))

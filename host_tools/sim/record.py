@@ -43,11 +43,7 @@ class EventRecord:
 
 
 def final_snapshot(app, ser, rejected):
-    snap = app.game.snapshot()
-    if app.game.clock_state:  # the board's clocks now: paused, live (docs/clock.md)
-        from referee.clock import live_view
-
-        snap["clock"] = live_view(app)
+    snap = app.game.snapshot(app)  # (the board's clocks now: paused, live; docs/clock.md)
     snap["gid"] = app.gid
     snap["events"] = app.on_event.events()
     snap["rejected"] = rejected

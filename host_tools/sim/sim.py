@@ -13,7 +13,7 @@ import signal
 import sys
 
 from referee import rules
-from referee.assembly import assemble, clock_task
+from referee.assembly import assemble, extension_task
 from referee.dice import Dice, XorShift32, board_seed
 from referee.loop import sleep_ms
 
@@ -255,7 +255,7 @@ async def run(args):
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, session.stop.set)
     extra = []
-    extra.append(clock_task(app))  # time banks (referee/clock.py), as on the Pico
+    extra.append(extension_task(app))  # the time banks (referee/extensions.py), as on the Pico
     if not args.headless:
         from host_tools.views.simview import SimView
 

@@ -13,7 +13,7 @@ import time
 
 from rich.text import Text
 
-from referee.clock import clock_of, live_view, running_side, LAST_S, WARN_S
+from referee.clock import clock_of, live_view, running_side, used_by, LAST_S, WARN_S
 from referee.ticks import ticks_add, ticks_ms
 
 
@@ -36,7 +36,7 @@ def host_clock(m):
     gave it the turn arrived); None for a game without clocks."""
     rep = m.rep
     g = rep.game
-    if g is None or not g.clock_state:
+    if not used_by(g):
         return None
     ck = clock_of(rep)  # (the replica holds the clocks as the board's app does)
     n = getattr(m, "clock_note", None)

@@ -46,10 +46,11 @@ class GridFace:
         self.set_roster(roster_text, scenario)
         ref.game = game
         if clocks is not None:
-            if game is not None and game.clock_state:
-                from referee.clock import clock_of
+            if game is not None and game.extensions:  # the time banks (referee/clock.py)
+                from referee.clock import clock_of, used_by
 
-                clock_of(clocks)
+                if used_by(game):
+                    clock_of(clocks)
             ref.gid = clocks.gid
             ref.clock = clocks.clock  # pyright: ignore[reportAttributeAccessIssue]  (referee.clock.clock_of keeps it on the app)
         return self.renderer.render(ref)

@@ -15,7 +15,8 @@ from support.clock import Table, roster
 
 def test_no_clock_setting_no_clock_state():
     t = Table("swsb-example")
-    assert t.clock is None and t.app.game.clock_state == bytearray()
+    assert t.clock is None and t.app.game.ext_state == bytearray()
+    assert t.app.game.extensions == ()
     t.send({"c": "clock"})
     assert "no clocks" in json.loads(t.out[-1])["msg"]
 

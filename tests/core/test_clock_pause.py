@@ -179,7 +179,7 @@ def test_a_restored_game_runs_its_clock_without_waiting_for_an_event(tmp_path):
     a.link.handle_line(json.dumps({"c": "phase"}))
     b, _ = board()  # the board restarts: a power cut
     b.boot("swsb-example")
-    assert b.game.seq == 2 and b.game.clock_state
+    assert b.game.seq == 2 and b.game.ext_state
     T = [5000]
     b.clock = Clock(lambda: T[0])
     ck = clock_of(b)  # the clock task's first look

@@ -35,7 +35,7 @@ def test_load_gives_a_shipped_scenario_clocks(load):
     app, out = make_referee("swsb-example")
     app.link.handle_line(json.dumps(load))
     g = app.game
-    assert g.rules.name == "smb" and g.clock_state
+    assert g.rules.name == "smb" and g.ext_state
     snap = g.snapshot()
     assert snap["clock"]["left"] == [2700, 2700] and snap["settings"]["clock_zero"] == 1
     # the game line carries the settings played with: the mirror builds the same game

@@ -12,7 +12,7 @@ import pytest
 
 from support.game import make_referee
 from referee import rules as rulesets
-from referee.clock import EV_CLOCK
+from referee.events import EV_CLOCK
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH
 
 CORE = (EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH)

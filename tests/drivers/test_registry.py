@@ -246,7 +246,7 @@ def test_the_simulator_assembles_its_board_the_same_way_with_its_own_drivers():
             await asyncio.sleep(0.3)
             runner.running = False
 
-        asyncio.run(runner.main([stop(), assembly.clock_task(app)]))
+        asyncio.run(runner.main([stop(), assembly.extension_task(app)]))
         assert app.pad.cursor == 4 and display.count >= 1 and runner.crashes == 0
     finally:
         ser.close()

@@ -13,6 +13,7 @@ names no ruleset and reads only these.
 
 from referee.events import NONE, EV_INIT
 from referee.fleet import and_each
+from referee import extensions
 
 # Initiative tie rules.
 TIE_REROLL = 0  # seed 000 "initiative check": "Reroll ties."
@@ -140,11 +141,10 @@ class Ruleset:
             out[k] = self.SETTINGS[k][0]
         if given:
             for k in given:
-                if k[:6] == "clock_":  # time banks (referee/clock.py), when given
-                    from referee.clock import SETTINGS as CLOCK, settings_of
-
-                    out.update(settings_of(given))
-                    if k in CLOCK:
+                x = extensions.settings_owner(k)  # an extension's (time banks: clock_*)
+                if x is not None:
+                    out.update(x.settings_of(given))
+                    if k in x.SETTINGS:
                         continue
                 if k not in self.SETTINGS:
                     raise ValueError("unknown setting %r for ruleset %s" % (k, self.name))

@@ -1,0 +1,188 @@
+"""The extensions (firmware/referee/extensions.py): the time banks and the verifiable dice
+plug into the core through their declared hooks only. No core module names an extension's
+module or functions (as tests/core/test_core_names_no_ruleset.py holds for rulesets), a game
+without clocks never imports clock.py, and every extension's module defines the hooks of its
+kind."""
+
+import ast
+import glob
+import importlib
+import json
+import os
+import subprocess
+import sys
+
+from support import ROOT
+from support.game import make_referee
+from referee import extensions
+from referee.events import EV_CLOCK
+
+FW = os.path.join(ROOT, "firmware", "referee")
+EXTENSION_FILES = ("clock.py", "dice.py", "extensions.py")
+MODULES = ("referee.clock", "referee.dice")
+
+
+# the extensions' own functions and classes the core called by name before they plugged in
+EXTENSION_NAMES = (
+    "clock_of",
+    "live_view",
+    "running_side",
+    "used_by",
+    "settings_of",
+    "Clock",
+    "fair_of",
+    "stir",
+    "on_board",
+    "Fair",
+)
+
+
+def reach(path):
+    """What a module's code names of the extensions: imports of their modules, their
+    functions and classes by name, their module paths as strings."""
+    tree = ast.parse(open(path).read())
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.module in MODULES:
+                out.append("from %s import ..." % node.module)
+            if node.module == "referee":
+                out += ["referee." + a.name for a in node.names if a.name in ("clock", "dice")]
+        elif isinstance(node, ast.Import):
+            out += [a.name for a in node.names if a.name in MODULES]
+        elif isinstance(node, ast.Name) and node.id in EXTENSION_NAMES:
+            out.append(node.id)
+        elif isinstance(node, ast.Attribute) and node.attr == "clock_state":
+            out.append(node.attr)
+        elif isinstance(node, ast.Constant) and node.value in MODULES:
+            out.append(node.value)
+    return out
+
+
+def test_the_names_checked_are_the_extensions_own():
+    from referee import clock, dice
+
+    for name in EXTENSION_NAMES:
+        assert hasattr(clock, name) or hasattr(dice, name), name
+
+
+def test_no_core_module_names_an_extension():
+    bad = []
+    for f in sorted(glob.glob(os.path.join(FW, "*.py"))):
+        if os.path.basename(f) in EXTENSION_FILES:
+            continue
+        bad += [(os.path.relpath(f, ROOT), w) for w in reach(f)]
+    assert not bad, bad
+
+
+def test_reach_finds_what_it_looks_for(tmp_path):
+    p = tmp_path / "m.py"
+    p.write_text(
+        "from referee.clock import clock_of\nfrom referee import dice\n"
+        "def f(g, app):\n    return g.clock_state or fair_of(app) or __import__('referee.clock')\n"
+    )
+    assert sorted(reach(str(p))) == sorted(
+        [
+            "from referee.clock import ...",
+            "referee.dice",
+            "clock_state",
+            "fair_of",
+            "referee.clock",
+        ]
+    )
+
+
+# the hooks an extension's module defines, by kind (firmware/referee/extensions.py docstring)
+GAME_HOOKS = (
+    "STATE_BYTES",
+    "SETTINGS",
+    "settings_of",
+    "reset",
+    "check",
+    "apply",
+    "end_round",
+    "winner",
+    "text",
+    "view",
+    "live_view",
+    "before_submit",
+    "after_submit",
+    "hello_fields",
+    "draw",
+    "poll",
+    "command",
+)
+BOARD_HOOKS = (
+    "on_board",
+    "stir",
+    "physical",
+    "game_fields",
+    "hello_fields",
+    "after_event",
+    "command",
+)
+
+
+def test_every_extension_defines_the_hooks_of_its_kind():
+    doc = extensions.__doc__ or ""
+    for row in extensions.EXTENSIONS:
+        m = importlib.import_module(row[0])
+        hooks = BOARD_HOOKS if row[1] is None else GAME_HOOKS
+        assert [h for h in hooks if not hasattr(m, h)] == [], row[0]
+        assert [h for h in hooks if "``%s" % h not in doc] == []  # and the table says them
+
+
+def test_each_kind_command_and_action_has_one_owner():
+    from referee import pad
+    from referee.link import COMMANDS
+
+    for col in (3, 4):  # event kinds; serial commands and pad actions
+        names = [n for row in extensions.EXTENSIONS for n in row[col]]
+        assert len(names) == len(set(names))
+    names = [n for row in extensions.EXTENSIONS for n in row[4]]
+    assert not set(names) & set(COMMANDS)  # the core's commands and the extensions' are apart
+    assert {"clock", "reveal"} <= set(names) & set(pad.ACTIONS)  # the pad's keys reach them
+    i = pad.ACTIONS.index("clock")
+    assert pad.HANDLERS[i] == pad.HANDLERS[pad.ACTIONS.index("reveal")] == "_extension"
+
+
+IMPORTS = (
+    "import sys, json; sys.path[:0] = ['firmware', 'tests']\n"
+    "from support.game import make_referee\n"
+    "app, out = make_referee('swsb-example')\n"
+    "for line in ({'c': 'hello'}, {'c': 'roll'}, {'c': 'snap'}, {'c': 'clock'}, {'c': 'phase'},"
+    " {'c': 'append', 'events': [[40, 0, 5, 0]]}):\n"
+    "    app.link.handle_line(json.dumps(line))\n"
+    "app.pad.key('clock')\n"
+    "from referee.views import event_text\n"
+    "app.game.snapshot(); event_text(app.game, app.game.event(1))\n"
+    "print('referee.clock' in sys.modules, app.game.extensions)\n"
+    "app.link.handle_line(json.dumps({'c': 'load', 'scenario': 'swsb-example',"
+    " 'settings': {'clock_s': 600}}))\n"
+    "print('referee.clock' in sys.modules, [m.__name__ for m in app.game.extensions])\n"
+)
+
+
+def test_a_game_without_clocks_imports_no_clock_module():
+    out = subprocess.run(
+        [sys.executable, "-c", IMPORTS], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["False ()", "True ['referee.clock']"]
+
+
+def test_an_extension_that_is_off_says_so_and_changes_nothing():
+    app, out = make_referee("swsb-example")
+    h = app.game.state_hash()
+    for line, said in (
+        ({"c": "clock"}, "no clocks"),
+        ({"c": "append", "events": [[EV_CLOCK, 0, 5, 0]]}, "no clocks"),
+        ({"c": "reveal"}, "not committed"),
+        ({"c": "dice"}, "not committed"),
+    ):
+        app.link.handle_line(json.dumps(line))
+        msg = json.loads(out[-1])
+        assert msg["t"] == "err" and said in msg["msg"], (line, msg)
+    for key, said in (("clock", "no clocks"), ("reveal", "not committed")):
+        assert said in app.pad.key(key)
+    assert app.game.seq == 0 and app.game.state_hash() == h and app.game.ext_state == bytearray()
