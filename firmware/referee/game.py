@@ -69,6 +69,16 @@ class Game(CoreRules):
         self.event_window = EventWindow(window)
         CoreRules.__init__(self, rules, roster, rules.settings(given))
 
+    def check_state(self, data):
+        """None when ``data`` (bytes) is a state this game can be in, else the reason: length
+        and ship count, round >= 1, phase of the ruleset, initiative holder, d20 rolls, the
+        ship firing, each ship's damage (at most X+Y), pending damage, command counters (at
+        most the roster's), flags, every chart entry (a ship of that side), and the
+        ruleset's flags and bytes. Changes nothing."""
+        from referee.state_check import check
+
+        return check(self, data)
+
     # ---- the window (public API for the journal, the serial link and save/load) --------
     @property
     def window_size(self):
