@@ -23,6 +23,20 @@ F_FIRED = 4  # finished firing this round (the ruleset's one-ship-at-a-time phas
 F_LAUNCHED_ONE = 8  # as a carrier, launched a fighter this round
 ROUND_FLAGS = F_FIRED | F_LAUNCHED_ONE
 
+# the state's arrays in the order of its canonical bytes, after the 12 bytes of the game's
+# own fields (Fleet.state_buf, load_state)
+STATE_ARRAYS = (
+    "dmg",
+    "pending",
+    "counters",
+    "flags",
+    "chart",
+    "rule_flags",
+    "ship_state",
+    "game_state",
+    "ext_state",
+)
+
 OK = 0
 DAMAGED = 1
 DESTROYED = 2
@@ -226,17 +240,8 @@ class Fleet:
         b[10] = self.active
         b[11] = self.n
         o = 12
-        for arr in (
-            self.dmg,
-            self.pending,
-            self.counters,
-            self.flags,
-            self.chart,
-            self.rule_flags,
-            self.ship_state,
-            self.game_state,
-            self.ext_state,
-        ):
+        for name in STATE_ARRAYS:
+            arr = getattr(self, name)
             k = len(arr)
             b[o : o + k] = arr
             o += k
@@ -251,13 +256,7 @@ class Fleet:
         Raises ValueError when the length or ship count does not match."""
         n = self.n
         if (
-            len(data)
-            != 12
-            + 5 * n
-            + len(self.chart)
-            + len(self.ship_state)
-            + len(self.game_state)
-            + len(self.ext_state)
+            len(data) != len(self._state_buffer)  # (its length: the state's)
             or data[11] != n
         ):
             raise ValueError("state does not fit this game")
@@ -269,17 +268,8 @@ class Fleet:
         self.roll_src = data[9]
         self.active = data[10]
         o = 12
-        for arr in (
-            self.dmg,
-            self.pending,
-            self.counters,
-            self.flags,
-            self.chart,
-            self.rule_flags,
-            self.ship_state,
-            self.game_state,
-            self.ext_state,
-        ):
+        for name in STATE_ARRAYS:
+            arr = getattr(self, name)
             k = len(arr)
             arr[:] = data[o : o + k]
             o += k

@@ -11,11 +11,11 @@ from referee import game as G, rules, scenarios
 from referee.game import NONE
 from referee.rules.d20 import EV_AIM, EV_ATTACK
 from referee.rules.swsb import EV_TRANSFER, EV_DONE, W_PRIMARY, W_PD, W_BROAD_L, W_BROAD_R
-from referee.rules.swsb_addon import EV_CHOOSE, range_band
-from referee.rules.swsb_addon import EV_MOVE
+from referee.rules.swsb_addon_defs import EV_CHOOSE, range_band
+from referee.rules.base import EV_MOVE
 from referee.rules.squadrons_d6 import movement_figures, dice_code, move_b, FULL_THROTTLE
 from referee.rules.xwing_overlap import EV_OVERLAP, xwing_die, overlap_dice, SKIP_ACTION
-from referee.rules.smb import (
+from referee.rules.smb_defs import (
     EV_POWER,
     EV_RESPONSE,
     EV_EXIT,

@@ -15,7 +15,7 @@ from referee.game import (
     DESTROYED,
     OK,
 )
-from referee.rules.smb import EV_POWER
+from referee.rules.smb_defs import EV_POWER
 
 PH = (EV_PHASE, 0, 0, 0)
 UNDO = (EV_UNDO, 0, 0, 0)

@@ -46,7 +46,7 @@ def make_referee(scenario="hoth", seed=3):
 def smb_move_all(g):
     """smb (seed 004: every ship on the table moves): each ship still to move makes a standard
     move, the initiative side first; refused moves (moved, ionized, off the table) are skipped."""
-    from referee.rules.smb import EV_MOVE
+    from referee.rules.base import EV_MOVE
 
     for side in (g.init, 1 - g.init):
         for i in range(g.n):

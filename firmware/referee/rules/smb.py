@@ -17,7 +17,7 @@ from referee.events import NONE
 from referee.rules.base import EV_MOVE, TIE_KEEP, MOVE_HOLDER_FIRST, byte, flag_bits
 from referee.rules.d20 import D20Rules, D20_STATS, d20_stats, EV_AIM, EV_ATTACK
 from referee.rules import smb_responses, smb_scenarios
-from referee.rules.smb_defs import (  # noqa: F401 (smb's numbers, also read as smb.X)
+from referee.rules.smb_defs import (
     EV_POWER,
     EV_RESPONSE,
     EV_EXIT,
@@ -27,15 +27,9 @@ from referee.rules.smb_defs import (  # noqa: F401 (smb's numbers, also read as 
     W_RAPID,
     WEAPON_KINDS,
     S_BONUS,
-    S_SPEED,
     S_KIND,
-    S_SNUB_DEF,
-    K_CAPITAL,
     K_FIGHTER,
-    K_CRUISER,
-    K_NO_SNUB,
     K_ATTACK_MOVE,
-    K_NO_RAPID,
     SHIP_FLAGS,
     TYPES,
     MOVED,
@@ -44,15 +38,12 @@ from referee.rules.smb_defs import (  # noqa: F401 (smb's numbers, also read as 
     RESPONDED,
     ION_NEXT,
     ION_NOW,
-    EXITED,
-    CAP_FIRED,
     ROUND,
     B_RAPID_AT,
     B_AM_FIRED,
     B_AM_TARGET,
     X_BURSTS,
     X_LAST,
-    X_PORT,
     MOVING,
     CAPITAL_PHASE,
 )

@@ -41,7 +41,7 @@ from referee.rules.swsb import (
     S_ABILITIES,
 )
 
-from referee.rules.swsb_addon_defs import (  # noqa: F401 (also read as swsb_addon.X)
+from referee.rules.swsb_addon_defs import (
     EV_CHOOSE,
     EFFECT_FIGHTER_REACH,
     EFFECT_PD_FIGHTER_REACH,
@@ -53,7 +53,6 @@ from referee.rules.swsb_addon_defs import (  # noqa: F401 (also read as swsb_add
     X_FIRST,
     X_TURN,
     X_COUNT,
-    X_TIER,
     range_band,
 )
 
