@@ -46,8 +46,8 @@ NUMBERS_MODE = 2
 PER_PAGE = 12
 # the scenario menu's keys 12-15: leave, load (twice over a game in play), leave, next entry
 MENU_ACTIONS = ("menu", "enter", "undo", "sel+")
-# the keys as menu.py's texts name them: (choose an entry, load it, leave the menu)
-MENU_WORDS = ("keys 0-11 choose a scenario (15: the next)", "key 13", "key 14")
+# the keys as menu.py's texts name them: (choose an entry, load it, leave the menu, open it)
+MENU_WORDS = ("keys 0-11 choose a scenario (15: the next)", "key 13", "key 14", "hold key 12")
 ACTION_KEYS = (
     "dmg+",
     "dmg-",

@@ -16,10 +16,11 @@ keypad base's own (``keypad_ui.MENU_WORDS``: its keys are numbered, not named).
 """
 
 from referee import scenarios
+from referee.events import EV_UNDO
 
 PREV = "previous game"
-# how the texts name the keys: (choose an entry, load it, leave the menu)
-PAD_WORDS = ("sel+/sel- choose a scenario", "enter", "hold enter")
+# how the texts name the keys: (choose an entry, load it, leave the menu, open the menu)
+PAD_WORDS = ("sel+/sel- choose a scenario", "enter", "hold enter", "hold phase")
 
 
 def _words(app):
@@ -55,6 +56,16 @@ def has_kept(app):
         return False
 
 
+def undo_loaded(app):
+    """Undo with no event in the game (app.Referee ``app``): after a load from the menu,
+    say where the replaced game is (how the board's pad opens the menu), else submit the
+    undo (refused: nothing to undo). Returns None or the reason."""
+    if has_kept(app):
+        r = "nothing to undo: the game replaced from the menu is kept (%s, choose %s)"
+        return app.error(r % (_words(app)[3], PREV), "key")
+    return app.submit((EV_UNDO, 0, 0, 0))
+
+
 def open_menu(app):
     names = scenarios.list_names(app.scenario_dir)
     if has_kept(app):
@@ -86,7 +97,9 @@ def key(app, action):
     elif action == "enter":
         return _enter(app, arm)
     else:
-        return app.error("menu: %s, %s loads it, %s to leave" % _words(app), "key")
+        words = _words(app)
+        r = "menu: %s, %s loads it, %s to leave" % (words[0], words[1], words[2])
+        return app.error(r, "key")
     return None
 
 

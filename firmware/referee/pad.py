@@ -220,7 +220,11 @@ class Pad:
         self.aim_pick = None  # (an aim chosen on the pad and not logged goes)
         if action == "phase":
             return self.referee.submit((EV_PHASE, 0, 0, 0))
-        return self.referee.submit((EV_UNDO, 0, 0, 0)) if g.seq else self._undo_loaded()
+        if g.seq:
+            return self.referee.submit((EV_UNDO, 0, 0, 0))
+        from referee.menu import undo_loaded  # after a load from the menu: where the game is
+
+        return undo_loaded(self.referee)
 
     def _extension(self, g, action):  # ``reveal``, ``clock``: an extension's (extensions.py)
         ref = self.referee
@@ -312,19 +316,6 @@ class Pad:
                 x.physical(ref, 20, self.die)
             return self.die
         return ref.dice.d20()
-
-    def _undo_loaded(self):
-        """Undo with no event: after a load from the menu, say where the replaced game is."""
-        from referee import menu
-
-        ref = self.referee
-        if menu.has_kept(ref):
-            return ref.error(
-                "nothing to undo: the game replaced from the menu is kept "
-                "(hold phase, choose %s)" % menu.PREV,
-                "key",
-            )
-        return ref.submit((EV_UNDO, 0, 0, 0))
 
     def _menu_key(self, g, action):
         """The ruleset and scenario menu (long press of phase): referee/menu.py."""

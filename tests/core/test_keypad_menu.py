@@ -110,3 +110,16 @@ def test_another_key_disarms_and_the_help_names_keypad_keys():
     said = press(app, ui, len(app.pad.menu))  # a key with no entry
     assert said and "key 13" in said and "key 14" in said
     assert "sel+" not in said and "enter" not in said and app.pad.menu is not None
+
+
+def test_undo_after_a_load_names_the_keypad_key_that_opens_the_menu():
+    """Right after a load from the menu, undo (key 14) has no event to take back: it says
+    the replaced game is kept and how to reach it on this board (hold key 12: the keypad
+    has no phase key to hold); the grid board's text (hold phase) is left as it is."""
+    app, ui, _ = keypad_referee()
+    open_menu_on(app, ui, OTHER)
+    press(app, ui, 13)
+    assert press(app, ui, 13) is None and app.game.seq == 0
+    said = press(app, ui, 14)
+    assert said and PREV in said and "hold key 12" in said, said
+    assert "hold phase" not in said and app.game.seq == 0

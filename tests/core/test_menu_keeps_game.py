@@ -31,7 +31,8 @@ def test_loading_over_a_game_in_play_asks_again_and_keeps_it_in_ram():
     assert app.scenario == "hoth" and app.game.seq == seq  # nothing replaced yet
     assert app.pad.key("enter") is None
     assert app.scenario == "deathstar" and app.game.seq == 0
-    assert "previous game" in app.pad.key("undo")  # undo says where it is
+    said = app.pad.key("undo")  # undo says where it is, and how the grid's pad opens the menu
+    assert "previous game" in said and "hold phase" in said, said
     to(app, PREV)
     app.pad.key("enter")  # nothing in play in the new game: no second press
     assert app.scenario == "hoth" and app.game.seq == seq and app.game.state_hash() == h
