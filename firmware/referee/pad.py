@@ -71,6 +71,10 @@ HANDLERS = (
     "_extension",
 )
 
+# the keys that set a physical d20 being entered, and what each adds to it
+ENTRY_KEYS = ("dmg+", "dmg-", "sel+", "sel-")
+ENTRY_STEPS = (1, -1, 5, -5)
+
 
 class Pad:
     """The pad's UI state for ``referee`` (an app.Referee): ``cursor`` (selected ship),
@@ -176,12 +180,11 @@ class Pad:
         self.aim_pick = None  # an aim chosen on the pad goes with its mark
 
     def _damage(self, g, action):
-        ref = self.referee
         dph = g.settings["damage_per_hit"]
-        m = ref.mark
+        m = self.referee.mark
         by = m if (m != NONE and g.side[m] != g.side[self.cursor]) else NONE
-        r = self._log_aim() if by != NONE else None  # a hit by the marked ship
-        return r or ref.submit((EV_HIT, self.cursor, dph if action == "dmg+" else -dph, by))
+        ev = (EV_HIT, self.cursor, dph if action == "dmg+" else -dph, by)
+        return self._act(ev) if by != NONE else self.referee.submit(ev)  # (marked ship: aim)
 
     def _power(self, g, action):
         return self.special(g.rules.power[1])
@@ -218,11 +221,9 @@ class Pad:
 
     def _step(self, g, action):  # ``phase`` and ``undo``
         self.aim_pick = None  # (an aim chosen on the pad and not logged goes)
-        if action == "phase":
-            return self.referee.submit((EV_PHASE, 0, 0, 0))
-        if g.seq:
-            return self.referee.submit((EV_UNDO, 0, 0, 0))
-        from referee.menu import undo_loaded  # after a load from the menu: where the game is
+        if action == "phase" or g.seq:
+            return self.referee.submit((EV_PHASE if action == "phase" else EV_UNDO, 0, 0, 0))
+        from referee.menu import undo_loaded  # undo right after a load from the menu
 
         return undo_loaded(self.referee)
 
@@ -258,25 +259,52 @@ class Pad:
             return ref.error("mark the acting ship first (mark), then select the target", "key")
         if what == "aim" and mark != NONE and hasattr(rules, "next_aim"):
             return self._pick_aim(g, rules)
-        if what in rules.PAD_MARKED:  # the marked ship acts: its chosen aim first
-            r = self._log_aim()  # (before its die is drawn: dice.py ties a board
-            if r:  # roll to the next event's number)
-                return r
         self.die_used = False
-        ev = rules.pad_event(self, what, self.cursor, ref.mark)
-        if ev is None:
-            return None
-        if isinstance(ev, str):
-            return ref.error(ev, "key")
-        r = ref.submit(ev)
+        r = self._act(what) if what in rules.PAD_MARKED else self._submit(self._build(what))
         if r is None and self.die_used:
             self.die = 0  # the physical die is used once, when accepted
         return r
 
+    def _submit(self, ev):
+        # a built pad event: None (only counted on the pad), a refusal text or the event
+        if isinstance(ev, str):
+            return self.referee.error(ev, "key")
+        return self.referee.submit(ev) if ev else None
+
+    def _build(self, what):
+        # the event of ``what``: an event tuple as it is, else the ruleset's pad action's
+        if isinstance(what, tuple):
+            return what
+        return self.referee.game.rules.pad_event(self, what, self.cursor, self.referee.mark)
+
+    def _act(self, what):
+        """The marked ship acts: ``what`` (an event, or a ruleset's pad action built by its
+        ``pad_event``) after the aim the pad chose for it, both or neither: the act is built
+        (its die drawn after the aim: dice.py ties a roll to the next event's number) and
+        checked with the aim applied in RAM, then taken back (Game.back_to), so an act the
+        rules refuse logs no ``aim`` event."""
+        ref = self.referee
+        g = ref._g()
+        aim = self._aim_event()
+        if aim is None:
+            return self._submit(self._build(what))
+        saved = g.checkpoint()
+        r = g.submit(aim, saved)
+        if r is None:
+            try:
+                ev = self._build(what)
+                r = ev if isinstance(ev, str) else (g.check(ev) if ev else None)
+            finally:
+                g.back_to(saved)
+        if r:
+            return ref.error(r, "key")
+        self.aim_pick = None
+        return (ref.submit(aim) or ref.submit(ev)) if ev else None
+
     def _pick_aim(self, g, rules):
         """The ``aim`` key: the marked ship's next weapon (and facing or range) in the
         ruleset's cycle, chosen on the pad; logged as one ``aim`` event when that ship next
-        acts (:meth:`_log_aim`), however many presses it took to reach it."""
+        acts (:meth:`_act`), however many presses it took to reach it."""
         m = self.referee.mark
         p = self.aim_pick
         cur = rules.aim_value(g, p[1], p[2]) if p is not None and p[0] == m else None
@@ -289,22 +317,18 @@ class Pad:
         self.aim_pick = (m, w, arg)
         return None
 
-    def _log_aim(self):
-        """Log the aim the pad chose for the marked ship (one ``aim`` event) as it acts;
-        nothing when none is chosen, another ship is marked now or it is the ship's aim
-        already. Returns None or the reason it was refused."""
+    def _aim_event(self):
+        """The ``aim`` event to log as the marked ship acts (the aim the pad chose for it),
+        or None (then the choice goes): none chosen, another ship marked, its aim already."""
         p = self.aim_pick
-        self.aim_pick = None
-        ref = self.referee
-        if p is None or p[0] != ref.mark:
-            return None
-        g = ref._g()
-        rules = g.rules
-        if rules.aim(g, p[0]) == rules.aim_value(g, p[1], p[2]):
-            return None
-        from referee.rules.d20 import EV_AIM
+        g = self.referee._g()
+        if p is not None and p[0] == self.referee.mark:
+            if g.rules.aim(g, p[0]) != g.rules.aim_value(g, p[1], p[2]):
+                from referee.rules.d20 import EV_AIM
 
-        return ref.submit((EV_AIM, p[0], p[1], p[2]))
+                return (EV_AIM, p[0], p[1], p[2])
+        self.aim_pick = None
+        return None
 
     def pad_d20(self):
         """The d20 of a ruleset's pad action: the physical die entered with ``enter`` (kept
@@ -341,14 +365,8 @@ class Pad:
 
     def _entry_key(self, action):
         v = self.entry_value
-        if action == "dmg+":
-            v += 1
-        elif action == "dmg-":
-            v -= 1
-        elif action == "sel+":
-            v += 5
-        elif action == "sel-":
-            v -= 5
+        if action in ENTRY_KEYS:
+            v += ENTRY_STEPS[ENTRY_KEYS.index(action)]
         elif action == "cancel" or action == "undo":
             self.entry = 0
             self.entry_die = False

@@ -2,7 +2,8 @@
 the table below says why not (docs/protocol.md "Events", docs/script.md). Each pad entry is a
 list of pad actions pressed on the ruleset's example game (``Ruleset.example``) after a few
 serial lines that bring it to where the action makes sense (the weapon the pad's ``aim``
-chose is logged when the marked ship acts: ``alt1``, attack); the test holds that the pad
+chose is logged when the marked ship acts: ``alt1``, attack, and only if the act is
+accepted); the test holds that the pad
 submits an event of that kind (whether the rules then accept it depends on the table, as for
 the same serial command)."""
 
@@ -24,6 +25,15 @@ NO_CHART = "the ruleset has no fleet command chart: serial `counter` is refused 
 NO_ROLL = "the ruleset has no initiative roll: serial `roll` is refused too"
 ROLL = [{"c": "roll", "values": [12, 3]}]
 MOVING = ROLL + [{"c": "phase"}]
+# where the marked ship's attack is accepted, so the aim the pad chose is logged with it (a
+# refused attack logs no aim: all or nothing): swsb's point defense step; swsb-addon's attack
+# phase once the winner chose and every ship on the table moved; hoth's capital weapons phase
+# (Rebels first; the TIE Fighters are still aboard)
+SWSB_FIRING = MOVING + [{"c": "phase"}]
+ADDON_FIRING = MOVING + [{"c": "choose", "side": 0}]
+ADDON_FIRING += [{"c": "move", "ship": i} for i in (0, 1, 4, 5)] + [{"c": "phase"}]
+SMB_FIRING = [{"c": "roll", "values": [3, 12]}, {"c": "phase"}]
+SMB_FIRING += [{"c": "move", "ship": i} for i in (4, 5, 6, 0)] + [{"c": "phase"}]
 
 # kind -> (serial lines first, pad actions) or the reason (str) there is no pad action
 TABLE = {
@@ -34,7 +44,7 @@ TABLE = {
         EV_PHASE: ([], ["phase"]),
         EV_UNDO: (ROLL, ["undo"]),
         EV_LAUNCH: ([], ["launch"]),
-        8: ([], ["mark", "side", "alt2", "alt1"]),
+        8: (SWSB_FIRING, ["mark", "side", "alt2", "alt1"]),
         9: ([], ["mark", "side", "alt1"]),
         10: ([], ["mark", "sel+", "alt3"]),
         15: ([], ["alt4"]),
@@ -47,7 +57,7 @@ TABLE = {
         EV_PHASE: ([], ["phase"]),
         EV_UNDO: (ROLL, ["undo"]),
         EV_LAUNCH: ([], ["launch"]),
-        8: ([], ["mark", "side", "alt2", "alt1"]),
+        8: (ADDON_FIRING, ["mark", "side", "alt2", "alt1"]),
         9: ([], ["mark", "side", "alt1"]),
         10: "Emperor's Will (swsb's `transfer`) has no key here: alt1-alt4 are attack, aim, "
         "done and choose / Proximity Override, and no example ship has emperors_will",
@@ -84,7 +94,7 @@ TABLE = {
         EV_UNDO: (ROLL, ["undo"]),
         EV_LAUNCH: ([], ["launch"]),
         6: ([], ["power"]),
-        8: ([], ["mark", "side", "alt2", "alt1"]),
+        8: (SMB_FIRING, ["mark", "side", "alt2", "alt1"]),
         9: ([], ["mark", "side", "alt1"]),
         11: ([], ["opt1"]),
         12: ([], ["mark", "side", "opt2"]),
