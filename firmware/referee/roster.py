@@ -25,9 +25,8 @@ MAX_SHIPS = 96  # ship indices fit a byte with 255 kept for "none"
 MAX_NAME = 24
 MAX_HP = 99
 MAX_CC = 20
-
-
 MAX_STAT = 99  # defense, attack, bonuses, speed...: two-digit card values
+MAX_COST = 9999  # a card's point cost (digest 2.1): up to the largest point limit
 
 
 class RosterError(ValueError):
@@ -36,6 +35,10 @@ class RosterError(ValueError):
 
 def _stat_int(v, where, lo=0, hi=MAX_STAT):
     return _int(v, where, lo, hi)
+
+
+def _cost(v, where):
+    return _int(v, where, 0, MAX_COST)
 
 
 def _defense(v, where):
@@ -132,6 +135,7 @@ CARD_STATS = (
     "maneuverability",
     "size",
     "squadron",
+    "cost",
     "type",
     "zone",
     "note",
@@ -150,6 +154,7 @@ CARD_CHECKS = (
     "_dice",
     "_size",
     "_squadron",
+    "_cost",
     "_text",
     "_text",
     "_text",
@@ -159,9 +164,9 @@ CARD_CHECKS = (
 
 def _stats(st, where):
     """Check a ship's ``stats``: the shared card values (defense, attack, point defense,
-    damaged side, weapons, abilities, speed, dice codes, size, squadron, texts: CARD_STATS)
-    by type and range; any other key (a ruleset's own flag or number) must be true/false, an
-    integer within -99..99 or a short text."""
+    damaged side, weapons, abilities, speed, dice codes, size, squadron, cost 0..9999, texts:
+    CARD_STATS) by type and range; any other key (a ruleset's own flag or number) must be
+    true/false, an integer within -99..99 or a short text."""
     if not isinstance(st, dict):
         raise _e(where, "must be an object")
     for k in st:
@@ -359,15 +364,14 @@ def _carriers(out_sides):
             index[nm] = base + j
         for j in range(len(ships)):
             c = ships[j]["carrier"]
+            w = "sides[%d].ships[%d].carrier" % (si, j)
             if c is None:
                 ships[j]["carrier"] = -1
             else:
                 if c not in index:
-                    raise _e(
-                        "sides[%d].ships[%d].carrier" % (si, j), "no ship %r on this side" % c
-                    )
+                    raise _e(w, "no ship %r on this side" % c)
                 if index[c] == base + j:
-                    raise _e("sides[%d].ships[%d].carrier" % (si, j), "a ship cannot carry itself")
+                    raise _e(w, "a ship cannot carry itself")
                 ships[j]["carrier"] = index[c]
         base += len(ships)
 

@@ -127,3 +127,39 @@ def test_the_board_refuses_a_bad_roster_itself(tmp_path):
     app.link.handle_line(json.dumps({"c": "roster-put", "name": "mine", "roster": raw}))
     assert json.loads(out[-1])["replaced"] is True
     assert sorted(os.listdir(tmp_path)) == ["mine.json"]
+
+
+def test_point_limit_counts_each_sides_costs():
+    """Digest 2.1: a card's cost (points) is used by the advanced Fleet Building rule; digest
+    5: the limit is unknown, so configurable (docs/rosters.md: swsb's `point_limit`, ships'
+    `stats.cost`). Costs 40 + 2 x 30 (count) = 100 under a limit of 100: loaded; under 99:
+    refused in one line naming the side, its total and the limit; a ship without a cost
+    under a limit is refused by name; with no limit, costs are not needed."""
+    from referee import scenarios
+    from referee.roster import RosterError
+
+    def roster(limit, costs=(40, 30)):
+        ships = [
+            {"name": "Cruiser", "class": 2, "hp": [6, 4], "stats": {"defense": 14}},
+            {"name": "TIE", "class": 4, "hp": 1, "count": 2, "stats": {"defense": 14}},
+        ]
+        for ship, cost in zip(ships, costs):
+            if cost is not None:
+                ship["stats"]["cost"] = cost
+        other = {"name": "B", "ships": [{"name": "Falcon", "class": 3, "hp": 3}]}
+        sides = [{"name": "Empire", "ships": ships}, other]
+        settings = {"point_limit": limit} if limit else {}
+        return json.dumps({"ruleset": "swsb", "settings": settings, "sides": sides})
+
+    scenarios.load_text(roster(100, (40, 30)).replace('"hp": 3', '"hp": 3, "stats": {"cost": 9}'))
+    try:
+        scenarios.load_text(roster(99).replace('"hp": 3', '"hp": 3, "stats": {"cost": 9}'))
+        raise AssertionError("100 points loaded under a limit of 99")
+    except RosterError as e:
+        assert str(e) == 'sides[0] "Empire": 100 points, over the point limit of 99', e
+    try:
+        scenarios.load_text(roster(100, (40, None)))
+        raise AssertionError("a ship without a cost loaded under a limit")
+    except RosterError as e:
+        assert '"TIE 1"' in str(e) and "stats.cost" in str(e) and "\n" not in str(e), e
+    scenarios.load_text(roster(0, (None, None)))

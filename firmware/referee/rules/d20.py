@@ -77,6 +77,30 @@ class D20Rules(Ruleset):
     def parse_stats(self, st, ctx):
         return d20_stats(st)
 
+    def check_roster(self, norm):
+        """As Ruleset.check_roster; and with a ``point_limit`` setting above 0 (digest 5: the
+        advanced Fleet Building rule, its limit unknown: configurable) each side's ships may
+        cost at most that many points in all (``stats.cost``, the card's points: digest 2.1).
+        Under a limit a ship without a cost is refused: it could not be counted. Raises
+        ValueError naming the side (its total and the limit) or the ship."""
+        Ruleset.check_roster(self, norm)
+        limit = self.settings(norm["settings"]).get("point_limit", 0)
+        for si in range(2 if limit else 0):
+            side = norm["sides"][si]
+            total = 0
+            for ship in side["ships"]:
+                if "cost" not in ship["stats"]:
+                    raise ValueError(
+                        'sides[%d] ship "%s": no stats.cost, needed under the point limit of %d'
+                        % (si, ship["name"], limit)
+                    )
+                total += ship["stats"]["cost"]
+            if total > limit:
+                raise ValueError(
+                    'sides[%d] "%s": %d points, over the point limit of %d'
+                    % (si, side["name"], total, limit)
+                )
+
     def state_limits(self, g):
         """The last attack: 0 none, 1 hit, 2 miss; its d20; its total (any)."""
         return (255,) * self.SHIP_BYTES, (2, 20, 255) + (255,) * (self.GAME_BYTES - 3)

@@ -123,7 +123,7 @@ class Rules(D20Rules):
     }
     EVENTS = {EV_AIM: "aim", EV_ATTACK: "attack", EV_TRANSFER: "transfer", EV_DONE: "done"}
     STATS = D20_STATS + ("abilities",)
-    STAT_KEYS = D20_KEYS + ("broadside", "emperors_will", "infinite")
+    STAT_KEYS = D20_KEYS + ("broadside", "emperors_will", "infinite", "cost")
     ABILITY_STATS = (
         ("emperor's will", "emperors_will"),
         ("emperors will", "emperors_will"),
