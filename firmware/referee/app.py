@@ -7,10 +7,11 @@ The same object runs on the Pico (``main.py`` with real drivers) and in the lapt
 strings, and output leaves through ``send`` (a callable taking one str line, no newline).
 """
 
-from referee import protocol, rules, scenarios
+from referee import protocol, rules, runtime
 from referee.ticks import ticks_add, ticks_diff
 from referee.events import EV_INIT, EV_PHASE, NONE
 from referee.game import Game
+from referee.journal import flash_error
 from referee.commit import GroupCommit
 from referee.extensions import modules
 from referee.link import SerialLink
@@ -22,17 +23,6 @@ if TYPE_CHECKING:  # (MicroPython has no typing module)
     from typing import Callable  # noqa: F401  (for a type comment)
 
 ERROR_MS = 1200
-
-
-def flash_error(e):
-    """What a user reads for the journal's OSError / MemoryError ``e`` (str): a full flash
-    says so (ENOSPC, 28), not an errno alone."""
-    if isinstance(e, MemoryError):
-        return "not enough memory"
-    n = e.args[0] if e.args else None
-    if n == 28:
-        return "flash full (no room on the filesystem)"
-    return "flash error (%s)" % (n if isinstance(n, int) else e)
 
 
 class Referee:
@@ -88,10 +78,14 @@ class Referee:
     def load_text(self, text, ruleset=None, scenario="", settings=None):
         """Start a new game from roster JSON ``text`` (``settings``: a dict over its own).
         Raises ValueError (RosterError) when bad, leaving the current game as it was."""
+        from referee import scenarios
+
         return self._start(*scenarios.load_text(text, ruleset, settings), scenario=scenario)
 
     def load_raw(self, raw, ruleset=None, scenario="", settings=None):
         """As :meth:`load_text` for a roster already parsed (a dict from a ``load`` command)."""
+        from referee import scenarios
+
         return self._start(*scenarios.load_raw(raw, ruleset, settings), scenario=scenario)
 
     def _start(self, norm, raw, scenario=""):
@@ -120,6 +114,8 @@ class Referee:
         from referee.roster_hints import send
 
         send(self, game.rules, norm)  # ability texts nothing enforces: err lines
+        if self.release_rulesets:
+            runtime.release_loaders()
         return game
 
     def restore(self):
@@ -136,6 +132,8 @@ class Referee:
         if not line:
             raise ValueError("no saved game")
         msg = json.loads(line)
+        from referee import scenarios
+
         norm, raw = scenarios.load_raw(msg["roster"])
         game = Game(rules.get(norm["ruleset"]), norm)
         n = j.restore(game)
@@ -153,6 +151,8 @@ class Referee:
         self.scenario = msg.get("scenario") or norm["name"]
         self.gid = msg["gid"]
         self.pad.reset(len(norm["sides"][0]["ships"]))
+        if self.release_rulesets:
+            runtime.release_loaders()
         return n
 
     def boot(self, scenario):
@@ -201,7 +201,10 @@ class Referee:
 
     def load_scenario(self, name, ruleset=None, settings=None):
         """Load scenario file ``name`` (e.g. "hoth"). Raises OSError / ValueError."""
-        return self.load_text(scenarios.read(name, self.scenario_dir), ruleset, name, settings)
+        from referee import scenarios
+
+        text = scenarios.read(name, self.scenario_dir)
+        return self.load_text(text, ruleset, name, settings)
 
     def set_journal(self, journal):
         """Send every event to ``journal`` (a journal.Journal) from now on."""

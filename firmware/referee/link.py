@@ -5,7 +5,7 @@ of a host that follows or restores a game in link_sync.py, imported only when on
 an extension's (``clock``, ``reveal``, ``dice``) go to its ``command`` (referee/extensions.py);
 a ruleset's own commands (its ``COMMANDS``) are built into events by the ruleset."""
 
-from referee import FW_VERSION, PROTO_VERSION, extensions, protocol, rules, scenarios
+from referee import FW_VERSION, PROTO_VERSION, extensions, protocol, rules
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH, NONE
 
 BATCH = 16  # events of one ``append`` line written in one journal commit, at most
@@ -229,6 +229,8 @@ class SerialLink:
 
     def _scenarios(self, g, c, msg):
         ref = self.referee
+        from referee import scenarios
+
         ref._out({"t": "scenarios", "names": scenarios.list_names(ref.scenario_dir)})
 
     def _roster_put(self, g, c, msg):

@@ -15,7 +15,6 @@ Its texts name the keys of the board's pad: :data:`PAD_WORDS` (the grid's key ma
 keypad base's own (``keypad_ui.MENU_WORDS``: its keys are numbered, not named).
 """
 
-from referee import scenarios
 from referee.events import EV_UNDO
 
 PREV = "previous game"
@@ -67,6 +66,8 @@ def undo_loaded(app):
 
 
 def open_menu(app):
+    from referee import scenarios
+
     names = scenarios.list_names(app.scenario_dir)
     if has_kept(app):
         names.append(PREV)

@@ -63,3 +63,29 @@ def heap():
     used = mem_alloc()
     largest = largest_block(free)
     return {"t": "mem", "used": used, "free": free, "largest": largest}
+
+
+# the modules only a load uses (the roster's check and the scenario files), let go once a
+# game is loaded on the board: their functions live in RAM even with the bytecode in flash
+# (about 1 KB), and the next load imports them again
+LOADERS = ("referee.roster_hints", "referee.scenarios", "referee.roster")
+
+
+def release_loaders():
+    """Let the roster-loading modules (LOADERS) go from ``sys.modules`` and the package, so
+    the heap gets back what importing them took once nothing refers to them. Returns the
+    names let go."""
+    import sys
+
+    pkg = sys.modules.get("referee")
+    gone = []
+    for key in LOADERS:
+        if sys.modules.pop(key, None) is None:
+            continue
+        gone.append(key)
+        if pkg is not None:
+            try:
+                delattr(pkg, key[8:])
+            except (AttributeError, TypeError):
+                pkg.__dict__.pop(key[8:], None)
+    return gone
