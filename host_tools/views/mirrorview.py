@@ -253,6 +253,24 @@ def add_arguments(p):
     p.add_argument("--baud", type=int, default=115200)
 
 
+def open_log(m, path):
+    """Resume ``m``'s replica from the ``--log`` file ``path`` (if any) and open it to append.
+    Called once the port is open, so a port that cannot be had leaves no log behind and an
+    existing one as it was. Returns False (after one line on stderr) when it cannot be written."""
+    if not path:
+        return True
+    try:
+        m.resume_from_log(path)
+        m.log = open(path, "a")
+    except OSError as e:
+        print(
+            "fleetref mirror: cannot write the log %s: %s" % (path, e.strerror or e),
+            file=sys.stderr,
+        )
+        return False
+    return True
+
+
 def main(args):
     try:
         port = (
@@ -264,19 +282,11 @@ def main(args):
         print("fleetref mirror: %s" % e, file=sys.stderr)
         return 2
     m = Mirror(port, baud=args.baud, auto=args.port == "auto")
-    if args.log:
-        try:
-            m.resume_from_log(args.log)
-            m.log = open(args.log, "a")
-        except OSError as e:
-            print(
-                "fleetref mirror: cannot write the log %s: %s" % (args.log, e.strerror or e),
-                file=sys.stderr,
-            )
-            return 2
     if args.once:
         try:
             m.open()
+            if not open_log(m, args.log):
+                return 2
             m.sync()
             bs = m.board_snapshot()
             m.rep.board_hash = bs["state_hash"]
@@ -299,6 +309,8 @@ def main(args):
         return 0 if snap["hash_match"] else 3
     try:
         m.open()  # a board that cannot be had is said at once
+        if not open_log(m, args.log):
+            return 2
         live_view(m, None)
     except KeyboardInterrupt:
         pass
