@@ -37,7 +37,7 @@ SECTIONS = """## Flash and update
    `fleetref flash` again after it.
 3. Custom fleets go on with `.venv/bin/fleetref roster push FILE --port PORT`
    (docs/rosters.md); they survive updates.
-4. **The stock route** (a developer's path): on a Pico with the official MicroPython 1.22 or
+4. **The stock route** (a developer's path): on a Pico with the official MicroPython 1.24 or
    newer, `fleetref flash --port` copies the code as `.mpy` files into `/lib` (and
    `--uf2 OUT --micropython RPI_PICO.uf2` does the same in one file). Importing them copies
    their bytecode into the heap: the stock-route rows of docs/performance.md say how much.
