@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
+from host_tools.argtypes import MAX_BAUD, whole_number
 from host_tools.views import clockview, view
 from host_tools.views.gridface import GridFace
 from host_tools.link.mirror import Disagreement, Mirror, MirrorError, find_port
@@ -250,7 +251,7 @@ def add_arguments(p):
     )
     p.add_argument("--once", action="store_true", help="sync, print one snapshot and exit")
     p.add_argument("--json", action="store_true", help="with --once: print JSON")
-    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--baud", type=whole_number(1, MAX_BAUD), default=115200)
 
 
 def open_log(m, path):
