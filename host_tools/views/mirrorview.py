@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
+from host_tools import userfiles
 from host_tools.argtypes import MAX_BAUD, whole_number
 from host_tools.views import clockview, view
 from host_tools.views.gridface import GridFace
@@ -264,12 +265,16 @@ def open_log(m, path):
         m.resume_from_log(path)
         m.log = open(path, "a")
     except OSError as e:
-        print(
-            "fleetref mirror: cannot write the log %s: %s" % (path, e.strerror or e),
-            file=sys.stderr,
-        )
-        return False
+        return log_refused(path, e.strerror or e)
+    except userfiles.FileRefused as e:
+        return log_refused(path, e)
     return True
+
+
+def log_refused(path, why):
+    """Say in one line that the log at ``path`` cannot be written, and why; returns False."""
+    print("fleetref mirror: cannot write the log %s: %s" % (path, why), file=sys.stderr)
+    return False
 
 
 def main(args):
@@ -281,6 +286,10 @@ def main(args):
         )
     except MirrorError as e:
         print("fleetref mirror: %s" % e, file=sys.stderr)
+        return 2
+    problem = args.log and userfiles.log_problem(args.log)
+    if problem:  # said before the port is opened; nothing is created
+        log_refused(args.log, problem)
         return 2
     m = Mirror(port, baud=args.baud, auto=args.port == "auto")
     if args.once:
