@@ -56,10 +56,12 @@ def check_board(name):
 
 
 def check_roster_file(path):
-    """``path`` if the file exists; else NameError_ naming close files in its folder (and the
-    scenario of that name, when one is meant)."""
+    """``path`` if the file exists; NameError_ when it is not a regular file, else naming
+    close files in its folder (and the scenario of that name, when one is meant)."""
     if os.path.isfile(path):
         return path
+    if os.path.exists(path):
+        raise NameError_("roster file %s is not a regular file" % path)
     folder = os.path.dirname(path) or "."
     base = os.path.basename(path)
     try:

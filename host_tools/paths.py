@@ -28,17 +28,19 @@ def load_roster_file(path):
     """
     import json
 
+    from host_tools import userfiles
+
     try:
         if path.endswith(".toml"):
             import tomllib
 
-            with open(path, "rb") as f:
-                data = tomllib.load(f)
+            data = tomllib.loads(userfiles.read_text(path))
             text = json.dumps(data)
         else:
-            with open(path) as f:
-                text = f.read()
+            text = userfiles.read_text(path)
             data = json.loads(text)
+    except userfiles.FileRefused as e:
+        raise SystemExit("fleetref: roster file %s" % e)
     except FileNotFoundError:
         from host_tools import names
 

@@ -30,8 +30,8 @@ def label_game(rs):
 
 def keymap_svg(board, ruleset, mode=None):
     """A key-map picture (SVG text): the 4x4 pad of ``board`` with what each key does in
-    ``ruleset`` (short press above, held below). ``mode``: for the keypad base, "ships" or
-    "actions"."""
+    ``ruleset`` (short press above, held below). ``mode``: for the keypad base, "ships",
+    "actions" or "menu" (the scenario menu: the same in every ruleset)."""
     from referee import rules
     from referee.keymap import KeyMap
     from referee.app import ACTIONS
@@ -44,7 +44,11 @@ def keymap_svg(board, ruleset, mode=None):
         'font-family="sans-serif">' % (4 * cw + 20, 4 * ch + 50),
         '<rect width="100%" height="100%" fill="#f5f5f5"/>',
         '<text x="10" y="22" font-size="15" font-weight="bold">%s: %s%s</text>'
-        % (board["name"], ruleset, " (%s mode)" % mode if mode else ""),
+        % (
+            board["name"],
+            "scenario menu" if mode == "menu" else ruleset,
+            " (%s mode)" % mode if mode and mode != "menu" else "",
+        ),
     ]
     if board.get("ui") == "keypad":
         labels = keypad_labels(rs, G, mode)
@@ -75,10 +79,31 @@ def keymap_svg(board, ruleset, mode=None):
     return "\n".join(out) + "\n"
 
 
+# The scenario menu's keys 12-15 (keypad_ui.MENU_ACTIONS) as the key map shows them.
+MENU_LABELS = {
+    "menu": ("leave menu", ""),
+    "enter": ("load", "twice over a game"),
+    "undo": ("leave menu", ""),
+    "sel+": ("next entry", ""),
+}
+
+
+def menu_labels():
+    """(label, second line) of the keypad base's 16 keys while the scenario menu is open
+    (firmware/referee/keypad_ui.py, menu.py): keys 0-11 its entries, 12-15 MENU_ACTIONS."""
+    from referee.keypad_ui import MENU_ACTIONS, PER_PAGE
+
+    entries = [("entry %d" % (k + 1), "choose it") for k in range(PER_PAGE)]
+    return entries + [MENU_LABELS[a] for a in MENU_ACTIONS]
+
+
 def keypad_labels(rs, G, mode):
-    """(short, held) labels of the keypad base's 16 keys (firmware/referee/keypad_ui.py)."""
+    """(short, held) labels of the keypad base's 16 keys (firmware/referee/keypad_ui.py) in
+    ``mode``: "ships", "actions" or "menu" (the scenario menu)."""
     from referee.keypad_ui import ACTION_KEYS
 
+    if mode == "menu":
+        return menu_labels()
     fixed = {
         12: ("actions" if mode == "ships" else "ships", "held: scenario menu"),
         13: ("next phase", "held: roll"),
@@ -194,14 +219,44 @@ What each key does depends on the ruleset of the game loaded (held keys below th
 
 {keymaps}
 
+On the keypad base, holding key 12 in any mode opens the scenario menu, which takes all 16
+keys: keys 0-11 are its entries (12 a page; a press chooses one, shown white), key 13 loads
+the chosen scenario (over a game in play the first press arms it, red, and a second press of
+key 13 loads it; the game replaced is the menu's "previous game"), key 14 or key 12 leaves the
+menu with the game as it was, and key 15 chooses the next entry.
+
 {image_sections}"""
+
+
+def keymap_lines(board, kp):
+    """The guide's list of key-map pictures: ``board``'s for every ruleset, then the keypad
+    base ``kp``'s ships mode, scenario menu and actions mode for every ruleset."""
+    from referee import rules
+
+    km = []
+    for name in sorted(rules.RULESETS):
+        km.append(
+            "- %s: ![%s on %s](keymap-%s-%s.svg)"
+            % (name, name, board["name"], board["name"], name)
+        )
+    km.append(
+        "- keypad base, ships mode (any ruleset): ![ships mode](keymap-%s-ships.svg)" % kp["name"]
+    )
+    km.append(
+        "- keypad base, scenario menu (hold key 12 in any mode): ![scenario menu]"
+        "(keymap-%s-menu.svg)" % kp["name"]
+    )
+    for name in sorted(rules.RULESETS):
+        km.append(
+            "- keypad base, actions mode, %s: ![%s actions](keymap-%s-%s.svg)"
+            % (name, name, kp["name"], name)
+        )
+    return km
 
 
 def guide_text():
     board = paths.board_profile()
     kp = paths.board_profile("pimoroni-rgb-keypad")
-    from referee import rules
-
     disp, inp = board["display"], board["input"]
     pin_rows = [
         "| WS2812 data (through the 74AHCT125 and 330 Ω) | GP%d (pin %d) |"
@@ -224,20 +279,7 @@ def guide_text():
         % (kd.get("spi", 0), kd["sck"], kd["mosi"]),
         "| APA102 chip select | GP%d |" % kd["cs"],
     ]
-    km = []
-    for name in sorted(rules.RULESETS):
-        km.append(
-            "- %s: ![%s on %s](keymap-%s-%s.svg)"
-            % (name, name, board["name"], board["name"], name)
-        )
-    km.append(
-        "- keypad base, ships mode (any ruleset): ![ships mode](keymap-%s-ships.svg)" % kp["name"]
-    )
-    for name in sorted(rules.RULESETS):
-        km.append(
-            "- keypad base, actions mode, %s: ![%s actions](keymap-%s-%s.svg)"
-            % (name, name, kp["name"], name)
-        )
+    km = keymap_lines(board, kp)
     return GUIDE.format(
         title=board.get("title", board["name"]),
         name=board["name"],
@@ -266,6 +308,7 @@ def files():
         "build.md": guide_text(),
         "wiring-%s.svg" % board["name"]: wiring_svg(board),
         "keymap-%s-ships.svg" % kp["name"]: keymap_svg(kp, "swsb", "ships"),
+        "keymap-%s-menu.svg" % kp["name"]: keymap_svg(kp, "swsb", "menu"),
     }
     for name in sorted(rules.RULESETS):
         out["keymap-%s-%s.svg" % (board["name"], name)] = keymap_svg(board, name)

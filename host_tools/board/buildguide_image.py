@@ -37,7 +37,7 @@ SECTIONS = """## Flash and update
    `fleetref flash` again after it.
 3. Custom fleets go on with `.venv/bin/fleetref roster push FILE --port PORT`
    (docs/rosters.md); they survive updates.
-4. **The stock route** (a developer's path): on a Pico with the official MicroPython 1.22 or
+4. **The stock route** (a developer's path): on a Pico with the official MicroPython 1.24 or
    newer, `fleetref flash --port` copies the code as `.mpy` files into `/lib` (and
    `--uf2 OUT --micropython RPI_PICO.uf2` does the same in one file). Importing them copies
    their bytecode into the heap: the stock-route rows of docs/performance.md say how much.
@@ -108,7 +108,7 @@ where `fleetref-manifest.py` holds what `make firmware` writes (host_tools/board
     module("fleetref_build.py", base_path="/folder/of/fleetref_build.py")
 
 and `fleetref_build.py` says where the code lives and which sources it came from (`python3
--c "from host_tools import firmware_build as f; print(f.build_info_text('frozen'))"` prints
+-c "from host_tools.board import firmware_build as f; print(f.build_info_text('frozen'))"` prints
 it). Never pass `CMAKE_ARGS=` on make's command line: it replaces the port's own and silently
 builds a plain image. Set `SOURCE_DATE_EPOCH` to the same value as `make firmware` (the kit's
 newest file time) for the same build date inside the image. The compiler is Debian 12's

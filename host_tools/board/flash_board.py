@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-MIN_VERSION = (1, 22, 0)
+MIN_VERSION = (1, 24, 0)
 # said to whoever puts the firmware on stock MicroPython (flash.py and main below)
 STOCK_NOTE = (
     "stock MicroPython imports fleetref's .mpy files from /lib into the heap (the "
@@ -196,7 +196,7 @@ def flash(port, plans, tool, progress=None, image_uf2=None):
     plan for a board running fleetref's image, "stock": the plan for stock MicroPython}.
     ``image_uf2``: a callable giving the image's UF2 path, asked only when the board's image
     must change. Returns (route, targets copied); route is "image" or "stock". Raises
-    FlashError (nothing copied) for a MicroPython older than 1.22 or an image built from
+    FlashError (nothing copied) for a MicroPython older than 1.24 or an image built from
     other sources than this checkout's."""
     from host_tools.board.firmware_build import source_hash
 

@@ -11,6 +11,7 @@ import os
 import sys
 
 from host_tools import paths
+from host_tools.argtypes import finite_number
 from host_tools.board.legendfile import svg_text, write_pdf
 
 COMMAND = "legend"  # fleetref legend; SUMMARY: its line in fleetref --help (cli.py)
@@ -241,7 +242,7 @@ def add_arguments(p):
     p.add_argument("--board", default=paths.DEFAULT_BOARD, help="board profile in boards/")
     p.add_argument(
         "--pitch",
-        type=float,
+        type=finite_number(0, 1000, above=True),
         default=10.0,
         help="LED pitch of the panel in mm (default 10: a 160 mm 16x16 panel)",
     )

@@ -16,6 +16,7 @@ damage and initiative are read from the Game after each event.
 
 import json
 
+from host_tools import userfiles
 from host_tools.files import savefile
 from host_tools.files.savefile import SaveError
 from host_tools.views.webfeed import sentence
@@ -40,13 +41,16 @@ class Broken(Exception):
 
 
 def _read_text(path):
+    """The text of the file at ``path`` (a regular file of at most userfiles.MAX_BYTES).
+    Raises SaveError."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        return userfiles.read_text(path)
     except OSError as e:
         raise SaveError("cannot read %s: %s" % (path, e.strerror or e))
     except UnicodeDecodeError:
         raise SaveError("%s is not a text file" % path)
+    except userfiles.FileRefused as e:
+        raise SaveError(str(e))
 
 
 def from_mirror_log(lines):

@@ -13,6 +13,7 @@ host_tools/views/replayview.py.
 
 import sys
 
+from host_tools.argtypes import finite_number
 from host_tools.files import gamefile, savefile
 from referee.events import EV_INIT
 from referee.texts import add_states, plural
@@ -228,7 +229,12 @@ def add_arguments(p):
         help="also serve the replay on the web page (fleetref web's page)",
     )
     p.add_argument("--http", default=None, help="with --web: HOST:PORT (default 127.0.0.1:8765)")
-    p.add_argument("--speed", type=float, default=1.0, help="events a second when playing")
+    p.add_argument(
+        "--speed",
+        type=finite_number(0, above=True),
+        default=1.0,
+        help="events a second when playing (above 0)",
+    )
 
 
 def main(args):

@@ -321,11 +321,16 @@ def snapshot_problem(save, g):
 
 
 def load_file(path):
+    from host_tools import userfiles
+
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = json.loads(userfiles.read_text(path))
     except OSError as e:
         raise SaveError("cannot read %s: %s" % (path, e.strerror or e))
+    except userfiles.FileRefused as e:
+        raise SaveError(str(e))
+    except UnicodeDecodeError:
+        raise SaveError("%s is not a text file" % path)
     except (ValueError, RecursionError) as e:
         raise SaveError("%s is not JSON (truncated?): %s" % (path, e))
     return data

@@ -7,6 +7,7 @@ without the board's pad and serial link: the views draw the grid through their o
 import collections
 import json
 
+from host_tools import userfiles
 from referee import rules, scenarios
 from referee.events import EV_INIT
 from referee.game import Game
@@ -114,10 +115,10 @@ class Replica:
         """Rebuild from a log file a mirror wrote (``fleetref mirror --log``: a JSON line per
         game, event and dice line) before a host restart, so it catches up from the last event
         it holds, its dice record too; lines that do not parse or fit are skipped. Returns the
-        seq reached (0 if none)."""
+        seq reached (0 if none: no file yet). Raises userfiles.FileRefused (a ValueError) for
+        a path that is not a regular file or is too big to be a log."""
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                lines = f.read().splitlines()
+            lines = userfiles.read_bytes(path).decode("utf-8", "replace").splitlines()
         except OSError:
             return 0
         for line in lines:

@@ -10,6 +10,7 @@ import sys
 import time
 
 from host_tools import paths
+from host_tools.argtypes import MAX_PACE_MS, finite_number, whole_number
 
 COMMAND = "demo"  # fleetref demo; SUMMARY: its line in fleetref --help (cli.py)
 SUMMARY = "Escape from Hoth played and explained on the simulator"
@@ -32,10 +33,15 @@ STYLE = {"heading": "bold", "why": "cyan", "event": "", "refused": "bold red"}
 
 
 def add_arguments(p):
-    p.add_argument("--pace", type=int, default=900, help="ms between the script's lines")
+    p.add_argument(
+        "--pace",
+        type=whole_number(0, MAX_PACE_MS),
+        default=900,
+        help="ms between the script's lines (0 to %d)" % MAX_PACE_MS,
+    )
     p.add_argument(
         "--linger",
-        type=float,
+        type=finite_number(0, 3600),
         default=4.0,
         help="seconds to keep showing the game after the script ends",
     )

@@ -62,11 +62,14 @@ def parse(text):
 def read(path):
     """The steps of the script file at ``path`` (:func:`parse`). Raises ScriptError when it
     cannot be read or is not UTF-8 text."""
+    from host_tools import userfiles
+
     try:
-        with open(path, encoding="utf-8") as f:
-            return parse(f.read())
+        return parse(userfiles.read_text(path))
     except OSError as e:
         raise ScriptError("cannot read script: %s" % e)
+    except userfiles.FileRefused as e:
+        raise ScriptError(str(e))
     except UnicodeDecodeError:
         raise ScriptError("%s is not UTF-8 text (a key script: docs/script.md)" % path)
 

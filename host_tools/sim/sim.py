@@ -19,6 +19,7 @@ from referee.loop import sleep_ms
 
 from host_tools.sim import gamesettings, script as scriptmod, simflash
 from host_tools import paths
+from host_tools.argtypes import MAX_PACE_MS, whole_number
 from host_tools.sim.idleloop import IdleLoop
 from host_tools.sim.record import EventRecord, final_snapshot
 from host_tools.sim.virtual import PtySerial, QueueKeys, FrameCapture
@@ -316,7 +317,12 @@ def add_arguments(p):
     )
     gamesettings.add_arguments(p)  # --setting NAME=VALUE, --clock MINUTES
     p.add_argument("--board", default=paths.DEFAULT_BOARD, help="board profile in boards/")
-    p.add_argument("--pace", type=int, default=None, help="ms between scripted key presses")
+    p.add_argument(
+        "--pace",
+        type=whole_number(0, MAX_PACE_MS),
+        default=None,
+        help="ms between scripted key presses (0 to %d)" % MAX_PACE_MS,
+    )
     p.add_argument(
         "--wait-for-host",
         action="store_true",

@@ -15,6 +15,7 @@ card.
 
 import sys
 
+from host_tools.argtypes import finite_number
 from host_tools.tournament import mqttlink, tables
 from host_tools.views import web
 
@@ -79,7 +80,7 @@ def add_arguments(p):
     )
     p.add_argument(
         "--silent-after",
-        type=float,
+        type=finite_number(0, above=True),
         default=300.0,
         help="seconds without news after which a table in play is flagged silent (default 300)",
     )

@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 
+from host_tools.argtypes import MAX_BAUD, whole_number
 from host_tools.tournament import mqttlink
 from host_tools.views import webfeed
 
@@ -287,7 +288,7 @@ def add_arguments(p):
     p.add_argument("--user", help="broker user name (fleetref tournament init: the table name)")
     p.add_argument("--password-file", help="file holding the broker password (first line)")
     mqttlink.add_tls_argument(p)
-    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--baud", type=whole_number(1, MAX_BAUD), default=115200)
 
 
 def say(msg):

@@ -21,6 +21,7 @@ import secrets
 import stat
 import sys
 
+from host_tools.argtypes import whole_number
 from host_tools.tournament import mqttlink
 
 COMMAND = "tournament"  # fleetref tournament; SUMMARY: its line in fleetref --help (cli.py)
@@ -260,7 +261,7 @@ def add_arguments(p):
     )
     i.add_argument(
         "--listen-port",
-        type=int,
+        type=whole_number(1, 65535),
         default=mqttlink.DEFAULT_PORT,
         help="the broker's port on 127.0.0.1 (default %d)" % mqttlink.DEFAULT_PORT,
     )

@@ -16,6 +16,8 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
+from host_tools import userfiles
+from host_tools.argtypes import MAX_BAUD, whole_number
 from host_tools.views import clockview, view
 from host_tools.views.gridface import GridFace
 from host_tools.link.mirror import Disagreement, Mirror, MirrorError, find_port
@@ -250,7 +252,29 @@ def add_arguments(p):
     )
     p.add_argument("--once", action="store_true", help="sync, print one snapshot and exit")
     p.add_argument("--json", action="store_true", help="with --once: print JSON")
-    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--baud", type=whole_number(1, MAX_BAUD), default=115200)
+
+
+def open_log(m, path):
+    """Resume ``m``'s replica from the ``--log`` file ``path`` (if any) and open it to append.
+    Called once the port is open, so a port that cannot be had leaves no log behind and an
+    existing one as it was. Returns False (after one line on stderr) when it cannot be written."""
+    if not path:
+        return True
+    try:
+        m.resume_from_log(path)
+        m.log = open(path, "a")
+    except OSError as e:
+        return log_refused(path, e.strerror or e)
+    except userfiles.FileRefused as e:
+        return log_refused(path, e)
+    return True
+
+
+def log_refused(path, why):
+    """Say in one line that the log at ``path`` cannot be written, and why; returns False."""
+    print("fleetref mirror: cannot write the log %s: %s" % (path, why), file=sys.stderr)
+    return False
 
 
 def main(args):
@@ -263,20 +287,16 @@ def main(args):
     except MirrorError as e:
         print("fleetref mirror: %s" % e, file=sys.stderr)
         return 2
+    problem = args.log and userfiles.log_problem(args.log)
+    if problem:  # said before the port is opened; nothing is created
+        log_refused(args.log, problem)
+        return 2
     m = Mirror(port, baud=args.baud, auto=args.port == "auto")
-    if args.log:
-        try:
-            m.resume_from_log(args.log)
-            m.log = open(args.log, "a")
-        except OSError as e:
-            print(
-                "fleetref mirror: cannot write the log %s: %s" % (args.log, e.strerror or e),
-                file=sys.stderr,
-            )
-            return 2
     if args.once:
         try:
             m.open()
+            if not open_log(m, args.log):
+                return 2
             m.sync()
             bs = m.board_snapshot()
             m.rep.board_hash = bs["state_hash"]
@@ -299,6 +319,8 @@ def main(args):
         return 0 if snap["hash_match"] else 3
     try:
         m.open()  # a board that cannot be had is said at once
+        if not open_log(m, args.log):
+            return 2
         live_view(m, None)
     except KeyboardInterrupt:
         pass

@@ -21,6 +21,7 @@ import os
 import sys
 import threading
 
+from host_tools.argtypes import MAX_BAUD, whole_number
 from host_tools.views import webfeed
 
 COMMAND = "web"  # fleetref web; SUMMARY: its line in fleetref --help (cli.py)
@@ -274,7 +275,7 @@ def add_arguments(p):
         default=DEFAULT_HTTP,
         help="HOST:PORT to serve on (default %s: this machine only)" % DEFAULT_HTTP,
     )
-    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--baud", type=whole_number(1, MAX_BAUD), default=115200)
 
 
 def main(args):

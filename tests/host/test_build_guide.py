@@ -89,3 +89,33 @@ def test_the_upstream_commits_are_the_kits():
         "77e752abd6a0992334047a48038a5a3960e5c6bc"
     }
     assert pinned == {c for _, _, c in buildguide_image.UPSTREAM}  # all but btstack (unused)
+
+
+def test_keypad_guide_shows_the_scenario_menus_keys():
+    """firmware/referee/keypad_ui.py: while the scenario menu is open keys 0-11 are its
+    entries, 13 loads (twice over a game in play), 14 or 12 leaves, 15 the next entry; the
+    guide's keypad key maps show it, as a picture and in words."""
+    from xml.etree import ElementTree as ET
+
+    from referee.keypad_ui import MENU_ACTIONS
+
+    kp = json.load(open(os.path.join(ROOT, "boards", "pimoroni-rgb-keypad.json")))
+    assert MENU_ACTIONS == ("menu", "enter", "undo", "sel+")  # keys 12, 13, 14, 15
+    labels = buildguide.menu_labels()
+    assert [label for label, _ in labels[:12]] == ["entry %d" % k for k in range(1, 13)]
+    assert [label for label, _ in labels[12:]] == [
+        "leave menu",
+        "load",
+        "leave menu",
+        "next entry",
+    ]
+    assert "twice" in labels[13][1]
+    svg = buildguide.keymap_svg(kp, "swsb", "menu")
+    texts = [t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+    assert "load" in texts and "next entry" in texts and "entry 12" in texts
+    name = "keymap-pimoroni-rgb-keypad-menu.svg"
+    assert buildguide.files()[name] == svg
+    guide = open(os.path.join(DOCS, "build.md")).read()
+    assert "](%s)" % name in guide
+    assert "key 13 loads" in guide and "key 14 or key 12 leaves" in guide
+    assert "key 15 chooses the next entry" in guide

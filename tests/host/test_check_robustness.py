@@ -12,6 +12,7 @@ Rosters and ship numbers as in tests/rules/test_check_games.py."""
 
 import csv
 import json
+import os
 
 import pytest
 
@@ -530,6 +531,17 @@ def test_mirror_that_cannot_open_its_port_leaves_no_log_behind(tmp_path):
     out = cli("mirror", "--log", str(log), "--port", str(tmp_path / "no-such-port"))
     one_line_failure(out)
     assert not log.exists(), "an empty log was left: %d bytes" % log.stat().st_size
+
+
+def test_mirror_that_cannot_open_its_port_leaves_an_existing_log_as_it_was(tmp_path):
+    """Working rules: "Bad input gets one clear line and changes nothing": a log from an
+    earlier session keeps its bytes and its time of change when the port cannot be had."""
+    log = tmp_path / "game.jsonl"
+    log.write_text('{"game": {}}\n')
+    os.utime(log, (1_000_000, 1_000_000))
+    out = cli("mirror", "--log", str(log), "--port", str(tmp_path / "no-such-port"))
+    one_line_failure(out)
+    assert log.read_text() == '{"game": {}}\n' and log.stat().st_mtime == 1_000_000
 
 
 def test_mirror_and_report_agree_with_a_hand_worked_hoth_game(tmp_path):

@@ -141,9 +141,19 @@ def test_image_from_other_sources_says_which_uf2_and_copies_nothing(tmp_path):
 
 def test_old_micropython_refused(tmp_path):
     tool = FakeTool(version=(1, 20, 0))
-    with pytest.raises(flash.FlashError, match=r"1\.20\.0.*1\.22\.0 or newer"):
+    with pytest.raises(flash.FlashError, match=r"1\.20\.0.*1\.24\.0 or newer"):
         flash_board.flash("/dev/fake", plans(tmp_path), tool)
     assert not any(c[0] == "cp" for c in tool.calls)
+
+
+@pytest.mark.parametrize("version", [(1, 22, 0), (1, 23, 0)])
+def test_micropython_below_the_floor_refused(tmp_path, version):
+    """Stock MicroPython 1.24 is the floor (the emulated stock route runs 1.24.1): 1.22 and
+    1.23 are refused before anything is copied."""
+    tool = FakeTool(version=version)
+    with pytest.raises(flash.FlashError, match=r"1\.24\.0 or newer"):
+        flash_board.flash("/dev/fake", plans(tmp_path), tool)
+    assert tool.calls == [] or not any(c[0] == "cp" for c in tool.calls)
 
 
 def test_no_board_found(monkeypatch):
@@ -175,3 +185,14 @@ def test_mip_manifest_lists_every_firmware_file():
         assert os.path.exists(os.path.normpath(os.path.join(ROOT, "firmware", src))), src
     dests = [d for d, _ in on_disk["urls"]]
     assert "main.py" in dests and "lib/referee/game.py" in dests and "board.json" in dests
+
+
+def test_docs_name_the_floor_flash_holds_to():
+    """README.md and the build guide name the MicroPython floor `fleetref flash` enforces
+    (flash_board.MIN_VERSION), and no older one."""
+    floor = "%d.%d" % flash_board.MIN_VERSION[:2]
+    for name in ("README.md", "docs/build.md"):
+        with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+            text = f.read()
+        assert "MicroPython %s" % floor in text, name
+        assert "MicroPython 1.22" not in text and "MicroPython 1.23" not in text, name

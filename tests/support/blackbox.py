@@ -11,36 +11,57 @@ from support import ROOT
 from support.process import SimProcess
 
 
+# A command no board has: its `err` (naming it in `c`) closes the answer to a command. It
+# changes nothing (docs/protocol.md: a bad command gets one `err` and changes nothing).
+FENCE = "blackbox-fence"
+FENCE_LINE = b'{"c":"snap"}\n{"c":"%s"}\n' % FENCE.encode()
+
+
 class Host:
     """One host on a simulator's serial port. ``send(cmd)`` returns (messages, snap): the
-    JSON objects the board sent after ``cmd`` up to the answer to a `snap` sent after it."""
+    JSON objects the board sent after ``cmd`` (snaps left out) and its answer to a `snap`
+    sent after it. Each command's answer is matched to it: a command is followed by that
+    `snap` and by a FENCE command, and its answer ends at the FENCE's `err` (so a `snap`
+    command, which answers a snap of its own, leaves nothing for the next command).
+    ``read_timeout``: seconds one read of the port waits (short for the quick checks)."""
 
-    def __init__(self, port):
-        self.link = serial.Serial(port, timeout=0.2)
+    def __init__(self, port, read_timeout=0.2):
+        self.link = serial.Serial(port, timeout=read_timeout)
         self.buf = b""
 
-    def _read_until_snap(self, timeout=30):
-        got = []
+    def _messages(self, timeout):
+        """The JSON objects the board sends, one at a time, for up to ``timeout`` s."""
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.buf += self.link.read(1 << 16)
-            *lines, self.buf = self.buf.split(b"\n")
-            for raw in lines:
+        while True:
+            while b"\n" in self.buf:
+                raw, self.buf = self.buf.split(b"\n", 1)
                 try:
                     msg = json.loads(raw)
                 except ValueError:
                     continue
-                if isinstance(msg, dict) and msg.get("t") == "snap":
-                    return got, msg
                 if isinstance(msg, dict):
-                    got.append(msg)
-        raise AssertionError("no snap within %s s; got %r" % (timeout, got))
+                    yield msg
+            if time.monotonic() >= end:
+                return
+            self.buf += self.link.read(1 << 16)
+
+    def _read_answer(self, timeout=30):
+        got, snap = [], None
+        for msg in self._messages(timeout):
+            if msg.get("t") == "err" and msg.get("c") == FENCE:
+                assert snap is not None, ("no snap before the fence", got)
+                return got, snap
+            if msg.get("t") == "snap":
+                snap = msg
+            else:
+                got.append(msg)
+        raise AssertionError("no answer within %s s; got %r" % (timeout, got))
 
     def send(self, cmd):
         """``cmd``: a dict (sent as JSON) or a raw line of text."""
         line = cmd if isinstance(cmd, str) else json.dumps(cmd)
-        self.link.write(line.encode() + b"\n" + b'{"c":"snap"}\n')
-        return self._read_until_snap()
+        self.link.write(line.encode() + b"\n" + FENCE_LINE)
+        return self._read_answer()
 
     def key(self, *names):
         """Press pad actions (the `key` command); returns the messages and the last snap."""

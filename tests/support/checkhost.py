@@ -1,24 +1,13 @@
-"""A quicker black-box host for the independent checks: the same protocol as
-support.blackbox.Host, read in short slices, and a `snap` command sent alone (Host.send
-appends a `snap` to every command; a `snap` sent with another after it would leave the
-second answer for the next command to read)."""
+"""A quicker black-box host for the independent checks: support.blackbox.Host reading the
+port in short slices."""
 
 from support.blackbox import Host
 from support.process import SimProcess
 
-SNAP = {"c": "snap"}
-
 
 class QuickHost(Host):
     def __init__(self, port):
-        super().__init__(port)
-        self.link.timeout = 0.01
-
-    def send(self, cmd):
-        if cmd == SNAP:
-            self.link.write(b'{"c":"snap"}\n')
-            return self._read_until_snap()
-        return super().send(cmd)
+        super().__init__(port, read_timeout=0.01)
 
 
 def start(*args):
