@@ -1,4 +1,4 @@
-"""fleetref referee core: plain Python for MicroPython 1.22+ and CPython 3.10+.
+"""fleetref referee core: plain Python for MicroPython 1.24+ and CPython 3.10+.
 
 Nothing in this package imports ``machine``, ``neopixel`` or ``rp2``: hardware lives in
 ``firmware/drivers`` and in the host simulator.
