@@ -6,6 +6,11 @@ import os
 from host_tools import BOARDS, DEFAULT_BOARD, FIRMWARE, ROOT, ROSTERS  # (paths.ROOT, ...)
 
 
+def board_names():
+    """The board profiles' names (boards/<name>.json), sorted."""
+    return sorted(f[:-5] for f in os.listdir(BOARDS) if f.endswith(".json"))
+
+
 def board_profile(name=DEFAULT_BOARD):
     """Load board profile ``name`` (file boards/<name>.json). Raises SystemExit with the known
     names when there is no such board."""
@@ -15,8 +20,7 @@ def board_profile(name=DEFAULT_BOARD):
     if not os.path.exists(path):
         from host_tools import names
 
-        known = sorted(f[:-5] for f in os.listdir(BOARDS) if f.endswith(".json"))
-        raise SystemExit("fleetref: " + names.unknown("board profile", name, known))
+        raise SystemExit("fleetref: " + names.unknown("board profile", name, board_names()))
     with open(path) as f:
         return json.load(f)
 

@@ -6,8 +6,7 @@ No figure in the guide is typed by hand."""
 
 import os
 
-from host_tools.board import buildguide_image
-from host_tools import paths
+from host_tools.board import buildguide_boards, buildguide_image
 from host_tools.board.buildguide_power import (
     WS2812B_DATASHEET,
     WS2812B_STATIC_MA,
@@ -141,7 +140,7 @@ GUIDE = """# Build guide
 <!-- written by `fleetref pictures` (host_tools/board/buildguide.py) from boards/*.json: do not edit
      by hand; tests/host/test_build_guide.py checks it is current -->
 
-Two boards run the same firmware. The **Pimoroni Pico RGB Keypad Base** needs no soldering;
+{count} boards run the same firmware. The **Pimoroni Pico RGB Keypad Base** needs no soldering;
 the **default board** ({title}) is a panel, a key matrix and a Pico on a strip of
 perfboard. Either one works without a laptop once flashed.
 
@@ -205,82 +204,37 @@ To go brighter, power the panel from a separate 5 V supply rated for it (and joi
 to the Pico's; the 1000 µF capacitor goes across that supply), then raise `budget_ma` in the
 profile: the supply must give at least the new `budget_ma`, dark LEDs included.
 
-## The Pimoroni Pico RGB Keypad Base
-
-Plug the Pico in (USB end at the base's USB mark). Nothing else to wire:
-
-| signal | Pico pin |
-|---|---|
-{keypad_rows}
-
-## Key maps
+{board_sections}## Key maps
 
 What each key does depends on the ruleset of the game loaded (held keys below the name).
 
 {keymaps}
 
-On the keypad base, holding key 12 in any mode opens the scenario menu, which takes all 16
+{keypad_menu}{image_sections}"""
+
+
+KEYPAD_MENU = """On the keypad base, holding key 12 in any mode opens the scenario menu, which takes all 16
 keys: keys 0-11 are its entries (12 a page; a press chooses one, shown white), key 13 loads
 the chosen scenario (over a game in play the first press arms it, red, and a second press of
 key 13 loads it; the game replaced is the menu's "previous game"), key 14 or key 12 leaves the
 menu with the game as it was, and key 15 chooses the next entry.
 
-{image_sections}"""
+"""
 
 
-def keymap_lines(board, kp):
-    """The guide's list of key-map pictures: ``board``'s for every ruleset, then the keypad
-    base ``kp``'s ships mode, scenario menu and actions mode for every ruleset."""
+def guide_text(boards=None):
+    """docs/build.md (Markdown) for the board profiles ``boards`` (default: boards/, the
+    default board first; buildguide_boards.guide_boards)."""
     from referee import rules
 
+    boards = boards or buildguide_boards.guide_boards()
+    board, others = boards[0], boards[1:]
+    rulesets = sorted(rules.RULESETS)
     km = []
-    for name in sorted(rules.RULESETS):
-        km.append(
-            "- %s: ![%s on %s](keymap-%s-%s.svg)"
-            % (name, name, board["name"], board["name"], name)
-        )
-    km.append(
-        "- keypad base, ships mode (any ruleset): ![ships mode](keymap-%s-ships.svg)" % kp["name"]
-    )
-    km.append(
-        "- keypad base, scenario menu (hold key 12 in any mode): ![scenario menu]"
-        "(keymap-%s-menu.svg)" % kp["name"]
-    )
-    for name in sorted(rules.RULESETS):
-        km.append(
-            "- keypad base, actions mode, %s: ![%s actions](keymap-%s-%s.svg)"
-            % (name, name, kp["name"], name)
-        )
-    return km
-
-
-def guide_text():
-    board = paths.board_profile()
-    kp = paths.board_profile("pimoroni-rgb-keypad")
-    disp, inp = board["display"], board["input"]
-    pin_rows = [
-        "| WS2812 data (through the 74AHCT125 and 330 Ω) | GP%d (pin %d) |"
-        % (disp["pin"], GP_PIN[disp["pin"]]),
-        "| panel and 74AHCT125 5 V / GND | VBUS (pin %d) / GND (pin %d) |" % (VBUS_PIN, GND_PIN),
-    ]
-    pin_rows += [
-        "| key matrix row %d (driven) | GP%d (pin %d) |" % (k, p, GP_PIN[p])
-        for k, p in enumerate(inp["rows"])
-    ]
-    pin_rows += [
-        "| key matrix column %d (read, pull-down) | GP%d (pin %d) |" % (k, p, GP_PIN[p])
-        for k, p in enumerate(inp["cols"])
-    ]
-    kd, ki = kp["display"], kp["input"]
-    keypad_rows = [
-        "| TCA9555 keys: I2C%d SDA / SCL (address 0x%02X) | GP%d / GP%d |"
-        % (ki.get("i2c", 0), ki.get("addr", 32), ki["sda"], ki["scl"]),
-        "| APA102 LEDs: SPI%d SCK / MOSI | GP%d / GP%d |"
-        % (kd.get("spi", 0), kd["sck"], kd["mosi"]),
-        "| APA102 chip select | GP%d |" % kd["cs"],
-    ]
-    km = keymap_lines(board, kp)
+    for b in boards:
+        km += buildguide_boards.keymap_lines(b, boards, rulesets)
     return GUIDE.format(
+        count=buildguide_boards.count_word(len(boards)),
         title=board.get("title", board["name"]),
         name=board["name"],
         wiring=board["grid"].get("wiring", "rows"),
@@ -288,37 +242,39 @@ def guide_text():
         datasheet=WS2812B_DATASHEET,
         static=WS2812B_STATIC_MA,
         idle=board["display"].get("idle_ma", 0),
-        pin_rows="\n".join(pin_rows),
+        pin_rows="\n".join(buildguide_boards.panel_pin_rows(board)),
         vbus=VBUS_PIN,
         gnd=GND_PIN,
         power_rows="\n".join("| %s | %s |" % r for r in power_rows(board)),
-        keypad_rows="\n".join(keypad_rows),
+        board_sections="".join(buildguide_boards.board_section(b, boards) for b in others),
         keymaps="\n".join(km),
-        image_sections=buildguide_image.sections(board["name"]).rstrip("\n"),
+        keypad_menu=KEYPAD_MENU if any(b.get("ui") == "keypad" for b in boards) else "",
+        image_sections=buildguide_image.sections(
+            board["name"], [b["name"] for b in others]
+        ).rstrip("\n"),
     )
 
 
-def files():
-    """{file name in docs/: text} of the whole guide."""
+def files(boards=None):
+    """{file name in docs/: text} of the whole guide, for the board profiles ``boards``
+    (default: boards/): build.md, each panel board's wiring and every board's key maps."""
     from referee import rules
 
-    board = paths.board_profile()
-    kp = paths.board_profile("pimoroni-rgb-keypad")
-    out = {
-        "build.md": guide_text(),
-        "wiring-%s.svg" % board["name"]: wiring_svg(board),
-        "keymap-%s-ships.svg" % kp["name"]: keymap_svg(kp, "swsb", "ships"),
-        "keymap-%s-menu.svg" % kp["name"]: keymap_svg(kp, "swsb", "menu"),
-    }
-    for name in sorted(rules.RULESETS):
-        out["keymap-%s-%s.svg" % (board["name"], name)] = keymap_svg(board, name)
-        out["keymap-%s-%s.svg" % (kp["name"], name)] = keymap_svg(kp, name, "actions")
+    boards = boards or buildguide_boards.guide_boards()
+    rulesets = sorted(rules.RULESETS)
+    out = {"build.md": guide_text(boards)}
+    for board in boards:
+        if buildguide_boards.has_wiring(board):
+            out["wiring-%s.svg" % board["name"]] = wiring_svg(board)
+        for name, ruleset, mode in buildguide_boards.keymap_pictures(board, rulesets):
+            out[name] = keymap_svg(board, ruleset, mode)
     return out
 
 
-def write(out_dir):
-    """Write the guide's files into ``out_dir``; returns their names."""
-    fs = files()
+def write(out_dir, boards=None):
+    """Write the guide's files for ``boards`` (default: boards/) into ``out_dir``; returns
+    their names."""
+    fs = files(boards)
     for name, text in fs.items():
         with open(os.path.join(out_dir, name), "w") as f:
             f.write(text)

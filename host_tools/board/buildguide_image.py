@@ -29,7 +29,7 @@ SECTIONS = """## Flash and update
    filesystem (`main.py`, `board.json`, the rosters). Hold BOOTSEL, plug the Pico in and
    copy the file onto the RPI-RP2 drive. It replaces the whole filesystem, game included.
 2. **Updating over USB serial** (close the mirror first): `.venv/bin/fleetref flash --board
-   {name}` (or `--board pimoroni-rgb-keypad`). It asks the board what it runs, copies only
+   {name}`{others}. It asks the board what it runs, copies only
    the files that changed, and resets it; `--dry-run` shows the plan. The game journal in
    `/game` is never touched. When the code itself changed, the board's image must change:
    the command says so in one line, with the path of the image-only UF2 to drop on the board
@@ -126,8 +126,10 @@ drops it on the RPI-RP2 drive; `sha256sum` checks it against the release notes.
 """
 
 
-def sections(name):
-    """The guide's flashing and image sections for default board ``name`` (Markdown)."""
+def sections(name, others=()):
+    """The guide's flashing and image sections for default board ``name`` and the other
+    boards' names ``others`` (Markdown)."""
     rows = ["| repository | tag | commit |", "|---|---|---|"]
     rows += ["| %s | %s | `%s` |" % (repo, tag or "-", commit) for repo, tag, commit in UPSTREAM]
-    return SECTIONS.format(name=name, upstream="\n".join(rows))
+    alt = " (or %s)" % ", ".join("`--board %s`" % n for n in others) if others else ""
+    return SECTIONS.format(name=name, others=alt, upstream="\n".join(rows))

@@ -1,7 +1,8 @@
 """``fleetref pictures``: docs/screen-layout.png and docs/keymap.png, drawn from the real
 renderer and the default board profile's key map (Pillow), and docs/build.md with its wiring
-diagram and key maps (buildguide.py). The screen layout's bands (which rows and columns show
-what) come from the renderer's own layout (``layout_bands``), so the picture follows it."""
+diagrams and the key maps of every board profile in boards/ (buildguide.py). The screen
+layout's bands (which rows and columns show what) come from the renderer's own layout
+(``layout_bands``), so the picture follows it."""
 
 import importlib
 import os

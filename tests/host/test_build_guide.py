@@ -119,3 +119,55 @@ def test_keypad_guide_shows_the_scenario_menus_keys():
     assert "](%s)" % name in guide
     assert "key 13 loads" in guide and "key 14 or key 12 leaves" in guide
     assert "key 15 chooses the next entry" in guide
+
+
+def _copy_board(folder, shipped, name, **changes):
+    """Write boards/<shipped>.json under ``name`` into ``folder``, sections updated by
+    ``changes`` (section: {key: value})."""
+    board = json.load(open(os.path.join(ROOT, "boards", shipped + ".json")))
+    board["name"] = name
+    for section, values in changes.items():
+        board[section] = dict(board[section], **values)
+    with open(os.path.join(str(folder), name + ".json"), "w") as f:
+        json.dump(board, f)
+
+
+def test_a_new_board_profile_gets_its_guide_section_and_key_maps(tmp_path, monkeypatch):
+    """A profile copied under a new name gets its section and pictures from the profile alone:
+    the guide's code names no board but the default one."""
+    from referee import rules
+    from host_tools import paths
+
+    folder = tmp_path / "boards"
+    folder.mkdir()
+    for shipped in ("pico-ws2812-16x16", "pimoroni-rgb-keypad"):
+        _copy_board(folder, shipped, shipped)
+    _copy_board(folder, "pico-ws2812-16x16", "maker-panel", display={"pin": 16})
+    _copy_board(folder, "pimoroni-rgb-keypad", "maker-keypad", input={"sda": 8, "scl": 9})
+    monkeypatch.setattr(paths, "BOARDS", str(folder))
+    docs_before = {
+        n: open(os.path.join(DOCS, n), "rb").read() for n in os.listdir(DOCS) if "." in n
+    }
+    out = tmp_path / "out"
+    out.mkdir()
+    written = buildguide.write(str(out))
+    rulesets = sorted(rules.RULESETS)
+    expected = {"wiring-maker-panel.svg", "keymap-maker-keypad-ships.svg"}
+    expected |= {"keymap-maker-keypad-menu.svg"}
+    expected |= {
+        "keymap-%s-%s.svg" % (b, r) for b in ("maker-panel", "maker-keypad") for r in rulesets
+    }
+    assert expected <= set(written)
+    guide = (out / "build.md").read_text()
+    assert guide.startswith("# Build guide") and "Four boards run the same firmware" in guide
+    assert "## maker-panel" in guide and "| WS2812 data" in guide.split("## maker-panel")[1]
+    assert "GP16 (pin %d)" % buildguide.GP_PIN[16] in guide.split("## maker-panel")[1]
+    assert "## The Pimoroni Pico RGB Keypad Base (`maker-keypad`)" in guide
+    assert "| GP8 / GP9 |" in guide and "`--board maker-keypad`" in guide
+    for name in expected:
+        assert "](%s)" % name in guide, name
+    assert "maker-panel" in (out / "keymap-maker-panel-swsb.svg").read_text()
+    # the shipped boards' pictures come out of the same code unchanged; docs/ is not touched
+    for name in ("keymap-pico-ws2812-16x16-swsb.svg", "keymap-pimoroni-rgb-keypad-menu.svg"):
+        assert (out / name).read_bytes() == docs_before[name]
+    assert docs_before == {n: open(os.path.join(DOCS, n), "rb").read() for n in docs_before}

@@ -1,0 +1,200 @@
+"""The build guide's part of each board profile (boards/*.json): which section, pin table and
+key-map pictures a board gets, chosen from its profile alone (its ``ui`` and its
+``display.driver`` / ``input.driver``), so a new profile needs no code here. The default
+board (``DEFAULT_BOARD``) gets the guide's long section (buildguide.py's ``GUIDE``)."""
+
+from host_tools import DEFAULT_BOARD, paths
+from host_tools.board.buildguide_power import parts_table, power_rows
+from host_tools.board.buildguide_wiring import GND_PIN, GP_PIN, VBUS_PIN
+
+# "Two boards run the same firmware": the count of profiles as a word
+COUNT_WORDS = ("No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
+
+KEYPAD_SECTION = """## The Pimoroni Pico RGB Keypad Base{suffix}
+
+Plug the Pico in (USB end at the base's USB mark). Nothing else to wire:
+
+| signal | Pico pin |
+|---|---|
+{rows}
+
+"""
+
+PANEL_SECTION = """## {name}
+
+{title}: wired as the default board, with the pins of `boards/{name}.json`.
+
+![wiring](wiring-{name}.svg)
+
+| signal | Pico pin |
+|---|---|
+{rows}
+
+### Bill of materials
+
+{parts}
+
+### Power budget
+
+| | |
+|---|---|
+{power_rows}
+
+"""
+
+OTHER_SECTION = """## {name}
+
+{title}: `display.driver` {display}, `input.driver` {input}; its profile is
+`boards/{name}.json`:
+
+| setting | value |
+|---|---|
+{rows}
+
+"""
+
+
+def guide_boards():
+    """The board profiles (dicts) of boards/, the default board first, then by name."""
+    names = paths.board_names()
+    order = [n for n in names if n == DEFAULT_BOARD] + [n for n in names if n != DEFAULT_BOARD]
+    return [paths.board_profile(n) for n in order]
+
+
+def count_word(n):
+    """``n`` boards as the guide's first sentence says it ("Two", or the digits)."""
+    return COUNT_WORDS[n] if n < len(COUNT_WORDS) else str(n)
+
+
+def drivers(board):
+    """(display driver, input driver) named by ``board``'s profile."""
+    return board["display"]["driver"], board["input"]["driver"]
+
+
+def panel_pin_rows(board):
+    """The pin table's rows of a WS2812 panel and key matrix (``board``'s pins)."""
+    disp, inp = board["display"], board["input"]
+    rows = [
+        "| WS2812 data (through the 74AHCT125 and 330 Ω) | GP%d (pin %d) |"
+        % (disp["pin"], GP_PIN[disp["pin"]]),
+        "| panel and 74AHCT125 5 V / GND | VBUS (pin %d) / GND (pin %d) |" % (VBUS_PIN, GND_PIN),
+    ]
+    rows += [
+        "| key matrix row %d (driven) | GP%d (pin %d) |" % (k, p, GP_PIN[p])
+        for k, p in enumerate(inp["rows"])
+    ]
+    rows += [
+        "| key matrix column %d (read, pull-down) | GP%d (pin %d) |" % (k, p, GP_PIN[p])
+        for k, p in enumerate(inp["cols"])
+    ]
+    return rows
+
+
+def keypad_pin_rows(board):
+    """The pin table's rows of an APA102 + TCA9555 keypad base (``board``'s pins)."""
+    kd, ki = board["display"], board["input"]
+    return [
+        "| TCA9555 keys: I2C%d SDA / SCL (address 0x%02X) | GP%d / GP%d |"
+        % (ki.get("i2c", 0), ki.get("addr", 32), ki["sda"], ki["scl"]),
+        "| APA102 LEDs: SPI%d SCK / MOSI | GP%d / GP%d |"
+        % (kd.get("spi", 0), kd["sck"], kd["mosi"]),
+        "| APA102 chip select | GP%d |" % kd["cs"],
+    ]
+
+
+def has_wiring(board):
+    """True when the guide draws ``board``'s wiring (a WS2812 panel and a key matrix)."""
+    return drivers(board) == ("ws2812", "matrix")
+
+
+def keypad_section(board, boards):
+    """The section of an APA102 + TCA9555 keypad base; named when several profiles are one."""
+    same = [b["name"] for b in boards if drivers(b) == drivers(board)]
+    suffix = "" if same == [board["name"]] else " (`%s`)" % board["name"]
+    return KEYPAD_SECTION.format(suffix=suffix, rows="\n".join(keypad_pin_rows(board)))
+
+
+def panel_section(board, boards):
+    """The section of a WS2812 panel and key matrix that is not the default board."""
+    return PANEL_SECTION.format(
+        name=board["name"],
+        title=board.get("title", board["name"]),
+        rows="\n".join(panel_pin_rows(board)),
+        parts=parts_table(board),
+        power_rows="\n".join("| %s | %s |" % r for r in power_rows(board)),
+    )
+
+
+def other_section(board, boards):
+    """The section of a board of other drivers: its display and input settings as a table."""
+    rows = [
+        "| `%s.%s` | %s |" % (part, key, value)
+        for part in ("display", "input")
+        for key, value in sorted(board[part].items())
+    ]
+    display, input_driver = drivers(board)
+    return OTHER_SECTION.format(
+        name=board["name"],
+        title=board.get("title", board["name"]),
+        display=display,
+        input=input_driver,
+        rows="\n".join(rows),
+    )
+
+
+# (display driver, input driver) -> the section's function; any other pair: other_section
+SECTIONS = ((("apa102", "tca9555"), keypad_section), (("ws2812", "matrix"), panel_section))
+
+
+def board_section(board, boards):
+    """The guide's section of ``board`` (not the default board), chosen by its drivers."""
+    for pair, section in SECTIONS:
+        if drivers(board) == pair:
+            return section(board, boards)
+    return other_section(board, boards)
+
+
+def keymap_label(board, boards):
+    """How the list of key maps names ``board``: "" for the default board, "keypad base"
+    for the one keypad-UI board, else its name."""
+    if board["name"] == DEFAULT_BOARD:
+        return ""
+    keypads = [b["name"] for b in boards if b.get("ui") == "keypad"]
+    if keypads == [board["name"]]:
+        return "keypad base"
+    return board["name"]
+
+
+def keymap_lines(board, boards, rulesets):
+    """The guide's list entries of ``board``'s key-map pictures, for sorted ``rulesets``."""
+    name, label = board["name"], keymap_label(board, boards)
+    if board.get("ui") != "keypad":
+        return [
+            "- %s%s: ![%s on %s](keymap-%s-%s.svg)"
+            % (label + ", " if label else "", rs, rs, name, name, rs)
+            for rs in rulesets
+        ]
+    lines = [
+        "- %s, ships mode (any ruleset): ![ships mode](keymap-%s-ships.svg)" % (label, name),
+        "- %s, scenario menu (hold key 12 in any mode): ![scenario menu]"
+        "(keymap-%s-menu.svg)" % (label, name),
+    ]
+    lines += [
+        "- %s, actions mode, %s: ![%s actions](keymap-%s-%s.svg)" % (label, rs, rs, name, rs)
+        for rs in rulesets
+    ]
+    return lines
+
+
+def keymap_pictures(board, rulesets):
+    """[(file name in docs/, ruleset, mode)] of ``board``'s key-map pictures (buildguide's
+    ``keymap_svg`` draws each): a keypad-UI board's ships mode, scenario menu and actions
+    mode per ruleset, any other board's key map per ruleset."""
+    name = board["name"]
+    if board.get("ui") != "keypad":
+        return [("keymap-%s-%s.svg" % (name, rs), rs, None) for rs in rulesets]
+    out = [
+        ("keymap-%s-ships.svg" % name, "swsb", "ships"),
+        ("keymap-%s-menu.svg" % name, "swsb", "menu"),
+    ]
+    return out + [("keymap-%s-%s.svg" % (name, rs), rs, "actions") for rs in rulesets]
