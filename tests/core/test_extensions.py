@@ -154,8 +154,18 @@ def test_every_extension_defines_the_hooks_of_its_kind():
     for row in extensions.EXTENSIONS:
         m = importlib.import_module(row[0])
         hooks = BOARD_HOOKS if row[1] is None else GAME_HOOKS
-        assert [h for h in hooks if not hasattr(m, h)] == [], row[0]
-        assert [h for h in hooks if "``%s" % h not in doc] == []  # and the table says them
+        kind = "board" if row[1] is None else "game"
+        missing = [h for h in hooks if not hasattr(m, h)]
+        assert not missing, (
+            "%s, a %s extension, does not define the hooks %s: define each (a hook it does not "
+            "need is a function that does nothing; CONTRIBUTING.md, 'An extension', step 1)"
+            % (row[0], kind, missing)
+        )
+        unsaid = [h for h in hooks if "``%s" % h not in doc]
+        assert not unsaid, (
+            "firmware/referee/extensions.py's docstring does not list the %s hooks %s"
+            % (kind, unsaid)
+        )
 
 
 def test_each_kind_command_and_action_has_one_owner():
@@ -198,17 +208,28 @@ def test_a_game_without_clocks_imports_no_clock_module():
 
 
 def test_an_extension_that_is_off_says_so_and_changes_nothing():
+    # every event kind, serial command and pad action of the table, refused with its off line
+    from referee import pad
+
     app, out = make_referee("swsb-example")
     h = app.game.state_hash()
-    for line, said in (
-        ({"c": "clock"}, "no clocks"),
-        ({"c": "append", "events": [[EV_CLOCK, 0, 5, 0]]}, "no clocks"),
-        ({"c": "reveal"}, "not committed"),
-        ({"c": "dice"}, "not committed"),
-    ):
-        app.link.handle_line(json.dumps(line))
-        msg = json.loads(out[-1])
-        assert msg["t"] == "err" and said in msg["msg"], (line, msg)
-    for key, said in (("clock", "no clocks"), ("reveal", "not committed")):
-        assert said in app.pad.key(key)
+    for row in extensions.EXTENSIONS:
+        said = row[6]
+        lines = [{"c": "append", "events": [[kind, 0, 5, 0]]} for kind in row[3]]
+        lines += [{"c": name} for name in row[4]]
+        for line in lines:
+            app.link.handle_line(json.dumps(line))
+            msg = json.loads(out[-1])
+            assert msg["t"] == "err" and said in msg["msg"], (
+                "%s while %s is off: the board must answer one err line with the table's off "
+                "line %r, and said %r" % (line, row[0], said, msg)
+            )
+        for key in (name for name in row[4] if name in pad.ACTIONS):
+            shown = app.pad.key(key)
+            assert said in shown, "pad action %r while %s is off shows %r, not %r" % (
+                key,
+                row[0],
+                shown,
+                said,
+            )
     assert app.game.seq == 0 and app.game.state_hash() == h and app.game.ext_state == bytearray()
