@@ -24,7 +24,15 @@ SCENARIO = {
 
 
 def test_every_ruleset_has_a_scenario_here():
-    assert sorted(SCENARIO) == sorted(rules.RULESETS)
+    missing = sorted(set(rules.RULESETS) - set(SCENARIO))
+    assert not missing, (
+        "SCENARIO in tests/core/test_event_line.py has no entry for %s: add the ruleset's "
+        "name with a shipped scenario of it, as its example (%s) (CONTRIBUTING.md, "
+        "'A new ruleset', step 6)"
+        % (missing, ", ".join("%s: %r" % (n, rules.get(n).example) for n in missing))
+    )
+    unknown = sorted(set(SCENARIO) - set(rules.RULESETS))
+    assert not unknown, "SCENARIO names rulesets not in RULESETS: %s" % unknown
 
 
 BOARDS = {}

@@ -30,7 +30,26 @@ COMMANDS = [
 
 
 def test_the_commands_and_their_order_stay():
-    assert [c[0] for c in cli.commands()] == COMMANDS
+    # kept by hand on purpose: a command that appears, goes or moves in `fleetref --help`
+    # is a change someone meant to make
+    have = [c[0] for c in cli.commands()]
+    new = [c for c in have if c not in COMMANDS]
+    assert not new, (
+        "new commands %s: add each to COMMANDS in tests/host/test_cli_commands.py at its "
+        "module's place in COMMAND_MODULES (host_tools/cli.py); give it a DESCRIPTIONS entry "
+        "in host_tools/helptexts.py and every argument `help=` or an ARG_HELP entry there "
+        "(CONTRIBUTING.md, 'A host command')" % new
+    )
+    gone = [c for c in COMMANDS if c not in have]
+    assert not gone, (
+        "commands %s are gone from fleetref: if that is meant, drop them from COMMANDS in "
+        "tests/host/test_cli_commands.py; else put their modules back in COMMAND_MODULES "
+        "(host_tools/cli.py)" % gone
+    )
+    assert have == COMMANDS, (
+        "the order of fleetref's commands changed: COMMAND_MODULES (host_tools/cli.py) gives "
+        "%s; if that is meant, write it into COMMANDS in tests/host/test_cli_commands.py" % have
+    )
 
 
 def test_each_command_has_a_one_line_summary_and_callables():
@@ -64,4 +83,14 @@ def test_every_module_declaring_a_command_is_listed():
             ):
                 rel = os.path.relpath(path, ROOT)[:-3]
                 declaring.add(rel.replace(os.sep, "."))
-    assert declaring == set(cli.COMMAND_MODULES)
+    missing = sorted(declaring - set(cli.COMMAND_MODULES))
+    assert not missing, (
+        "%s declare COMMAND but are not in COMMAND_MODULES in host_tools/cli.py: add each "
+        "module path there (its place is the command's place in `fleetref --help`), and the "
+        "command's name at the same place in COMMANDS in tests/host/test_cli_commands.py" % missing
+    )
+    stale = sorted(set(cli.COMMAND_MODULES) - declaring)
+    assert not stale, (
+        "COMMAND_MODULES in host_tools/cli.py names %s, which declare no COMMAND: drop them "
+        "or declare COMMAND and SUMMARY there" % stale
+    )

@@ -44,17 +44,21 @@ def test_every_help_speaks_of_behaviour_and_every_argument_has_one():
     classes = code_class_names()
     assert {"MirrorScreen", "SerialLink", "DiceLog"} <= classes  # the scan knows the code
     bad = []
+    no_help = []
     descriptions = {}
     for path, p in parsers(parser()):
         if len(path) > 1:
-            assert p.description, path
+            assert p.description, (
+                "`%s` has no description: add its entry to DESCRIPTIONS in "
+                "host_tools/helptexts.py" % " ".join(path)
+            )
             descriptions.setdefault(p.description, []).append(" ".join(path))
         texts = [p.description or "", p.epilog or ""]
         for a in p._actions:
             if isinstance(a, argparse._HelpAction) or a.help == argparse.SUPPRESS:
                 continue
             if not a.help:
-                bad.append((path, a.dest, "no help"))
+                no_help.append((" ".join(path[1:]), a.dest))
             texts.append(a.help or "")
         for t in texts:
             for pat in (
@@ -70,9 +74,20 @@ def test_every_help_speaks_of_behaviour_and_every_argument_has_one():
             for c in classes:
                 if re.search(r"\b%s\b" % c, t):
                     bad.append((path, c, t[:80]))
-    assert bad == [], bad
+    assert not no_help, (
+        "arguments without a help text (command, dest): %s. Give each `help=` where "
+        "add_argument declares it, or a (command, dest) entry in ARG_HELP in "
+        "host_tools/helptexts.py" % no_help
+    )
+    assert not bad, (
+        "help texts name the code instead of saying what it does (parser, pattern or class, "
+        "text): %s. Reword them in host_tools/helptexts.py or where `help=` is given" % bad
+    )
     shared = {d[:40]: who for d, who in descriptions.items() if len(who) > 1}
-    assert shared == {}, shared
+    assert not shared, (
+        "commands share one description (its start: the commands): %s. Give each its own "
+        "in DESCRIPTIONS in host_tools/helptexts.py" % shared
+    )
 
 
 def test_save_and_load_say_what_each_does_through_the_command_line():

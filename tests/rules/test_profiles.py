@@ -544,8 +544,19 @@ def test_every_profile_ships_example_fleets_and_a_docs_page():
         p = rules.get(name)
         g = new_game(p.example)
         assert g.rules is p
-        assert "## `%s`" % name in doc
-        assert p.source and p.source.split()[1] in doc
+        heading = "\n## `%s`" % name
+        assert heading in doc, (
+            "docs/rules.md has no section for ruleset %r: add '## `%s`' saying what it "
+            "enforces, what it leaves to the players and which unclear rules it reads how, "
+            "citing its seed (%s) (CONTRIBUTING.md, 'A new ruleset', step 4)"
+            % (name, name, p.source)
+        )
+        section = doc.split(heading, 1)[1].split("\n## ", 1)[0]
+        seed = p.source.split()[1] if p.source.startswith("seed ") else None
+        assert seed and seed in section, (
+            "docs/rules.md, section '## `%s`', does not name the seed's number (the ruleset's "
+            "`source` is %r, which must start 'seed NNN')" % (name, p.source)
+        )
 
 
 def test_ruleset_and_scenario_menu_on_the_pad():

@@ -41,21 +41,48 @@ def test_every_example_in_the_doc_loads(tmp_path):
     assert {"json", "toml"} == {lang for lang, _ in ex}
     from referee import rules
 
-    assert seen == set(rules.RULESETS)  # an example per ruleset
+    missing = sorted(set(rules.RULESETS) - seen)
+    assert not missing, (
+        "docs/rosters.md has no example roster of %s: add one in a ```json or ```toml block "
+        "to the ruleset's '## <name>: <title> (seed NNN)' section (CONTRIBUTING.md, 'A new "
+        "ruleset', step 3)" % missing
+    )
 
 
 def test_doc_names_every_setting_and_stat_of_each_ruleset():
     from referee import rules
 
     text = open(DOC).read()
+    step = "(CONTRIBUTING.md, 'A new ruleset', step 3)"
     for name in rules.RULESETS:
-        part = text.split("## %s:" % name, 1)[1].split("\n## ", 1)[0]
-        part = " ".join(part.split())
         rs = rules.get(name)
-        for k in list(rs.SETTINGS) + list(rs.STAT_KEYS) + list(rs.VICTORY):
-            assert "`%s`" % k in part, (name, k)
-        for k, (default, lo, hi) in rs.SETTINGS.items():
-            assert "`%s` (%d, %d–%d" % (k, default, lo, hi) in part, (name, k)
+        assert "\n## %s:" % name in text, (
+            "docs/rosters.md has no section for ruleset %r: add '## %s: %s (%s)' naming every "
+            "setting as `key` (default, min–max), every stat key and every victory word, with "
+            "an example roster %s" % (name, name, rs.title, rs.source.split(" (")[0], step)
+        )
+        part = text.split("\n## %s:" % name, 1)[1].split("\n## ", 1)[0]
+        part = " ".join(part.split())
+        words = (
+            [("setting", k) for k in rs.SETTINGS]
+            + [("stat key", k) for k in rs.STAT_KEYS]
+            + [("victory word", k) for k in rs.VICTORY]
+        )
+        missing = ["%s `%s`" % (kind, k) for kind, k in words if "`%s`" % k not in part]
+        assert not missing, "docs/rosters.md, section '## %s:', does not name %s %s" % (
+            name,
+            ", ".join(missing),
+            step,
+        )
+        bare = [
+            "`%s` (%d, %d–%d)" % (k, default, lo, hi)
+            for k, (default, lo, hi) in rs.SETTINGS.items()
+            if "`%s` (%d, %d–%d" % (k, default, lo, hi) not in part
+        ]
+        assert not bare, (
+            "docs/rosters.md, section '## %s:': write each setting with its default and range "
+            "from the ruleset's SETTINGS, as %s %s" % (name, ", ".join(bare), step)
+        )
 
 
 def test_roster_check_names_the_ship_and_suggests(tmp_path):

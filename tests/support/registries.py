@@ -55,8 +55,12 @@ def script_plays():
 
 def script_of_ruleset():
     """{ruleset: (docs script, scenario)}: the script that shows each ruleset (the first by
-    file name when several play it)."""
+    file name when several play it). A script whose scenario is not shipped shows none
+    (test_registries_covered names it)."""
     out = {}
+    shipped = scenario_names()
     for script, scenario in script_plays().items():
+        if scenario not in shipped:
+            continue
         out.setdefault(ruleset_of(scenario), (script, scenario))
     return out
