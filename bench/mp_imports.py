@@ -11,6 +11,7 @@ def step(i):
     import referee.render
     import referee.journal
     import referee.keymap  # noqa: F401
+    import referee.scenarios  # noqa: F401  (imported by a load: the roster check)
     import referee.rules.swsb  # noqa: F401  (the ruleset the benchmark game uses)
 
 

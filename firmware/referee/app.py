@@ -8,10 +8,10 @@ strings, and output leaves through ``send`` (a callable taking one str line, no 
 """
 
 from referee import protocol, rules, runtime
+from referee.runtime import flash_error
 from referee.ticks import ticks_add, ticks_diff
 from referee.events import EV_INIT, EV_PHASE, NONE
 from referee.game import Game
-from referee.journal import flash_error
 from referee.commit import GroupCommit
 from referee.extensions import modules
 from referee.link import SerialLink

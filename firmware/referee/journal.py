@@ -38,17 +38,6 @@ from referee.journal_write import Writer
 from referee.events import unpack
 
 
-def flash_error(e):
-    """What a user reads for the journal's OSError / MemoryError ``e`` (str): a full flash
-    says so (ENOSPC, 28), not an errno alone."""
-    if isinstance(e, MemoryError):
-        return "not enough memory"
-    n = e.args[0] if e.args else None
-    if n == 28:
-        return "flash full (no room on the filesystem)"
-    return "flash error (%s)" % (n if isinstance(n, int) else e)
-
-
 class Journal:
     """The journal of one game under directory ``root`` of ``fs``: ``files`` (a
     journal_fs.Files; ``files.bytes_written`` counts the bytes written) and ``writer`` (a

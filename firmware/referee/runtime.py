@@ -89,3 +89,14 @@ def release_loaders():
             except (AttributeError, TypeError):
                 pkg.__dict__.pop(key[8:], None)
     return gone
+
+
+def flash_error(e):
+    """What a user reads for the journal's OSError / MemoryError ``e`` (str): a full flash
+    says so (ENOSPC, 28), not an errno alone."""
+    if isinstance(e, MemoryError):
+        return "not enough memory"
+    n = e.args[0] if e.args else None
+    if n == 28:
+        return "flash full (no room on the filesystem)"
+    return "flash error (%s)" % (n if isinstance(n, int) else e)
