@@ -29,6 +29,8 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
     runner = assemble(board, scenario_dir, serial, dice)
     app = runner.app
     app.send_parts = serial.write_line  # takes a tuple of parts too (a long line)
+    # a load gives back what it no longer needs: the old ruleset, the roster check's modules
+    app.release_rulesets = True
     if journal_fs is not None:
         from referee.journal import Journal
 
@@ -36,7 +38,6 @@ def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, jo
         app.boot(board.get("scenario", "hoth"))  # the game in play before a reset or power cut
     else:
         app.load_scenario(board.get("scenario", "hoth"))
-    app.release_rulesets = True  # a new game's load gives back the old ruleset's RAM
     if app.journal is not None:
         app.journal.writer.defer = True  # snapshots off the event path: the loop writes them idle
         # group commit: a key's events are written together once the keys rest this long

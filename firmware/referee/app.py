@@ -25,6 +25,15 @@ if TYPE_CHECKING:  # (MicroPython has no typing module)
 ERROR_MS = 1200
 
 
+def _checked(how, data, more, settings):
+    """``scenarios.<how>`` on ``data``, imported here: no caller keeps it (release_loaders)."""
+    from referee import scenarios
+
+    if how == "read":
+        return scenarios.read(data, more)
+    return getattr(scenarios, how)(data, more, settings)
+
+
 class Referee:
     """One game and its lifecycle; keys go to ``pad`` (pad.Pad: ``pad.key(action)``), host
     lines to ``link`` (link.SerialLink: ``link.handle_line(line)``). An event goes through
@@ -78,18 +87,16 @@ class Referee:
     def load_text(self, text, ruleset=None, scenario="", settings=None):
         """Start a new game from roster JSON ``text`` (``settings``: a dict over its own).
         Raises ValueError (RosterError) when bad, leaving the current game as it was."""
-        from referee import scenarios
-
-        return self._start(*scenarios.load_text(text, ruleset, settings), scenario=scenario)
+        return self._start(*_checked("load_text", text, ruleset, settings), scenario=scenario)
 
     def load_raw(self, raw, ruleset=None, scenario="", settings=None):
         """As :meth:`load_text` for a roster already parsed (a dict from a ``load`` command)."""
-        from referee import scenarios
-
-        return self._start(*scenarios.load_raw(raw, ruleset, settings), scenario=scenario)
+        return self._start(*_checked("load_raw", raw, ruleset, settings), scenario=scenario)
 
     def _start(self, norm, raw, scenario=""):
         self.flush()  # the game in play's held events: on flash and announced first
+        if self.release_rulesets:
+            runtime.release_loaders()  # (their work is done: the game's build gets their RAM)
         import gc
 
         gc.collect()  # the roster check's garbage goes before the new game is built
@@ -114,8 +121,6 @@ class Referee:
         from referee.roster_hints import send
 
         send(self, game.rules, norm)  # ability texts nothing enforces: err lines
-        if self.release_rulesets:
-            runtime.release_loaders()
         return game
 
     def restore(self):
@@ -132,9 +137,9 @@ class Referee:
         if not line:
             raise ValueError("no saved game")
         msg = json.loads(line)
-        from referee import scenarios
-
-        norm, raw = scenarios.load_raw(msg["roster"])
+        norm, raw = _checked("load_raw", msg["roster"], None, None)
+        if self.release_rulesets:
+            runtime.release_loaders()  # (their work is done: the game's build gets their RAM)
         game = Game(rules.get(norm["ruleset"]), norm)
         n = j.restore(game)
         if j.problems:
@@ -151,8 +156,6 @@ class Referee:
         self.scenario = msg.get("scenario") or norm["name"]
         self.gid = msg["gid"]
         self.pad.reset(len(norm["sides"][0]["ships"]))
-        if self.release_rulesets:
-            runtime.release_loaders()
         return n
 
     def boot(self, scenario):
@@ -201,9 +204,7 @@ class Referee:
 
     def load_scenario(self, name, ruleset=None, settings=None):
         """Load scenario file ``name`` (e.g. "hoth"). Raises OSError / ValueError."""
-        from referee import scenarios
-
-        text = scenarios.read(name, self.scenario_dir)
+        text = _checked("read", name, self.scenario_dir, None)
         return self.load_text(text, ruleset, name, settings)
 
     def set_journal(self, journal):

@@ -68,7 +68,7 @@ def heap():
 # the modules only a load uses (the roster's check and the scenario files), let go once a
 # game is loaded on the board: their functions live in RAM even with the bytecode in flash
 # (about 1 KB), and the next load imports them again
-LOADERS = ("referee.roster_hints", "referee.scenarios", "referee.roster")
+LOADERS = ("referee.scenarios", "referee.roster")
 
 
 def release_loaders():
