@@ -9,9 +9,9 @@ DEV_STAMP := $(VENV)/.dev-stamp
 NODE_STAMP := node_modules/.installed-stamp
 
 .PHONY: demo test lint setup clean bench bench-mqtt browser mqtt-broker screenshots report-picture \
-	firmware firmware-toolchain
+	firmware firmware-toolchain micropython-unix
 
-setup: $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware
+setup: $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware micropython-unix
 
 # real MicroPython (WebAssembly port) and rp2040js (the emulated Pico, emu/) for the tests,
 # pinned by package-lock.json
@@ -78,6 +78,20 @@ firmware-toolchain:
 firmware: $(STAMP) firmware-toolchain
 	$(PY) -m host_tools.board.firmware_build --skip-missing
 
+# MicroPython's unix port from the same kit (host_tools/board/unix_build.py): the Pico W's
+# network modules run on it in the tests; needs Debian's build-essential pkg-config
+# libffi-dev, installed when missing and this is root with apt-get (else those tests skip;
+# FLEETREF_REQUIRE_FIRMWARE=1 makes that a failure)
+UNIX_DEBS := build-essential pkg-config libffi-dev
+micropython-unix: $(STAMP)
+	@if command -v cc >/dev/null && command -v pkg-config >/dev/null \
+		&& pkg-config --exists libffi; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			$(UNIX_DEBS) >/dev/null \
+		|| echo "micropython-unix: apt-get could not install $(UNIX_DEBS)"; fi
+	$(PY) -m host_tools.board.unix_build --skip-missing
+
 # the web view's pictures in docs/ (web-page.png, web-overlay.png, dashboard.png), taken by headless
 # Chromium
 screenshots: $(DEV_STAMP) browser mqtt-broker
@@ -93,7 +107,7 @@ demo: $(STAMP)
 	$(VENV)/bin/fleetref demo
 
 # two workers: the emulated-Pico tests (tests/test_emu_*.py) each keep one core busy
-test: lint $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware
+test: lint $(DEV_STAMP) $(NODE_STAMP) browser mqtt-broker firmware micropython-unix
 	$(PY) -m pytest -q -n 2 tests
 
 # ruff with micropython-lib's rule set (pyproject.toml) and pyright (the one install, from

@@ -14,19 +14,30 @@ from referee.assembly import assemble, extension_task
 from referee.dice import Dice, Fair, XorShift32
 
 
-def build(board, scenario_dir="/rosters", stdin=None, stdout=None, seed=None, journal_fs=None):
+def build(
+    board,
+    scenario_dir="/rosters",
+    stdin=None,
+    stdout=None,
+    seed=None,
+    journal_fs=None,
+    display=None,
+    keys=None,
+):
     """Drivers, app and loop for ``board`` (a board profile dict): assembled by
     referee.assembly (the drivers the profile names, from drivers.DRIVERS) with the USB
     serial link, then the game in play restored from ``journal_fs`` (the game journal's
     filesystem: journal.OSFS() on the board; None: the profile's scenario, no journal).
-    Returns the Runner. Every pin and bus comes from the profile. Raises ValueError for an
+    ``display``, ``keys``: driver objects in place of the profile's (MicroPython's unix port
+    runs the board without LEDs or keys). Returns the Runner. Every pin and bus comes from
+    the profile. Raises ValueError for an
     unknown driver name, KeyError for a pin the profile lacks."""
     from drivers.usbserial import USBSerial
 
     serial = USBSerial(stdin, stdout)
     # committed board rolls (docs/dice.md); a given seed: reproducible, uncommitted test dice
     dice = Dice(Fair() if seed is None else XorShift32(seed))
-    runner = assemble(board, scenario_dir, serial, dice)
+    runner = assemble(board, scenario_dir, serial, dice, display, keys)
     app = runner.app
     app.send_parts = serial.write_line  # takes a tuple of parts too (a long line)
     # a load gives back what it no longer needs: the old ruleset, the roster check's modules

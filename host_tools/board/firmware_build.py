@@ -51,7 +51,7 @@ def cached(board=DEFAULT_BOARD):
     return data if os.path.isfile(data.get("uf2", "")) else None
 
 
-class _Lock:
+class Lock:
     """An exclusive lock on the cache (two test workers never build at once)."""
 
     def __init__(self, path):
@@ -77,7 +77,7 @@ def build(board=DEFAULT_BOARD, log=None):
     why = missing()
     if why:
         raise BuildError(why)
-    with _Lock(os.path.join(cache_dir(), "build.lock")):
+    with Lock(os.path.join(cache_dir(), "build.lock")):
         got = cached(board)
         if got:
             return got

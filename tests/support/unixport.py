@@ -1,0 +1,106 @@
+"""The board on MicroPython's unix port (tests/mpvm/unix_board.py): fleetref's firmware under
+the same MicroPython as the image, with sockets, for the network services. Skips (or fails
+under FLEETREF_REQUIRE_FIRMWARE) when the unix port cannot be built here."""
+
+import json
+import os
+import queue
+import subprocess
+import threading
+import time
+
+from support import ROOT
+from support.process import need, stop_process
+
+HARNESS = os.path.join(ROOT, "tests", "mpvm", "unix_board.py")
+NETWORK_STAND_IN = os.path.join(ROOT, "tests", "mpvm", "unixnet")
+
+
+def micropython_unix():
+    """The unix port's executable (built from the kit and cached on first use)."""
+    from host_tools.board import unix_build
+
+    need(unix_build.missing(), "FLEETREF_REQUIRE_FIRMWARE")
+    return unix_build.build()
+
+
+class UnixBoard:
+    """A running board: ``send(line)`` writes a serial line, ``line(timeout)`` reads the next
+    one (str, or None at the timeout), ``until(predicate, timeout)`` the first line a
+    predicate accepts. ``board``: the profile dict, written to ``state_dir``/board.json."""
+
+    def __init__(self, board, state_dir, seed=1, env=None):
+        os.makedirs(state_dir, exist_ok=True)
+        self.state_dir = str(state_dir)
+        path = os.path.join(self.state_dir, "board.json")
+        with open(path, "w") as f:
+            json.dump(board, f)
+        environment = dict(os.environ, **(env or {}))
+        environment["MICROPYPATH"] = "%s:%s:.frozen" % (
+            NETWORK_STAND_IN,
+            os.path.join(ROOT, "firmware"),
+        )
+        self.proc = subprocess.Popen(
+            [micropython_unix(), HARNESS, path, self.state_dir, str(seed)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env=environment,
+        )
+        self.lines = queue.Queue()
+        self.seen = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            self.lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        self.lines.put(None)
+
+    def send(self, line):
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+
+    def line(self, timeout=10.0):
+        try:
+            got = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if got is not None:
+            self.seen.append(got)
+        return got
+
+    def until(self, predicate, timeout=20.0):
+        """The first line (parsed JSON when it is JSON) that ``predicate`` accepts; fails
+        with the lines seen when none comes within ``timeout`` s."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            got = self.line(max(0.05, end - time.monotonic()))
+            if got is None:
+                if self.proc.poll() is not None:
+                    break
+                continue
+            try:
+                parsed = json.loads(got)
+            except ValueError:
+                parsed = got
+            if predicate(parsed):
+                return parsed
+        stderr = ""
+        if self.proc.poll() is not None and self.proc.stderr is not None:
+            stderr = self.proc.stderr.read().decode("utf-8", "replace")
+        raise AssertionError("no such line; seen: %r %s" % (self.seen[-20:], stderr[-2000:]))
+
+    def stop(self):
+        stop_process(self.proc)
+
+
+def pico_w_profile(**network):
+    """The Pico W profile (boards/pico-ws2812-16x16.json's panel and keys) with a
+    ``network`` section: ``network`` keyword arguments go into it."""
+    with open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")) as f:
+        board = json.load(f)
+    board["network"] = dict({"driver": "wlan", "services": []}, **network)
+    return board
