@@ -48,20 +48,15 @@ PER_PAGE = 12
 MENU_ACTIONS = ("menu", "enter", "undo", "sel+")
 # the keys as menu.py's texts name them: (choose an entry, load it, leave the menu, open it)
 MENU_WORDS = ("keys 0-11 choose a scenario (15: the next)", "key 13", "key 14", "hold key 12")
+# the actions mode's keys 0-11, a line per keypad row (held, keys 4-7 are alt1-alt4 and
+# keys 8-10 reveal, cancel and clock)
+# fmt: off
 ACTION_KEYS = (
-    "dmg+",
-    "dmg-",
-    "power",
-    "launch",
-    "opt1",
-    "opt2",
-    "opt3",
-    "opt4",
-    "roll",
-    "enter",
-    "side",
-    "mark",
+    "dmg+", "dmg-", "power", "launch",
+    "opt1", "opt2", "opt3", "opt4",
+    "roll", "enter", "side", "mark",
 )
+# fmt: on
 
 
 class KeypadUI:

@@ -36,23 +36,20 @@ class Runner:
     drivers with ``active()``); ``frame_ms``: the render task's period (it draws what changes without a key or a line:
     an error row timing out, the clocks; a key or a line is drawn at once);
     ``save_ms``: autosave period. ``crashes`` counts exceptions caught in tasks. A key runs
-    apply -> render -> flush (step_keys; the module says when the flush comes)."""
+    apply -> render -> flush (step_keys; the module says when the flush comes). The periods
+    are class defaults; set them on the runner to change them."""
 
-    def __init__(
-        self,
-        app,
-        keymap,
-        keys,
-        display,
-        serial,
-        renderer,
-        store=None,
-        scan_ms=2,
-        frame_ms=100,
-        save_ms=2000,
-        idle_scan_ms=10,
-        refresh_ms=2000,
-    ):
+    # timing (ms), class defaults a board or a test may set on the runner
+    scan_ms = 2
+    idle_scan_ms = 10
+    frame_ms = 100
+    save_ms = 2000
+    refresh_ms = 2000
+    gc_low = 0  # > 0: collect while idle once less is free (step_gc)
+    gc_span = 0  # > 0: ... or once this many bytes were taken since
+    render_on_input = True  # draw right after a key or a line (False: only the task)
+
+    def __init__(self, app, keymap, keys, display, serial, renderer, store=None):
         self.app = app
         self.keymap = keymap
         self.keys = keys
@@ -60,13 +57,6 @@ class Runner:
         self.serial = serial
         self.renderer = renderer
         self.store = store
-        self.scan_ms = scan_ms
-        self.idle_scan_ms = idle_scan_ms
-        self.frame_ms = frame_ms
-        self.save_ms = save_ms
-        self.refresh_ms = refresh_ms
-        self.gc_low = 0  # > 0: collect while idle once less is free (step_gc)
-        self.gc_span = 0  # > 0: ... or once this many bytes were taken since
         self.gc_after = -1  # gc.mem_alloc() after the last collection (-1: unknown)
         self.gc_total = 0  # the heap's size (gc.mem_alloc() + gc.mem_free())
         self.gc_version = -1  # the app version step_gc looked at last
@@ -74,7 +64,6 @@ class Runner:
         self.crashes = 0
         self.frames = 0
         self.shown = [-1, False]  # the app version and error flag of the frame on the grid
-        self.render_on_input = True  # draw right after a key or a line (False: only the task)
         self.running = True
 
     def crash(self, where, e):

@@ -6,16 +6,7 @@ simulator call it then), so an attack says hit or miss with its numbers and an u
 which event it took back.
 """
 
-from referee.events import (
-    EV_INIT,
-    EV_HIT,
-    EV_COUNTER,
-    EV_PHASE,
-    EV_UNDO,
-    EV_LAUNCH,
-    NONE,
-    CORE_NAMES,
-)
+from referee.events import CORE_NAMES, EV_HIT, EV_UNDO, NONE
 
 
 def possessive(name):

@@ -158,7 +158,8 @@ def test_main_loop_tasks_keys_serial_render_and_task_errors_do_not_stop_it():
     keys = FakeKeys([None, (14, False), (1, False)])  # phase, sel+
     disp = FakeDisplay()
     store = BrokenStore()
-    runner = Runner(a, km, keys, disp, ser, Renderer(16, 16), store=store, save_ms=20, frame_ms=5)
+    runner = Runner(a, km, keys, disp, ser, Renderer(16, 16), store=store)
+    runner.save_ms, runner.frame_ms = 20, 5
 
     async def stopper():
         await asyncio.sleep(0.3)

@@ -67,12 +67,14 @@ class Rules(D20Rules):
     flush_phase = 2
     tie = TIE_KEEP
     move_order = MOVE_HOLDER_FIRST
+    # setting: (default, lowest, highest), docs/rosters.md
     SETTINGS = {
-        "damage_per_hit": (1, 1, 9),
+        "damage_per_hit": (1, 1, 9),  # damage points one hit marks
+        # a tied first initiative roll is rolled again (0: side 0 holds it)
         "first_tie_reroll": (1, 0, 1),
-        "tie_hits": (1, 0, 1),
-        "attack_move_one_target": (1, 0, 1),
-        "capital_rear": (0, 0, 1),
+        "tie_hits": (1, 0, 1),  # an attack equal to the defense hits
+        "attack_move_one_target": (1, 0, 1),  # a fighter attack move attacks one target
+        "capital_rear": (0, 0, 1),  # capital weapons may fire into the rear arc
     }
     EVENTS = {
         EV_POWER: "full-power",

@@ -26,12 +26,11 @@ K_CRUISER = 4
 K_NO_SNUB = 8
 K_ATTACK_MOVE = 16
 K_NO_RAPID = 32
-# roster stats that set a bit of a ship's kind byte (seed 004: snub weapons cannot damage it,
-# its fighter attack move, immune to rapid fire)
+# roster stats that set a bit of a ship's kind byte (seed 004)
 SHIP_FLAGS = (
-    ("no_snub_damage", K_NO_SNUB),
-    ("fighter_attack_move", K_ATTACK_MOVE),
-    ("immune_to_rapid", K_NO_RAPID),
+    ("no_snub_damage", K_NO_SNUB),  # snub weapons cannot damage it
+    ("fighter_attack_move", K_ATTACK_MOVE),  # it makes the fighter attack move
+    ("immune_to_rapid", K_NO_RAPID),  # rapid fire does not affect it
 )
 TYPES = {"capital": K_CAPITAL, "fighter": K_FIGHTER, "cruiser": K_CRUISER, "ship": 0}
 

@@ -6,17 +6,17 @@ from referee.events import NONE
 from referee.rules.base import EV_MOVE
 from referee.rules.d20 import D20Rules
 from referee.rules.smb_defs import (
-    EV_POWER,
-    EV_RESPONSE,
     EV_EXIT,
     EV_ION,
+    EV_POWER,
+    EV_RESPONSE,
+    EXITED,
+    ION_NEXT,
+    ION_NOW,
     W_CAPITAL,
     W_HEAVY,
     W_RAPID,
-    ION_NEXT,
-    ION_NOW,
     X_BURSTS,
-    EXITED,
     X_PORT,
 )
 

@@ -64,12 +64,11 @@ PD_STEP = 2
 ATTACK_STEP = 3
 
 
-# roster stats that give a ship an ability (seed 000: the Emperor's Will, Infinite fighters,
-# broadsides), as the bits of its ability byte
+# roster stats that give a ship an ability (seed 000), as the bits of its ability byte
 ABILITIES = (
-    ("emperors_will", A_EMPERORS_WILL),
-    ("infinite", A_INFINITE),
-    ("broadside", A_BROADSIDE),
+    ("emperors_will", A_EMPERORS_WILL),  # the Emperor's Will
+    ("infinite", A_INFINITE),  # Infinite fighters: destroyed ones return to the pool
+    ("broadside", A_BROADSIDE),  # broadsides
 )
 
 
@@ -113,12 +112,14 @@ class Rules(D20Rules):
             "your starfighters attack at 2 squares this round (digest 3.3, W1)",
         ),
     )
+    # setting: (default, lowest, highest), docs/rosters.md
     SETTINGS = {
-        "damage_per_hit": (1, 1, 9),
-        "point_limit": (0, 0, 9999),
-        "tie_hits": (1, 0, 1),
-        "nat20_hits": (0, 0, 1),
-        "nat1_misses": (0, 0, 1),
+        "damage_per_hit": (1, 1, 9),  # damage points one hit marks
+        "point_limit": (0, 0, 9999),  # a side's fleet points at most (0: no limit)
+        "tie_hits": (1, 0, 1),  # an attack equal to the defense hits
+        "nat20_hits": (0, 0, 1),  # a natural 20 always hits
+        "nat1_misses": (0, 0, 1),  # a natural 1 always misses
+        # 0 first attack ordered, 1 sides alternate, 2 initiative side first
         "attack_order": (0, 0, 2),
     }
     EVENTS = {EV_AIM: "aim", EV_ATTACK: "attack", EV_TRANSFER: "transfer", EV_DONE: "done"}
@@ -186,10 +187,11 @@ class Rules(D20Rules):
             return "%s has already fired its %s this round" % (nm, WEAPON_NAME[w])
         return None
 
-    def attack_result(self, g, a, c, roll):
+    def attack_terms(self, g, a, c):
+        """Ship ``a``'s attack on ship ``c`` with its aimed weapon: ``(weapon, bonus, need)``
+        (the weapon kind, the attack or point defense bonus, the target's Defense), or the
+        reason the attack is refused (str)."""
         w = self.weapon(g, a)
-        if g.phase == self.pd_step and w != W_PD:
-            return "only point defense fires in the attack-pd step (aim the PD first)"
         r = self.check_weapon(g, a, w)
         if r:
             return r
@@ -197,6 +199,15 @@ class Rules(D20Rules):
         need = self.defense(g, c, 0)
         if bonus == 255 or need == 255:
             return "the roster gives no attack or Defense for these ships: mark hits with dmg+"
+        return w, bonus, need
+
+    def attack_result(self, g, a, c, roll):
+        if g.phase == self.pd_step and self.weapon(g, a) != W_PD:
+            return "only point defense fires in the attack-pd step (aim the PD first)"
+        terms = self.attack_terms(g, a, c)
+        if isinstance(terms, str):
+            return terms
+        _, bonus, need = terms
         total = roll + bonus
         return self.d20_hit(g, roll, total, need), total, need
 

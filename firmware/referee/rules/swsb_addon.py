@@ -110,13 +110,15 @@ class Rules(swsb.Rules):
             own_class=True,
         ),
     )
+    # setting: (default, lowest, highest), docs/rosters.md
     SETTINGS = {
-        "damage_per_hit": (1, 1, 9),
-        "point_limit": (0, 0, 9999),
-        "tie_hits": (1, 0, 1),
-        "nat1_misses": (0, 0, 1),
+        "damage_per_hit": (1, 1, 9),  # damage points one hit marks
+        "point_limit": (0, 0, 9999),  # a side's fleet points at most (0: no limit)
+        "tie_hits": (1, 0, 1),  # an attack equal to the defense hits
+        "nat1_misses": (0, 0, 1),  # a natural 1 always misses
+        # attacker class minus target class is added (not for point defense)
         "size_modifier": (0, 0, 1),
-        "cloak_extreme": (1, 0, 1),
+        "cloak_extreme": (1, 0, 1),  # which reading of "at Extreme Range" a cloaked ship gets
     }
     EVENTS = {
         EV_AIM: "aim",
@@ -214,14 +216,10 @@ class Rules(swsb.Rules):
         return band
 
     def attack_result(self, g, a, c, roll):
-        w = self.weapon(g, a)
-        r = self.check_weapon(g, a, w)
-        if r:
-            return r
-        bonus = self.point_defense(g, a) if w == W_PD else self.attack_bonus(g, a)
-        need = self.defense(g, c, 0)
-        if bonus == 255 or need == 255:
-            return "the roster gives no attack or Defense for these ships: mark hits with dmg+"
+        terms = self.attack_terms(g, a, c)
+        if isinstance(terms, str):
+            return terms
+        w, bonus, need = terms
         band = self.fire_band(g, a, c)
         if isinstance(band, str):
             return band
