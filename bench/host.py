@@ -79,7 +79,7 @@ def build_flash(n, hist_kb):
 class Sim:
     def __init__(self, *args):
         self.proc = subprocess.Popen(
-            [PY, "-m", "host_tools.cli", "sim", "--headless", "--hold"] + list(args),
+            paths.fleetref_argv("sim", "--headless", "--hold", *args),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -217,7 +217,7 @@ def idle_mirror(seconds, polling):
     cmd = (
         [PY, "-c", POLLING, sim.port]
         if polling
-        else [PY, "-m", "host_tools.cli", "mirror", "--port", sim.port]
+        else paths.fleetref_argv("mirror", "--port", sim.port)
     )
     proc = subprocess.Popen(
         cmd,

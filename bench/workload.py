@@ -21,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
+from host_tools import paths  # noqa: E402
 from referee import rules, scenarios  # noqa: E402
 from referee.dice import XorShift32  # noqa: E402
 from referee.events import (  # noqa: E402
@@ -77,19 +78,9 @@ def scripted_games():
         out = []
         for name, scenario in SCRIPTS:
             r = subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "host_tools.cli",
-                    "sim",
-                    "--headless",
-                    "--scenario",
-                    scenario,
-                    "--seed",
-                    "1",
-                    "--script",
-                    os.path.join(ROOT, "docs", "scripts", name + ".txt"),
-                ],
+                paths.headless_sim_argv(
+                    scenario, 1, "--script", os.path.join(ROOT, "docs", "scripts", name + ".txt")
+                ),
                 capture_output=True,
                 text=True,
                 cwd=ROOT,

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 
+from host_tools import paths
 from host_tools.tournament import tournament
 from devtools import webshots
 
@@ -42,7 +43,7 @@ def main(argv=None):
     tmp = tempfile.mkdtemp(prefix="fleetref-dashshot-")
     os.chmod(tmp, 0o711)  # Mosquitto started as root runs as the user mosquitto
     env = dict(os.environ, TMPDIR=tmp, FLEETREF_SIM_UNLISTED="1")
-    py = [sys.executable, "-m", "host_tools.cli"]
+    py = paths.fleetref_argv()
     port = webshots.free_port()
     files = tournament.init(os.path.join(tmp, "broker"), len(GAMES), EVENT, port)
     procs = [tournament.run_mosquitto(os.path.join(tmp, "broker", "mosquitto.conf"), port)]  # type: list[subprocess.Popen]

@@ -22,19 +22,7 @@ def scripted_save(scenario="hoth", script=SCRIPT, seed=1):
     """The save dict of ``script`` played on a headless simulator of ``scenario``. Raises
     RuntimeError when the simulator gives no snapshot."""
     r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--scenario",
-            scenario,
-            "--seed",
-            str(seed),
-            "--script",
-            script,
-        ],
+        paths.headless_sim_argv(scenario, seed, "--script", script),
         capture_output=True,
         text=True,
         cwd=paths.ROOT,

@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+from host_tools import paths
+
 CHROMIUM = ("chromium", "chromium-browser")
 DRIVER = ("chromedriver",)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -147,7 +149,7 @@ def main(argv=None):
         print("webshots: " + why, file=sys.stderr)
         return 2
     env = dict(os.environ, TMPDIR=tempfile.mkdtemp(prefix="fleetref-shots-"))
-    py = [sys.executable, "-m", "host_tools.cli"]
+    py = paths.fleetref_argv()
     script = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
     sim = subprocess.Popen(
         py

@@ -1,5 +1,5 @@
 """The numbers a user types on the command line, checked as argparse reads them: a whole
-number or a finite number within bounds. A value out of bounds, ``nan`` or ``inf`` is refused
+number or a finite number within bounds, and the arguments several commands share. A value out of bounds, ``nan`` or ``inf`` is refused
 by argparse in one line (``fleetref CMD: argument --NAME: wants ..., not ...``, exit 2),
 before the command does anything."""
 
@@ -66,3 +66,11 @@ def _span(low, high, above=False):
 def _shown(bound):
     """A bound as typed: 4000000, 0.5."""
     return "%d" % bound if float(bound).is_integer() else "%g" % bound
+
+
+PORT_HELP = "serial port or pseudo-terminal path; auto finds a Pico or a simulator"
+
+
+def add_port_argument(p, help=PORT_HELP):
+    """``--port PORT`` (default ``auto``) on argparse parser ``p``: the board's serial port."""
+    p.add_argument("--port", default="auto", help=help)

@@ -2,8 +2,20 @@
 named in host_tools/__init__.py), and reading the board profiles and roster files a user names."""
 
 import os
+import sys
 
 from host_tools import BOARDS, DEFAULT_BOARD, FIRMWARE, ROOT, ROSTERS  # (paths.ROOT, ...)
+
+
+def fleetref_argv(*args):
+    """The command line (list of str) that runs ``fleetref ARGS`` from this checkout with the
+    running Python: the simulator, benchmarks and tests start the command through it."""
+    return [sys.executable, "-m", "host_tools.cli", *args]
+
+
+def headless_sim_argv(scenario, seed, *args):
+    """``fleetref sim --headless --scenario SCENARIO --seed SEED ARGS`` as fleetref_argv."""
+    return fleetref_argv("sim", "--headless", "--scenario", scenario, "--seed", str(seed), *args)
 
 
 def board_names():

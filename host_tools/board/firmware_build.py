@@ -28,6 +28,7 @@ from host_tools.board.firmware_kit import (  # (the kit, the cache and the sourc
     PICOTOOL_TARBALL,
     RECIPE,
     BuildError,
+    build_parser,
     build_info_text,
     cache_dir,
     extract,
@@ -37,6 +38,7 @@ from host_tools.board.firmware_kit import (  # (the kit, the cache and the sourc
     kit_dir,
     missing,
     sha256_file,
+    skipped,
     source_hash,
 )
 
@@ -91,11 +93,9 @@ def _log_path():
 
 
 def main(argv=None):
-    import argparse
-
-    ap = argparse.ArgumentParser(
-        prog="python -m host_tools.board.firmware_build",
-        description="Build fleetref's MicroPython image for the Pico (or reuse the cached one) "
+    ap = build_parser(
+        "host_tools.board.firmware_build",
+        "Build fleetref's MicroPython image for the Pico (or reuse the cached one) "
         "and print its path, size and sha256.",
     )
     ap.add_argument(
@@ -104,16 +104,8 @@ def main(argv=None):
         choices=sorted(BOARDS),
         help="MicroPython board to build for (default %(default)s)",
     )
-    ap.add_argument(
-        "--skip-missing",
-        action="store_true",
-        help="when the toolchain or kit is missing, say so in one line and exit 0 "
-        "(the tests that need the image then skip)",
-    )
     args = ap.parse_args(argv)
-    why = missing()
-    if why and args.skip_missing and not os.environ.get("FLEETREF_REQUIRE_FIRMWARE"):
-        print("%s; the tests that need the image will skip" % why)
+    if skipped(missing(), args.skip_missing):
         return 0
     try:
         if not cached(args.board):

@@ -71,6 +71,31 @@ def missing():
     return None
 
 
+def build_parser(module, description):
+    """The argparse parser of a build module's command line (``python -m MODULE``), with its
+    ``--skip-missing`` switch (see :func:`skipped`)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m " + module, description=description)
+    ap.add_argument(
+        "--skip-missing",
+        action="store_true",
+        help="when a tool or the kit is missing, say so in one line and exit 0 "
+        "(the tests that need the build then skip)",
+    )
+    return ap
+
+
+def skipped(why, skip_missing):
+    """True, after one line saying so, when ``why`` (missing()'s answer) stops a build and
+    the caller asked to skip it (``--skip-missing``) outside CI (FLEETREF_REQUIRE_FIRMWARE
+    unset): the tests that need the build then skip."""
+    if why and skip_missing and not os.environ.get("FLEETREF_REQUIRE_FIRMWARE"):
+        print("%s; the tests that need it will skip" % why)
+        return True
+    return False
+
+
 def sha256_file(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:

@@ -114,23 +114,13 @@ def build(log=None):
 
 
 def main(argv=None):
-    import argparse
-
-    ap = argparse.ArgumentParser(
-        prog="python -m host_tools.board.unix_build",
-        description="Build MicroPython's unix port from the pinned kit (or reuse the cached "
-        "one) and print its path.",
-    )
-    ap.add_argument(
-        "--skip-missing",
-        action="store_true",
-        help="when the compiler or libffi is missing, say so in one line and exit 0 "
-        "(the tests that need the unix port then skip)",
+    ap = firmware_kit.build_parser(
+        "host_tools.board.unix_build",
+        "Build MicroPython's unix port from the pinned kit (or reuse the cached one) and "
+        "print its path.",
     )
     args = ap.parse_args(argv)
-    why = missing()
-    if why and args.skip_missing and not os.environ.get("FLEETREF_REQUIRE_FIRMWARE"):
-        print("%s; the tests that need it will skip" % why)
+    if firmware_kit.skipped(missing(), args.skip_missing):
         return 0
     try:
         path = build()

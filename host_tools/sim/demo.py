@@ -103,17 +103,7 @@ def mirror_pico(port):
 
 
 def start_sim(seed):
-    cmd = [
-        sys.executable,
-        "-m",
-        "host_tools.cli",
-        "sim",
-        "--headless",
-        "--scenario",
-        "hoth",
-        "--seed",
-        str(seed),
-    ]
+    cmd = paths.headless_sim_argv("hoth", seed)
     env = dict(os.environ, FLEETREF_SIM_UNLISTED="1")  # the demo's board is its own
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=paths.ROOT, env=env)
     first = proc.stdout.readline().strip() if proc.stdout is not None else ""

@@ -68,11 +68,7 @@ def subscribe(client, board):
 
 def add_arguments(p):
     p.add_argument("--broker", required=True, help="mqtt://HOST[:PORT] (mqtts:// for TLS)")
-    p.add_argument(
-        "--event",
-        default=mqttlink.DEFAULT_EVENT,
-        help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT,
-    )
+    mqttlink.add_event_argument(p)
     p.add_argument(
         "--http",
         default=DEFAULT_HTTP,

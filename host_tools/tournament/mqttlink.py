@@ -247,6 +247,13 @@ class Client:
         self.c.loop_stop()
 
 
+def add_event_argument(p):
+    """``--event NAME`` on argparse parser ``p`` (the event's name, default DEFAULT_EVENT)."""
+    p.add_argument(
+        "--event", default=DEFAULT_EVENT, help="the event's name (default %s)" % DEFAULT_EVENT
+    )
+
+
 def add_tls_argument(p):
     p.add_argument(
         "--ca-file",

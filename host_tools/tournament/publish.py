@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 
-from host_tools.argtypes import MAX_BAUD, whole_number
+from host_tools.argtypes import MAX_BAUD, add_port_argument, whole_number
 from host_tools.tournament import mqttlink
 from host_tools.views import webfeed
 
@@ -273,18 +273,10 @@ def will_payload():
 
 
 def add_arguments(p):
-    p.add_argument(
-        "--port",
-        default="auto",
-        help="serial port or pseudo-terminal path; auto finds a Pico or a simulator",
-    )
+    add_port_argument(p)
     p.add_argument("--broker", required=True, help="mqtt://HOST[:PORT] (mqtts:// for TLS)")
     p.add_argument("--table", required=True, help="this table's name (letters, digits, - _)")
-    p.add_argument(
-        "--event",
-        default=mqttlink.DEFAULT_EVENT,
-        help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT,
-    )
+    mqttlink.add_event_argument(p)
     p.add_argument("--user", help="broker user name (fleetref tournament init: the table name)")
     p.add_argument("--password-file", help="file holding the broker password (first line)")
     mqttlink.add_tls_argument(p)

@@ -254,11 +254,7 @@ def add_arguments(p):
     i = sub.add_parser("init", help="write the broker's password file, ACL and configuration")
     i.add_argument("--tables", type=int, required=True, help="how many tables (1-999)")
     i.add_argument("--dir", required=True, help="directory to write into (created)")
-    i.add_argument(
-        "--event",
-        default=mqttlink.DEFAULT_EVENT,
-        help="the event's name (default %s)" % mqttlink.DEFAULT_EVENT,
-    )
+    mqttlink.add_event_argument(i)
     i.add_argument(
         "--listen-port",
         type=whole_number(1, 65535),

@@ -17,7 +17,7 @@ from rich.live import Live
 from rich.text import Text
 
 from host_tools import userfiles
-from host_tools.argtypes import MAX_BAUD, whole_number
+from host_tools.argtypes import MAX_BAUD, add_port_argument, whole_number
 from host_tools.views import clockview, view
 from host_tools.views.gridface import GridFace
 from host_tools.link.mirror import Disagreement, Mirror, MirrorError, find_port
@@ -240,11 +240,7 @@ def live_view(m, stop):
 
 
 def add_arguments(p):
-    p.add_argument(
-        "--port",
-        default="auto",
-        help="serial port or pseudo-terminal path; auto finds a Pico or a simulator",
-    )
+    add_port_argument(p)
     p.add_argument(
         "--log",
         help="write the event log here as JSON lines, the dice lines "

@@ -21,7 +21,7 @@ import os
 import sys
 import threading
 
-from host_tools.argtypes import MAX_BAUD, whole_number
+from host_tools.argtypes import MAX_BAUD, add_port_argument, whole_number
 from host_tools.views import webfeed
 
 COMMAND = "web"  # fleetref web; SUMMARY: its line in fleetref --help (cli.py)
@@ -265,11 +265,7 @@ def follow_in_thread(source, feed, baud=115200, stop=None, on_end=None):
 
 
 def add_arguments(p):
-    p.add_argument(
-        "--port",
-        default="auto",
-        help="serial port or pseudo-terminal path; auto finds a Pico or a simulator",
-    )
+    add_port_argument(p)
     p.add_argument(
         "--http",
         default=DEFAULT_HTTP,
