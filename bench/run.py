@@ -412,6 +412,12 @@ def main():
         "the page are kept (also with --quick or without mosquitto)",
     )
     ap.add_argument(
+        "--no-page",
+        action="store_true",
+        help="leave out the spectator page's heap on MicroPython's unix port (bench/page.py): "
+        "its rows already on the page are kept (also with --quick)",
+    )
+    ap.add_argument(
         "--quick",
         action="store_true",
         help="host figures at small sizes (the tests use it); not for the page",
@@ -433,6 +439,13 @@ def main():
         more, mqtt_notes = mqtt.kept(args.out)
     else:
         more, mqtt_notes = mqtt.measure(), list(mqtt.NOTES)
+    rows += more
+    from bench import page
+
+    if args.no_page or args.quick:
+        more, page_notes = page.kept(args.out)
+    else:
+        more, page_notes = page.measure(), list(page.NOTES)
     rows += more
     out = [
         "# Performance",
@@ -456,6 +469,7 @@ def main():
         + host.notes_after()
         + rp2_notes
         + mqtt_notes
+        + page_notes
     )
     with open(args.out, "w") as f:
         f.write("\n".join(out) + "\n")
