@@ -11,4 +11,4 @@ non-blocking or awaited. ``SERVICES`` names them (profile ``network.services``),
 """
 
 # service name -> module under referee.net
-SERVICES = ()
+SERVICES = (("mqtt", "mqtt"),)
