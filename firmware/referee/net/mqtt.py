@@ -32,13 +32,12 @@ subscribers with persistent sessions are back first (as ``fleetref publish``).
 
 import asyncio
 
-from referee.ticks import ticks_diff, ticks_ms
+from referee.ticks import ticks_add, ticks_diff, ticks_ms
 from referee.net import mqtt_messages as messages, mqtt_wire as wire
 
 POLL_MS = 150  # how often the game's seq is looked at
 CONNECT_MS = 5000  # TCP connect, then the CONNACK, each within this
-ANSWER_MS = 5000  # a write taken, the SUBACK
-RETAINED_MS = 500  # after the SUBACK, the wait for the retained state
+ANSWER_MS = 5000  # a write taken; the own status echoed by the broker
 DEAD_MS = 8000  # an answer owed (PUBACK, PINGRESP) for this long: the link is dead
 KEEPALIVE_S = 10  # MQTT keep-alive: a PINGREQ after half of it without sending
 RESYNC_MS = 3000  # after a reconnect, before the events are sent again
@@ -141,33 +140,41 @@ class Publisher:
         except (OSError, EOFError):
             self.broken = True
 
-    async def read_retained(self, reader):
-        """Subscribe to the table's own state and read the broker's retained copy back:
-        ``(gid, acked_seq)`` or ``(None, 0)``. Refused when the broker denies the topic."""
-        await self.send(wire.subscribe(ID_SUB, self.topics[1]))
+    async def announce(self, reader):
+        """Subscribe to the table's own state and status, publish the retained ``online``
+        status and read it back: ``(gid, acked_seq)`` of the retained state the broker holds,
+        or ``(None, 0)``. A broker acknowledges and drops a publish its access list denies
+        (MQTT 3.1.1), so without the echo within ANSWER_MS the table or the user does not
+        match its access list: Refused."""
+        own = self.topics[1:]
+        await self.send(wire.subscribe(ID_SUB, own))
+        mine = messages.status_message(True)
         got = (None, 0)
-        wait = ANSWER_MS
+        end = ticks_add(ticks_ms(), ANSWER_MS)
         while True:
+            left = ticks_diff(end, ticks_ms())
+            if left <= 0:
+                raise Refused(
+                    "the broker drops what table %s publishes as user %s: the table or the "
+                    "user in mqtt.json does not match its access list"
+                    % (self.cfg["table"], self.cfg.get("user") or "none")
+                )
             try:
-                head, body = await asyncio.wait_for_ms(wire.read_packet(reader), wait)
+                head, body = await asyncio.wait_for_ms(wire.read_packet(reader), left)
             except asyncio.TimeoutError:
-                break
-            if head & 0xF0 == wire.SUBACK and wire.packet_id(body) == ID_SUB:
-                if body[-1] & 0x80:
-                    raise Refused(
-                        "the broker denies table %s's topics to user %s: the table or the "
-                        "user in mqtt.json does not match its access list"
-                        % (self.cfg["table"], self.cfg.get("user") or "none")
-                    )
-                wait = RETAINED_MS
-            elif head & 0xF0 == wire.PUBLISH:
+                continue
+            kind = head & 0xF0
+            if kind == wire.SUBACK and wire.packet_id(body) == ID_SUB:
+                await self.publish(2, mine, ID_STATUS, True)  # after the retained ones
+            elif kind == wire.PUBLISH:
                 topic, payload = wire.published(body, head)
-                if topic == self.topics[1]:
+                if topic == own[0]:
                     got = resume_point(payload)
-                    break
+                elif topic == own[1] and not head & 1 and payload == mine.encode():
+                    break  # its own status, live (not the retained copy): it may write
             else:
                 self.took(head, body)
-        await self.send(wire.unsubscribe(ID_UNSUB, self.topics[1]))
+        await self.send(wire.unsubscribe(ID_UNSUB, own))
         return got
 
     # ---- one link ------------------------------------------------------------------------
@@ -214,7 +221,7 @@ class Publisher:
         code = body[1]
         if code:
             raise Refused(wire.REFUSALS[code - 1] if code <= 5 else "CONNACK %d" % code)
-        gid, acked = await self.read_retained(reader)
+        gid, acked = await self.announce(reader)
         app = self.app
         if self.gid != app.gid:
             self.gid, self.acked = app.gid, UNKNOWN
@@ -223,7 +230,6 @@ class Publisher:
         self.acked = min(self.acked, acked if gid == app.gid else 0, top)
         self.sent = self.acked
         self.state_seq = -1
-        await self.publish(2, messages.status_message(True), ID_STATUS, True)
         self.sessions += 1
         self.said = None
 

@@ -75,14 +75,19 @@ def publish_head(topic, payload_len, packet_id, retain=False):
     return bytes((head,)) + length_bytes(len(var) + payload_len) + var
 
 
-def subscribe(packet_id, topic):
-    """SUBSCRIBE to ``topic`` at QoS 0 (the broker sends retained messages on it at once)."""
-    body = bytes((packet_id >> 8, packet_id & 0xFF)) + text(topic) + b"\x00"
+def subscribe(packet_id, topics):
+    """SUBSCRIBE to ``topics`` (a tuple of bytes) at QoS 0 (the broker sends the retained
+    messages on them at once, after its SUBACK)."""
+    body = bytes((packet_id >> 8, packet_id & 0xFF))
+    for topic in topics:
+        body += text(topic) + b"\x00"
     return b"\x82" + length_bytes(len(body)) + body
 
 
-def unsubscribe(packet_id, topic):
-    body = bytes((packet_id >> 8, packet_id & 0xFF)) + text(topic)
+def unsubscribe(packet_id, topics):
+    body = bytes((packet_id >> 8, packet_id & 0xFF))
+    for topic in topics:
+        body += text(topic)
     return b"\xa2" + length_bytes(len(body)) + body
 
 
