@@ -30,12 +30,12 @@ from support.mqtt import EVENT, Recorder, dashboard, wait_until
 from support.web import get_json
 
 
-def play(board, keys=KEYS):
+def play(board, keys=KEYS, pace=0.05):
     """Send ``keys`` over serial; the ``ev`` lines they made (dicts, in order)."""
     evs = []
     for key in keys:
         board.send(json.dumps({"c": "key", "key": key}))
-        time.sleep(0.05)
+        time.sleep(pace)
     while len(evs) < len(keys):
         evs.append(board.until(is_ev, 20))
     return evs
@@ -191,3 +191,31 @@ def test_the_wifi_dropping_mid_game_loses_no_event(broker, procs, tmp_path):
     os.remove(down)
     every = list(range(1, EVENTS + 1))
     wait_until(lambda: sorted(seqs_once(rec.of("/events"))) == every, 20, 0.2)
+
+
+def test_events_older_than_the_window_come_from_the_journal(broker, procs, tmp_path):
+    """Wi-Fi down from boot while more events than the board's RAM window holds (256) are
+    played: once it is up, every seq reaches the broker once, the oldest read from the
+    journal (no hash: the journal keeps none), the newest with the board's hashes."""
+    rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="journal-reader")
+    procs.append(rec)
+    flash = tmp_path / "flash"
+    write_settings(broker, flash)
+    down = tmp_path / "wifi-down"
+    down.write_text("")
+    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
+    procs.append(board)
+    lines = play(board, KEYS[:2] + ("dmg+", "undo") * 150, pace=0.002)
+    final = snap(board)
+    assert final["seq"] == len(lines) == 302
+    os.remove(down)
+    every = list(range(1, 303))
+    wait_until(lambda: sorted(seqs_once(rec.of("/events"))) == every, 30, 0.2)
+    once = seqs_once(rec.of("/events"))
+    old = [s for s in every if once[s]["hash"] == ""]
+    assert old and old == list(range(1, len(old) + 1)), old  # the oldest, from flash
+    for line in lines:
+        e = once[line["seq"]]
+        assert e["ev"] == line["ev"]
+        assert e["hash"] in ("", line["hash"]) and (e["board_hash"] or "") == e["hash"]
+    assert once[302]["hash"] == final["state_hash"]

@@ -66,7 +66,7 @@ class Publisher:
         self.acked = UNKNOWN  # newest seq the broker acknowledged, all before it too
         self.sent = 0  # newest seq sent
         self.state_seq = -1  # seq of the newest retained state sent
-        self.state_at = 0
+        self.state_at = ticks_add(ticks_ms(), -STATE_MS)  # (ticks wrap: never 0)
         self.sessions = 0  # links made so far
         self.writer = None
         self.broken = False
@@ -103,20 +103,24 @@ class Publisher:
             ev, h = game.event(seq), game.event_hash(seq)
         else:
             ev, h = self.from_journal(seq), ""
+        if ev is None:  # lost from the journal (a damaged one, repaired): skipped
+            self.say("event %d is no longer on the journal: not published" % seq)
+            self.sent = seq
+            if self.acked == seq - 1:
+                self.acked = seq
+            return
         msg = messages.event_message(app, self.cfg["table"], seq, ev, h)
         await self.publish(0, msg, 1 + seq % IDS)
         self.sent = seq
 
     def from_journal(self, seq):
         """Event ``seq``, older than the game's window, read from the journal as the serial
-        ``events`` command reads it. OSError when the journal no longer holds it."""
+        ``events`` command reads it; None when the journal no longer holds it."""
         journal = self.app.journal
         if journal is not None:
             for got, ev in journal.events(seq - 1):
-                if got == seq:
-                    return ev
-                break
-        raise OSError("event %d is not in the journal" % seq)
+                return ev if got == seq else None
+        return None
 
     # ---- reading -------------------------------------------------------------------------
     def took(self, head, body):
@@ -245,25 +249,53 @@ class Publisher:
                 await asyncio.sleep_ms(POLL_MS)
                 continue
             hold = None
-            game = app.game
-            if game is not None:
-                if app.gid != self.gid:  # a new game: everything of it is news
-                    self.gid, self.acked, self.sent, self.state_seq = app.gid, 0, 0, -1
-                top = game.seq
-                while self.sent < top and self.sent - self.acked < WINDOW:
-                    await self.send_event(self.sent + 1)
-                if (
-                    self.acked >= top
-                    and self.state_seq != top
-                    and ticks_diff(now, self.state_at) >= STATE_MS
-                ):
-                    await self.send_state(top, now)
+            if self.news(now):  # (a coroutine only then: nothing allocated while idle)
+                await self.catch_up(now)
             if ticks_diff(now, self.sent_at) > KEEPALIVE_S * 500:
                 if self.owed_since is None:
                     self.owed_since = now
                 await self.send(wire.PINGREQ)
+            game = app.game
             behind = game is not None and self.sent < game.seq
             await asyncio.sleep_ms(POLL_MS if not behind else 10)
+
+    def news(self, now):
+        """True when the broker lacks an event or the state that can go now."""
+        app = self.app
+        game = app.game
+        if game is None:
+            return False
+        top = game.seq
+        return (
+            app.gid != self.gid
+            or (self.sent < top and self.sent - self.acked < WINDOW)
+            or (
+                self.acked >= top
+                and self.state_seq != top
+                and ticks_diff(now, self.state_at) >= STATE_MS
+            )
+        )
+
+    async def catch_up(self, now):
+        """The events the broker lacks, WINDOW unacknowledged at most, then the state once
+        they are all acknowledged (STATE_MS apart at most). A game loaded meanwhile (the
+        referee's ``game`` replaced during a send) stops this round."""
+        app = self.app
+        game = app.game
+        if game is None:
+            return
+        if app.gid != self.gid:  # a new game: everything of it is news
+            self.gid, self.acked, self.sent, self.state_seq = app.gid, 0, 0, -1
+        while app.game is game and self.sent < game.seq and self.sent - self.acked < WINDOW:
+            await self.send_event(self.sent + 1)
+        top = game.seq
+        if (
+            app.game is game
+            and self.acked >= top
+            and self.state_seq != top
+            and ticks_diff(now, self.state_at) >= STATE_MS
+        ):
+            await self.send_state(top, now)
 
     async def send_state(self, seq, now):
         cfg = self.cfg
