@@ -84,12 +84,15 @@ def press(board, key, timeout=10.0):
     return time.perf_counter() - t0, got
 
 
-def keys_timed(board, n=12):
-    """Seconds from each key to its ``ev`` line, for ``n`` keys that each make an event (a
-    hit marked with the damage key, then its undo), after the initiative and the phase."""
-    press(board, "roll")
-    press(board, "phase")
-    return [press(board, ("dmg+", "undo")[i % 2])[0] for i in range(n)]
+def keys_timed(board, n=12, gap=0.0):
+    """Seconds from each key to its ``ev`` line: the initiative, the phase, then ``n`` keys
+    that each make an event (a hit marked with the damage key, then its undo), ``gap``
+    seconds apart."""
+    timed = [press(board, "roll")[0], press(board, "phase")[0]]
+    for i in range(n):
+        time.sleep(gap)
+        timed.append(press(board, ("dmg+", "undo")[i % 2])[0])
+    return timed
 
 
 def snap(board):
