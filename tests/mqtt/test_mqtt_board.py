@@ -1,14 +1,16 @@
 """A Pico W publishing its own game (firmware/referee/net/mqtt.py) on MicroPython's unix port,
 against a real Mosquitto with `fleetref tournament init`'s credentials and access list: a game
 played with keys over serial reaches `fleetref dashboard` with the board's hashes, every seq
-once; the broker stopped or killed mid-game and restarted loses and duplicates no event; a
-table's board with another table's credentials publishes nothing; with the broker down or
-hanging, keys get their ``ev`` lines as promptly as without the service; the password shows
-nowhere (serial, the board's folder, stderr)."""
+once; the broker stopped or killed mid-game and restarted, or the Wi-Fi dropping, loses and
+duplicates no event, and events older than the RAM window come from the journal; a table's
+board with another table's credentials publishes nothing; with the broker down or hanging,
+keys get their ``ev`` lines as promptly as without the service; the password shows nowhere
+(serial, the board's folder, stderr); the publisher's loop allocates nothing while idle."""
 
 import json
 import os
 import signal
+import subprocess
 import time
 
 import pytest
@@ -27,7 +29,12 @@ from support.boardmqtt import (
     write_settings,
 )
 from support.mqtt import EVENT, Recorder, dashboard, wait_until
+from support import ROOT
+from support.unixport import NETWORK_STAND_IN, micropython_unix
 from support.web import get_json
+
+IDLE = os.path.join(ROOT, "tests", "mpvm", "mqtt_idle.py")
+FIRMWARE = os.path.join(ROOT, "firmware")
 
 
 def play(board, keys=KEYS, pace=0.05):
@@ -219,3 +226,26 @@ def test_events_older_than_the_window_come_from_the_journal(broker, procs, tmp_p
         assert e["ev"] == line["ev"]
         assert e["hash"] in ("", line["hash"]) and (e["board_hash"] or "") == e["hash"]
     assert once[302]["hash"] == final["state_hash"]
+
+
+def test_the_publisher_allocates_nothing_while_the_game_is_idle():
+    """Its loop over a second without news (the collector off): no byte allocated over its
+    ticks; the same loop with a state to send allocates (so the count can fail)."""
+
+    def run(*extra):
+        env = dict(os.environ, MICROPYPATH="%s:%s:.frozen" % (NETWORK_STAND_IN, FIRMWARE))
+        r = subprocess.run(
+            [micropython_unix(), IDLE, *extra],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            timeout=60,
+            check=False,
+        )
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout.strip().splitlines()[-1])
+
+    idle, busy = run(), run("busy")
+    assert idle["ticks"] >= 5 and idle["allocated"] == 0 and idle["caught"] == 0, idle
+    assert busy["caught"] >= 5 and busy["allocated"] > 0, busy
