@@ -249,3 +249,19 @@ def test_the_publisher_allocates_nothing_while_the_game_is_idle():
     idle, busy = run(), run("busy")
     assert idle["ticks"] >= 5 and idle["allocated"] == 0 and idle["caught"] == 0, idle
     assert busy["caught"] >= 5 and busy["allocated"] > 0, busy
+
+
+def test_bad_settings_give_one_line_and_the_game_goes_on(tmp_path, procs):
+    flash = tmp_path / "flash"
+    password = settings_for(flash, 1883)
+    path = flash / "mqtt.json"
+    cfg = json.loads(path.read_text())
+    cfg["host"] = "broker.local"  # a name: the board resolves none
+    path.write_text(json.dumps(cfg))
+    board = start(flash)
+    procs.append(board)
+    said = board.until(lambda m: isinstance(m, dict) and m.get("src") == "mqtt", 10)
+    assert "host must be an IPv4 address" in said["msg"]
+    assert max(keys_timed(board, 4)) < 1.0
+    password_nowhere(board, flash, password)
+    assert sum('"src": "mqtt"' in line for line in board.seen) == 1
