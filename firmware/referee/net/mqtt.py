@@ -110,8 +110,8 @@ class Publisher:
                 self.acked = seq
             return
         msg = messages.event_message(app, self.cfg["table"], seq, ev, h)
+        self.sent = seq  # before the send: its PUBACK may be read while it is awaited
         await self.publish(0, msg, 1 + seq % IDS)
-        self.sent = seq
 
     def from_journal(self, seq):
         """Event ``seq``, older than the game's window, read from the journal as the serial
