@@ -408,8 +408,9 @@ def main():
     ap.add_argument(
         "--no-mqtt",
         action="store_true",
-        help="leave out the MQTT figures (bench/mqtt.py): the MQTT rows already on "
-        "the page are kept (also with --quick or without mosquitto)",
+        help="leave out the MQTT figures (bench/mqtt.py, bench/mqtt_board.py): the rows "
+        "already on the page are kept (also with --quick, without mosquitto or, for the "
+        "board's publisher, without MicroPython's unix port)",
     )
     ap.add_argument(
         "--no-page",
@@ -447,6 +448,14 @@ def main():
     else:
         more, page_notes = page.measure(), list(page.NOTES)
     rows += more
+    from bench import mqtt_board
+    from host_tools.board import unix_build
+
+    if args.no_mqtt or args.quick or not mosquitto_path() or unix_build.missing():
+        more, board_mqtt_notes = mqtt_board.kept(args.out)
+    else:
+        more, board_mqtt_notes = mqtt_board.measure(), list(mqtt_board.NOTES)
+    rows += more
     out = [
         "# Performance",
         "",
@@ -470,6 +479,7 @@ def main():
         + rp2_notes
         + mqtt_notes
         + page_notes
+        + board_mqtt_notes
     )
     with open(args.out, "w") as f:
         f.write("\n".join(out) + "\n")

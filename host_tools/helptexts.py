@@ -83,7 +83,8 @@ kept. docs/mqtt.md.""",
 Mosquitto password file, an access list (each table may write only its own messages, the
 dashboard may only read), a configuration that listens on this computer and one password
 file per user for fleetref publish and fleetref dashboard. Passwords are random; the files
-the broker reads are readable by its user only.""",
+the broker reads are readable by its user only. tournament board puts a table's broker
+address and credentials on a Pico W, which then publishes its game itself.""",
 }
 
 # (command, argument) -> help, for the arguments a command declares without one
@@ -96,5 +97,6 @@ ARG_HELP = {
     ("save", "file"): "the file to write (JSON)",
     ("load", "file"): "a saved game: a file of fleetref save or fleetref mirror --log",
     ("roster", "roster_cmd"): "check a roster file, or push it onto a board",
-    ("tournament", "action"): "what to do (init: write the broker's files)",
+    ("tournament", "action"): "what to do (init: write the broker's files; "
+    "board: a Pico W's broker settings)",
 }

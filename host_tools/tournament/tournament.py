@@ -261,9 +261,16 @@ def add_arguments(p):
         default=mqttlink.DEFAULT_PORT,
         help="the broker's port on 127.0.0.1 (default %d)" % mqttlink.DEFAULT_PORT,
     )
+    from host_tools.tournament import boardsettings
+
+    boardsettings.add_arguments(sub)
 
 
 def main(args):
+    if args.action == "board":
+        from host_tools.tournament import boardsettings
+
+        return boardsettings.main(args)
     try:
         files = init(args.dir, args.tables, args.event, args.listen_port)
     except (mqttlink.MqttError, OSError) as e:

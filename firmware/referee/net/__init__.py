@@ -11,4 +11,7 @@ non-blocking or awaited. ``SERVICES`` names them (profile ``network.services``),
 """
 
 # service name -> module under referee.net
-SERVICES = (("page", "page"),)  # the spectator page (docs/board-page.md)
+SERVICES = (
+    ("mqtt", "mqtt"),  # the tournament broker (docs/mqtt.md section 5)
+    ("page", "page"),  # the spectator page (docs/board-page.md)
+)

@@ -1,0 +1,151 @@
+"""What the board publishes (docs/mqtt.md section 1, the payloads of ``fleetref publish``):
+the event message, the retained state and status, read from the referee as it stands. The
+board has no replica, so ``board_hash`` is its own ``hash``. Each message is built when it is
+sent and dropped after (no copy of the game is kept), and the settings file is read here.
+
+Times (``t``, unix seconds) come from the board's clock; a clock that was never set (before
+2023) gives none (null), and the dashboard then has no time of the table's last news.
+"""
+
+import json
+import time
+
+from referee.events import EV_UNDO, NONE
+from referee.fleet import STATUS_NAMES
+
+RECENT = 5  # newest events' sentences in the state, as the laptop publisher sends
+CLOCK_SET_AFTER = 1700000000  # unix seconds: a clock behind this was never set
+# the settings file's fields: (name, type) ; "user" and "password" may be absent (no login)
+FIELDS = (("host", str), ("port", int), ("event", str), ("table", str))
+
+
+def read_settings(path):
+    """The settings at ``path`` (JSON: ``host`` an IPv4 address, ``port``, ``event``,
+    ``table``, optional ``user`` and ``password``) as a dict. ValueError or OSError (one
+    line, never holding the password) when missing or malformed."""
+    with open(path) as f:
+        try:
+            cfg = json.load(f)
+        except ValueError:
+            raise ValueError("%s is not JSON" % path)
+    if not isinstance(cfg, dict):
+        raise ValueError("%s is not a JSON object" % path)
+    for name, kind in FIELDS:
+        if not isinstance(cfg.get(name), kind):
+            raise ValueError("%s needs %s (%s)" % (path, name, kind.__name__))
+    for name in ("user", "password"):
+        if not isinstance(cfg.get(name, ""), str):
+            raise ValueError("%s: %s must be text" % (path, name))
+    parts = cfg["host"].split(".")
+    if len(parts) != 4 or not all(p.isdigit() and int(p) < 256 for p in parts):
+        raise ValueError("%s: host must be an IPv4 address (the board resolves no names)" % path)
+    return cfg
+
+
+def now():
+    """Unix seconds (float) from the board's clock, or None when it was never set."""
+    t = time.time()
+    return t if t > CLOCK_SET_AFTER else None
+
+
+def sentence(text):
+    """``text`` with a capital first letter and a full stop (host_tools.views.webfeed's)."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def event_sentence(game, seq, ev):
+    """The firmware's sentence for event ``seq`` (referee/texts.py); results are read from
+    the game only for its newest event."""
+    from referee.texts import event_text
+
+    return sentence(event_text(game, ev, seq, seq == game.seq))
+
+
+def event_message(app, table, seq, ev, state_hash):
+    """The event message (str, JSON) of event ``seq`` (``ev``: its tuple) of ``app``'s game;
+    ``state_hash`` the board's hash after it ("" for one streamed from the journal, which
+    holds none). ``round``/``phase`` are the game's when it is the newest event, else null
+    (as the laptop publisher sends an event of a catch-up)."""
+    game = app.game
+    newest = seq == game.seq
+    undone = None
+    if newest and ev[0] == EV_UNDO:
+        from referee.texts import undone_seq
+
+        undone = undone_seq(game, seq)
+    return json.dumps(
+        {
+            "seq": seq,
+            "ev": [ev[0], ev[1], ev[2], ev[3]],
+            "hash": state_hash,
+            "board_hash": state_hash or None,
+            "text": event_sentence(game, seq, ev),
+            "round": game.round if newest else None,
+            "phase": game.phase_name() if newest else None,
+            "undone": undone,
+            "gid": app.gid,
+            "table": table,
+            "t": now(),
+        }
+    )
+
+
+def ship(game, i):
+    """The fields of ship ``i`` the dashboard reads (host_tools/tournament/tables.py)."""
+    return {
+        "i": i,
+        "name": game.names[i],
+        "side": game.side[i],
+        "hp": [game.hp1[i], game.hp2[i]],
+        "damage": game.dmg[i],
+        "status": STATUS_NAMES[game.status(i)],
+    }
+
+
+def state_message(app, event, table, acked_seq):
+    """The retained state (str, JSON): the fields of the board's ``snap`` the dashboard reads
+    (seq, gid, state_hash, scenario, ruleset, sides, round, phase, initiative, ships,
+    winner, the clock as the board has it now), with ``board_hash`` (= ``state_hash``),
+    ``hash_match`` (true), ``table``, ``event``, ``t``, ``acked_seq``, ``link`` (true: the
+    board is its own link) and ``recent`` ([[seq, sentence], ...] of the newest events)."""
+    from referee import extensions
+
+    game = app.game
+    seq = game.seq
+    h = game.state_hash()
+    first = max(game.base_seq + 1, seq - RECENT + 1)
+    out = {
+        "seq": seq,
+        "gid": app.gid,
+        "state_hash": h,
+        "board_hash": h,
+        "hash_match": True,
+        "scenario": game.roster_name,
+        "ruleset": game.rules.name,
+        "sides": list(game.side_names),
+        "round": game.round,
+        "phase": game.phase_name(),
+        "initiative": None if game.init == NONE else game.init,
+        "ships": [ship(game, i) for i in range(game.n)],
+        "winner": game.winner(),
+        "table": table,
+        "event": event,
+        "t": now(),
+        "acked_seq": acked_seq,
+        "link": True,
+        "recent": [[s, event_sentence(game, s, game.event(s))] for s in range(first, seq + 1)],
+    }
+    extensions.view(game, out, app)  # "clock": the time banks as the board has them now
+    return json.dumps(out)
+
+
+def status_message(online):
+    """The retained status: ``{"online": true, "t": ...}``; the will is ``{"online": false}``
+    with no time (fixed at connect time: docs/mqtt.md section 1)."""
+    if not online:
+        return '{"online": false}'
+    return json.dumps({"online": True, "t": now()})
