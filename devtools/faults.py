@@ -74,7 +74,10 @@ def referee(fs, out, seed=99):
     return app
 
 
-def _candidates(g, rng):
+def candidates(g, rng):
+    """The events one random step may submit to the game ``g`` (any of them may be refused):
+    phase, initiative, hit, undo, counter, launch and full-power (kind 6, smb), their fields
+    drawn from ``rng``."""
     n = g.n
     return [
         (G.EV_PHASE, 0, 0, 0),
@@ -106,7 +109,7 @@ class Played:
         self.hashes = [g.state_hash()]
         self.events = []
         while g.seq < events:
-            ev = rng.choice(_candidates(g, rng))
+            ev = rng.choice(candidates(g, rng))
             if ev[0] == G.EV_UNDO and rng.random() < 0.7:
                 continue
             if g.check(ev) is None:

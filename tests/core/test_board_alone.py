@@ -4,11 +4,10 @@ code; the marked ship no longer shares yellow with counters and phases; a dark c
 the fleets; the keypad base's numbers mode; `fleetref legend` lined up with the grid rows."""
 
 import json
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 from support import ROOT
+from support.process import cli
 from support.game import make_referee
 from referee import glyphs, overlay, render
 from referee.render import Renderer
@@ -132,24 +131,7 @@ def test_keypad_numbers_mode_shows_round_phase_and_dice():
 
 def test_legend_rows_line_up_with_the_grid(tmp_path):
     out = tmp_path / "hoth.svg"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "legend",
-            "--scenario",
-            "hoth",
-            "--pitch",
-            "10",
-            "--out",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+    r = cli("legend", "--scenario", "hoth", "--pitch", "10", "--out", str(out))
     assert r.returncode == 0, r.stderr
     root = ET.parse(out).getroot()
     ns = "{http://www.w3.org/2000/svg}"
@@ -170,11 +152,5 @@ def test_legend_rows_line_up_with_the_grid(tmp_path):
     texts = [t.text for t in root.iter(ns + "text")]
     assert "rapid" in texts and "held: attack" in texts  # smb's key map
     assert any("not in this phase" in (t or "") for t in texts)
-    r = subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", "legend", "--scenario", "hot"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+    r = cli("legend", "--scenario", "hot")
     assert r.returncode == 2 and "did you mean 'hoth'" in r.stderr

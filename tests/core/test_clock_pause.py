@@ -5,9 +5,7 @@ host is told by a `clock` line; the pad pauses and resumes them with a long pres
 restored after a restart runs its clock again without waiting for an event."""
 
 import json
-import os
 
-from support import ROOT
 from support.game import default_board, make_referee
 from referee.clock import Clock, clock_of
 from referee.events import EV_CLOCK
@@ -157,19 +155,11 @@ def test_grid_warns_under_five_minutes():
 
 
 def test_a_restored_game_runs_its_clock_without_waiting_for_an_event(tmp_path):
-    from referee.app import Referee
-    from referee.dice import Dice, XorShift32
     from referee.journal import Journal, OSFS
+    from support.game import bare_referee
 
     def board():
-        out = []
-        a = Referee(
-            default_board(),
-            os.path.join(ROOT, "firmware", "rosters"),
-            out.append,
-            Dice(XorShift32(3)),
-            12,
-        )
+        a, out = bare_referee(3)
         a.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
         return a, out
 

@@ -5,12 +5,11 @@ field is refused in one line that names it, the game in play unchanged; `fleetre
 `--clock MINUTES` and `--setting NAME=VALUE`."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from support import ROOT
+from support.process import cli
 from support.game import make_referee
 from referee import rules, scenarios
 from referee.game import Game
@@ -78,25 +77,7 @@ def test_unknown_or_bad_settings_are_refused_in_one_line(load, words):
 
 def sim(*args):
     script = ROOT + "/tests/scripts/clock-roll.txt"
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--seed",
-            "1",
-            *args,
-            "--script",
-            script,
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
+    return cli("sim", "--headless", "--seed", "1", *args, "--script", script)
 
 
 @pytest.mark.parametrize(

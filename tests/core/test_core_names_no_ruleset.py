@@ -5,11 +5,10 @@ code is imported only when a game uses it."""
 import ast
 import glob
 import os
-import subprocess
-import sys
 
 from referee.rules import RULESETS
 from support import ROOT
+from support.process import python
 
 FW = os.path.join(ROOT, "firmware", "referee")
 RULES_DIR = os.path.join(FW, "rules")
@@ -120,8 +119,6 @@ def test_a_ruleset_is_imported_only_when_a_game_uses_it():
         "norm, raw = scenarios.load_text(open('firmware/rosters/squadrons-d6-example.json').read())\n"
         "print(sorted(m for m in sys.modules if m.startswith('referee.rules.')))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False
-    )
+    out = python("-c", code)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "['referee.rules.base', 'referee.rules.squadrons_d6']"

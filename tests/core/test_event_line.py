@@ -9,6 +9,7 @@ import sys
 from hypothesis import given, settings, strategies as st
 
 from support.game import make_referee
+from support.registries import rulesets_missing_from
 from referee import rules
 from referee.events import CORE_NAMES, EV_HIT, EV_UNDO
 from referee.protocol import ev_line
@@ -24,7 +25,7 @@ SCENARIO = {
 
 
 def test_every_ruleset_has_a_scenario_here():
-    missing = sorted(set(rules.RULESETS) - set(SCENARIO))
+    missing = rulesets_missing_from(SCENARIO)
     assert not missing, (
         "SCENARIO in tests/core/test_event_line.py has no entry for %s: add the ruleset's "
         "name with a shipped scenario of it, as its example (%s) (CONTRIBUTING.md, "

@@ -9,10 +9,9 @@ import glob
 import importlib
 import json
 import os
-import subprocess
-import sys
 
 from support import ROOT
+from support.process import python
 from support.game import make_referee
 from referee import extensions
 from referee.events import EV_CLOCK
@@ -200,9 +199,7 @@ IMPORTS = (
 
 
 def test_a_game_without_clocks_imports_no_clock_module():
-    out = subprocess.run(
-        [sys.executable, "-c", IMPORTS], capture_output=True, text=True, cwd=ROOT, check=False
-    )
+    out = python("-c", IMPORTS)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["False ()", "True ['referee.clock']"]
 

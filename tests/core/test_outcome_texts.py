@@ -4,7 +4,7 @@ the Empire wins by destroying the Troop Transport, the Rebels by its exit by the
 
 import json
 
-from support.game import make_referee
+from support.game import events, make_referee
 from referee.views import event_text
 from referee.texts import outcome, with_consequences, win_text
 from host_tools.link.replica import Replica
@@ -213,16 +213,7 @@ def test_ionized_star_destroyer_says_ionized():
     from referee.texts import ship_state, add_states
 
     g = play(
-        [
-            (1, 15, 8, 1),
-            (4, 0, 0, 0),
-            (11, 0, 1, 0),
-            (11, 4, 1, 0),
-            (11, 5, 1, 0),
-            (11, 6, 1, 0),
-            (4, 0, 0, 0),
-            (17, 0, 20, 0),
-        ]
+        events("1 15 8 1; 4 0 0 0; 11 0 1 0; 11 4 1 0; 11 5 1 0; 11 6 1 0; 4 0 0 0; 17 0 20 0")
     )
     assert ship_state(g, 0) == "ok, ionized next round"
     assert g.submit((4, 0, 0, 0)) is None
@@ -237,15 +228,7 @@ def test_destroyed_infinite_fighter_goes_back_to_the_pool_in_words():
     app, _ = make_referee("swsb-example")
     g = app.game
     t = []
-    for ev in [
-        (1, 12, 8, 1),
-        (4, 0, 0, 0),
-        (7, 7, 0, 0),
-        (4, 0, 0, 0),
-        (2, 7, 1, 255),
-        (4, 0, 0, 0),
-        (4, 0, 0, 0),
-    ]:
+    for ev in events("1 12 8 1; 4 0 0 0; 7 7 0 0; 4 0 0 0; 2 7 1 255; 4 0 0 0; 4 0 0 0"):
         before = outcome(g)
         assert g.submit(ev) is None
         t.append(with_consequences(event_text(g, ev, g.seq), before, g, ev))

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from support.game import make_referee
+from support.registries import rulesets_missing_from
 from referee import rules as rulesets
 from referee.events import EV_CLOCK
 from referee.events import EV_INIT, EV_HIT, EV_COUNTER, EV_PHASE, EV_UNDO, EV_LAUNCH
@@ -36,14 +37,26 @@ SMB_FIRING = [{"c": "roll", "values": [3, 12]}, {"c": "phase"}]
 SMB_FIRING += [{"c": "move", "ship": i} for i in (4, 5, 6, 0)] + [{"c": "phase"}]
 
 # kind -> (serial lines first, pad actions) or the reason (str) there is no pad action
+# the core's kinds on the pad of the swsb family (an initiative roll, a fleet command chart)
+SWSB_CORE = {
+    EV_INIT: ([], ["roll"]),
+    EV_HIT: ([], ["dmg+"]),
+    EV_COUNTER: (MOVING, ["opt2"]),
+    EV_PHASE: ([], ["phase"]),
+    EV_UNDO: (ROLL, ["undo"]),
+    EV_LAUNCH: ([], ["launch"]),
+}
+# ... and of the rulesets without an initiative roll or a chart
+NO_ROLL_CORE = {
+    EV_INIT: NO_ROLL,
+    EV_HIT: ([], ["dmg+"]),
+    EV_COUNTER: NO_CHART,
+    EV_PHASE: ([], ["phase"]),
+    EV_LAUNCH: ([], ["launch"]),
+}
 TABLE = {
     "swsb": {
-        EV_INIT: ([], ["roll"]),
-        EV_HIT: ([], ["dmg+"]),
-        EV_COUNTER: (MOVING, ["opt2"]),
-        EV_PHASE: ([], ["phase"]),
-        EV_UNDO: (ROLL, ["undo"]),
-        EV_LAUNCH: ([], ["launch"]),
+        **SWSB_CORE,
         8: (SWSB_FIRING, ["mark", "side", "alt2", "alt1"]),
         9: ([], ["mark", "side", "alt1"]),
         10: ([], ["mark", "sel+", "alt3"]),
@@ -51,12 +64,7 @@ TABLE = {
         EV_CLOCK: CLOCK,
     },
     "swsb-addon": {
-        EV_INIT: ([], ["roll"]),
-        EV_HIT: ([], ["dmg+"]),
-        EV_COUNTER: (MOVING, ["opt2"]),
-        EV_PHASE: ([], ["phase"]),
-        EV_UNDO: (ROLL, ["undo"]),
-        EV_LAUNCH: ([], ["launch"]),
+        **SWSB_CORE,
         8: (ADDON_FIRING, ["mark", "side", "alt2", "alt1"]),
         9: ([], ["mark", "side", "alt1"]),
         10: "Emperor's Will (swsb's `transfer`) has no key here: alt1-alt4 are attack, aim, "
@@ -67,22 +75,14 @@ TABLE = {
         EV_CLOCK: CLOCK,
     },
     "squadrons-d6": {
-        EV_INIT: NO_ROLL,
-        EV_HIT: ([], ["dmg+"]),
-        EV_COUNTER: NO_CHART,
-        EV_PHASE: ([], ["phase"]),
+        **NO_ROLL_CORE,
         EV_UNDO: ([{"c": "move", "ship": 0}], ["undo"]),
-        EV_LAUNCH: ([], ["launch"]),
         11: ([], ["opt1"]),
         EV_CLOCK: CLOCK,
     },
     "xwing-overlap": {
-        EV_INIT: NO_ROLL,
-        EV_HIT: ([], ["dmg+"]),
-        EV_COUNTER: NO_CHART,
-        EV_PHASE: ([], ["phase"]),
+        **NO_ROLL_CORE,
         EV_UNDO: ([{"c": "phase"}], ["undo"]),
-        EV_LAUNCH: ([], ["launch"]),
         13: ([], ["mark", "side", "opt1"]),
         EV_CLOCK: CLOCK,
     },
@@ -113,7 +113,7 @@ def serial_kinds(rs):
 
 
 def test_the_table_names_every_ruleset():
-    missing = sorted(set(rulesets.RULESETS) - set(TABLE))
+    missing = rulesets_missing_from(TABLE)
     assert not missing, (
         "TABLE in tests/core/test_pad_covers_serial.py has no row for %s: add one mapping "
         "every event kind serial can make in the ruleset (%s) to (serial lines first, pad "

@@ -6,10 +6,9 @@ serial lines (docs/protocol.md)."""
 
 import json
 import os
-import subprocess
-import sys
 
 from support import ROOT
+from support.process import cli
 from support.game import make_referee
 
 HOTH_SD, HOTH_TRANSPORT, HOTH_XW1 = 0, 4, 5
@@ -337,14 +336,7 @@ def test_ability_text_without_its_stat_warns_on_load_and_in_roster_check(tmp_pat
     assert len(w) == 1 and "Troop Transport" in w[0]["msg"] and "max_turns" in w[0]["msg"], w
     p = tmp_path / "unwieldy.json"
     p.write_text(json.dumps(unwieldy_hoth()))
-    r = subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", "roster", "check", str(p)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    r = cli("roster", "check", str(p), timeout=60)
     assert r.returncode == 0, r.stderr
     assert "warning: Troop Transport" in r.stdout and "max_turns" in r.stdout, r.stdout
 

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from support.game import make_referee
+from support.rosters import ship, two_sides
 from referee import PROTO_VERSION
 from referee.protocol import MAX_LINE, OVERLONG, encode
 
@@ -115,14 +116,7 @@ def test_commands_produce_events_and_snapshots():
 
 def test_load_pushed_roster_and_ruleset_example():
     a, out = make()
-    roster = {
-        "name": "Duel",
-        "ruleset": "smb",
-        "sides": [
-            {"name": "A", "ships": [{"name": "One", "class": 3, "hp": 2}]},
-            {"name": "B", "ships": [{"name": "Two", "class": 4, "hp": 1}]},
-        ],
-    }
+    roster = two_sides("Duel", "smb", [ship("One", 3, 2)], [ship("Two", 4, 1)], sides=("A", "B"))
     a.link.handle_line(encode({"c": "load", "roster": roster}))
     g = last(out)
     assert g["t"] == "game" and g["roster"]["name"] == "Duel" and a.game.n == 2
@@ -132,14 +126,9 @@ def test_load_pushed_roster_and_ruleset_example():
 
 def test_output_is_printable_ascii():
     a, out = make()
-    roster = {
-        "name": "Ünïcode ☄",
-        "ruleset": "smb",
-        "sides": [
-            {"name": "Ä", "ships": [{"name": "Ωmega", "class": 3, "hp": 2}]},
-            {"name": "B", "ships": [{"name": "Two", "class": 4, "hp": 1}]},
-        ],
-    }
+    roster = two_sides(
+        "Ünïcode ☄", "smb", [ship("Ωmega", 3, 2)], [ship("Two", 4, 1)], sides=("Ä", "B")
+    )
     a.link.handle_line(encode({"c": "load", "roster": roster}))
     a.link.handle_line('{"c": "snap"}')
     for line in out:

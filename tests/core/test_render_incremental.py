@@ -4,7 +4,6 @@ scratch: checked after every key press of the five rulesets' demo scripts and of
 presses (selection, marks, hits, counters, pages, the scenario menu, undo, dice entry, new
 games), on the default board's simulator."""
 
-import argparse
 import os
 import random
 
@@ -12,7 +11,7 @@ import pytest
 
 from support import ROOT
 from host_tools.sim import script as scriptmod
-from host_tools.sim.sim import make_board
+from support.simboard import sim_board
 from referee.render import Renderer
 
 SCRIPTS = [
@@ -22,19 +21,6 @@ SCRIPTS = [
     ("squadrons-d6-demo", "squadrons-d6-example"),
     ("xwing-overlap-demo", "xwing-overlap-example"),
 ]
-
-
-def board(scenario):
-    args = argparse.Namespace(
-        board="pico-ws2812-16x16",
-        flash=None,
-        roster=None,
-        scenario=scenario,
-        ruleset=None,
-        seed=1,
-        new=False,
-    )
-    return make_board(args)
 
 
 def presses(name, app, runner, keys, keymap):
@@ -95,7 +81,7 @@ TAKE_TURNS = {
 
 @pytest.mark.parametrize("name,scenario", SCRIPTS)
 def test_ships_yet_to_act_show_in_the_phases_of_turns(name, scenario):
-    app, runner, ser, keys, _display, keymap = board(scenario)
+    app, runner, ser, keys, _display, keymap = sim_board(scenario)
     seen = set()
     try:
         for _ in presses(name, app, runner, keys, keymap):
@@ -110,7 +96,7 @@ def test_ships_yet_to_act_show_in_the_phases_of_turns(name, scenario):
 
 @pytest.mark.parametrize("name,scenario", SCRIPTS)
 def test_incremental_frames_equal_full_redraws(name, scenario):
-    app, runner, ser, keys, _display, keymap = board(scenario)
+    app, runner, ser, keys, _display, keymap = sim_board(scenario)
     try:
         n = 0
         for n in presses(name, app, runner, keys, keymap):
@@ -127,7 +113,7 @@ def test_incremental_frames_equal_full_redraws(name, scenario):
 
 
 def test_a_new_game_redraws_every_row():
-    app, runner, ser, keys, _display, keymap = board("deathstar")
+    app, runner, ser, keys, _display, keymap = sim_board("deathstar")
     try:
         k = keymap.find("dmg+")
         for _ in range(3):
@@ -145,7 +131,7 @@ def test_pages_of_a_big_fleet():
     import json
     from bench.workload import roster_2x24
 
-    app, runner, ser, keys, _display, keymap = board("hoth")
+    app, runner, ser, keys, _display, keymap = sim_board("hoth")
     try:
         app.load_text(json.dumps(roster_2x24()))
         check(app, runner, "2x24 loaded")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from support import ROOT
+from support.process import cli
 from support.game import scenario_text
 from support.registries import scenario_names
 from referee import roster, scenarios, rules
@@ -91,22 +91,13 @@ def test_errors_name_the_ship_and_its_field():
 
 
 def test_sim_roster_errors_are_one_line(tmp_path):
-    import subprocess
-    import sys
 
     for stats in ({"defense": []}, {"damaged": 5}, {"weapons": 5}, {"abilities": 5}):
         r = copy.deepcopy(GOOD)
         r["sides"][1]["ships"][0]["stats"] = stats
         p = tmp_path / "r.json"
         p.write_text(json.dumps(r))
-        out = subprocess.run(
-            [sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--roster", str(p)],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=60,
-            check=False,
-        )
+        out = cli("sim", "--headless", "--roster", str(p), timeout=60)
         assert out.returncode != 0 and "Traceback" not in out.stderr, out.stderr
         assert 'sides[1].ships[0] "Falcon": stats.' in out.stderr
         assert len(out.stderr.strip().splitlines()) == 1, out.stderr
@@ -212,8 +203,6 @@ SMB_BAD = [
 @pytest.mark.parametrize("change,where", SMB_BAD, ids=[w for _, w in SMB_BAD])
 def test_smb_values_refused_on_the_board_and_by_the_cli(change, where, tmp_path):
     from support.game import make_referee
-    import subprocess
-    import sys
 
     r = _hoth(change)
     app, out = make_referee("hoth")
@@ -224,13 +213,7 @@ def test_smb_values_refused_on_the_board_and_by_the_cli(change, where, tmp_path)
     assert (app.gid, app.game.seq, app.game.state_hash()) == before
     p = tmp_path / "bad.json"
     p.write_text(json.dumps(r))
-    cli = subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", "roster", "check", str(p)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-    assert cli.returncode == 2 and where in cli.stderr and "Traceback" not in cli.stderr
-    assert len(cli.stderr.strip().splitlines()) == 1, cli.stderr
+    checked = cli("roster", "check", str(p), timeout=60)
+    assert checked.returncode == 2 and where in checked.stderr
+    assert "Traceback" not in checked.stderr
+    assert len(checked.stderr.strip().splitlines()) == 1, checked.stderr

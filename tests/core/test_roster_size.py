@@ -5,12 +5,11 @@ simulator made `mirror --once` and `save` give up waiting for the board's `game`
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from support import ROOT
+from support.process import cli
 from referee import protocol
 
 
@@ -23,14 +22,7 @@ def roster_of_size(tmp_path, note_bytes):
 
 
 def run(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    return cli(*args, timeout=60)
 
 
 @pytest.mark.parametrize("command", [("roster", "check"), ("sim", "--headless", "--roster")])

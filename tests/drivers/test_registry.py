@@ -11,13 +11,12 @@ import importlib
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 import pytest
 
 from support import ROOT
-from support.process import need
+from support.process import need, run
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 HARDWARE = ("machine", "rp2", "neopixel")
@@ -100,14 +99,7 @@ def emu_models():
         "import {INPUTS, DISPLAYS} from './emu/models.mjs'; console.log(JSON.stringify("
         "{input: Object.keys(INPUTS), display: Object.keys(DISPLAYS)}));"
     )
-    r = subprocess.run(
-        ["node", "--input-type=module", "-e", code],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    r = run("node", "--input-type=module", "-e", code, timeout=60)
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 

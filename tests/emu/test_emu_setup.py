@@ -2,32 +2,23 @@
 saying how to get them; with FLEETREF_REQUIRE_EMU=1 (as .ci/run sets) they fail instead."""
 
 import os
-import subprocess
-import sys
-
 from support import ROOT
+from support.process import python
 
 
 def run(**env):
     e = {k: v for k, v in os.environ.items() if k != "FLEETREF_REQUIRE_EMU"}
     e.update(env)
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-rs",
-            "-p",
-            "no:cacheprovider",
-            "tests/emu/test_emu_serial.py",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
+    return python(
+        "-m",
+        "pytest",
+        "-q",
+        "-rs",
+        "-p",
+        "no:cacheprovider",
+        "tests/emu/test_emu_serial.py",
         env=e,
         timeout=300,
-        check=False,
     )
 
 

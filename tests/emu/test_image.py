@@ -8,8 +8,6 @@ inputs are one clear line, no traceback."""
 import hashlib
 import os
 import struct
-import subprocess
-import sys
 
 from littlefs import LittleFS
 
@@ -134,15 +132,7 @@ def test_uf2_without_the_kit_says_so_in_one_line(tmp_path):
         FLEETREF_MPY_KIT=str(tmp_path / "nokit"),
         FLEETREF_BUILD_CACHE=str(tmp_path / "cache"),
     )
-    r = subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", "flash", "--uf2", str(tmp_path / "a.uf2")],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=300,
-        check=False,
-    )
+    r = cli("flash", "--uf2", str(tmp_path / "a.uf2"), env=env, timeout=300)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "kit" in r.stderr and "--micropython" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "a.uf2").exists()

@@ -4,10 +4,10 @@ memory targets live in the benchmarks, never in timed tests)."""
 
 import os
 import re
-import subprocess
 import sys
 
 from support import ROOT
+from support.process import python
 
 LABELS = [
     "Peak heap",
@@ -38,21 +38,8 @@ def cells(line):
 
 def test_bench_runs_and_docs_hold_its_figures(tmp_path):
     out = tmp_path / "perf.md"
-    r = subprocess.run(
-        [
-            sys.executable,
-            os.path.join(ROOT, "bench", "run.py"),
-            "--out",
-            str(out),
-            "--no-rp2",
-            "--quick",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=900,
-        check=False,
-    )
+    bench = os.path.join(ROOT, "bench", "run.py")
+    r = python(bench, "--out", str(out), "--no-rp2", "--quick", timeout=900)
     assert r.returncode == 0, r.stderr
     fresh = out.read_text()
     doc = open(os.path.join(ROOT, "docs", "performance.md")).read()

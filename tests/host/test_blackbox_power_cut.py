@@ -74,6 +74,16 @@ def verify(path):
     return out
 
 
+def revealed_save_verifies(board, path, count):
+    """The board reveals its dice and its game is saved to ``path``: `fleetref verify` of the
+    save succeeds with ``count`` board rolls verified. Returns verify's output."""
+    board.host.send({"c": "reveal"})
+    out = verify(board.save(path))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert verified(count) in out.stdout, out.stdout
+    return out
+
+
 def test_rolls_on_both_sides_of_a_cut_never_mismatch(tmp_path):
     """Round 1's roll before the cut (not revealed), round 2's after it, then `reveal` and a
     save: round 2's roll verifies against the new boot's secret, round 1's is CANNOT BE
@@ -85,12 +95,9 @@ def test_rolls_on_both_sides_of_a_cut_never_mismatch(tmp_path):
         next_round(board.host)
         second = roll(board.host)
         assert second[0]["boot"] != first[0]["boot"]
-        board.host.send({"c": "reveal"})
-        out = verify(board.save(tmp_path / "game.json"))
+        out = revealed_save_verifies(board, tmp_path / "game.json", len(second))
     finally:
         board.stop()
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert verified(len(second)) in out.stdout, out.stdout
     assert "CANNOT BE CHECKED" in out.stdout, out.stdout
     assert "mismatch" not in out.stdout.lower(), out.stdout
 
@@ -129,12 +136,9 @@ def test_undo_and_reroll_after_a_cut(tmp_path):
         assert not [m for m in board.host.send({"c": "undo"})[0] if m.get("t") == "err"]
         again = roll(board.host)
         assert again[0]["seq"] == len(first) + 2
-        board.host.send({"c": "reveal"})
-        out = verify(board.save(tmp_path / "game.json"))
+        revealed_save_verifies(board, tmp_path / "game.json", len(again))
     finally:
         board.stop()
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert verified(len(again)) in out.stdout, out.stdout
 
 
 def test_pad_roll_then_cut_keeps_the_game_and_no_alarm(tmp_path):

@@ -12,8 +12,7 @@ import urllib.request
 
 import support.blackbox  # noqa: F401  (the tools started run this checkout's firmware)
 from support import ROOT
-from support.followers import Tool
-from support.process import SimProcess, cli
+from support.process import SimProcess, Tool, cli
 
 SCRIPT = os.path.join(ROOT, "docs", "scripts", "swsb-3-rounds.txt")
 
@@ -43,6 +42,47 @@ def wait_for(check, timeout=120):
     raise AssertionError("not reached in %s s: %r" % (timeout, last))
 
 
+def web_holds(http, want):
+    """Whether the web view on ``http`` shows the game ``want`` (seq, state hash)."""
+    state = web_state(http)
+    return (state.get("seq"), state.get("state_hash")) == want
+
+
+def tool_env():
+    """The environment of the tools: a plain terminal of 100 x 40."""
+    return dict(os.environ, TERM="dumb", COLUMNS="100", LINES="40")
+
+
+def scripted_sim(pace):
+    """A held simulator that plays the swsb script once a host has spoken, one key press
+    every ``pace`` ms."""
+    return SimProcess(
+        "--headless",
+        "--hold",
+        "--scenario",
+        "swsb-example",
+        "--script",
+        SCRIPT,
+        "--wait-for-host",
+        "--pace",
+        pace,
+    )
+
+
+def save(port, path):
+    """`fleetref save` of the board on ``port`` to ``path``, which must succeed; its result."""
+    out = cli("save", "--port", port, str(path))
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out
+
+
+def check_running(tools):
+    """Every tool still runs and has printed no traceback."""
+    for tool in tools:
+        assert tool.proc.poll() is None, tool.text()
+        assert "Traceback" not in tool.text(), tool.text()
+
+
 def log_newest(path):
     """(seq, hash) of the newest event line in a mirror log."""
     newest = None
@@ -54,42 +94,28 @@ def log_newest(path):
 
 
 def test_mirror_web_and_saves_on_one_simulator(tmp_path):
-    env = dict(os.environ, TERM="dumb", COLUMNS="100", LINES="40")
-    sim = SimProcess(
-        "--headless",
-        "--hold",
-        "--scenario",
-        "swsb-example",
-        "--script",
-        SCRIPT,
-        "--wait-for-host",
-        "--pace",
-        "40",
-    )
+    env = tool_env()
+    sim = scripted_sim("40")
     log = tmp_path / "mirror.log"
     http = "127.0.0.1:%d" % free_port()
     tools = []
     try:
-        tools.append(Tool(env, "mirror", "--port", sim.port, "--log", str(log)))
-        tools.append(Tool(env, "web", "--port", sim.port, "--http", http))
+        tools.append(Tool("mirror", "--port", sim.port, "--log", str(log), env=env))
+        tools.append(Tool("web", "--port", sim.port, "--http", http, env=env))
         wait_for(lambda: web_state(http))
-        first = cli("save", "--port", sim.port, str(tmp_path / "mid.json"))
-        assert first.returncode == 0, first.stderr
+        save(sim.port, tmp_path / "mid.json")
         final = sim.final(timeout=300)
-        second = cli("save", "--port", sim.port, str(tmp_path / "end.json"))
-        assert second.returncode == 0, second.stderr
+        save(sim.port, tmp_path / "end.json")
         want = (final["seq"], final["state_hash"])
         wait_for(lambda: log_newest(log) == want)
-        wait_for(lambda: (web_state(http).get("seq"), web_state(http).get("state_hash")) == want)
+        wait_for(lambda: web_holds(http, want))
         assert log_newest(log) == want
         for path in (tmp_path / "mid.json", tmp_path / "end.json", log):
             out = cli("verify", str(path))
             assert out.returncode == 0, out.stdout + out.stderr
         replay = cli("replay", "--check", str(tmp_path / "end.json"))
         assert replay.returncode == 0, replay.stdout + replay.stderr
-        for tool in tools:
-            assert tool.proc.poll() is None, tool.text()
-            assert "Traceback" not in tool.text(), tool.text()
+        check_running(tools)
     finally:
         for tool in tools:
             tool.stop()
@@ -103,34 +129,23 @@ def test_the_tool_holding_the_port_dies_and_the_others_go_on(tmp_path):
     event it holds". The mirror (first, so it holds the port) is killed with SIGKILL while
     the script plays; the web view still reaches the final state, and a save afterwards has
     every event."""
-    env = dict(os.environ, TERM="dumb", COLUMNS="100", LINES="40")
-    sim = SimProcess(
-        "--headless",
-        "--hold",
-        "--scenario",
-        "swsb-example",
-        "--script",
-        SCRIPT,
-        "--wait-for-host",
-        "--pace",
-        "60",
-    )
+    env = tool_env()
+    sim = scripted_sim("60")
     http = "127.0.0.1:%d" % free_port()
     tools = []
     try:
-        holder = Tool(env, "mirror", "--port", sim.port)
+        holder = Tool("mirror", "--port", sim.port, env=env)
         tools.append(holder)
         time.sleep(2)
-        tools.append(Tool(env, "web", "--port", sim.port, "--http", http))
+        tools.append(Tool("web", "--port", sim.port, "--http", http, env=env))
         wait_for(lambda: web_state(http).get("seq", 0) > 5)
         holder.proc.kill()
         final = sim.final(timeout=300)
         want = (final["seq"], final["state_hash"])
-        wait_for(lambda: (web_state(http).get("seq"), web_state(http).get("state_hash")) == want)
-        out = cli("save", "--port", sim.port, str(tmp_path / "end.json"))
-        assert out.returncode == 0, out.stderr
+        wait_for(lambda: web_holds(http, want))
+        out = save(sim.port, tmp_path / "end.json")
         assert ("saved %d events" % final["seq"]) in out.stdout, out.stdout
-        assert tools[1].proc.poll() is None and "Traceback" not in tools[1].text()
+        check_running(tools[1:])
     finally:
         for tool in tools:
             tool.stop()
@@ -144,7 +159,7 @@ def test_load_while_mirror_and_web_follow(tmp_path):
     game (the squadrons-d6 demo, played on a second simulator) is loaded with --force onto
     a board that a mirror and the web view follow: load succeeds, and the web view and a
     save afterwards show the loaded game's seq and hash."""
-    env = dict(os.environ, TERM="dumb", COLUMNS="100", LINES="40")
+    env = tool_env()
     other = SimProcess(
         "--headless",
         "--hold",
@@ -156,8 +171,7 @@ def test_load_while_mirror_and_web_follow(tmp_path):
     try:
         other_final = other.final(timeout=300)
         path = tmp_path / "other.json"
-        out = cli("save", "--port", other.port, str(path))
-        assert out.returncode == 0, out.stderr
+        save(other.port, path)
     finally:
         other.stop()
     want = (other_final["seq"], other_final["state_hash"])
@@ -166,17 +180,15 @@ def test_load_while_mirror_and_web_follow(tmp_path):
     http = "127.0.0.1:%d" % free_port()
     tools = []
     try:
-        tools.append(Tool(env, "mirror", "--port", sim.port))
-        tools.append(Tool(env, "web", "--port", sim.port, "--http", http))
+        tools.append(Tool("mirror", "--port", sim.port, env=env))
+        tools.append(Tool("web", "--port", sim.port, "--http", http, env=env))
         wait_for(lambda: web_state(http).get("seq"))
         out = cli("load", "--force", "--port", sim.port, str(path))
         assert out.returncode == 0, out.stdout + out.stderr
-        wait_for(lambda: (web_state(http).get("seq"), web_state(http).get("state_hash")) == want)
-        out = cli("save", "--port", sim.port, str(tmp_path / "after.json"))
-        assert out.returncode == 0 and ("saved %d events" % want[0]) in out.stdout, out.stdout
-        for tool in tools:
-            assert tool.proc.poll() is None, tool.text()
-            assert "Traceback" not in tool.text(), tool.text()
+        wait_for(lambda: web_holds(http, want))
+        out = save(sim.port, tmp_path / "after.json")
+        assert ("saved %d events" % want[0]) in out.stdout, out.stdout
+        check_running(tools)
     finally:
         for tool in tools:
             tool.stop()

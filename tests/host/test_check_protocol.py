@@ -8,6 +8,7 @@
 - `fleetref load --help`: a saved game goes back onto a board; so a game longer than the
   window (a base state and the events after it), with its settings, comes back the same."""
 
+import contextlib
 import json
 import time
 
@@ -109,13 +110,12 @@ def test_undo_reaches_back_192_to_256_events_then_refuses_cleanly(board):
     host.refused({"c": "undo"})
 
 
-def test_save_and_load_a_game_longer_than_the_window(board, tmp_path):
-    """A game of 304 events (its window has folded) and its settings (tie_hits 0,
-    damage_per_hit 2) saved and loaded onto a fresh simulator: same seq, hash and
-    settings; the next hit marks 2 points on both boards with the same hash."""
-    sim, host = board
-    saved = play_long(host, 300)
-    path = tmp_path / "long.json"
+@contextlib.contextmanager
+def loaded_elsewhere(sim, path, saved):
+    """The game of ``sim`` saved to ``path`` (`fleetref save`) and loaded (`fleetref load
+    --force`) onto a fresh smb simulator, both without a traceback; the loaded game has the
+    seq and state hash of ``saved`` (a snap). Yields (that simulator's host, its snap), and
+    stops that simulator afterwards."""
     out = cli("save", "--port", sim.port, str(path))
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
     other_sim, other = start("--ruleset", "smb", "--seed", "8")
@@ -124,6 +124,19 @@ def test_save_and_load_a_game_longer_than_the_window(board, tmp_path):
         assert out.returncode == 0 and "Traceback" not in out.stderr, out.stdout + out.stderr
         _, loaded = other.send({"c": "snap"})
         assert (loaded["seq"], loaded["state_hash"]) == (saved["seq"], saved["state_hash"])
+        yield other, loaded
+    finally:
+        other.close()
+        other_sim.stop()
+
+
+def test_save_and_load_a_game_longer_than_the_window(board, tmp_path):
+    """A game of 304 events (its window has folded) and its settings (tie_hits 0,
+    damage_per_hit 2) saved and loaded onto a fresh simulator: same seq, hash and
+    settings; the next hit marks 2 points on both boards with the same hash."""
+    sim, host = board
+    saved = play_long(host, 300)
+    with loaded_elsewhere(sim, tmp_path / "long.json", saved) as (other, loaded):
         assert loaded["settings"] == saved["settings"]
         assert loaded["settings"]["damage_per_hit"] == 2
         mine = host.ok({"c": "hit", "ship": 1})
@@ -134,9 +147,6 @@ def test_save_and_load_a_game_longer_than_the_window(board, tmp_path):
         back = other.ok({"c": "undo"})
         back = other.ok({"c": "undo"})
         assert back["ships"][0]["pending"] + back["ships"][1]["pending"] == 299
-    finally:
-        other.close()
-        other_sim.stop()
 
 
 def test_save_and_load_a_game_with_time_banks(board, tmp_path):
@@ -149,19 +159,8 @@ def test_save_and_load_a_game_with_time_banks(board, tmp_path):
     host.ok({"c": "move", "ship": 0})
     host.send({"c": "clock", "paused": True})
     _, saved = host.send({"c": "snap"})
-    path = tmp_path / "clock.json"
-    out = cli("save", "--port", sim.port, str(path))
-    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
-    other_sim, other = start("--ruleset", "smb", "--seed", "8")
-    try:
-        out = cli("load", "--force", "--port", other_sim.port, str(path))
-        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stdout + out.stderr
-        _, loaded = other.send({"c": "snap"})
-        assert (loaded["seq"], loaded["state_hash"]) == (saved["seq"], saved["state_hash"])
+    with loaded_elsewhere(sim, tmp_path / "clock.json", saved) as (_other, loaded):
         assert loaded["settings"]["clock_s"] == 2700
-    finally:
-        other.close()
-        other_sim.stop()
 
 
 def test_events_replays_the_same_lines_and_append_stops_at_the_first_refusal(board):

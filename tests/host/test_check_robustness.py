@@ -16,22 +16,12 @@ import os
 
 import pytest
 
-from support.checkhost import start
+from support.checkhost import host_fixture, new_game, start
 from support.process import cli
+from support.rosters import ship, two_sides
 
 
-@pytest.fixture(scope="module")
-def host():
-    sim, link = start("--scenario", "swsb-example", "--seed", "5")
-    yield link
-    link.close()
-    sim.stop()
-
-
-def new_game(host, **load):
-    msgs, snap = host.send(dict({"c": "load"}, **load))
-    assert not [m for m in msgs if m.get("t") == "err"], msgs
-    return snap
+host = host_fixture("--scenario", "swsb-example", "--seed", "5")
 
 
 def state(snap):
@@ -84,20 +74,16 @@ def test_undo_swsb_roll_phase_counter_launch_hit_aim_attack_done_round_end(host)
     assert snap["round"] == 2
 
 
-EMPERORS_WILL = {
-    "name": "Emperor's Will",
-    "ruleset": "swsb",
-    "sides": [
-        {
-            "name": "Dark",
-            "ships": [
-                {"name": "Flagship", "class": 1, "hp": [4, 2], "stats": {"emperors_will": True}},
-                {"name": "TIE", "class": 4, "hp": 1, "count": 2, "stats": {"infinite": True}},
-            ],
-        },
-        {"name": "Light", "ships": [{"name": "Cruiser", "class": 2, "hp": [6, 4]}]},
+EMPERORS_WILL = two_sides(
+    "Emperor's Will",
+    "swsb",
+    [
+        ship("Flagship", 1, [4, 2], {"emperors_will": True}),
+        ship("TIE", 4, 1, {"infinite": True}, count=2),
     ],
-}
+    [ship("Cruiser", 2, [6, 4])],
+    sides=("Dark", "Light"),
+)
 
 
 def test_undo_swsb_transfer_and_infinite_return(host):

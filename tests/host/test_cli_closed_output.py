@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from support import ROOT
+from support.process import cli
 from support.dice import Board
 
 
@@ -58,14 +59,7 @@ def run_with_closed_stdout(*args, code="from host_tools.cli import main; sys.exi
 
 @pytest.mark.parametrize("extra", [[], ["--json"]], ids=["text", "json"])
 def test_dicestats_into_a_closed_pipe_ends_quietly(game_log, extra):
-    out = subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", "dicestats", game_log, *extra],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
+    out = cli("dicestats", game_log, *extra)
     assert out.returncode == 0 and len(out.stdout) > 100, out.stderr  # there is output
     rc, err = run_with_closed_stdout("dicestats", game_log, *extra)
     assert err == "" and rc == 1, err

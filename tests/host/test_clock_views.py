@@ -4,11 +4,12 @@ snapshot and terminal view say so and no side's clock runs; a mirror that connec
 side thinks counts that side's clock from where the board has it; the simulator's own view
 shows the clocks and the pause; the web feed gives the page the seconds left as of now."""
 
-import argparse
 import io
 import time
 
 from rich.console import Console
+
+from support.simboard import sim_board, sim_view
 
 from host_tools.views import clockview, webfeed
 from host_tools.link.mirror import Mirror
@@ -83,32 +84,10 @@ def test_a_mirror_connecting_mid_turn_counts_from_where_the_board_is(sim_factory
 
 
 def test_simulator_view_shows_the_clocks_and_the_pause():
-    import asyncio
-    from host_tools.sim import sim
-    from host_tools.views.simview import SimView
-
-    args = argparse.Namespace(
-        board="pico-ws2812-16x16",
-        seed=1,
-        flash=None,
-        roster=None,
-        scenario="swsb-example",
-        ruleset=None,
-        new=False,
-        setting=["clock_s=600"],
-        clock=None,
-    )
-    app, runner, ser, keys, display, _keymap = sim.make_board(args)
+    built = sim_board("swsb-example", setting=["clock_s=600"], clock=None)
+    app, ser = built[0], built[2]
     try:
-        v = SimView(
-            app,
-            runner,
-            display,
-            keys,
-            ser,
-            asyncio.Event(),
-            console=Console(file=io.StringIO(), width=100, height=30),
-        )
+        v = sim_view(built, 100, 30)
 
         def text():
             c = Console(file=io.StringIO(), width=100, height=30, record=True, color_system=None)

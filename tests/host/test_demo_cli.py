@@ -3,23 +3,15 @@ installs only what the demo needs; `fleetref`, `--version` and every help read w
 
 import os
 import re
-import subprocess
-import sys
 import tomllib
 
 from support import ROOT
+from support.process import python
 
 
 def run(*args, timeout=300, pre=""):
     code = pre + "import sys; from host_tools.cli import main; sys.exit(main(%r))" % (list(args),)
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=timeout,
-        check=False,
-    )
+    return python("-c", code, timeout=timeout)
 
 
 def test_demo_narrates_refusals_rules_and_ends_with_three_commands():

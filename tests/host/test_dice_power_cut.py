@@ -54,6 +54,20 @@ def attack(m):
     raise AssertionError("no legal attack")
 
 
+def verified_but(path, why, unchecked):
+    """`fleetref verify PATH` succeeds and names one group of rolls it CANNOT CHECK: ``why``
+    they cannot be, at the events ``unchecked``; returns its output."""
+    out = cli("verify", str(path))
+    assert out.returncode == 0, out.stdout + out.stderr
+    lost = [x for x in out.stdout.splitlines() if x.startswith("CANNOT BE CHECKED")]
+    assert (
+        len(lost) == 1
+        and why in lost[0]
+        and lost[0].endswith("events %s" % ", ".join(str(s) for s in unchecked))
+    ), out.stdout
+    return out
+
+
 def test_mirror_follows_the_board_through_a_power_cut(sim_factory, tmp_path):
     flash = str(tmp_path / "flash")
     log = tmp_path / "mirror.log"
@@ -102,15 +116,8 @@ def test_mirror_follows_the_board_through_a_power_cut(sim_factory, tmp_path):
     rows = [json.loads(x) for x in log.read_text().splitlines()]
     dice = [r["dice"]["t"] for r in rows if "dice" in r]
     assert dice.count("roll") >= len(old) + len(new) and "reveal" in dice and "hello" in dice
-    out = cli("verify", str(log))
-    assert out.returncode == 0, out.stdout + out.stderr
+    out = verified_but(log, "restarted", old)
     assert (plural(len(new), "board roll") + " verified") in out.stdout
-    lost = [x for x in out.stdout.splitlines() if x.startswith("CANNOT BE CHECKED")]
-    assert (
-        len(lost) == 1
-        and "restarted" in lost[0]
-        and lost[0].endswith("events %s" % ", ".join(str(s) for s in old))
-    ), out.stdout
     assert "MISMATCH" not in out.stdout
     st = cli("dicestats", str(log))
     assert st.returncode == 0 and ("%d CANNOT BE CHECKED" % len(old)) in st.stdout, st.stdout
@@ -128,14 +135,7 @@ def test_mirror_follows_the_board_through_a_power_cut(sim_factory, tmp_path):
     save = tmp_path / "game.json"
     out = cli("save", str(save), "--port", sim.port)
     assert out.returncode == 0, out.stderr
-    out = cli("verify", str(save))
-    assert out.returncode == 0, out.stdout + out.stderr
-    lost = [x for x in out.stdout.splitlines() if x.startswith("CANNOT BE CHECKED")]
-    assert (
-        len(lost) == 1
-        and "no roll record" in lost[0]
-        and lost[0].endswith("events %s" % ", ".join(str(s) for s in old))
-    ), out.stdout
+    verified_but(save, "no roll record", old)
 
 
 def test_a_mirror_log_keeps_the_dice_and_verifies(sim_factory, tmp_path):

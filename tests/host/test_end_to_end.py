@@ -7,11 +7,10 @@ import io
 import pytest
 import json
 import os
-import subprocess
-import sys
 import time
 
 from support import ROOT
+from support.process import cli, final_snapshot, sim_headless
 
 from host_tools.link.mirror import Mirror
 
@@ -131,50 +130,23 @@ def test_swsb_three_rounds_with_fleet_command_and_undo(sim_factory):
 
 def test_cli_headless_snapshot_and_mirror_once_agree(sim_factory):
     # `fleetref sim --headless --scenario hoth --seed 1 --script FILE` prints a snapshot
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--scenario",
-            "hoth",
-            "--seed",
-            "1",
-            "--script",
-            os.path.join(SCRIPTS, "hoth-3-rounds.txt"),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-    lines = out.stdout.splitlines()
-    assert out.returncode == 0 and lines[0].startswith("serial: ") and len(lines) == 2
-    snap = json.loads(lines[1])
-    # a running simulator, mirrored once: the same state_hash as the board
-    sim = sim_factory(
-        "--headless",
+    hoth = (
         "--scenario",
         "hoth",
         "--seed",
         "1",
         "--script",
         os.path.join(SCRIPTS, "hoth-3-rounds.txt"),
-        "--hold",
     )
+    out = sim_headless(*hoth, timeout=60)
+    lines = out.stdout.splitlines()
+    assert out.returncode == 0 and lines[0].startswith("serial: ") and len(lines) == 2
+    snap = json.loads(lines[1])
+    # a running simulator, mirrored once: the same state_hash as the board
+    sim = sim_factory("--headless", *hoth, "--hold")
     board = sim.final()
     assert board["state_hash"] == snap["state_hash"]
-    out = subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", "mirror", "--once", "--json", "--port", sim.port],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    out = cli("mirror", "--once", "--json", "--port", sim.port, timeout=60)
     assert out.returncode == 0, out.stderr
     mirrored = json.loads(out.stdout)
     assert mirrored["state_hash"] == board["state_hash"] == mirrored["board_hash"]
@@ -236,52 +208,12 @@ def test_keypad_board_in_the_simulator(tmp_path):
     roll, 13 for the next phase, 12 for actions mode, then key 0 marks damage."""
     script = tmp_path / "kp.txt"
     script.write_text("K13~ K13 K12 K0\n")
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--board",
-            "pimoroni-rgb-keypad",
-            "--scenario",
-            "hoth",
-            "--seed",
-            "1",
-            "--script",
-            str(script),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-    snap = json.loads(out.stdout.splitlines()[-1])
+    keypad = ("--board", "pimoroni-rgb-keypad", "--seed", "1", "--script", str(script))
+    snap = final_snapshot(sim_headless(*keypad, "--scenario", "hoth", timeout=60))
     assert [e[0] for e in snap["events"]] == [1, 4, 2]  # initiative, phase, hit
     assert snap["phase"] == "movement" and snap["ships"][0]["damage"] == 1
     script.write_text("dmg+\n")
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--board",
-            "pimoroni-rgb-keypad",
-            "--seed",
-            "1",
-            "--script",
-            str(script),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    out = sim_headless(*keypad, timeout=60)
     assert out.returncode != 0 and "K<n> tokens" in out.stderr
 
 
@@ -300,27 +232,8 @@ def test_a_script_naming_no_ship_or_key_stops_with_an_error(tmp_path, board, tex
     check)."""
     script = tmp_path / "s.txt"
     script.write_text(text)
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--board",
-            board,
-            "--ruleset",
-            "swsb",
-            "--seed",
-            "1",
-            "--script",
-            str(script),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
+    out = sim_headless(
+        "--board", board, "--ruleset", "swsb", "--seed", "1", "--script", str(script), timeout=60
     )
     assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
 
@@ -328,26 +241,7 @@ def test_a_script_naming_no_ship_or_key_stops_with_an_error(tmp_path, board, tex
 def test_select_takes_a_ship_name_in_any_case(tmp_path):
     script = tmp_path / "s.txt"
     script.write_text("dice 12 5 phase phase phase select slave_i dmg+\n")  # to the attack
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--ruleset",
-            "swsb",
-            "--seed",
-            "1",
-            "--script",
-            str(script),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    out = sim_headless("--ruleset", "swsb", "--seed", "1", "--script", str(script), timeout=60)
     snap = json.loads(out.stdout.splitlines()[-1])
     hit = snap["events"][-1]  # [2, ship, 1, by]: the hit marked
     assert out.returncode == 0 and hit[0] == 2 and snap["ships"][hit[1]]["name"] == "Slave I"

@@ -14,6 +14,7 @@ import json
 import pytest
 
 from support.game import make_referee, new_game
+from support.process import drive, hellos, sim_headless
 from devtools import faults
 from referee import PROTO_VERSION
 from referee.journal import Journal, JournalError
@@ -140,8 +141,6 @@ def test_a_second_fault_keeps_the_first_faults_files(tmp_path):
 
 
 def test_sim_twice_with_the_same_command_resumes(sim_factory, tmp_path):
-    from support.process import drive
-
     flash = str(tmp_path / "flash")
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1", "--flash", flash)
     seq = 0
@@ -155,40 +154,15 @@ def test_sim_twice_with_the_same_command_resumes(sim_factory, tmp_path):
     assert seq == 1
     sim.stop()
     sim2 = sim_factory("--headless", "--scenario", "hoth", "--seed", "2", "--flash", flash)
-    hello = [
-        m for m in drive(sim2.port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"
-    ]
+    hello = hellos(sim2.port)
     assert hello[0]["seq"] == seq
     sim2.stop()
-    import subprocess
-    import sys
-    from support import ROOT
-
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--scenario",
-            "deathstar",
-            "--flash",
-            flash,
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    r = sim_headless("--scenario", "deathstar", "--flash", flash, timeout=60)
     assert r.returncode == 2 and "--new" in r.stderr and "Traceback" not in r.stderr
     sim3 = sim_factory(
         "--headless", "--scenario", "deathstar", "--new", "--seed", "3", "--flash", flash
     )
-    hello = [
-        m for m in drive(sim3.port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"
-    ]
+    hello = hellos(sim3.port)
     assert hello[0]["seq"] == 0 and hello[0]["scenario"] == "deathstar"
 
 
@@ -197,41 +171,18 @@ def test_a_second_simulator_on_the_same_flash_is_refused(sim_factory, tmp_path):
     is refused in one line and writes nothing; once the first is killed (-9, as a power cut),
     the next one restores its game."""
     import signal
-    import subprocess
-    import sys
-    from support import ROOT
-    from support.process import drive
 
     flash = tmp_path / "flash"
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1", "--flash", str(flash))
     got = drive(sim.port, [{"c": "roll", "values": [9, 4]}, {"c": "phase"}])
     assert [m["seq"] for m in got if m["t"] == "ev"] == [1, 2]
     before = {p.name: p.read_bytes() for p in (flash / "game").iterdir()}
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--scenario",
-            "hoth",
-            "--flash",
-            str(flash),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    r = sim_headless("--scenario", "hoth", "--flash", str(flash), timeout=60)
     assert r.returncode == 2 and "in use by another simulator (pid %d)" % sim.proc.pid in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     assert {p.name: p.read_bytes() for p in (flash / "game").iterdir()} == before
     sim.proc.send_signal(signal.SIGKILL)
     sim.proc.wait(10)
     sim2 = sim_factory("--headless", "--scenario", "hoth", "--seed", "2", "--flash", str(flash))
-    hello = [
-        m for m in drive(sim2.port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"
-    ]
+    hello = hellos(sim2.port)
     assert hello[0]["seq"] == 2

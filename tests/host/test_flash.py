@@ -4,12 +4,11 @@ against the simulator's pseudo-terminal held open by the mirror."""
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from support import ROOT
+from support.process import cli
 from host_tools.board import flash, flash_board
 from host_tools.board.firmware_build import source_hash
 from host_tools.link.mirror import Mirror
@@ -17,23 +16,7 @@ from host_tools.link.mirror import Mirror
 
 def test_dry_run_prints_every_file_with_size_and_target():
     """--stock: the stock route's plan, every module as .mpy in /lib."""
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "flash",
-            "--dry-run",
-            "--stock",
-            "--board",
-            "pico-ws2812-16x16",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
+    out = cli("flash", "--dry-run", "--stock", "--board", "pico-ws2812-16x16")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     targets = {l.split()[1]: int(l.split()[0]) for l in lines[1:-1]}
@@ -46,13 +29,7 @@ def test_dry_run_prints_every_file_with_size_and_target():
 
 
 def test_unknown_board_is_a_clear_error():
-    out = subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", "flash", "--dry-run", "--board", "nope"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+    out = cli("flash", "--dry-run", "--board", "nope")
     assert out.returncode != 0 and "no board profile 'nope'" in out.stderr
     assert "pimoroni-rgb-keypad" in out.stderr
 

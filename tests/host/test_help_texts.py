@@ -8,10 +8,9 @@ import argparse
 import ast
 import os
 import re
-import subprocess
-import sys
 
 from support import ROOT
+from support.process import cli
 from host_tools.cli import parser
 
 
@@ -93,14 +92,7 @@ def test_every_help_speaks_of_behaviour_and_every_argument_has_one():
 def test_save_and_load_say_what_each_does_through_the_command_line():
     out = {}
     for cmd in ("save", "load"):
-        r = subprocess.run(
-            [sys.executable, "-m", "host_tools.cli", cmd, "--help"],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=60,
-            check=False,
-        )
+        r = cli(cmd, "--help", timeout=60)
         assert r.returncode == 0, r.stderr
         out[cmd] = r.stdout.split("\n\n")[1]  # the description, after the usage
     assert out["save"] != out["load"]

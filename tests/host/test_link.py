@@ -11,6 +11,7 @@ import serial
 from host_tools.link.mirror import Mirror, MirrorError
 from referee import PROTO_VERSION
 from support.process import drive, newer_protocol_board
+from support.serialplay import HOTH_OPENING as PLAY
 
 
 def pump_until(m, seq, seconds=10):
@@ -18,15 +19,6 @@ def pump_until(m, seq, seconds=10):
     while m.rep.game.seq < seq and time.monotonic() < end:
         m.pump(0.1)
     return m.rep.game.seq
-
-
-PLAY = [
-    {"c": "roll", "values": [9, 4]},
-    {"c": "phase"},
-    {"c": "launch", "ship": 1},
-    {"c": "hit", "ship": 1},
-    {"c": "move", "ship": 0},
-]
 
 
 def test_pulled_cable_catches_up_from_last_seq(sim_factory):

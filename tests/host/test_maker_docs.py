@@ -20,6 +20,7 @@ import pytest
 from support import FAKES, ROOT
 from support.game import default_board
 from host_tools.board import buildguide_power, legend, pictures
+from support.process import python
 
 DOCS = os.path.join(ROOT, "docs")
 NS = "{http://www.w3.org/2000/svg}"
@@ -133,9 +134,7 @@ def test_pictures_says_what_to_install(tmp_path, module):
         "from host_tools import cli\n"
         "sys.exit(cli.main(['pictures', '--out', %r]))" % (module, str(tmp_path / "out"))
     )
-    r = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
-    )
+    r = python("-c", code)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
     dist = dict(pictures.NEEDS)[module]

@@ -2,7 +2,6 @@
 10,000-event game and undos at depth, and neither an idle simulator nor an idle mirror wakes
 up on a period (the mechanism is tested: what they block on, not how long they take)."""
 
-import argparse
 import asyncio
 import json
 import os
@@ -68,20 +67,11 @@ def test_idle_simulator_sleeps_in_the_selector_without_a_timeout(tmp_path):
     """The simulator's loop (IdleLoop) run in this process on an event loop whose selector
     counts its calls: idle, it waits with no timeout; a key press and a host line wake it."""
     from host_tools import paths
-    from host_tools.sim import sim
     from host_tools.sim.idleloop import IdleLoop
+    from support.simboard import sim_board
 
-    args = argparse.Namespace(
-        board=paths.DEFAULT_BOARD,
-        seed=1,
-        roster=None,
-        scenario="hoth",
-        ruleset=None,
-        flash=None,
-        new=False,
-        history_kb=256,
-    )
-    app, runner, ser, keys, _display, keymap = sim.make_board(args)
+    built = sim_board("hoth", board=paths.DEFAULT_BOARD, history_kb=256)
+    app, runner, ser, keys, _display, keymap = built
     sel = CountingSelector()
     loop = asyncio.SelectorEventLoop(sel)
     idle = IdleLoop(runner, ser, keys)

@@ -8,6 +8,7 @@ import io
 import json
 
 from support.game import make_referee
+from support.serialplay import HOTH_OPENING as PLAY
 from host_tools.link.mirror import Mirror
 
 
@@ -66,15 +67,6 @@ class BoardPort:
 
     def close(self):
         pass
-
-
-PLAY = [
-    {"c": "roll", "values": [9, 4]},
-    {"c": "phase"},
-    {"c": "launch", "ship": 1},
-    {"c": "hit", "ship": 1},
-    {"c": "move", "ship": 0},
-]
 
 
 def mirror_on(port):

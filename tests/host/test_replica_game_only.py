@@ -4,10 +4,9 @@ the same state hash as the board's own Referee."""
 
 import json
 import os
-import subprocess
-import sys
 
 from support import ROOT
+from support.process import python
 
 
 def test_the_replica_needs_no_pad_nor_serial_link():
@@ -23,14 +22,7 @@ def test_the_replica_needs_no_pad_nor_serial_link():
         "if m in sys.modules), rep.scenario, rep.game.seq)\n"
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "firmware")]))
-    r = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        check=False,
-    )
+    r = python("-c", code, env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["[]", "hoth", "0"]
 

@@ -14,6 +14,7 @@ import pytest
 from support.reportgames import GAMES, cli, load, play_and_save
 from host_tools.files import gamefile, report
 from host_tools.files.savefile import SaveError
+from support.process import python
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -187,27 +188,12 @@ def test_unwritable_output_is_one_line(games, tmp_path):
 
 def test_readme_picture_is_drawn_by_code(tmp_path):
     import os
-    import sys
-    import subprocess
     from PIL import Image
     from support import ROOT
 
     out = tmp_path / "plot.png"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "devtools.reportpicture",
-            "--out",
-            str(out),
-            "--html",
-            str(tmp_path / "r.html"),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
+    r = python(
+        "-m", "devtools.reportpicture", "--out", str(out), "--html", str(tmp_path / "r.html")
     )
     assert r.returncode == 0, r.stderr
     shipped = os.path.join(ROOT, "docs", "report-plot.png")

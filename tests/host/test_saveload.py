@@ -7,11 +7,10 @@ import os
 import pytest
 
 from support import ROOT
-from support.game import new_game
-from support.gen import play
+from support.gen import long_game
 from host_tools.files import savefile, saveload
 from host_tools.link.mirror import Mirror
-from support.process import cli
+from support.process import cli, synced_mirror
 
 SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
 
@@ -114,14 +113,9 @@ def test_truncated_text_and_forged_chain(saved):
 
 
 def test_save_beyond_the_boards_window_uses_its_state(sim_factory, tmp_path):
-    g = new_game("swsb-example")
-    g.window_size = 1 << 30
-    play(g, 400, 21)
+    g, evs = long_game()
     sim = sim_factory("--headless", "--scenario", "swsb-example", "--seed", "1")
-    m = Mirror(sim.port, warn=lambda s: None)
-    m.open()
-    m.sync()
-    evs = [list(e) for e in g.log]
+    m = synced_mirror(sim.port)
     for i in range(0, len(evs), 100):
         m.send({"c": "append", "events": evs[i : i + 100]})
         saveload._ok(m, "append")

@@ -10,23 +10,20 @@ and stops."""
 
 import json
 import os
-import subprocess
-import sys
 import time
 
 import pytest
 import serial
 
 from support import ROOT
-from support.process import SimProcess
-from support.game import new_game
-from support.gen import play
+from support.process import SimProcess, start_cli
+from support.gen import long_game
 from devtools import webshots
 from host_tools.link.mirror import Mirror
-from support.mqtt import EVENT
+from support.mqtt import publish_args
 from support.web import wait_until
 from support.followers import Followers, TABLE
-from support.process import cli
+from support.process import cli, synced_mirror
 
 
 def board_snap(port):
@@ -136,14 +133,9 @@ def test_a_mirror_takes_no_answer_another_tool_asked_for(sim_factory):
     """A board without a journal holds the newest events only: a second tool's `events` since
     0 gets `gone`, then takes the board's `state`; the first mirror, following since event 0,
     keeps its whole record and asks for nothing."""
-    g = new_game("swsb-example")
-    g.window_size = 1 << 30
-    play(g, 400, 21)
+    g, evs = long_game()
     sim = sim_factory("--headless", "--scenario", "swsb-example", "--seed", "1")
-    m1 = Mirror(sim.port, warn=lambda s: None)
-    m1.open()
-    m1.sync()
-    evs = [list(e) for e in g.log]
+    m1 = synced_mirror(sim.port)
     for i in range(0, len(evs), 100):
         m1.send({"c": "append", "events": evs[i : i + 100]})
     end = time.monotonic() + 60
@@ -151,9 +143,7 @@ def test_a_mirror_takes_no_answer_another_tool_asked_for(sim_factory):
         m1.pump(0.1)
     assert m1.rep.game.seq == len(evs) and m1.rep.game.state_hash() == g.state_hash()
     m1.sent.clear()
-    m2 = Mirror(sim.port, warn=lambda s: None)
-    m2.open()
-    m2.sync()  # hello, game, events since 0: gone, state
+    m2 = synced_mirror(sim.port)  # hello, game, events since 0: gone, state
     assert m2.rep.base0[0] > 0 and {"c": "state"} in m2.sent
     assert m2.rep.game.state_hash() == g.state_hash()
     m1.pump(1.0)
@@ -188,33 +178,9 @@ def test_a_port_held_by_another_program_is_said_in_one_line(sim_factory, tmp_pat
                 "--port",
                 sim.port,
             ),
-            (
-                "publish",
-                "--port",
-                sim.port,
-                "--broker",
-                broker.url,
-                "--event",
-                EVENT,
-                "--table",
-                TABLE,
-                "--user",
-                TABLE,
-                "--password-file",
-                broker.password(TABLE),
-            ),
+            publish_args(broker, sim.port, TABLE),
         ]
-        procs = [
-            subprocess.Popen(
-                [sys.executable, "-m", "host_tools.cli", *a],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                cwd=ROOT,
-                env=env,
-            )
-            for a in runs
-        ]
+        procs = [start_cli(*a, env=env) for a in runs]
         t0 = time.monotonic()
         outs = [p.communicate(timeout=60) for p in procs]
         took = time.monotonic() - t0

@@ -12,15 +12,13 @@ import pty
 import signal
 import socket
 import subprocess
-import sys
 import time
 import tty
 
 
-from support import ROOT
-from support.process import SimProcess
+from support.process import SimProcess, start_cli
 from host_tools.link.mirror import Mirror
-from support.mqtt import EVENT
+from support.mqtt import publish_args
 from support.web import WebProcess, wait_until
 
 REPLY_S = 2  # FLEETREF_REPLY_TIMEOUT for these tests: a board's reply within 2 s
@@ -43,14 +41,7 @@ def free_http():
 
 
 def start(*args):
-    return subprocess.Popen(
-        [sys.executable, "-m", "host_tools.cli", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env=ENV,
-    )
+    return start_cli(*args, env=ENV)
 
 
 def ended(procs, within=40):
@@ -101,21 +92,7 @@ def test_mirror_and_web_stop_on_a_port_where_nothing_answers():
 def test_publish_stops_on_a_port_where_nothing_answers(broker):
     port, fds = silent_port()
     try:
-        p = start(
-            "publish",
-            "--port",
-            port,
-            "--broker",
-            broker.url,
-            "--event",
-            EVENT,
-            "--table",
-            "table-01",
-            "--user",
-            "table-01",
-            "--password-file",
-            broker.password("table-01"),
-        )
+        p = start(*publish_args(broker, port, "table-01"))
         result = ended([p])[0]
     finally:
         for fd in fds:

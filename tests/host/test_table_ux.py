@@ -1,12 +1,14 @@
 """The simulator's key reader, `--port auto`'s choice, refusals that clear,
 and the simulator's and mirror's views at 80x24."""
 
-import argparse
 import io
 import json
 import os
 
 from rich.console import Console
+
+from support.process import cli, start_cli
+from support.simboard import sim_board, sim_view
 
 from host_tools.link import ports
 from host_tools.sim.termkeys import KeyReader
@@ -80,21 +82,6 @@ def test_only_simulators_of_this_checkout(tmp_path, monkeypatch):
     assert ports.register("/dev/pts/45", "hoth") is None
 
 
-def sim_board(scenario="hoth"):
-    from host_tools.sim import sim
-
-    args = argparse.Namespace(
-        board="pico-ws2812-16x16",
-        seed=1,
-        flash=None,
-        roster=None,
-        scenario=scenario,
-        ruleset=None,
-        new=False,
-    )
-    return sim.make_board(args)
-
-
 def rows_of(text, width, height):
     c = Console(file=io.StringIO(), width=width, height=height, record=True, color_system=None)
     c.print(text)
@@ -102,20 +89,10 @@ def rows_of(text, width, height):
 
 
 def test_sim_view_fits_80x24_and_refusal_clears():
-    import asyncio
-    from host_tools.views.simview import SimView
-
-    app, runner, ser, keys, display, _keymap = sim_board()
+    built = sim_board()
+    app, ser = built[0], built[2]
     try:
-        v = SimView(
-            app,
-            runner,
-            display,
-            keys,
-            ser,
-            asyncio.Event(),
-            console=Console(file=io.StringIO(), width=80, height=24),
-        )
+        v = sim_view(built, 80, 24)
         app.pad.key("undo")  # nothing to undo: refused
         assert app.error_text
         lines = rows_of(v.render(80, 24), 80, 24)
@@ -183,21 +160,11 @@ def test_mirror_view_fits_80x24_collapses_and_announces_new_game():
 
 
 def test_simulator_key_reader_gets_terminal_bytes(monkeypatch):
-    import asyncio
-    from host_tools.views.simview import SimView
-
-    app, runner, ser, keys, display, keymap = sim_board()
+    built = sim_board()
+    ser, keys, keymap = built[2], built[3], built[5]
     r, w = os.pipe()
     try:
-        v = SimView(
-            app,
-            runner,
-            display,
-            keys,
-            ser,
-            asyncio.Event(),
-            console=Console(file=io.StringIO(), width=80, height=24),
-        )
+        v = sim_view(built, 80, 24)
         monkeypatch.setattr("sys.stdin", os.fdopen(r, "rb", buffering=0))
         # Up, q, Right, F5, A (a long press of a): Up selects, Right and F5 do nothing
         os.write(w, b"\x1b[Aq\x1b[C\x1b[15~A")
@@ -211,20 +178,6 @@ def test_simulator_key_reader_gets_terminal_bytes(monkeypatch):
 
 
 def test_did_you_mean_for_scenario_ruleset_roster_and_board(tmp_path):
-    import subprocess
-    import sys
-    from support import ROOT
-
-    def cli(*a):
-        return subprocess.run(
-            [sys.executable, "-m", "host_tools.cli", *a],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=120,
-            check=False,
-        )
-
     r = cli("sim", "--headless", "--scenario", "hot")
     assert r.returncode != 0 and "did you mean 'hoth'?" in r.stderr and "Errno" not in r.stderr
     r = cli("sim", "--headless", "--ruleset", "swsb-adon")
@@ -242,47 +195,19 @@ def test_did_you_mean_for_scenario_ruleset_roster_and_board(tmp_path):
 
 
 def test_second_simulator_warns_and_mirror_auto_says_which(tmp_path):
-    import subprocess
-    import sys
-    from support import ROOT
-
     env = {k: v for k, v in os.environ.items() if k != "FLEETREF_SIM_UNLISTED"}
     env["TMPDIR"] = str(tmp_path)  # a private registry of running simulators
     procs = []
     try:
         for scen in ("hoth", "deathstar"):
-            p = subprocess.Popen(
-                [sys.executable, "-m", "host_tools.cli", "sim", "--headless", "--scenario", scen],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                cwd=ROOT,
-                env=env,
-            )
+            p = start_cli("sim", "--headless", "--scenario", scen, env=env)
             procs.append(p)
             first = p.stdout.readline()
             assert first.startswith("serial: ")
         import time
 
         time.sleep(0.5)
-        r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "host_tools.cli",
-                "mirror",
-                "--once",
-                "--json",
-                "--port",
-                "auto",
-            ],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            env=env,
-            timeout=60,
-            check=False,
-        )
+        r = cli("mirror", "--once", "--json", "--port", "auto", env=env, timeout=60)
         assert r.returncode == 0, r.stderr
         assert "using the newest: simulator pid %d (deathstar)" % procs[1].pid in r.stderr
         assert "pid %d (hoth)" % procs[0].pid in r.stderr and "--port PATH" in r.stderr

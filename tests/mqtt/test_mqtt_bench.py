@@ -4,10 +4,8 @@ rows and notes of docs/performance.md (a copy here); the committed page holds it
 import os
 import re
 import shutil
-import subprocess
-import sys
-
 from support import ROOT
+from support.process import python
 from support.mqtt import need_mqtt
 
 PAGE = os.path.join(ROOT, "docs", "performance.md")
@@ -22,14 +20,7 @@ def test_bench_mqtt_rewrites_only_its_rows(tmp_path):
     out = tmp_path / "perf.md"
     shutil.copy(PAGE, out)
     before = open(PAGE).read()
-    r = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "bench", "mqtt.py"), "--quick", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
+    r = python(os.path.join(ROOT, "bench", "mqtt.py"), "--quick", "--out", str(out), timeout=300)
     assert r.returncode == 0, r.stderr
     after = out.read_text()
 

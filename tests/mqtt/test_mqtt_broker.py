@@ -16,7 +16,16 @@ import pytest
 from support import ROOT
 from support.process import SimProcess
 from host_tools.tournament import mqttlink
-from support.mqtt import EVENT, Recorder, fleetref, need_mqtt, publisher, wait_until
+from support.mqtt import (
+    EVENT,
+    Recorder,
+    dashboard_args,
+    fleetref,
+    need_mqtt,
+    publish_args,
+    publisher,
+    wait_until,
+)
 
 SCRIPT = os.path.join(ROOT, "docs", "scripts", "hoth-3-rounds.txt")
 
@@ -87,21 +96,20 @@ def test_bad_input_gives_one_line_and_exit_2(broker, tmp_path):
         r = fleetref(*args)
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1 and want in lines[0], (extra, r.stderr)
-    r = fleetref(
-        "dashboard",
-        "--broker",
-        broker.url,
-        "--user",
-        "dashboard",
-        "--password-file",
-        str(wrong),
-        "--http",
-        "127.0.0.1:1",
-    )
+    r = fleetref(*dashboard_args(broker, "127.0.0.1:1", str(wrong)))
     assert r.returncode == 2 and "not authorised" in r.stderr
     assert "Traceback" not in r.stderr
     r = fleetref("tournament", "init", "--tables", "0", "--dir", str(tmp_path / "t"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "1 to 999" in r.stderr
+
+
+def hoth_script(seed, *more):
+    """A held simulator playing the hoth key script (seed ``seed``; ``more``: further
+    options) once a host has spoken."""
+    return SimProcess(
+        *("--headless", "--hold", "--wait-for-host", "--scenario", "hoth"),
+        *("--seed", str(seed), "--script", SCRIPT, *more),
+    )
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["stopped", "killed"])
@@ -121,19 +129,7 @@ def test_broker_restart_mid_game_loses_and_duplicates_no_event(broker, procs, si
         db = os.path.join(broker.dir, "data", "mosquitto.db")
         t0 = time.time()
         wait_until(lambda: os.path.exists(db) and os.path.getmtime(db) > t0 + 1.5, 20)
-    sim = SimProcess(
-        "--headless",
-        "--hold",
-        "--wait-for-host",
-        "--scenario",
-        "hoth",
-        "--seed",
-        "1",
-        "--script",
-        SCRIPT,
-        "--pace",
-        "60",
-    )
+    sim = hoth_script(1, "--pace", "60")
     procs.append(sim)
     procs.append(publisher(broker, sim.port, "table-01"))
     wait_until(lambda: len(rec.of("/events")) >= 5, 30)
@@ -162,17 +158,7 @@ def test_broker_restart_mid_game_loses_and_duplicates_no_event(broker, procs, si
 def test_a_restarted_publisher_sends_only_what_the_broker_lacks(broker, procs):
     rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="reader-2")
     procs.append(rec)
-    sim = SimProcess(
-        "--headless",
-        "--hold",
-        "--wait-for-host",
-        "--scenario",
-        "hoth",
-        "--seed",
-        "2",
-        "--script",
-        SCRIPT,
-    )
+    sim = hoth_script(2)
     procs.append(sim)
     first = publisher(broker, sim.port, "table-02")
     procs.append(first)
@@ -192,17 +178,7 @@ def test_a_broker_killed_before_it_saved_gets_the_state_again(broker, procs):
     conf = open(broker.conf).read().replace("autosave_interval 10", "autosave_interval 3600")
     open(broker.conf, "w").write(conf)
     broker.start()
-    sim = SimProcess(
-        "--headless",
-        "--hold",
-        "--wait-for-host",
-        "--scenario",
-        "hoth",
-        "--seed",
-        "3",
-        "--script",
-        SCRIPT,
-    )
+    sim = hoth_script(3)
     procs.append(sim)
     procs.append(publisher(broker, sim.port, "table-03"))
     final = sim.final()
@@ -404,21 +380,7 @@ def test_a_publisher_the_access_list_denies_says_so_in_one_line(broker, procs, u
     sim = SimProcess("--headless", "--scenario", "hoth", "--seed", "1")
     procs.append(sim)
     t0 = time.monotonic()
-    r = fleetref(
-        "publish",
-        "--port",
-        sim.port,
-        "--broker",
-        broker.url,
-        "--event",
-        EVENT,
-        "--table",
-        table,
-        "--user",
-        user,
-        "--password-file",
-        broker.password(user),
-    )
+    r = fleetref(*publish_args(broker, sim.port, table, user=user))
     took = time.monotonic() - t0
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1, r.stderr

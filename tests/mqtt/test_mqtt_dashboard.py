@@ -14,9 +14,9 @@ import urllib.request
 import pytest
 
 from support import ROOT
-from support.process import SimProcess
+from support.process import SimProcess, cli
 from devtools import webshots
-from support.mqtt import Broker, dashboard, need_mqtt, publisher, wait_until
+from support.mqtt import Broker, dashboard, dashboard_args, need_mqtt, publisher, wait_until
 from support.reportgames import GAMES
 from support.web import get_json, need_browser
 
@@ -140,35 +140,13 @@ def test_a_taken_http_port_is_named_in_one_line(tmp_path):
     """`dashboard --http` on a port another program listens on says which port, once, and
     stops (it said the broker link was lost and went on reconnecting)."""
     import socket
-    import subprocess
-    import sys
 
     need_mqtt()
     broker = Broker(tmp_path / "broker", tables=1)
     try:
         with socket.create_server(("127.0.0.1", 0)) as taken:
             port = taken.getsockname()[1]
-            r = subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "host_tools.cli",
-                    "dashboard",
-                    "--broker",
-                    broker.url,
-                    "--user",
-                    "dashboard",
-                    "--password-file",
-                    broker.password("dashboard"),
-                    "--http",
-                    "127.0.0.1:%d" % port,
-                ],
-                capture_output=True,
-                text=True,
-                cwd=ROOT,
-                timeout=60,
-                check=False,
-            )
+            r = cli(*dashboard_args(broker, "127.0.0.1:%d" % port), timeout=60)
     finally:
         broker.stop()
     assert r.returncode == 2, r.stdout + r.stderr

@@ -5,22 +5,11 @@ ship numbers as in test_check_games.py."""
 
 import pytest
 
-from support.checkhost import start
+from support.checkhost import host_fixture, new_game
+from support.rosters import capital_duel, ship, two_sides
 
 
-@pytest.fixture(scope="module")
-def host():
-    sim, link = start("--scenario", "swsb-example", "--seed", "9")
-    yield link
-    link.close()
-    sim.stop()
-
-
-def new_game(host, **load):
-    msgs, snap = host.send(dict({"c": "load"}, **load))
-    assert not [m for m in msgs if m.get("t") == "err"], msgs
-    assert snap["seq"] == 0
-    return snap
+host = host_fixture("--scenario", "swsb-example", "--seed", "9")
 
 
 def phase_until(host, phase, limit=8):
@@ -112,27 +101,13 @@ def test_swsb_carrier_launches_one_fighter_a_round_and_infinite_returns(host):
     assert snap["ships"][7]["launched"]
 
 
-DAMAGED_SIDE = {
-    "name": "Flip",
-    "ruleset": "swsb",
-    "sides": [
-        {
-            "name": "A",
-            "ships": [
-                {
-                    "name": "Gunship",
-                    "class": 2,
-                    "hp": [1, 3],
-                    "stats": {"defense": 15, "attack": 10, "damaged": {"attack": 2}},
-                }
-            ],
-        },
-        {
-            "name": "B",
-            "ships": [{"name": "Target", "class": 2, "hp": [9, 9], "stats": {"defense": 15}}],
-        },
-    ],
-}
+DAMAGED_SIDE = two_sides(
+    "Flip",
+    "swsb",
+    [ship("Gunship", 2, [1, 3], {"defense": 15, "attack": 10, "damaged": {"attack": 2}})],
+    [ship("Target", 2, [9, 9], {"defense": 15})],
+    sides=("A", "B"),
+)
 
 
 def test_swsb_damaged_side_attacks_with_its_damaged_stats(host):
@@ -214,44 +189,7 @@ def test_addon_size_modifier_replaces_the_fighter_band(host):
 
 # ---- smb (seed 004) ----------------------------------------------------------------------------
 
-DUEL = {
-    "name": "Duel",
-    "ruleset": "smb",
-    "sides": [
-        {
-            "name": "Empire",
-            "ships": [
-                {
-                    "name": "Destroyer",
-                    "class": 2,
-                    "hp": 1,
-                    "stats": {
-                        "type": "capital",
-                        "speed": 2,
-                        "defense": [12, 12, 12],
-                        "weapons": [{"name": "Guns", "kind": "capital", "bonus": 5}],
-                    },
-                }
-            ],
-        },
-        {
-            "name": "Rebels",
-            "ships": [
-                {
-                    "name": "Frigate",
-                    "class": 2,
-                    "hp": 1,
-                    "stats": {
-                        "type": "capital",
-                        "speed": 2,
-                        "defense": [12, 12, 12],
-                        "weapons": [{"name": "Guns", "kind": "capital", "bonus": 5}],
-                    },
-                }
-            ],
-        },
-    ],
-}
+DUEL = capital_duel("Duel", "Destroyer", "Frigate", [12, 12, 12], "Guns")
 
 
 def test_smb_destroyed_ships_still_return_fire(host):
@@ -277,6 +215,13 @@ def test_smb_destroyed_ships_still_return_fire(host):
 def hoth_movement(host, values):
     new_game(host, scenario="hoth")
     host.ok({"c": "roll", "values": values})
+    host.ok({"c": "phase"})
+
+
+def rebels_move_then_phase(host):
+    """The Rebels' ships on the hoth table (4-6) move, and the movement phase ends."""
+    for index in (4, 5, 6):
+        host.ok({"c": "move", "ship": index})
     host.ok({"c": "phase"})
 
 
@@ -508,9 +453,7 @@ def test_smb_full_power_ban_is_for_that_turn_only(host):
     (14): 15 + 5 = 20, a hit."""
     hoth_movement(host, [15, 3])
     host.ok({"c": "move", "ship": 0, "mode": 2})
-    for index in (4, 5, 6):
-        host.ok({"c": "move", "ship": index})
-    host.ok({"c": "phase"})
+    rebels_move_then_phase(host)
     host.ok({"c": "aim", "ship": 0, "weapon": 4, "arg": 0})
     host.refused({"c": "attack", "ship": 0, "target": 4, "roll": 15})
     phase_until(host, "initiative")
@@ -552,9 +495,7 @@ def test_smb_heavy_weapons_and_fighter_attack_moves(host):
     host.refused({"c": "move", "ship": 0, "mode": 3})
     host.ok({"c": "move", "ship": 0})
     host.refused({"c": "move", "ship": 4, "mode": 3})
-    for index in (4, 5, 6):
-        host.ok({"c": "move", "ship": index})
-    host.ok({"c": "phase"})
+    rebels_move_then_phase(host)
     host.ok({"c": "aim", "ship": 5, "weapon": 5, "arg": 0})
     host.refused({"c": "attack", "ship": 5, "target": 0, "roll": 20})
 
@@ -626,27 +567,17 @@ def test_smb_a_fighter_that_left_the_table_is_out_of_play(host):
     host.refused({"c": "hit", "ship": 5, "n": 1})
 
 
-ODDS = {
-    "name": "Odds",
-    "ruleset": "swsb",
-    "sides": [
-        {
-            "name": "A",
-            "ships": [
-                {"name": "Even", "class": 2, "hp": [9, 9], "stats": {"attack": 6}},
-                {"name": "Sure", "class": 2, "hp": [9, 9], "stats": {"attack": 14}},
-                {"name": "Hopeless", "class": 2, "hp": [9, 9], "stats": {"attack": 0}},
-            ],
-        },
-        {
-            "name": "B",
-            "ships": [
-                {"name": "Wall", "class": 2, "hp": [9, 9], "stats": {"defense": 14}},
-                {"name": "Fort", "class": 2, "hp": [9, 9], "stats": {"defense": 30}},
-            ],
-        },
+ODDS = two_sides(
+    "Odds",
+    "swsb",
+    [
+        ship("Even", 2, [9, 9], {"attack": 6}),
+        ship("Sure", 2, [9, 9], {"attack": 14}),
+        ship("Hopeless", 2, [9, 9], {"attack": 0}),
     ],
-}
+    [ship("Wall", 2, [9, 9], {"defense": 14}), ship("Fort", 2, [9, 9], {"defense": 30})],
+    sides=("A", "B"),
+)
 
 
 @pytest.mark.parametrize(

@@ -19,23 +19,11 @@ xwing-overlap-example: 0-1 X-wing (small, hp 5), 2 YT-1300 (large), 3 CR90 (huge
 
 import pytest
 
-from support.checkhost import start
+from support.checkhost import host_fixture, new_game
+from support import rosters
 
 
-@pytest.fixture(scope="module")
-def host():
-    sim, link = start("--scenario", "swsb-example", "--seed", "7")
-    yield link
-    link.close()
-    sim.stop()
-
-
-def new_game(host, **load):
-    """Load a fresh game (`load` command) and return its first snap."""
-    msgs, snap = host.send(dict({"c": "load"}, **load))
-    assert not [m for m in msgs if m.get("t") == "err"], msgs
-    assert snap["seq"] == 0, snap
-    return snap
+host = host_fixture("--scenario", "swsb-example", "--seed", "7")
 
 
 def ship(snap, index):
@@ -166,32 +154,22 @@ def test_swsb_fly_casual_class_3_only_and_once_a_round(host):
     assert ship(snap, 0)[0] == 1 and ship(snap, 1)[0] == 1
 
 
-EMPERORS_WILL = {
-    "name": "Emperor's Will",
-    "ruleset": "swsb",
-    "sides": [
-        {
-            "name": "Dark",
-            "ships": [
-                {
-                    "name": "Flagship",
-                    "class": 1,
-                    "hp": [4, 2],
-                    "stats": {"defense": 14, "attack": 6, "pd": 2, "emperors_will": True},
-                },
-                {"name": "Escort", "class": 3, "hp": [3, 2], "stats": {"defense": 15}},
-                {"name": "TIE", "class": 4, "hp": 1, "stats": {"defense": 14, "attack": 3}},
-            ],
-        },
-        {
-            "name": "Light",
-            "ships": [
-                {"name": "Cruiser", "class": 2, "hp": [6, 4], "stats": {"defense": 15}},
-                {"name": "X-wing", "class": 4, "hp": 1, "stats": {"defense": 15}},
-            ],
-        },
+EMPERORS_WILL = rosters.two_sides(
+    "Emperor's Will",
+    "swsb",
+    [
+        rosters.ship(
+            "Flagship", 1, [4, 2], {"defense": 14, "attack": 6, "pd": 2, "emperors_will": True}
+        ),
+        rosters.ship("Escort", 3, [3, 2], {"defense": 15}),
+        rosters.ship("TIE", 4, 1, {"defense": 14, "attack": 3}),
     ],
-}
+    [
+        rosters.ship("Cruiser", 2, [6, 4], {"defense": 15}),
+        rosters.ship("X-wing", 4, 1, {"defense": 15}),
+    ],
+    sides=("Dark", "Light"),
+)
 
 
 def test_swsb_emperors_will_moves_damage_to_an_allied_fighter_at_once(host):
@@ -258,20 +236,13 @@ def test_addon_round_chosen_side_fires_first_damage_after_each_ship(host):
     assert ship(snap, 5) == (0, 0, "ok")
 
 
-NATURAL_20 = {
-    "name": "Long odds",
-    "ruleset": "swsb-addon",
-    "sides": [
-        {
-            "name": "A",
-            "ships": [{"name": "Gunboat", "class": 2, "hp": [2, 1], "stats": {"attack": 0}}],
-        },
-        {
-            "name": "B",
-            "ships": [{"name": "Fortress", "class": 2, "hp": [2, 1], "stats": {"defense": 30}}],
-        },
-    ],
-}
+NATURAL_20 = rosters.two_sides(
+    "Long odds",
+    "swsb-addon",
+    [rosters.ship("Gunboat", 2, [2, 1], {"attack": 0})],
+    [rosters.ship("Fortress", 2, [2, 1], {"defense": 30})],
+    sides=("A", "B"),
+)
 
 
 def test_addon_a_roll_of_20_always_hits(host):
@@ -481,40 +452,16 @@ def test_xwing_huge_over_huge_one_damage_each_and_touching_ships_hold_fire(host)
 
 # ---- squadrons-d6 (seed 002) ----------------------------------------------------------------
 
-D6_EDGE = {
-    "name": "Aces",
-    "ruleset": "squadrons-d6",
-    "sides": [
-        {
-            "name": "A",
-            "ships": [
-                {
-                    "name": "Ace",
-                    "class": 4,
-                    "hp": 1,
-                    "stats": {"space": 9, "piloting": "7D+2", "maneuverability": "3D"},
-                },
-                {
-                    "name": "Legend",
-                    "class": 4,
-                    "hp": 1,
-                    "stats": {"space": 8, "piloting": "8D", "maneuverability": "3D+1"},
-                },
-            ],
-        },
-        {
-            "name": "B",
-            "ships": [
-                {
-                    "name": "Rookie",
-                    "class": 4,
-                    "hp": 1,
-                    "stats": {"space": 7, "piloting": "2D", "maneuverability": "1D"},
-                }
-            ],
-        },
+D6_EDGE = rosters.two_sides(
+    "Aces",
+    "squadrons-d6",
+    [
+        rosters.ship("Ace", 4, 1, {"space": 9, "piloting": "7D+2", "maneuverability": "3D"}),
+        rosters.ship("Legend", 4, 1, {"space": 8, "piloting": "8D", "maneuverability": "3D+1"}),
     ],
-}
+    [rosters.ship("Rookie", 4, 1, {"space": 7, "piloting": "2D", "maneuverability": "1D"})],
+    sides=("A", "B"),
+)
 
 
 def test_d6_movement_figures_from_the_formulas(host):

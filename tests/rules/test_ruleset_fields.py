@@ -8,12 +8,10 @@ view, the report and the web page."""
 import json
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
-from support import ROOT
+from support.process import cli
 from support.game import make_referee
 from host_tools.cli import main
 from host_tools.link.mirror import Mirror
@@ -63,14 +61,8 @@ def test_swsb_views_show_class_split_and_counters(tmp_path):
 @pytest.mark.parametrize("scenario,shown", [("hoth", False), ("swsb-example", True)])
 def test_the_mirror_once_table_and_the_simulator_view(sim_factory, scenario, shown):
     sim = sim_factory("--headless", "--scenario", scenario, "--seed", "1")
-    r = subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", "mirror", "--once", "--port", sim.port],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        env=dict(os.environ, COLUMNS="160"),
-        check=False,
+    r = cli(
+        "mirror", "--once", "--port", sim.port, env=dict(os.environ, COLUMNS="160"), timeout=60
     )
     assert r.returncode == 0, r.stderr
     head = next(x for x in r.stdout.splitlines() if "hit points" in x).split()

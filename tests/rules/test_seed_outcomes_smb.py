@@ -15,6 +15,7 @@ columns "No Screens/Front", "Minimum/Side", "Full/Rear").
 import copy
 
 from support.seedplay import board_fixture, roster, run_script, ships
+from support.rosters import capital_duel
 
 board = board_fixture("--scenario", "hoth")
 
@@ -58,6 +59,14 @@ def empire_moves_first(b, tie_out=False):
     b.ok("move", ship=SD, mode=STANDARD)
     if tie_out:
         b.ok("move", ship=TIE1, mode=STANDARD)
+
+
+def rapid_fire(b, ship, mover, arc, target, roll):
+    """``ship`` answers ``mover``'s move with rapid fire, aimed at the ``arc`` facing, and
+    attacks ``target`` with the d20 ``roll``: all three accepted."""
+    b.ok("respond", ship=ship, mover=mover, kind=RAPID_FIRE)
+    b.ok("aim", ship=ship, weapon=RAPID, arg=arc)
+    b.ok("attack", ship=ship, target=target, roll=roll)
 
 
 def rebels_move(b, which=(TRANSPORT, XW1, XW2)):
@@ -232,11 +241,8 @@ def test_ion_cannon_cannot_target_a_fighter(board):
     empire_moves_first(board, tie_out=True)
     rebels_move(board)
     board.ok("phase")
-    evs, errs = board.cmd("ion", ship=TIE1, roll=10, facing=FRONT)
-    assert errs and not evs, (
-        "seed: the Ion Cannon fires as a capital weapon and capital weapons cannot target "
-        "fighters; the shot at TIE Fighter 1 was accepted: %s" % evs
-    )
+    why = "seed: the Ion Cannon fires as a capital weapon and capital weapons cannot target fighters; the shot at TIE Fighter 1 was accepted: %s"
+    board.must_refuse(why, "ion", ship=TIE1, roll=10, facing=FRONT)
 
 
 # --- response actions ---------------------------------------------------------------------
@@ -315,11 +321,8 @@ def test_response_fires_rapid_weapons_only(board):
     empire_moves_first(board, tie_out=True)
     board.ok("respond", ship=XW1, mover=TIE1, kind=RAPID_FIRE)
     board.cmd("aim", ship=XW1, weapon=HEAVY, arg=REAR)
-    evs, errs = board.cmd("attack", ship=XW1, target=TIE1, roll=19)
-    assert errs and not evs, (
-        "seed: a rapid-fire response fires rapid weapons only; a torpedo shot was accepted: %s"
-        % evs
-    )
+    why = "seed: a rapid-fire response fires rapid weapons only; a torpedo shot was accepted: %s"
+    board.must_refuse(why, "attack", ship=XW1, target=TIE1, roll=19)
 
 
 def test_countermove_needs_same_or_higher_speed_and_not_directly_behind(board):
@@ -414,22 +417,18 @@ def test_capital_weapons_hit_by_facing(board):
     Main Guns +5 at the Transport's side (20): 10 + 5 = 15 < 20, a miss. Next round at its
     front (14): 10 + 5 = 15 >= 14, a hit: 1 damage after the phase."""
     hoth(board)
-    empire_moves_first(board)
-    rebels_move(board)
-    board.ok("phase")
-    board.ok("aim", ship=SD, weapon=CAPITAL, arg=SIDE)
-    board.ok("attack", ship=SD, target=TRANSPORT, roll=10)
-    board.ok("phase")
-    t = ships(board.snap())["Troop Transport"]
-    assert t["damage"] == 0, "seed: 15 against side defence 20 misses; damage %s" % t["damage"]
-    empire_moves_first(board)
-    rebels_move(board)
-    board.ok("phase")
-    board.ok("aim", ship=SD, weapon=CAPITAL, arg=FRONT)
-    board.ok("attack", ship=SD, target=TRANSPORT, roll=10)
-    board.ok("phase")
-    t = ships(board.snap())["Troop Transport"]
-    assert t["damage"] == 1, "seed: 15 against front defence 14 hits; damage %s" % t["damage"]
+    for arc, damage, why in (
+        (SIDE, 0, "seed: 15 against side defence 20 misses"),
+        (FRONT, 1, "seed: 15 against front defence 14 hits"),
+    ):
+        empire_moves_first(board)
+        rebels_move(board)
+        board.ok("phase")
+        board.ok("aim", ship=SD, weapon=CAPITAL, arg=arc)
+        board.ok("attack", ship=SD, target=TRANSPORT, roll=10)
+        board.ok("phase")
+        t = ships(board.snap())["Troop Transport"]
+        assert t["damage"] == damage, "%s; damage %s" % (why, t["damage"])
 
 
 def test_transport_plus_4_against_snub_weapons(board):
@@ -441,9 +440,7 @@ def test_transport_plus_4_against_snub_weapons(board):
     hoth(board, tie_out=True)
     empire_moves_first(board, tie_out=True)
     board.ok("move", ship=TRANSPORT, mode=STANDARD)
-    board.ok("respond", ship=TIE1, mover=TRANSPORT, kind=RAPID_FIRE)
-    board.ok("aim", ship=TIE1, weapon=RAPID, arg=FRONT)
-    board.ok("attack", ship=TIE1, target=TRANSPORT, roll=14)
+    rapid_fire(board, TIE1, TRANSPORT, FRONT, TRANSPORT, 14)
     t = ships(board.snap())["Troop Transport"]
     assert t["damage"] + t["pending"] == 0, "seed: 16 < 18 misses; Transport %s" % t
 
@@ -476,9 +473,7 @@ def test_full_power_move_no_capital_weapons_but_rapid_fire(board):
     board.ok("phase")
     board.ok("move", ship=SD, mode=FULL_POWER)
     board.ok("move", ship=XW1, mode=STANDARD)
-    board.ok("respond", ship=SD, mover=XW1, kind=RAPID_FIRE)
-    board.ok("aim", ship=SD, weapon=RAPID, arg=REAR)
-    board.ok("attack", ship=SD, target=XW1, roll=2)
+    rapid_fire(board, SD, XW1, REAR, XW1, 2)
     board.ok("move", ship=XW2, mode=STANDARD)
     board.ok("move", ship=TRANSPORT, mode=STANDARD)
     board.ok("phase")
@@ -504,11 +499,8 @@ def test_fighter_attack_move_fires_each_weapon_once(board):
     board.ok("aim", ship=XW1, weapon=HEAVY, arg=FRONT)
     board.ok("attack", ship=XW1, target=TIE1, roll=1)
     board.cmd("aim", ship=XW1, weapon=RAPID, arg=FRONT)
-    evs, errs = board.cmd("attack", ship=XW1, target=TIE1, roll=1)
-    assert errs and not evs, (
-        "seed: the attack move fires the fighter's heavy or rapid weapons, each once; the "
-        "Lasers fired twice: %s" % evs
-    )
+    why = "seed: the attack move fires the fighter's heavy or rapid weapons, each once; the Lasers fired twice: %s"
+    board.must_refuse(why, "attack", ship=XW1, target=TIE1, roll=1)
 
 
 def test_only_fighters_make_the_attack_move(board):
@@ -543,44 +535,7 @@ def test_capital_fire_is_simultaneous_destroyed_ships_return_fire(board):
 
     Roster: two capital ships (1 hit each). The Empire's destroyer hits the Rebel cruiser first;
     the cruiser still returns fire (accepted); when the phase ends both are destroyed."""
-    r = {
-        "name": "capital duel",
-        "ruleset": "smb",
-        "sides": [
-            {
-                "name": "Empire",
-                "ships": [
-                    {
-                        "name": "Destroyer",
-                        "class": 2,
-                        "hp": 1,
-                        "stats": {
-                            "type": "capital",
-                            "speed": 2,
-                            "defense": [12, 22, 27],
-                            "weapons": [{"name": "Main Guns", "kind": "capital", "bonus": 5}],
-                        },
-                    }
-                ],
-            },
-            {
-                "name": "Rebels",
-                "ships": [
-                    {
-                        "name": "Cruiser",
-                        "class": 2,
-                        "hp": 1,
-                        "stats": {
-                            "type": "capital",
-                            "speed": 2,
-                            "defense": [12, 22, 27],
-                            "weapons": [{"name": "Main Guns", "kind": "capital", "bonus": 5}],
-                        },
-                    }
-                ],
-            },
-        ],
-    }
+    r = capital_duel("capital duel", "Destroyer", "Cruiser", [12, 22, 27], "Main Guns")
     board.load(roster_obj=r)
     board.ok("roll", values=[15, 8])
     board.ok("phase")
@@ -708,10 +663,7 @@ def test_play_stops_once_a_side_has_won(board):
     rebels_move(board, which=(XW1, XW2, TRANSPORT))
     board.ok("exit", ship=TRANSPORT, kind=1)
     assert board.snap()["winner"] == REBELS
-    evs, errs = board.cmd("phase")
-    assert errs and not evs, (
-        "play should stop once the Rebels have won; the phase advanced: %s" % evs
-    )
+    board.must_refuse("play should stop once the Rebels have won; the phase advanced: %s", "phase")
 
 
 def test_death_star_port_is_the_rebels_aim_only(board):
@@ -767,9 +719,7 @@ def test_movement_phase_fire_lands_at_once_destroyed_ship_cannot_respond(board):
     1 is destroyed at once. When X-Wing 2 moves, TIE 1 responding is refused."""
     hoth(board, tie_out=True)
     empire_moves_first(board, tie_out=True)
-    board.ok("respond", ship=XW1, mover=TIE1, kind=RAPID_FIRE)
-    board.ok("aim", ship=XW1, weapon=RAPID, arg=FRONT)
-    board.ok("attack", ship=XW1, target=TIE1, roll=19)
+    rapid_fire(board, XW1, TIE1, FRONT, TIE1, 19)
     assert ships(board.snap())["TIE Fighter 1"]["status"] == "destroyed", (
         "seed: fire in the movement phase is not simultaneous: the hit lands at once"
     )
@@ -815,8 +765,5 @@ def test_every_ship_on_the_table_moves(board):
     hoth(board)
     empire_moves_first(board)
     rebels_move(board, which=(TRANSPORT, XW1))
-    evs, errs = board.cmd("phase")
-    assert errs and not evs, (
-        "seed: every ship must make its forward move; the Movement Phase ended with X-Wing 2 "
-        "unmoved: %s" % evs
-    )
+    why = "seed: every ship must make its forward move; the Movement Phase ended with X-Wing 2 unmoved: %s"
+    board.must_refuse(why, "phase")

@@ -13,6 +13,7 @@ assume a first player.
 """
 
 from support.seedplay import board_fixture
+from support.rosters import ship, two_sides
 
 board = board_fixture("--ruleset", "squadrons-d6")
 
@@ -61,11 +62,8 @@ def test_turns_must_fit_the_distance_at_attack_speed(board):
     Red 1 at Attack Speed crosses at most 8 hexes; each turn needs 3 hexes before it: 2 turns
     need 6, a third would need 9 > 8. Attack Speed with 3 turns is refused."""
     new_game(board)
-    evs, errs = board.cmd("move", ship=RED1, mode=ATTACK_SPEED, turns=3)
-    assert errs and not evs, (
-        "seed: at Attack Speed (8 hexes) with Turn Distance 3 Red 1 fits at most 2 turns; "
-        "3 turns were accepted: %s" % evs
-    )
+    why = "seed: at Attack Speed (8 hexes) with Turn Distance 3 Red 1 fits at most 2 turns; 3 turns were accepted: %s"
+    board.must_refuse(why, "move", ship=RED1, mode=ATTACK_SPEED, turns=3)
 
 
 def test_turns_fit_the_distance_at_full_throttle(board):
@@ -85,10 +83,8 @@ def test_corvette_turns_must_fit_the_distance(board):
     Corellian Corvette: Attack Speed 6, Turn Distance 5: one turn needs 5 hexes, two need 10 >
     6: Attack Speed with 2 turns is refused."""
     new_game(board)
-    evs, errs = board.cmd("move", ship=CORVETTE, mode=ATTACK_SPEED, turns=2)
-    assert errs and not evs, (
-        "seed: 6 hexes with Turn Distance 5 fit one turn; 2 turns were accepted: %s" % evs
-    )
+    why = "seed: 6 hexes with Turn Distance 5 fit one turn; 2 turns were accepted: %s"
+    board.must_refuse(why, "move", ship=CORVETTE, mode=ATTACK_SPEED, turns=2)
 
 
 def test_no_more_turns_than_maneuverability(board):
@@ -194,11 +190,8 @@ def test_a_fighter_that_does_not_move_has_stopped_dead(board):
     # "players alternate moving their Squadrons": a squadron is one unit, so the Black
     # Squadron cannot move while the Red Squadron's move is unfinished (Red 3)
     assert board.refused("move", ship=BLACK1, mode=ATTACK_SPEED, turns=0)
-    evs, errs = board.cmd("phase")
-    assert errs and not evs, (
-        "seed: only capital ships and heroes may stay still; the Movement Phase ended with "
-        "Red 3 unmoved: %s" % evs
-    )
+    why = "seed: only capital ships and heroes may stay still; the Movement Phase ended with Red 3 unmoved: %s"
+    board.must_refuse(why, "phase")
 
 
 def test_players_alternate_units(board):
@@ -209,10 +202,8 @@ def test_players_alternate_units(board):
     Empire's turn); the Empire moves its Star Destroyer; then the Rebels' Red Squadron moves."""
     new_game(board)
     board.ok("move", ship=CORVETTE, mode=ATTACK_SPEED, turns=0)
-    evs, errs = board.cmd("move", ship=RED1, mode=ATTACK_SPEED, turns=0)
-    assert errs and not evs, (
-        "seed: players alternate units; the Rebels moved the Corvette and then Red 1: %s" % evs
-    )
+    why = "seed: players alternate units; the Rebels moved the Corvette and then Red 1: %s"
+    board.must_refuse(why, "move", ship=RED1, mode=ATTACK_SPEED, turns=0)
     board.ok("move", ship=SD, mode=ATTACK_SPEED, turns=0)
     board.ok("move", ship=RED1, mode=ATTACK_SPEED, turns=0)
 
@@ -251,40 +242,16 @@ def test_exemplary_turn_distance_zero_and_below(board):
 
     Ace (piloting 5D+2, Maneuverability 5D): 10 - (5 + 5) = 0, 5 turns. Legend (6D, 5D+1):
     10 - 11 = -1, 5 turns. Both are marked as special (two hexsides / bootlegger)."""
-    r = {
-        "name": "aces",
-        "ruleset": "squadrons-d6",
-        "sides": [
-            {
-                "name": "Rebels",
-                "ships": [
-                    {
-                        "name": "Ace",
-                        "class": 4,
-                        "hp": 1,
-                        "stats": {"space": 8, "piloting": "5D+2", "maneuverability": "5D"},
-                    },
-                    {
-                        "name": "Legend",
-                        "class": 4,
-                        "hp": 1,
-                        "stats": {"space": 8, "piloting": "6D", "maneuverability": "5D+1"},
-                    },
-                ],
-            },
-            {
-                "name": "Empire",
-                "ships": [
-                    {
-                        "name": "Black",
-                        "class": 4,
-                        "hp": 1,
-                        "stats": {"space": 10, "piloting": "4D", "maneuverability": "2D"},
-                    }
-                ],
-            },
+    r = two_sides(
+        "aces",
+        "squadrons-d6",
+        [
+            ship("Ace", 4, 1, {"space": 8, "piloting": "5D+2", "maneuverability": "5D"}),
+            ship("Legend", 4, 1, {"space": 8, "piloting": "6D", "maneuverability": "5D+1"}),
         ],
-    }
+        [ship("Black", 4, 1, {"space": 10, "piloting": "4D", "maneuverability": "2D"})],
+        sides=("Rebels", "Empire"),
+    )
     board.load(roster_obj=r)
     m = board.snap()["profile"]["movement"]
     assert (m["Ace"]["turn_distance"], m["Ace"]["turns"]) == (0, 5)

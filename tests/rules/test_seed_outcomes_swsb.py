@@ -10,70 +10,36 @@ the Light Side (side 0); 3 Invisible Hand (class 2, broadside), 4 Slave I (class
 
 import copy
 
+from support.rosters import ship, two_sides
 from support.seedplay import board_fixture, ships
 
 board = board_fixture("--ruleset", "swsb")
 
-ROSTER = {
-    "name": "seed 000 checks",
-    "ruleset": "swsb",
-    "sides": [
-        {
-            "name": "Light Side",
-            "ships": [
-                {
-                    "name": "Cruiser",
-                    "class": 2,
-                    "hp": [2, 2],
-                    "cc": 3,
-                    "stats": {"defense": 15, "attack": 6, "pd": 4},
-                },
-                {
-                    "name": "Falcon",
-                    "class": 3,
-                    "hp": [3, 2],
-                    "cc": 2,
-                    "stats": {"defense": 17, "attack": 5, "pd": 0},
-                },
-                {
-                    "name": "X-wing",
-                    "class": 4,
-                    "hp": 1,
-                    "cc": 1,
-                    "stats": {"defense": 15, "attack": 4, "pd": 0},
-                },
-            ],
-        },
-        {
-            "name": "Dark Side",
-            "ships": [
-                {
-                    "name": "Invisible Hand",
-                    "class": 2,
-                    "hp": [6, 4],
-                    "cc": 2,
-                    "stats": {"defense": 14, "attack": 6, "pd": 4, "broadside": True},
-                },
-                {
-                    "name": "Slave I",
-                    "class": 3,
-                    "hp": [3, 2],
-                    "cc": 1,
-                    "stats": {"defense": 17, "attack": 5, "pd": 4},
-                },
-                {
-                    "name": "TIE",
-                    "class": 4,
-                    "hp": 1,
-                    "count": 2,
-                    "launched": False,
-                    "carrier": "Invisible Hand",
-                    "stats": {"defense": 14, "attack": 3, "pd": 0},
-                },
-            ],
-        },
-    ],
-}
+LIGHT_SIDE = [
+    ship("Cruiser", 2, [2, 2], {"defense": 15, "attack": 6, "pd": 4}, cc=3),
+    ship("Falcon", 3, [3, 2], {"defense": 17, "attack": 5, "pd": 0}, cc=2),
+    ship("X-wing", 4, 1, {"defense": 15, "attack": 4, "pd": 0}, cc=1),
+]
+DARK_SIDE = [
+    ship(
+        "Invisible Hand",
+        2,
+        [6, 4],
+        {"defense": 14, "attack": 6, "pd": 4, "broadside": True},
+        cc=2,
+    ),
+    ship("Slave I", 3, [3, 2], {"defense": 17, "attack": 5, "pd": 4}, cc=1),
+    ship(
+        "TIE",
+        4,
+        1,
+        {"defense": 14, "attack": 3, "pd": 0},
+        count=2,
+        launched=False,
+        carrier="Invisible Hand",
+    ),
+]
+ROSTER = two_sides("seed 000 checks", "swsb", LIGHT_SIDE, DARK_SIDE)
 
 CRUISER, FALCON, XWING, HAND, SLAVE, TIE1, TIE2 = range(7)
 PRIMARY, PD, BROAD_L, BROAD_R = 0, 1, 2, 3
@@ -84,12 +50,21 @@ def new_game(b, roster=None):
 
 
 def to_attack_step(b, dice):
-    """Initiative with physical dice, then Move, Attack (point defense), Attack (ships)."""
+    """A new game of ROSTER; initiative with physical dice, then Move, Attack (point defense),
+    Attack (ships)."""
+    new_game(b)
     b.ok("roll", values=dice)
     b.ok("phase")  # -> move
     b.ok("phase")  # -> attack, point defense first
     b.ok("phase")  # -> attack, one ship at a time
     assert b.snap()["phase"] == "attack"
+
+
+def fire(b, ship, weapon, target, roll):
+    """Aim ``ship``'s ``weapon`` (arg 0) and attack ``target`` with the d20 ``roll``: both
+    accepted."""
+    b.ok("aim", ship=ship, weapon=weapon, arg=0)
+    b.ok("attack", ship=ship, target=target, roll=roll)
 
 
 def test_initiative_highest_roll_moves_last_and_attacks_first(board):
@@ -135,14 +110,10 @@ def test_initiative_loser_cannot_attack_first(board):
 
     Dice 14 / 9: side 0 (Light Side) attacks first. In the ship-by-ship attack step the first
     ship to fire must be side 0's; Slave I (side 1) opening fire is refused."""
-    new_game(board)
     to_attack_step(board, [14, 9])
     board.ok("aim", ship=SLAVE, weapon=PRIMARY, arg=0)
-    evs, errs = board.cmd("attack", ship=SLAVE, target=FALCON, roll=15)
-    assert errs and not evs, (
-        "seed: side 0 won the initiative and attacks first; Slave I (side 1) fired first "
-        "and the referee accepted it: %s" % evs
-    )
+    why = "seed: side 0 won the initiative and attacks first; Slave I (side 1) fired first and the referee accepted it: %s"
+    board.must_refuse(why, "attack", ship=SLAVE, target=FALCON, roll=15)
 
 
 def test_initiative_winner_attacks_first(board):
@@ -151,10 +122,8 @@ def test_initiative_winner_attacks_first(board):
     your choosing."
 
     Dice 9 / 14: side 1 wins and its Invisible Hand opens fire: accepted."""
-    new_game(board)
     to_attack_step(board, [9, 14])
-    board.ok("aim", ship=HAND, weapon=PRIMARY, arg=0)
-    board.ok("attack", ship=HAND, target=CRUISER, roll=12)
+    fire(board, HAND, PRIMARY, CRUISER, 12)
 
 
 def test_a_weapon_fires_once_a_round(board):
@@ -165,16 +134,11 @@ def test_a_weapon_fires_once_a_round(board):
 
     The Cruiser (side 0, winner) fires its primary weapon at the Invisible Hand; firing the
     same primary weapon again, at Slave I, is refused."""
-    new_game(board)
     to_attack_step(board, [14, 9])
-    board.ok("aim", ship=CRUISER, weapon=PRIMARY, arg=0)
-    board.ok("attack", ship=CRUISER, target=HAND, roll=10)
+    fire(board, CRUISER, PRIMARY, HAND, 10)
     board.cmd("aim", ship=CRUISER, weapon=PRIMARY, arg=0)
-    evs, errs = board.cmd("attack", ship=CRUISER, target=SLAVE, roll=19)
-    assert errs and not evs, (
-        "seed: the Cruiser's primary weapon fires once a round; a second shot was accepted: %s"
-        % evs
-    )
+    why = "seed: the Cruiser's primary weapon fires once a round; a second shot was accepted: %s"
+    board.must_refuse(why, "attack", ship=CRUISER, target=SLAVE, roll=19)
     assert ships(board.snap())["Slave I"]["pending"] == 0, "seed: the second shot never hits"
 
 
@@ -185,17 +149,13 @@ def test_broadside_fires_once_to_each_side(board):
 
     Invisible Hand (side 1 wins 9 / 14, so it fires first): primary, broadside
     left, broadside right are all accepted; a second broadside to the left is refused."""
-    new_game(board)
     to_attack_step(board, [9, 14])
-    board.ok("aim", ship=HAND, weapon=PRIMARY, arg=0)
-    board.ok("attack", ship=HAND, target=XWING, roll=3)
-    board.ok("aim", ship=HAND, weapon=BROAD_L, arg=0)
-    board.ok("attack", ship=HAND, target=CRUISER, roll=3)
-    board.ok("aim", ship=HAND, weapon=BROAD_R, arg=0)
-    board.ok("attack", ship=HAND, target=FALCON, roll=3)
+    fire(board, HAND, PRIMARY, XWING, 3)
+    fire(board, HAND, BROAD_L, CRUISER, 3)
+    fire(board, HAND, BROAD_R, FALCON, 3)
     board.cmd("aim", ship=HAND, weapon=BROAD_L, arg=0)
-    evs, errs = board.cmd("attack", ship=HAND, target=XWING, roll=3)
-    assert errs and not evs, "seed: a broadside fires once to each side; a third shot was accepted"
+    why = "seed: a broadside fires once to each side; a third shot was accepted: %s"
+    board.must_refuse(why, "attack", ship=HAND, target=XWING, roll=3)
 
 
 def test_primary_weapon_waits_for_point_defense_step(board):
@@ -215,8 +175,7 @@ def test_primary_weapon_waits_for_point_defense_step(board):
     assert board.refused("attack", ship=CRUISER, target=HAND, roll=10), (
         "seed: point defense is resolved first; a primary weapon fired in that step"
     )
-    board.ok("aim", ship=CRUISER, weapon=PD, arg=0)
-    board.ok("attack", ship=CRUISER, target=TIE1, roll=10)
+    fire(board, CRUISER, PD, TIE1, 10)
 
 
 def test_point_defense_not_after_ships_began_firing(board):
@@ -225,16 +184,11 @@ def test_point_defense_not_after_ships_began_firing(board):
 
     Once the ship-by-ship step has begun and the Cruiser has fired its primary weapon, Slave I
     firing point defense is out of order: refused."""
-    new_game(board)
     to_attack_step(board, [14, 9])
-    board.ok("aim", ship=CRUISER, weapon=PRIMARY, arg=0)
-    board.ok("attack", ship=CRUISER, target=HAND, roll=10)
+    fire(board, CRUISER, PRIMARY, HAND, 10)
     board.cmd("aim", ship=SLAVE, weapon=PD, arg=0)
-    evs, errs = board.cmd("attack", ship=SLAVE, target=XWING, roll=15)
-    assert errs and not evs, (
-        "seed: all point defense comes first; Slave I's PD after the ship-by-ship fire began "
-        "was accepted: %s" % evs
-    )
+    why = "seed: all point defense comes first; Slave I's PD after the ship-by-ship fire began was accepted: %s"
+    board.must_refuse(why, "attack", ship=SLAVE, target=XWING, roll=15)
 
 
 def test_damage_is_resolved_in_the_damage_phase(board):
@@ -245,15 +199,13 @@ def test_damage_is_resolved_in_the_damage_phase(board):
     The Cruiser (hp 2/2) takes 4 points from the Invisible Hand in the Attack phase: still
     undamaged on the card until the Damage phase begins, so it still fires back that round
     (accepted); when the Damage phase begins it has 4 damage and is destroyed (2 + 2)."""
-    new_game(board)
     to_attack_step(board, [9, 14])
     board.ok("hit", ship=CRUISER, n=4, by=HAND)
     c = ships(board.snap())["Cruiser"]
     assert c["damage"] == 0 and c["status"] != "destroyed", (
         "seed: damage waits for the damage phase; Cruiser %s" % c
     )
-    board.ok("aim", ship=CRUISER, weapon=PRIMARY, arg=0)
-    board.ok("attack", ship=CRUISER, target=HAND, roll=10)
+    fire(board, CRUISER, PRIMARY, HAND, 10)
     board.ok("phase")
     s = board.snap()
     assert s["phase"] == "damage"
@@ -357,7 +309,6 @@ def test_fly_casual_class_3_only(board):
 
     The Invisible Hand hits the Cruiser (class 2) and the Falcon (class 3) once each. Fly
     Casual for the Cruiser is refused; for the Falcon it avoids the hit (pending 1 -> 0)."""
-    new_game(board)
     to_attack_step(board, [9, 14])
     board.ok("hit", ship=CRUISER, n=1, by=HAND)
     # a weapon fires once a round ("a single broadside weapon fire twice ...? Yes" is the
@@ -377,7 +328,6 @@ def test_fly_casual_once_per_round(board):
 
     The Falcon (2 counters) takes two hits; Fly Casual avoids one; a second Fly Casual in the
     same round is refused, so one hit stays pending."""
-    new_game(board)
     to_attack_step(board, [9, 14])
     board.ok("hit", ship=FALCON, n=1, by=HAND)
     board.ok("hit", ship=FALCON, n=1, by=SLAVE)
@@ -407,12 +357,9 @@ def test_one_ship_at_a_time_resolves_all_its_weapons(board):
 
     Side 1 wins (9 / 14). The Invisible Hand fires its primary weapon; then Slave I fires; the
     Invisible Hand coming back for its broadside afterwards is refused (its turn is over)."""
-    new_game(board)
     to_attack_step(board, [9, 14])
-    board.ok("aim", ship=HAND, weapon=PRIMARY, arg=0)
-    board.ok("attack", ship=HAND, target=CRUISER, roll=2)
-    board.ok("aim", ship=SLAVE, weapon=PRIMARY, arg=0)
-    board.ok("attack", ship=SLAVE, target=FALCON, roll=2)
+    fire(board, HAND, PRIMARY, CRUISER, 2)
+    fire(board, SLAVE, PRIMARY, FALCON, 2)
     board.cmd("aim", ship=HAND, weapon=BROAD_L, arg=0)
     assert board.refused("attack", ship=HAND, target=XWING, roll=2), (
         "seed: one ship at a time; the Invisible Hand already had its turn"
@@ -425,7 +372,6 @@ def test_point_defense_is_aimed_only_by_a_ship_that_has_it(board):
     (pd 0). Aiming a weapon the ship lacks is refused, as a broadside is for a ship without one
     (found by an independent check: the aim was accepted and journaled). The Cruiser (pd 4)
     aims it."""
-    new_game(board)
     to_attack_step(board, [14, 9])
     evs, errs = board.cmd("aim", ship=FALCON, weapon=PD, arg=0)
     assert errs and not evs and "no point defense" in errs[0], (evs, errs)
@@ -438,7 +384,6 @@ def test_an_attack_on_its_own_side_says_so(board):
     """A ship attacks the other fleet (the seed's attacks are all at enemy starships): an attack
     on a ship of its own side is refused with that reason, not a weapon's (found by an
     independent check: "has no point defense" came first)."""
-    new_game(board)
     to_attack_step(board, [14, 9])
     board.ok("aim", ship=CRUISER, weapon=PD, arg=0)
     for target in (FALCON, CRUISER):

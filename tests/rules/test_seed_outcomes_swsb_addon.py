@@ -10,73 +10,23 @@ Ships: side 0 (Light Side): 0 Cruiser A (class 2), 1 Falcon (class 3), 2 Cruiser
 
 import copy
 
+from support.rosters import ship, two_sides
 from support.seedplay import board_fixture, ships
 
 board = board_fixture("--ruleset", "swsb-addon")
 
-ROSTER = {
-    "name": "seed 001 checks",
-    "ruleset": "swsb-addon",
-    "sides": [
-        {
-            "name": "Light Side",
-            "ships": [
-                {
-                    "name": "Cruiser A",
-                    "class": 2,
-                    "hp": [2, 2],
-                    "cc": 2,
-                    "stats": {"defense": 15, "attack": 6, "pd": 4},
-                },
-                {
-                    "name": "Falcon",
-                    "class": 3,
-                    "hp": [3, 2],
-                    "cc": 2,
-                    "stats": {"defense": 17, "attack": 5, "pd": 0},
-                },
-                {
-                    "name": "Cruiser B",
-                    "class": 2,
-                    "hp": [2, 2],
-                    "cc": 2,
-                    "stats": {"defense": 15, "attack": 6, "pd": 4},
-                },
-                {
-                    "name": "X-wing",
-                    "class": 4,
-                    "hp": 1,
-                    "stats": {"defense": 15, "attack": 4, "pd": 0},
-                },
-            ],
-        },
-        {
-            "name": "Dark Side",
-            "ships": [
-                {
-                    "name": "Hand",
-                    "class": 2,
-                    "hp": [1, 1],
-                    "cc": 2,
-                    "stats": {"defense": 14, "attack": 6, "pd": 4},
-                },
-                {
-                    "name": "Raider",
-                    "class": 3,
-                    "hp": [3, 2],
-                    "cc": 1,
-                    "stats": {"defense": 16, "attack": 5, "pd": 0, "cloak": True},
-                },
-                {
-                    "name": "Vulture",
-                    "class": 4,
-                    "hp": 1,
-                    "stats": {"defense": 14, "attack": 3, "pd": 0},
-                },
-            ],
-        },
-    ],
-}
+LIGHT_SIDE = [
+    ship("Cruiser A", 2, [2, 2], {"defense": 15, "attack": 6, "pd": 4}, cc=2),
+    ship("Falcon", 3, [3, 2], {"defense": 17, "attack": 5, "pd": 0}, cc=2),
+    ship("Cruiser B", 2, [2, 2], {"defense": 15, "attack": 6, "pd": 4}, cc=2),
+    ship("X-wing", 4, 1, {"defense": 15, "attack": 4, "pd": 0}),
+]
+DARK_SIDE = [
+    ship("Hand", 2, [1, 1], {"defense": 14, "attack": 6, "pd": 4}, cc=2),
+    ship("Raider", 3, [3, 2], {"defense": 16, "attack": 5, "pd": 0, "cloak": True}, cc=1),
+    ship("Vulture", 4, 1, {"defense": 14, "attack": 3, "pd": 0}),
+]
+ROSTER = two_sides("seed 001 checks", "swsb-addon", LIGHT_SIDE, DARK_SIDE)
 
 CRUISER_A, FALCON, CRUISER_B, XWING, HAND, RAIDER, VULTURE = range(7)
 PRIMARY = 0
@@ -104,6 +54,27 @@ def fire(b, ship, target, inches, roll):
     b.ok("aim", ship=ship, weapon=PRIMARY, arg=inches)
     b.ok("attack", ship=ship, target=target, roll=roll)
     b.ok("done", ship=ship)
+
+
+def fighters_phase(b, roster=None):
+    """A new game (``roster``, or ROSTER); move everything, then the attack phase (side 0
+    first)."""
+    new_game(b, roster)
+    start(b, first=0)
+    move_all_class_1_3(b)
+    b.ok("move", ship=XWING, mode=1)
+    b.ok("move", ship=VULTURE, mode=1)
+    b.ok("phase")
+
+
+def fire_class_1_3(b):
+    """The class 1-3 activations, alternating from side 0: Cruiser A, the Hand, the Falcon, the
+    Raider, then Cruiser B, each firing once (a d20 of 1)."""
+    fire(b, CRUISER_A, HAND, 30, 1)
+    fire(b, HAND, CRUISER_A, 30, 1)
+    fire(b, FALCON, RAIDER, 20, 1)
+    fire(b, RAIDER, FALCON, 30, 1)
+    fire(b, CRUISER_B, HAND, 30, 1)
 
 
 def test_moves_first_shows_the_side_the_winner_chose(board):
@@ -172,11 +143,8 @@ def test_class_4_moves_start_again_with_the_player_chosen_first(board):
     new_game(board)
     start(board, first=0)
     move_all_class_1_3(board)
-    evs, errs = board.cmd("move", ship=VULTURE, mode=1)
-    assert errs and not evs, (
-        "seed: class 4 moves start again with side 0 (chosen first); side 1's Vulture moved "
-        "first: %s" % evs
-    )
+    why = "seed: class 4 moves start again with side 0 (chosen first); side 1's Vulture moved first: %s"
+    board.must_refuse(why, "move", ship=VULTURE, mode=1)
     board.ok("move", ship=XWING, mode=1)
 
 
@@ -207,33 +175,12 @@ def test_class_4_firing_starts_again_with_the_player_who_moved_first(board):
     Side 0 first. Class 1-3 activations: Cruiser A, Hand, Falcon, Raider, Cruiser B (side 0
     last). Class 4 starts again with side 0: the Vulture firing first (at the X-wing, 1") is
     refused; the X-wing fires (at the Vulture, 1")."""
-    new_game(board)
-    start(board, first=0)
-    move_all_class_1_3(board)
-    board.ok("move", ship=XWING, mode=1)
-    board.ok("move", ship=VULTURE, mode=1)
-    board.ok("phase")
-    fire(board, CRUISER_A, HAND, 30, 1)
-    fire(board, HAND, CRUISER_A, 30, 1)
-    fire(board, FALCON, RAIDER, 20, 1)
-    fire(board, RAIDER, FALCON, 30, 1)
-    fire(board, CRUISER_B, HAND, 30, 1)
+    fighters_phase(board)
+    fire_class_1_3(board)
     board.cmd("aim", ship=VULTURE, weapon=PRIMARY, arg=1)
-    evs, errs = board.cmd("attack", ship=VULTURE, target=XWING, roll=1)
-    assert errs and not evs, (
-        "seed: class 4 fire starts again with side 0 (moved first); side 1's Vulture fired "
-        "first: %s" % evs
-    )
+    why = "seed: class 4 fire starts again with side 0 (moved first); side 1's Vulture fired first: %s"
+    board.must_refuse(why, "attack", ship=VULTURE, target=XWING, roll=1)
     fire(board, XWING, VULTURE, 1, 1)
-
-
-def fighters_phase(b):
-    """Move everything, then the attack phase (side 0 first)."""
-    start(b, first=0)
-    move_all_class_1_3(b)
-    b.ok("move", ship=XWING, mode=1)
-    b.ok("move", ship=VULTURE, mode=1)
-    b.ok("phase")
 
 
 def test_fighters_are_attacked_only_within_1_inch(board):
@@ -241,13 +188,10 @@ def test_fighters_are_attacked_only_within_1_inch(board):
     them."
 
     Cruiser A (side 0, first to fire) aims its primary weapon at the Vulture 5" away: refused."""
-    new_game(board)
     fighters_phase(board)
     board.cmd("aim", ship=CRUISER_A, weapon=PRIMARY, arg=5)
-    evs, errs = board.cmd("attack", ship=CRUISER_A, target=VULTURE, roll=19)
-    assert errs and not evs, (
-        'seed: a fighter is attacked only within 1"; Cruiser A hit the Vulture at 5": %s' % evs
-    )
+    why = 'seed: a fighter is attacked only within 1"; Cruiser A hit the Vulture at 5": %s'
+    board.must_refuse(why, "attack", ship=CRUISER_A, target=VULTURE, roll=19)
 
 
 def test_fighters_attack_only_within_1_inch(board):
@@ -256,18 +200,11 @@ def test_fighters_attack_only_within_1_inch(board):
 
     After the class 1-3 activations, the X-wing (side 0 first) aims at the Hand 3" away:
     refused."""
-    new_game(board)
     fighters_phase(board)
-    fire(board, CRUISER_A, HAND, 30, 1)
-    fire(board, HAND, CRUISER_A, 30, 1)
-    fire(board, FALCON, RAIDER, 20, 1)
-    fire(board, RAIDER, FALCON, 30, 1)
-    fire(board, CRUISER_B, HAND, 30, 1)
+    fire_class_1_3(board)
     board.cmd("aim", ship=XWING, weapon=PRIMARY, arg=3)
-    evs, errs = board.cmd("attack", ship=XWING, target=HAND, roll=19)
-    assert errs and not evs, (
-        'seed: a fighter attacks only within 1"; the X-wing fired at 3": %s' % evs
-    )
+    why = 'seed: a fighter attacks only within 1"; the X-wing fired at 3": %s'
+    board.must_refuse(why, "attack", ship=XWING, target=HAND, roll=19)
 
 
 def test_fire_at_a_fighter_counts_as_the_close_band(board):
@@ -277,7 +214,6 @@ def test_fire_at_a_fighter_counts_as_the_close_band(board):
 
     Cruiser A (attack 6) at the Vulture (Defense 14) within 1": d20 8 + 6 - 1 = 13 < 14, a
     miss: the Vulture has nothing pending or damaged."""
-    new_game(board)
     fighters_phase(board)
     board.ok("aim", ship=CRUISER_A, weapon=PRIMARY, arg=1)
     board.ok("attack", ship=CRUISER_A, target=VULTURE, roll=8)
@@ -293,7 +229,6 @@ def test_range_bands(board):
 
     Cruiser A (attack 6) at the Hand (Defense 14, hp 1/1) from 20": 9 + 6 - 2 = 13, a miss.
     The Falcon (attack 5) at the Hand from 8": 10 + 5 + 0 = 15, a hit."""
-    new_game(board)
     fighters_phase(board)
     fire(board, CRUISER_A, HAND, 20, 9)
     assert ships(board.snap())["Hand"]["damage"] == 0, "seed: 13 < 14 at Medium range"
@@ -309,8 +244,7 @@ def test_a_roll_of_20_always_hits(board):
     natural 20: a hit (the Hand has 1 damage once Cruiser A is done)."""
     r = copy.deepcopy(ROSTER)
     r["sides"][1]["ships"][0]["stats"]["defense"] = 30
-    new_game(board, r)
-    fighters_phase(board)
+    fighters_phase(board, r)
     fire(board, CRUISER_A, HAND, 20, 20)
     assert ships(board.snap())["Hand"]["damage"] == 1, "seed: a 20 always hits"
 
@@ -320,7 +254,6 @@ def test_cloaked_ship_cannot_be_targeted_at_extreme_range(board):
     "Extreme 33"+ -4".
 
     Cruiser A at the Raider (Cloak) 35" away: refused."""
-    new_game(board)
     fighters_phase(board)
     board.cmd("aim", ship=CRUISER_A, weapon=PRIMARY, arg=35)
     assert board.refused("attack", ship=CRUISER_A, target=RAIDER, roll=19), (
@@ -335,7 +268,6 @@ def test_cloak_moves_fire_one_band_out(board):
 
     Cruiser A (attack 6) at the Raider (Defense 16) from 5": Close band, 10 + 6 - 1 = 15 < 16,
     a miss."""
-    new_game(board)
     fighters_phase(board)
     fire(board, CRUISER_A, RAIDER, 5, 10)
     r = ships(board.snap())["Raider"]
@@ -349,7 +281,6 @@ def test_damage_is_applied_when_the_ship_has_fired(board):
 
     Cruiser A (side 0 first) hits the Hand (hp 1/1) for 2 and is done: the Hand is destroyed at
     once and its own activation is refused."""
-    new_game(board)
     fighters_phase(board)
     board.ok("aim", ship=CRUISER_A, weapon=PRIMARY, arg=5)
     board.ok("hit", ship=HAND, n=2, by=CRUISER_A)
@@ -371,8 +302,7 @@ def test_size_modifier_when_used(board):
     rule: 17, a hit)."""
     r = copy.deepcopy(ROSTER)
     r["settings"] = {"size_modifier": 1}
-    new_game(board, r)
-    fighters_phase(board)
+    fighters_phase(board, r)
     fire(board, CRUISER_A, HAND, 30, 1)
     fire(board, HAND, FALCON, 5, 11)
     f = ships(board.snap())["Falcon"]
@@ -404,11 +334,8 @@ def test_class_4_moves_start_again_with_side_1_when_it_was_chosen(board):
     start(board, dice=(6, 15), first=1)
     for name in ("Hand", "Raider", "Cruiser A", "Falcon", "Frigate"):
         board.ok("move", ship=idx[name], mode=1)
-    evs, errs = board.cmd("move", ship=idx["X-wing"], mode=1)
-    assert errs and not evs, (
-        "seed: class 4 moves start again with side 1 (chosen first); side 0's X-wing moved "
-        "first: %s" % evs
-    )
+    why = "seed: class 4 moves start again with side 1 (chosen first); side 0's X-wing moved first: %s"
+    board.must_refuse(why, "move", ship=idx["X-wing"], mode=1)
     board.ok("move", ship=idx["Vulture"], mode=1)
 
 
@@ -419,7 +346,6 @@ def test_fire_alternates_one_ship_each(board):
 
     Cruiser A (side 0) fires and is done; the Falcon (side 0) firing next is refused; the Hand
     (side 1) fires."""
-    new_game(board)
     fighters_phase(board)
     fire(board, CRUISER_A, HAND, 30, 1)
     board.cmd("aim", ship=FALCON, weapon=PRIMARY, arg=30)

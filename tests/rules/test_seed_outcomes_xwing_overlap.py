@@ -27,6 +27,17 @@ def to_combat(b):
     assert b.snap()["phase"] == "combat"
 
 
+def touching_cannot_attack(b, ship, other):
+    """A new game; ``ship`` overlaps ``other``, so they touch: in combat neither may attack
+    the other (refused), while ``ship`` may attack the VT-49 it does not touch."""
+    new_game(b)
+    b.ok("overlap", ship=ship, other=other)
+    to_combat(b)
+    assert b.refused("hit", ship=other, by=ship), "seed: touching ships cannot attack"
+    assert b.refused("hit", ship=ship, by=other), "seed: touching ships cannot attack"
+    b.ok("hit", ship=VT49, by=ship)
+
+
 def test_touching_ships_cannot_attack_each_other(board):
     """Seed 003: "Once the ship is no longer overlapping another ship, place it so that it is
     touching the last ship it overlapped." "While a ship is touching another ship, those ships
@@ -34,12 +45,7 @@ def test_touching_ships_cannot_attack_each_other(board):
 
     X-wing 1 overlaps TIE Fighter 1. In combat X-wing 1 -> TIE 1 and TIE 1 -> X-wing 1 are
     refused; X-wing 1 -> VT-49 (not touching) is accepted."""
-    new_game(board)
-    board.ok("overlap", ship=XW1, other=TIE1)
-    to_combat(board)
-    assert board.refused("hit", ship=TIE1, by=XW1), "seed: touching ships cannot attack"
-    assert board.refused("hit", ship=XW1, by=TIE1), "seed: touching ships cannot attack"
-    board.ok("hit", ship=VT49, by=XW1)
+    touching_cannot_attack(board, XW1, TIE1)
 
 
 def test_small_overlap_does_no_damage_and_skips_action(board):
@@ -119,11 +125,8 @@ def test_huge_over_large_rolls_two_dice(board):
     The Raider overlaps the YT-1300 (large): it is destroyed; entering a single die for it is
     refused (two are rolled); two dice are accepted."""
     new_game(board)
-    evs, errs = board.cmd("overlap", ship=RAIDER, other=YT, dice=[1])
-    assert errs and not evs, (
-        "seed: a large ship destroyed by a huge ship's overlap means two attack dice; one die "
-        "was accepted: %s" % evs
-    )
+    why = "seed: a large ship destroyed by a huge ship's overlap means two attack dice; one die was accepted: %s"
+    board.must_refuse(why, "overlap", ship=RAIDER, other=YT, dice=[1])
     board.ok("overlap", ship=RAIDER, other=YT, dice=[7, 8])
     assert ships(board.snap())["YT-1300"]["status"] == "destroyed"
 
@@ -152,9 +155,4 @@ def test_huge_ships_that_overlap_touch_and_cannot_attack_each_other(board):
 
     The CR90 overlaps the Raider; in combat the CR90 -> Raider and Raider -> CR90 are refused;
     the CR90 -> VT-49 is accepted."""
-    new_game(board)
-    board.ok("overlap", ship=CR90, other=RAIDER)
-    to_combat(board)
-    assert board.refused("hit", ship=RAIDER, by=CR90), "seed: touching ships cannot attack"
-    assert board.refused("hit", ship=CR90, by=RAIDER), "seed: touching ships cannot attack"
-    board.ok("hit", ship=VT49, by=CR90)
+    touching_cannot_attack(board, CR90, RAIDER)

@@ -5,12 +5,11 @@ docs/rules.md lists every rule with its test; the quotes here are the seed sente
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from support import ROOT
+from support.process import final_snapshot, sim_headless
 from support.serialplay import Board
 
 
@@ -545,27 +544,8 @@ def test_smb_capital_weapons_never_target_fighters_however_the_hit_is_entered(tm
         "select X-Wing_1 opt1 select X-Wing_2 opt1 phase "
         "select Star_Destroyer mark select X-Wing_1 dmg+\n"
     )
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--scenario",
-            "hoth",
-            "--seed",
-            "1",
-            "--script",
-            str(script),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-    snap = json.loads(out.stdout.splitlines()[-1])
+    out = sim_headless("--scenario", "hoth", "--seed", "1", "--script", str(script), timeout=60)
+    snap = final_snapshot(out)
     assert [r["msg"] for r in snap["rejected"]] == ["capital weapons cannot target fighters"]
     x = next(s for s in snap["ships"] if s["name"] == "X-Wing 1")
     assert x["damage"] == 0 and x["pending"] == 0

@@ -13,9 +13,7 @@ import os
 import pytest
 
 from support import ROOT
-from referee.app import Referee
-from referee.dice import Dice, XorShift32
-from support.game import default_board
+from support.game import bare_referee
 
 ATTACK, FULL, STOP = 1, 2, 3
 
@@ -26,14 +24,7 @@ def referee(hero_in_squadron=True):
     )
     if not hero_in_squadron:
         del roster["sides"][0]["ships"][1]["stats"]["squadron"]
-    out = []
-    a = Referee(
-        default_board(),
-        os.path.join(ROOT, "firmware", "rosters"),
-        out.append,
-        Dice(XorShift32(1)),
-        12,
-    )
+    a, out = bare_referee(1)
     a.load_text(json.dumps(roster), None, "custom")
     return a, out
 

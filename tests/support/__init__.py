@@ -2,9 +2,11 @@
 ``game`` (new games and referees), ``process`` (the fleetref command and its processes),
 ``emu`` (the emulated Pico), ``vm`` (MicroPython's WebAssembly port), ``web`` (the web view
 in a browser), ``mqtt`` (a real Mosquitto), ``dice`` and ``clock`` (referees with committed
-dice or time banks), ``followers`` (several host tools on one board), and the games and
-scripts the coverage tests play (``gen``, ``seedplay``, ``serialplay``, ``reportgames``,
-``wording``); ``fakes`` holds the fake ``machine`` and ``rp2`` modules."""
+dice or time banks), ``followers`` (several host tools on one board), ``simboard`` (the
+simulator's board built in the test's process), ``rosters`` (rosters written a ship a line),
+``checkhost`` (the quick host of the independent checks), and the games and scripts the
+coverage tests play (``gen``, ``seedplay``, ``serialplay``, ``reportgames``, ``wording``);
+``fakes`` holds the fake ``machine`` and ``rp2`` modules."""
 
 import os
 import sys

@@ -8,8 +8,6 @@ FLEETREF_REQUIRE_EMU=1 and FLEETREF_REQUIRE_FIRMWARE=1 (set by .ci/run) make tha
 import json
 import os
 import random
-import subprocess
-import sys
 import time
 
 import serial
@@ -17,7 +15,7 @@ import serial
 from emu import pico as emu
 from host_tools.sim import script as scriptmod
 from support import ROOT
-from support.process import need
+from support.process import cli, final_snapshot, need, sim_headless
 
 BUILT = {}
 
@@ -57,24 +55,7 @@ def _cli_uf2(board_name, tmpdir, extra):
         tag = "-".join(("",) + tuple(os.path.basename(x) for x in extra))
         out = os.path.join(str(tmpdir), "%s%s.uf2" % (board_name, tag))
         # (the first call may build the image: minutes on a cold cache)
-        r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "host_tools.cli",
-                "flash",
-                "--board",
-                board_name,
-                "--uf2",
-                out,
-                *extra,
-            ],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=1800,
-            check=False,
-        )
+        r = cli("flash", "--board", board_name, "--uf2", out, *extra, timeout=1800)
         assert r.returncode == 0, r.stderr
         BUILT[key] = out
     return BUILT[key]
@@ -153,27 +134,7 @@ def ws2812_expected(board, fb):
 
 
 def sim_run(name, path):
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "host_tools.cli",
-            "sim",
-            "--headless",
-            "--board",
-            name,
-            "--scenario",
-            "hoth",
-            "--seed",
-            "1",
-            "--script",
-            path,
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
+    r = sim_headless(
+        "--board", name, "--scenario", "hoth", "--seed", "1", "--script", path, timeout=300
     )
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.splitlines()[-1])
+    return final_snapshot(r)

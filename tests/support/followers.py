@@ -2,42 +2,12 @@
 host tools"): long-running tools, and a web view, a logging mirror and a publisher together."""
 
 import json
-import subprocess
-import sys
-import threading
 
-from support import ROOT
-from support.mqtt import EVENT, Recorder
-from support.process import stop_process
+from support.mqtt import EVENT, Recorder, publish_args
+from support.process import Tool
 from support.web import WebProcess, wait_until
 
 TABLE = "table-01"
-
-
-class Tool:
-    """A long-running `fleetref ARGS` process (its output kept in .out)."""
-
-    def __init__(self, env, *args):
-        self.out = []
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "host_tools.cli", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            cwd=ROOT,
-            env=env,
-        )
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self):
-        for line in self.proc.stdout:
-            self.out.append(line)
-
-    def text(self):
-        return "".join(self.out)
-
-    def stop(self):
-        stop_process(self.proc)
 
 
 def mirror_log_hash(path):
@@ -59,24 +29,9 @@ class Followers:
         procs.append(self.web)
         wait_until(lambda: self.web.state()["link"]["connected"], 900, 0.2)
         self.log = str(tmp_path / "mirror.jsonl")
-        self.mirror = Tool(env, "mirror", "--port", port, "--log", self.log)
+        self.mirror = Tool("mirror", "--port", port, "--log", self.log, env=env)
         procs.append(self.mirror)
-        self.pub = Tool(
-            env,
-            "publish",
-            "--port",
-            port,
-            "--broker",
-            broker.url,
-            "--event",
-            EVENT,
-            "--table",
-            TABLE,
-            "--user",
-            TABLE,
-            "--password-file",
-            broker.password(TABLE),
-        )
+        self.pub = Tool(*publish_args(broker, port, TABLE), env=env)
         procs.append(self.pub)
         self.rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id="shared-test")
         procs.append(self.rec)

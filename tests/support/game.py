@@ -28,19 +28,21 @@ def default_board():
 
 def make_referee(scenario="hoth", seed=3):
     """A Referee on the default board with ``scenario`` loaded; returns (app, output lines)."""
+    a, out = bare_referee(seed)
+    a.load_scenario(scenario)
+    return a, out
+
+
+def bare_referee(seed=3, board=None):
+    """A Referee on ``board`` (a profile; by default the default board) with nothing loaded,
+    12 rows a page, its dice seeded with ``seed``; returns (app, the lines it sends)."""
     from referee.app import Referee
     from referee.dice import Dice, XorShift32
 
     out = []
-    a = Referee(
-        default_board(),
-        os.path.join(ROOT, "firmware", "rosters"),
-        out.append,
-        Dice(XorShift32(seed)),
-        12,
-    )
-    a.load_scenario(scenario)
-    return a, out
+    rosters = os.path.join(ROOT, "firmware", "rosters")
+    app = Referee(board or default_board(), rosters, out.append, Dice(XorShift32(seed)), 12)
+    return app, out
 
 
 def smb_move_all(g):
@@ -116,3 +118,9 @@ def count_applies(monkeypatch):
 
     monkeypatch.setattr(Game, "_apply", counted)
     return calls
+
+
+def events(text):
+    """Event tuples written as text: events separated by ``;``, the fields of each by spaces
+    (``"1 15 8 1; 4 0 0 0"`` is [(1, 15, 8, 1), (4, 0, 0, 0)])."""
+    return [tuple(int(field) for field in event.split()) for event in text.split(";")]

@@ -1,26 +1,10 @@
-"""Deterministic random games for the journal, soak and fuzz tests."""
+"""Deterministic random games for the journal, soak and fuzz tests: the random events of
+``devtools.faults`` (``candidates``), submitted until enough were accepted."""
 
 import random
 
+from devtools.faults import candidates
 from referee import game as G
-
-
-def candidates(g, rng):
-    n = g.n
-    return [
-        (G.EV_PHASE, 0, 0, 0),
-        (G.EV_INIT, rng.randint(1, 20), rng.randint(1, 20), 0),
-        (
-            G.EV_HIT,
-            rng.randrange(n),
-            rng.choice((1, 1, 2, -1)),
-            rng.choice((255, rng.randrange(n))),
-        ),
-        (G.EV_UNDO, 0, 0, 0),
-        (G.EV_COUNTER, rng.randrange(n), rng.randrange(4), rng.randrange(n)),
-        (G.EV_LAUNCH, rng.randrange(n), 0, 0),
-        (6, rng.randrange(n), 0, 0),
-    ]  # 6: full-power (smb)
 
 
 def play(g, count, seed, on_event=None):
@@ -37,3 +21,14 @@ def play(g, count, seed, on_event=None):
             if on_event:
                 on_event(g.seq, g.event(g.seq))
     return hashes
+
+
+def long_game(scenario="swsb-example", count=400, seed=21):
+    """A game of ``scenario`` whose window keeps every event, after ``play`` (``count``
+    events, ``seed``); returns (the game, its events as lists, as `append` takes them)."""
+    from support.game import new_game
+
+    g = new_game(scenario)
+    g.window_size = 1 << 30
+    play(g, count, seed)
+    return g, [list(e) for e in g.log]

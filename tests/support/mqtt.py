@@ -7,16 +7,13 @@ import json
 import os
 import shutil
 import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 
 from host_tools.tournament import mqttlink, tournament
 from devtools import webshots
-from support import ROOT
-from support.process import need, stop_process
+from support.process import Tool, cli, need, stop_process
 
 EVENT = "testcup"
 
@@ -120,71 +117,36 @@ class Recorder:
 
 def fleetref(*args, **kw):
     """Run `fleetref ARGS` to its end; the CompletedProcess (text)."""
-    return subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=kw.get("timeout", 60),
-        check=False,
+    return cli(*args, timeout=kw.get("timeout", 60))
+
+
+def publish_args(broker, port, table, event=EVENT, user=None):
+    """The words of ``fleetref publish`` from the board on ``port`` to ``broker`` as
+    ``table`` of ``event``, logged in as ``user`` (by default the table's own user)."""
+    user = user or table
+    return (
+        *("publish", "--port", port, "--broker", broker.url, "--event", event),
+        *("--table", table, "--user", user, "--password-file", broker.password(user)),
     )
 
 
-class Proc:
-    """A long-running `fleetref ARGS` process; .out holds its output lines."""
-
-    def __init__(self, *args):
-        self.out = []
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "host_tools.cli", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            cwd=ROOT,
-        )
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self):
-        for line in self.proc.stdout:
-            self.out.append(line)
-
-    def stop(self):
-        stop_process(self.proc)
+def dashboard_args(broker, http, password_file=None):
+    """The words of ``fleetref dashboard`` on ``broker``, logged in as the dashboard user
+    (its password in ``password_file``, by default the broker's), serving ``http``
+    (host:port)."""
+    password_file = password_file or broker.password("dashboard")
+    return (
+        *("dashboard", "--broker", broker.url, "--user", "dashboard"),
+        *("--password-file", password_file, "--http", http),
+    )
 
 
 def publisher(broker, port, table, event=EVENT):
-    return Proc(
-        "publish",
-        "--port",
-        port,
-        "--broker",
-        broker.url,
-        "--event",
-        event,
-        "--table",
-        table,
-        "--user",
-        table,
-        "--password-file",
-        broker.password(table),
-    )
+    return Tool(*publish_args(broker, port, table, event))
 
 
 def dashboard(broker, http, client_id, event=EVENT, silent_after=300):
-    return Proc(
-        "dashboard",
-        "--broker",
-        broker.url,
-        "--event",
-        event,
-        "--user",
-        "dashboard",
-        "--password-file",
-        broker.password("dashboard"),
-        "--http",
-        "127.0.0.1:%d" % http,
-        "--client-id",
-        client_id,
-        "--silent-after",
-        str(silent_after),
+    return Tool(
+        *dashboard_args(broker, "127.0.0.1:%d" % http),
+        *("--event", event, "--client-id", client_id, "--silent-after", str(silent_after)),
     )

@@ -1,6 +1,6 @@
-"""The fleetref command and the processes the tests start: run a command, start a simulator,
-stop a child, talk to a board's serial port as a second host, and skip (or fail in CI) when a
-tool is missing."""
+"""The fleetref command and the processes the tests start: run a command (``run``, ``python``,
+``cli``, ``sim_headless``), start a simulator or a long-running tool, stop a child, talk to a
+board's serial port as a second host, and skip (or fail in CI) when a tool is missing."""
 
 import json
 import os
@@ -15,11 +15,11 @@ from referee import PROTO_VERSION
 from support import ROOT
 
 
-def cli(*args, timeout=120, env=None):
-    """Run ``fleetref ARGS`` (``python -m host_tools.cli``) in the checkout; returns the
-    CompletedProcess with text stdout and stderr."""
+def run(*argv, timeout=120, env=None):
+    """Run the command ``ARGV`` in the checkout (``env``: its whole environment, or this
+    process's when None); returns the CompletedProcess with text stdout and stderr."""
     return subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", *args],
+        list(argv),
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -27,6 +27,55 @@ def cli(*args, timeout=120, env=None):
         env=env,
         check=False,
     )
+
+
+def python(*args, timeout=120, env=None):
+    """Run this Python with ``ARGS`` in the checkout, as `run` does."""
+    return run(sys.executable, *args, timeout=timeout, env=env)
+
+
+def cli(*args, timeout=120, env=None):
+    """Run ``fleetref ARGS`` (``python -m host_tools.cli``) in the checkout; returns the
+    CompletedProcess with text stdout and stderr."""
+    return python("-m", "host_tools.cli", *args, timeout=timeout, env=env)
+
+
+def start_cli(*args, env=None, **popen):
+    """Start ``fleetref ARGS`` in the checkout (``env``: its environment, or this process's)
+    with stdout and stderr as text pipes; ``popen``: other Popen arguments (as ``stdin``), or
+    other places for its output. Returns the Popen."""
+    options = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **popen}
+    return subprocess.Popen(
+        [sys.executable, "-m", "host_tools.cli", *args], text=True, cwd=ROOT, env=env, **options
+    )
+
+
+def sim_headless(*args, timeout=120, env=None):
+    """Run ``fleetref sim --headless ARGS``; returns the CompletedProcess."""
+    return cli("sim", "--headless", *args, timeout=timeout, env=env)
+
+
+def final_snapshot(out):
+    """The final snapshot a headless simulator printed last (``out``, its CompletedProcess),
+    as a dict; fails with its stderr unless it exited 0."""
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def hellos(port):
+    """The ``hello`` replies of the board on ``port`` to one ``hello`` from a second host."""
+    return [m for m in drive(port, [{"c": "hello", "proto": PROTO_VERSION}]) if m["t"] == "hello"]
+
+
+def synced_mirror(port):
+    """A Mirror (the host's copy of a board's game) on ``port``, its warnings dropped, opened
+    and synced with the board."""
+    from host_tools.link.mirror import Mirror
+
+    m = Mirror(port, warn=lambda s: None)
+    m.open()
+    m.sync()
+    return m
 
 
 def refused(out, says):
@@ -56,17 +105,33 @@ def need(why, env):
         pytest.skip(why)
 
 
+class Tool:
+    """A long-running ``fleetref ARGS`` process (``env``: its environment, or this
+    process's); its output lines, stdout and stderr together, are kept in .out."""
+
+    def __init__(self, *args, env=None):
+        import threading
+
+        self.out = []
+        self.proc = start_cli(*args, env=env, stderr=subprocess.STDOUT)
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.proc.stdout:
+            self.out.append(line)
+
+    def text(self):
+        return "".join(self.out)
+
+    def stop(self):
+        stop_process(self.proc)
+
+
 class SimProcess:
     """A `fleetref sim` subprocess; .port is its pseudo-terminal."""
 
     def __init__(self, *args):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "host_tools.cli", "sim", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-        )
+        self.proc = start_cli("sim", *args)
         first = self.proc.stdout.readline()
         assert first.startswith("serial: "), first + self.proc.stderr.read()
         self.port = first.split(" ", 1)[1].strip()

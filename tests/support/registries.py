@@ -64,3 +64,9 @@ def script_of_ruleset():
             continue
         out.setdefault(ruleset_of(scenario), (script, scenario))
     return out
+
+
+def rulesets_missing_from(table):
+    """The sorted names of the registered rulesets that ``table`` (keyed by ruleset name)
+    lacks: a table a test keeps by hand fails with them, saying what to add."""
+    return sorted(set(RULESETS) - set(table))

@@ -21,7 +21,7 @@ import time
 import serial
 
 from support import ROOT
-from support.process import stop_process
+from support.process import start_cli, stop_process
 
 ROSTERS = os.path.join(ROOT, "firmware", "rosters")
 
@@ -36,23 +36,7 @@ class Board:
     """A simulated board on a pseudo-terminal, spoken to with serial commands."""
 
     def __init__(self, *args):
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "host_tools.cli",
-                "sim",
-                "--headless",
-                "--hold",
-                "--seed",
-                "7",
-                *args,
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-        )
+        self.proc = start_cli("sim", "--headless", "--hold", "--seed", "7", *args)
         first = self.proc.stdout.readline()
         if not first.startswith("serial: "):
             raise RuntimeError("sim did not start: " + first + self.proc.stderr.read())
@@ -105,6 +89,12 @@ class Board:
         """Whether the referee refused the command (an ``err`` and no event)."""
         evs, errs = self.cmd(c, **fields)
         return bool(errs) and not evs
+
+    def must_refuse(self, why, c, **fields):
+        """A command the seed forbids: fail the test unless the referee refused it (an ``err``
+        and no event), with the message ``why`` % the events it made instead."""
+        evs, errs = self.cmd(c, **fields)
+        assert errs and not evs, why % (evs,)
 
     def snap(self):
         self._send({"c": "snap"})

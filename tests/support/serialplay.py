@@ -6,24 +6,23 @@ drew (or None); ``b.snap()`` is the board's ``snap`` reply. Ships are named as i
 """
 
 import json
-import os
 
-from support import ROOT
+# the first serial commands of a hoth game, each making one event: an initiative roll, a
+# phase, a launch, a hit and a move (the link tests play them to a board a mirror follows)
+HOTH_OPENING = [
+    {"c": "roll", "values": [9, 4]},
+    {"c": "phase"},
+    {"c": "launch", "ship": 1},
+    {"c": "hit", "ship": 1},
+    {"c": "move", "ship": 0},
+]
 
 
 class Board:
     def __init__(self, scenario=None, roster=None, ruleset=None, seed=3):
-        from referee.app import Referee
-        from referee.dice import Dice, XorShift32
+        from support.game import bare_referee
 
-        self.out = []
-        self.app = Referee(
-            {"name": "test"},
-            os.path.join(ROOT, "firmware", "rosters"),
-            self.out.append,
-            Dice(XorShift32(seed)),
-            12,
-        )
+        self.app, self.out = bare_referee(seed, {"name": "test"})
         msg = {"c": "load"}
         if roster is not None:
             msg["roster"] = roster

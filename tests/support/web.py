@@ -7,14 +7,12 @@ import json
 import os
 import pty
 import subprocess
-import sys
 import threading
 import time
 import urllib.request
 
 from devtools import webshots
-from support import ROOT
-from support.process import need, stop_process
+from support.process import final_snapshot, need, sim_headless, start_cli, stop_process
 
 
 def need_browser():
@@ -38,22 +36,10 @@ class WebProcess:
         self.http = http or webshots.free_port()
         self.base = "http://127.0.0.1:%d" % self.http
         self.out = []
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "host_tools.cli",
-                "web",
-                "--port",
-                port,
-                "--http",
-                "127.0.0.1:%d" % self.http,
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            cwd=ROOT,
+        self.proc = start_cli(
+            *("web", "--port", port, "--http", "127.0.0.1:%d" % self.http),
             env=dict(env, **(extra_env or {})),
+            stderr=subprocess.STDOUT,
         )
         threading.Thread(target=_drain, args=(self.proc.stdout, self.out), daemon=True).start()
         webshots.wait_http(self.base + "/api/state", 30)
@@ -71,15 +57,7 @@ class KeyedSim:
 
     def __init__(self, env, *args):
         self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "host_tools.cli", "sim", *args],
-            stdin=slave,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            cwd=ROOT,
-            env=env,
-        )
+        self.proc = start_cli("sim", *args, env=env, stdin=slave, stderr=subprocess.DEVNULL)
         os.close(slave)
         first = self.proc.stdout.readline()
         assert first.startswith("serial: "), first
@@ -154,14 +132,4 @@ def serve(feed):
 
 def headless(env, *args):
     """The final snapshot of `fleetref sim --headless ... --script`."""
-    r = subprocess.run(
-        [sys.executable, "-m", "host_tools.cli", "sim", "--headless", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.splitlines()[-1])
+    return final_snapshot(sim_headless(*args, env=env))

@@ -20,17 +20,25 @@ PREFIX = (
 )
 
 
+def hoth_followed(script, env, procs):
+    """A hoth game (seed 1) on a simulator whose keyboard the test types on, playing the key
+    script ``script`` at once, and the web view following it (both stopped by ``procs``);
+    returns (the simulator, the web view)."""
+    sim = KeyedSim(
+        env, "--scenario", "hoth", "--seed", "1", "--script", str(script), "--pace", "0"
+    )
+    procs.append(sim)
+    web = WebProcess(sim.port, env)
+    procs.append(web)
+    return sim, web
+
+
 def test_page_shows_names_and_follows_a_key_press_within_1s(tmp_path, env, chrome, procs):
     prefix = tmp_path / "prefix.txt"
     prefix.write_text(PREFIX)
     want = headless(env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix))
     assert want["rejected"] == []
-    sim = KeyedSim(
-        env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix), "--pace", "0"
-    )
-    procs.append(sim)
-    web = WebProcess(sim.port, env)
-    procs.append(web)
+    sim, web = hoth_followed(prefix, env, procs)
     assert "on localhost only" in "".join(web.out)
     chrome.get(web.base + "/")
     wait_until(lambda: page_value(chrome, "state-hash") == want["state_hash"], 20)
@@ -129,12 +137,7 @@ def test_page_catches_up_after_the_link_drops_and_returns(tmp_path, env, chrome,
 def test_page_catches_up_after_its_own_connection_drops(tmp_path, env, chrome, procs):
     prefix = tmp_path / "prefix.txt"
     prefix.write_text(PREFIX)
-    sim = KeyedSim(
-        env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix), "--pace", "0"
-    )
-    procs.append(sim)
-    web = WebProcess(sim.port, env)
-    procs.append(web)
+    sim, web = hoth_followed(prefix, env, procs)
     chrome.get(web.base + "/")
     wait_until(lambda: page_value(chrome, "seq") == "6", 20)
     # the web server goes away; meanwhile a hit is marked on the board
@@ -154,12 +157,7 @@ def test_page_catches_up_after_its_own_connection_drops(tmp_path, env, chrome, p
 def test_overlay_is_transparent_and_sized_by_the_query(tmp_path, env, chrome, procs):
     prefix = tmp_path / "prefix.txt"
     prefix.write_text(PREFIX)
-    sim = KeyedSim(
-        env, "--scenario", "hoth", "--seed", "1", "--script", str(prefix), "--pace", "0"
-    )
-    procs.append(sim)
-    web = WebProcess(sim.port, env)
-    procs.append(web)
+    _sim, web = hoth_followed(prefix, env, procs)
     webshots.viewport(chrome, 900, 300)
     try:
         chrome.get(web.base + "/overlay?w=640&h=110")
