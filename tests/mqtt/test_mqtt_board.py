@@ -30,11 +30,10 @@ from support.boardmqtt import (
 )
 from support.mqtt import EVENT, Recorder, dashboard, wait_until
 from support import ROOT
-from support.unixport import NETWORK_STAND_IN, micropython_unix
+from support.unixport import run_script
 from support.web import get_json
 
 IDLE = os.path.join(ROOT, "tests", "mpvm", "mqtt_idle.py")
-FIRMWARE = os.path.join(ROOT, "firmware")
 
 
 def play(board, keys=KEYS, pace=0.05):
@@ -110,17 +109,12 @@ def test_a_board_publishes_its_game_to_the_dashboard(broker, procs, tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["stopped", "killed"])
 def test_the_broker_restarted_mid_game_loses_and_duplicates_no_event(broker, procs, tmp_path, sig):
-    if sig == signal.SIGKILL:  # autosave every second: the reader's session is saved
-        broker.kill()
-        conf = open(broker.conf).read().replace("autosave_interval 10", "autosave_interval 1")
-        open(broker.conf, "w").write(conf)
-        broker.start()
+    if sig == signal.SIGKILL:  # the reader's session is saved before the game starts
+        broker.autosave_every_second()
     rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="board-reader-%d" % sig)
     procs.append(rec)
     if sig == signal.SIGKILL:
-        db = os.path.join(broker.dir, "data", "mosquitto.db")
-        t0 = time.time()
-        wait_until(lambda: os.path.exists(db) and os.path.getmtime(db) > t0 + 1.5, 20)
+        broker.wait_for_autosave()
     flash = tmp_path / "flash"
     write_settings(broker, flash)
     board = start(flash)
@@ -233,16 +227,7 @@ def test_the_publisher_allocates_nothing_while_the_game_is_idle():
     ticks; the same loop with a state to send allocates (so the count can fail)."""
 
     def run(*extra):
-        env = dict(os.environ, MICROPYPATH="%s:%s:.frozen" % (NETWORK_STAND_IN, FIRMWARE))
-        r = subprocess.run(
-            [micropython_unix(), IDLE, *extra],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            env=env,
-            timeout=60,
-            check=False,
-        )
+        r = run_script(IDLE, *extra)
         assert r.returncode == 0, r.stderr
         return json.loads(r.stdout.strip().splitlines()[-1])
 

@@ -118,17 +118,12 @@ def test_broker_restart_mid_game_loses_and_duplicates_no_event(broker, procs, si
     events it had acknowledged): either way a subscriber whose session the broker had saved
     gets every seq, each with the board's hash (docs/mqtt.md: the publisher sends again what
     follows the retained state the broker kept)."""
-    if sig == signal.SIGKILL:  # autosave every second: the reader's session is
-        broker.kill()  # saved before the game starts, the events not all
-        conf = open(broker.conf).read().replace("autosave_interval 10", "autosave_interval 1")
-        open(broker.conf, "w").write(conf)
-        broker.start()
+    if sig == signal.SIGKILL:  # the reader's session is saved before the game
+        broker.autosave_every_second()  # starts, the events not all
     rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="persistent-reader-%d" % sig)
     procs.append(rec)
     if sig == signal.SIGKILL:
-        db = os.path.join(broker.dir, "data", "mosquitto.db")
-        t0 = time.time()
-        wait_until(lambda: os.path.exists(db) and os.path.getmtime(db) > t0 + 1.5, 20)
+        broker.wait_for_autosave()
     sim = hoth_script(1, "--pace", "60")
     procs.append(sim)
     procs.append(publisher(broker, sim.port, "table-01"))

@@ -3,43 +3,16 @@ and rewrites only the "Board page" rows and notes of docs/performance.md (a copy
 figures are heap sizes, labelled as unix port figures, and serving requests again takes no
 more heap (nothing grows per request)."""
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 
-from support import ROOT
+from support.benchpage import rerun
 from support.unixport import micropython_unix
-
-PAGE = os.path.join(ROOT, "docs", "performance.md")
-
-
-def page_lines(text):
-    return [l for l in text.splitlines() if l.startswith(("| Board page", "- Board page"))]
 
 
 def test_bench_page_rewrites_only_its_rows(tmp_path):
     micropython_unix()  # skips (or fails) where the unix port cannot be built
-    out = tmp_path / "perf.md"
-    shutil.copy(PAGE, out)
-    before = open(PAGE).read()
-    r = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "bench", "page.py"), "--out", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
-    assert r.returncode == 0, r.stderr
-    after = out.read_text()
-
-    def rest(t):
-        return [l for l in t.splitlines() if l not in page_lines(t)]
-
-    assert rest(after) == rest(before)
-    rows = [l for l in page_lines(after) if l.startswith("|")]
+    before, after = rerun(tmp_path, "page.py", "Board page")
+    rows = [l for l in after if l.startswith("|")]
     assert len(rows) == 2 and all("(unix port figures)" in l for l in rows), rows
     imports = re.fullmatch(r"(\d+) / (\d+) B", rows[0].split(" | ")[1].strip())
     assert imports and int(imports.group(2)) > 2000, rows[0]  # the page's bytes, at least
@@ -48,5 +21,5 @@ def test_bench_page_rewrites_only_its_rows(tmp_path):
     without, opened, served, again = (int(x) for x in heap.groups())
     assert without < opened <= served
     assert again - served <= 256, rows[1]  # a second round of requests keeps nothing
-    assert any(l.startswith("- Board page rows") for l in page_lines(after))
-    assert len(page_lines(before)) == 3  # the committed page holds them
+    assert any(l.startswith("- Board page rows") for l in after)
+    assert len(before) == 3  # the committed page holds them

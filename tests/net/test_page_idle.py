@@ -4,26 +4,16 @@ allocate no more than 2 s without it (tests/mpvm/page_idle.py)."""
 
 import json
 import os
-import subprocess
 
 from devtools import webshots
 from support import ROOT
-from support.unixport import micropython_unix
+from support.unixport import run_script
 
 
 def test_the_page_allocates_nothing_while_idle(tmp_path):
-    exe = micropython_unix()
     port = webshots.free_port()
     (tmp_path / "page.json").write_text(json.dumps({"port": port}))
-    r = subprocess.run(
-        [exe, os.path.join(ROOT, "tests", "mpvm", "page_idle.py"), str(tmp_path), str(port)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-        env=dict(os.environ, MICROPYPATH=os.path.join(ROOT, "firmware") + ":.frozen"),
-    )
+    r = run_script(os.path.join(ROOT, "tests", "mpvm", "page_idle.py"), str(tmp_path), str(port))
     assert r.returncode == 0, r.stderr + r.stdout
     tag, alone, served, status = r.stdout.split()[-4:]
     assert tag == "IDLE" and int(served) <= int(alone), r.stdout

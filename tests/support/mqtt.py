@@ -74,6 +74,20 @@ class Broker:
         self.proc.send_signal(sig)
         self.proc.wait(10)
 
+    def autosave_every_second(self):
+        """Restart the broker saving its store every second (not every 10 s), so a SIGKILL
+        loses at most the last second: a reader's session is on disk before a game starts."""
+        self.kill()
+        conf = open(self.conf).read().replace("autosave_interval 10", "autosave_interval 1")
+        open(self.conf, "w").write(conf)
+        self.start()
+
+    def wait_for_autosave(self):
+        """Return once the broker has written its store at least 1.5 s after this call."""
+        db = os.path.join(self.dir, "data", "mosquitto.db")
+        t0 = time.time()
+        wait_until(lambda: os.path.exists(db) and os.path.getmtime(db) > t0 + 1.5, 20)
+
     def stop(self):
         if self.proc is not None:
             stop_process(self.proc)

@@ -24,6 +24,28 @@ def micropython_unix():
     return unix_build.build()
 
 
+def environment(env=None):
+    """This process's environment with ``env`` over it and MICROPYPATH set: the ``network``
+    stand-in first, then the firmware."""
+    out = dict(os.environ, **(env or {}))
+    out["MICROPYPATH"] = "%s:%s:.frozen" % (NETWORK_STAND_IN, os.path.join(ROOT, "firmware"))
+    return out
+
+
+def run_script(script, *args, env=None, timeout=60):
+    """Run ``script`` (a path) with ``ARGS`` on the unix port, with the firmware and the
+    ``network`` stand-in on its path; returns the CompletedProcess (text output)."""
+    return subprocess.run(
+        [micropython_unix(), script, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=environment(env),
+        timeout=timeout,
+        check=False,
+    )
+
+
 class UnixBoard:
     """A running board: ``send(line)`` writes a serial line, ``line(timeout)`` reads the next
     one (str, or None at the timeout), ``until(predicate, timeout)`` the first line a
@@ -35,18 +57,13 @@ class UnixBoard:
         path = os.path.join(self.state_dir, "board.json")
         with open(path, "w") as f:
             json.dump(board, f)
-        environment = dict(os.environ, **(env or {}))
-        environment["MICROPYPATH"] = "%s:%s:.frozen" % (
-            NETWORK_STAND_IN,
-            os.path.join(ROOT, "firmware"),
-        )
         self.proc = subprocess.Popen(
             [micropython_unix(), HARNESS, path, self.state_dir, str(seed)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=ROOT,
-            env=environment,
+            env=environment(env),
         )
         self.lines = queue.Queue()
         self.seen = []
