@@ -186,6 +186,9 @@ class Renderer:
             overlay.win_gap(
                 self, self.winning_side
             )  # (after the digits: they blank their half-rows)
+        net = getattr(app, "network", None)  # a board with a network: its link pixel and
+        if net is not None:  # address (referee/net; never imported without one)
+            net.draw(self, error)
         return self.fb
 
     def _ship_rows(self, app, pad, g, sb, same):
