@@ -228,3 +228,40 @@ def test_a_keys_frame_takes_no_longer_while_the_wifi_flaps(hw, tmp_path):
     # the key task polls every 10 ms at rest: a frame within that, whatever the Wi-Fi does
     assert max(waits) < 0.05, waits
     assert runner.crashes == 0
+
+
+def test_the_profiles_services_start_once_the_network_is_first_up(hw, tmp_path, monkeypatch):
+    import types
+
+    import network as fake
+    from referee import net as netpkg
+
+    started = []
+
+    async def run(app, network):
+        started.append((app, network.state, network.address()))
+
+    module = types.ModuleType("referee.net.tablesvc")
+    module.run = run  # pyright: ignore[reportAttributeAccessIssue]  (a module made here)
+    monkeypatch.setitem(sys.modules, "referee.net.tablesvc", module)
+    monkeypatch.setattr(netpkg, "tablesvc", module, raising=False)
+    monkeypatch.setattr(netpkg, "SERVICES", ("tablesvc",))
+    runner, net, _keys, _display, _ser = board_with_wifi(tmp_path)
+    net.services = ("tablesvc",)
+    chip = fake.CHIP
+    play(
+        runner,
+        [(0.2, lambda: setattr(chip, "mode", "down")), (0.2, None)]
+        + [(0, lambda: setattr(chip, "mode", "up")), (0.4, None)],
+    )
+    assert started == [(runner.app, "up", "192.168.4.27")]  # once, though it came up twice
+    assert net.state == "up"
+
+
+def test_an_unknown_service_is_refused_at_boot(hw):
+    import pytest
+
+    from drivers.wlan import WLANNetwork
+
+    with pytest.raises(ValueError, match="unknown network service 'mqtt'"):
+        WLANNetwork.from_profile({"driver": "wlan", "services": ["mqtt"]}, {})
