@@ -265,3 +265,29 @@ def test_an_unknown_service_is_refused_at_boot(hw):
 
     with pytest.raises(ValueError, match="unknown network service 'mqtt'"):
         WLANNetwork.from_profile({"driver": "wlan", "services": ["mqtt"]}, {})
+
+
+def test_the_link_pixel_allocates_nothing(hw, tmp_path):
+    """Network.draw runs in every frame of a board with a network: its link pixel allocates
+    nothing (tracemalloc's peak over CPython's blocks, in every state). The address view
+    (``shown``) is not measured here: its loops run over ``range``, whose iterator CPython
+    allocates and MicroPython does not (a counted loop), as the renderer's own loops."""
+    import tracemalloc
+
+    runner, net, _keys, _display, _ser = board_with_wifi(tmp_path)
+    play(runner, [(0.2, None)])
+    r = runner.renderer
+    for state in STATES:
+        net.state = state
+        net.draw(r, False)  # (warm)
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        n = 0
+        while n < 50:  # (no range: its iterator would count)
+            net.draw(r, False)
+            net.draw(r, True)
+            n += 1
+        peak = tracemalloc.get_traced_memory()[1] - before  # (a temporary counts too)
+        tracemalloc.stop()
+        assert peak == 0, (state, peak)
