@@ -51,7 +51,6 @@ class WLANNetwork(Network):
         self.ip = None
         self.creds = None  # type: Any
         self.changed = True  # the credentials are to be read (again) from the file
-        self.tries = 0  # joins tried since the last time up
         self.state = "off"
         self.absent = False  # no chip answered: off for good
         self.poll_ms = POLL_MS
@@ -61,8 +60,13 @@ class WLANNetwork(Network):
     def from_profile(cls, section, board):
         """The Wi-Fi of a profile's ``network`` section: ``settings`` (file, default
         /wifi.json), ``join_timeout_s`` (20), ``backoff_s`` ([first, longest], [1, 60]),
-        ``services`` ([]). ValueError for a service not in referee.net.SERVICES."""
-        import network  # pyright: ignore[reportMissingImports]  (RPI_PICO_W only: not in the stubs)
+        ``services`` ([]). ValueError for a service not in referee.net.SERVICES. On an
+        image without the ``network`` module (the Pico's, RPI_PICO) it is built all the same
+        and stays ``"off"``: the board referees on."""
+        try:
+            import network  # pyright: ignore[reportMissingImports]  (RPI_PICO_W: not in the stubs)
+        except ImportError:  # an image without Wi-Fi (the Pico's): the network stays off
+            network = None
 
         services = tuple(section.get("services", ()))
         for name in services:
@@ -92,6 +96,8 @@ class WLANNetwork(Network):
     def _power_up(self):
         """The station interface, powered up once; None when no chip answers."""
         net = self.network
+        if net is None:
+            return None
         try:
             wlan = net.WLAN(net.STA_IF)
             wlan.active(True)
@@ -139,7 +145,6 @@ class WLANNetwork(Network):
         net = self.network
         got_ip = getattr(net, "STAT_GOT_IP", STAT_GOT_IP)
         self._set("joining", app)
-        self.tries += 1
         try:
             self.wlan.connect(self.creds[0], self.creds[1])
         except OSError as e:
@@ -155,11 +160,10 @@ class WLANNetwork(Network):
                 except (OSError, IndexError):
                     self.ip = None
                 self.octets = octets_of(self.ip)
-                self.tries = 0
                 self._set("up", app)
                 return True
             if s < 0:  # a wrong password, no such network, the join failed
-                return False
+                break
         self._leave()
         return False
 

@@ -54,8 +54,9 @@ give it the network's name and password over USB:
 
 The password is asked without showing it (or read from stdin when that is not a terminal).
 The board keeps both in `{settings}` on its flash, apart from the game journal, and never
-sends the password back. `fleetref wifi status --port /dev/ttyACM0` says the state, the
-network and the board's address. On the grid, row 1's last pixel is the link: dim magenta
+sends the password back; `fleetref flash` over USB keeps them, a one-file UF2 replaces the
+whole filesystem (set them again after it). `fleetref wifi status --port /dev/ttyACM0` says
+the state, the network and the board's address. On the grid, row 1's last pixel is the link: dim magenta
 off (no credentials, or no Wi-Fi chip answered), dim yellow joining, dim green up, dim red
 down (it tries again after 1 s, then 2, 4, up to 60 s). Holding undo shows the address, one
 number per press (four presses, a fifth returns to the game), or says "no network".

@@ -291,3 +291,27 @@ def test_the_link_pixel_allocates_nothing(hw, tmp_path):
         peak = tracemalloc.get_traced_memory()[1] - before  # (a temporary counts too)
         tracemalloc.stop()
         assert peak == 0, (state, peak)
+
+
+def test_an_image_without_wifi_builds_the_network_off(hw, tmp_path, monkeypatch):
+    """A Pico W profile on the Pico's image (no ``network`` module): the board still starts,
+    its network off."""
+    import builtins
+
+    from drivers.wlan import WLANNetwork
+
+    real_import = builtins.__import__
+
+    def no_network(name, *args, **kw):
+        if name == "network":
+            raise ImportError("no module named 'network'")
+        return real_import(name, *args, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", no_network)
+    net = WLANNetwork.from_profile({"driver": "wlan", "settings": str(tmp_path / "w.json")}, {})
+    monkeypatch.setattr(builtins, "__import__", real_import)
+    with open(str(tmp_path / "w.json"), "w") as f:
+        json.dump({"ssid": "tablenet", "password": "s3cret-pass"}, f)
+    assert net.network is None
+    asyncio.run(asyncio.wait_for(net.run(), 2))
+    assert net.state == "off" and net.absent
