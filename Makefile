@@ -72,11 +72,11 @@ firmware-toolchain:
 		|| echo "firmware-toolchain: apt-get could not install $(FIRMWARE_DEBS): the tests that need fleetref's image will skip"; \
 	else echo "firmware-toolchain: no ARM toolchain and not root with apt-get: the tests that need fleetref's image will skip (install Debian's $(FIRMWARE_DEBS))"; fi
 
-# fleetref's MicroPython v1.28.0 image for the Pico, the firmware frozen in, from the pinned
-# kit in ../shared/mpy-build (cached in ~/.cache/fleetref, keyed by the kit and every frozen
-# file): prints the UF2's path, size and sha256
+# fleetref's MicroPython v1.28.0 images for the Pico and the Pico W, the firmware frozen in,
+# from the pinned kit in ../shared/mpy-build (cached in ~/.cache/fleetref, keyed by the kit
+# and every frozen file): prints each UF2's path, size and sha256
 firmware: $(STAMP) firmware-toolchain
-	$(PY) -m host_tools.board.firmware_build --skip-missing
+	$(PY) -m host_tools.board.firmware_build --skip-missing --board all
 
 # MicroPython's unix port from the same kit (host_tools/board/unix_build.py): the Pico W's
 # network modules run on it in the tests; needs Debian's build-essential pkg-config

@@ -13,22 +13,20 @@ image they are frozen in flash. What the CYW43 driver and lwIP take is not in th
 
 import json
 import os
-import queue
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, ROOT)
 
 from devtools import webshots  # noqa: E402
 
 ROW = "Board page"  # every row of this bench starts so; notes start "- Board page"
-HARNESS = os.path.join(ROOT, "tests", "mpvm", "unix_board.py")
 PATH = "%s:%s:.frozen" % (
     os.path.join(ROOT, "tests", "mpvm", "unixnet"),
     os.path.join(ROOT, "firmware"),
@@ -72,51 +70,20 @@ def import_heap(exe):
     return int(page), int(files)
 
 
-class Board:
-    """The board on the unix port with ``services``; :meth:`used` asks its ``mem``."""
+def mem_used(board):
+    """The board's heap in use (its ``mem`` reply, bytes); ``board``: a UnixBoard."""
+    board.send('{"c":"mem"}')
+    return board.until(lambda line: isinstance(line, dict) and line.get("t") == "mem")["used"]
 
-    def __init__(self, exe, state_dir, services, port):
-        with open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")) as f:
-            board = json.load(f)
-        board["network"] = {"driver": "wlan", "services": services, "page": {"port": port}}
-        os.makedirs(state_dir, exist_ok=True)
-        path = os.path.join(state_dir, "board.json")
-        with open(path, "w") as f:
-            json.dump(board, f)
-        self.proc = subprocess.Popen(
-            [exe, HARNESS, path, state_dir, "1"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            cwd=ROOT,
-            env=dict(os.environ, MICROPYPATH=PATH),
-        )
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.wait("hello")
 
-    def _read(self):
-        for raw in self.proc.stdout:
-            try:
-                self.lines.put(json.loads(raw))
-            except ValueError:
-                pass
+def start_board(state_dir, services, port):
+    """The Pico W's profile on the unix port with ``services`` (tests/support/unixport.py),
+    once it has said hello."""
+    from support.unixport import UnixBoard, pico_w_profile
 
-    def wait(self, kind, timeout=20.0):
-        end = time.monotonic() + timeout
-        while True:
-            got = self.lines.get(timeout=max(0.01, end - time.monotonic()))
-            if isinstance(got, dict) and got.get("t") == kind:
-                return got
-
-    def used(self):
-        self.proc.stdin.write(b'{"c":"mem"}\n')
-        self.proc.stdin.flush()
-        return self.wait("mem")["used"]
-
-    def stop(self):
-        self.proc.kill()
-        self.proc.wait()
+    board = UnixBoard(pico_w_profile(services=services, page={"port": port}), state_dir)
+    board.until(lambda line: isinstance(line, dict) and line.get("t") == "hello")
+    return board
 
 
 def wait_port(port, timeout=20.0):
@@ -135,16 +102,16 @@ def board_heap(exe, state_dir):
     """(used without the page, with it open, after REQUESTS of each route, after as many
     again) in bytes."""
     port = webshots.free_port()
-    plain = Board(exe, os.path.join(state_dir, "plain"), [], port)
+    plain = start_board(os.path.join(state_dir, "plain"), [], port)
     try:
         time.sleep(1.5)  # the network up, as below
-        without = plain.used()
+        without = mem_used(plain)
     finally:
         plain.stop()
-    board = Board(exe, os.path.join(state_dir, "page"), ["page"], port)
+    board = start_board(os.path.join(state_dir, "page"), ["page"], port)
     try:
         wait_port(port)
-        opened = board.used()
+        opened = mem_used(board)
         served = []
         for _round in range(2):
             for _k in range(REQUESTS):
@@ -152,7 +119,7 @@ def board_heap(exe, state_dir):
                     with urllib.request.urlopen("http://127.0.0.1:%d%s" % (port, path)) as r:
                         r.read()
             time.sleep(0.5)  # the last connection closed on the board
-            served.append(board.used())
+            served.append(mem_used(board))
     finally:
         board.stop()
     return without, opened, served[0], served[1]

@@ -28,6 +28,7 @@ from bench import rp2_mem, rp2_notes, rp2_prev, rp2_rows  # noqa: E402
 from bench.rp2_boot import (  # noqa: E402
     SETTLE,
     answer,
+    board_uf2,
     load_game,
     note,
     plain_uf2,
@@ -152,6 +153,8 @@ def uf2_files(n_events):
     for route in ("image", "stock"):
         path = os.path.join(d, "plain-%s.uf2" % route)
         out["mem-" + route] = (path, plain_uf2(path, route))
+    path = os.path.join(d, "plain-pico-w.uf2")
+    out["mem-picow"] = (path, board_uf2(path, rp2_mem.PICO_W))
     return out
 
 
@@ -173,9 +176,11 @@ def run_all(uf2s, events, n_press, n_mem):
             r: pool.submit(rp2_mem.run_mem, r, uf2s["mem-" + r][0], uf2s["mem-" + r][1], n_mem)
             for r in ("image", "stock")
         }
+        picow = pool.submit(rp2_mem.boot_mem, *uf2s["mem-picow"])
         jobs = {j: pool.submit(probe, j) for j in ("image", "naive", "stock")}
         out = {j: f.result() for j, f in jobs.items()}
         out.update({"mem-" + r: f.result() for r, f in mems.items()})
+        out["mem-picow"] = picow.result()
     for job in ("naive", "stock"):
         if "why" in out[job]:
             note("%s: booted again on its own" % job)
@@ -199,7 +204,7 @@ def measure(quick=False, old_page=None):
     events = [list(e) for e in workload.long_game(n_events, roster=workload.roster_2x24())[1]]
     workload.long_game(n_mem)  # made once, before the threads
     r = run_all(uf2_files(n_events), events, n_press, n_mem)
-    rows = rp2_mem.rows(r["mem-image"], r["mem-stock"])
+    rows = rp2_mem.rows(r["mem-image"], r["mem-stock"]) + rp2_mem.pico_w_rows(r["mem-picow"])
     rows += rp2_prev.add(
         rp2_rows.rows(
             r["image"], r["naive"], dict(r["stock"], hello=r["mem-stock"]["hello"]), n_events

@@ -35,15 +35,16 @@ def note(msg):
     print("bench rp2: " + msg, file=sys.stderr, flush=True)
 
 
-def firmware(route):
-    """The MicroPython UF2 of ``route``: fleetref's image (built now when not cached) or the
-    official one. Raises emu.EmuError when fleetref's image cannot be built here."""
+def firmware(route, mp_board="RPI_PICO"):
+    """The MicroPython UF2 of ``route``: fleetref's image for MicroPython board ``mp_board``
+    (built now when not cached) or the official one. Raises emu.EmuError when fleetref's
+    image cannot be built here."""
     if route == "stock":
         return emu.firmware_path()
     from host_tools.board import firmware_build
 
     try:
-        return firmware_build.build()["uf2"]
+        return firmware_build.build(mp_board)["uf2"]
     except firmware_build.BuildError as e:
         raise emu.EmuError("fleetref's MicroPython image: %s" % e)
 
@@ -58,6 +59,17 @@ def plain_uf2(out, route):
     with ``--micropython``). Returns the board profile."""
     board = paths.board_profile(BOARD)
     _write(out, route, flash.plans(board)[route])
+    return board
+
+
+def board_uf2(out, name):
+    """The UF2 ``fleetref flash --board NAME --uf2 OUT`` writes (fleetref's image for the
+    profile's ``micropython_board``: the Pico W's for a Pico W board). Returns the profile."""
+    board = paths.board_profile(name)
+    mp_board = flash.micropython_board(board)
+    fs = image.littlefs_image(flash.plans(board)["image"], mp_board)
+    with open(out, "wb") as f:
+        f.write(image.combined_uf2(firmware("image", mp_board), fs, mp_board))
     return board
 
 

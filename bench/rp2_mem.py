@@ -1,17 +1,27 @@
 """The heap rows of bench/rp2.py: the board's own ``mem`` command on the UF2 ``fleetref flash``
 writes, fleetref's image and the stock route booted in the same run: after boot, after loading
-a 2x24-ship game and after a long game's events over serial."""
+a 2x24-ship game and after a long game's events over serial; and the Pico W board's image
+after boot (its network part assembled, no Wi-Fi chip in the emulator). Alone: ``python
+bench/rp2_mem.py --pico-w`` prints the Pico W rows (a minute: it boots only that image)."""
 
 import json
 import time
 
-from emu import pico as emu
-from bench.rp2_boot import SETTLE, answer, describe, load_game, note
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path.insert(0, ROOT)
+
+from emu import pico as emu  # noqa: E402
+from bench.rp2_boot import SETTLE, answer, describe, load_game, note  # noqa: E402
 
 MEM_EVENTS = 20000  # the long game's events
 PER_LINE = 200  # events in one `append` line (the most the board takes)
 MIN_LINE = 25  # the fewest when the board has no room for a longer line
 USED_MAX = 64 * 1024  # targets on fleetref's image at each point
+PICO_W = "pico-w-ws2812-16x16"  # the Pico W board (boards/)
 LARGEST_MIN = 32 * 1024
 HOW = "bench/rp2.py: the board's `mem` once it has rested %.0f s" % SETTLE
 
@@ -211,3 +221,58 @@ def rows(img, stk):
             )
         )
     return out
+
+
+def boot_mem(uf2, board):
+    """Boots ``uf2`` (``board``: its profile) and asks for ``mem`` once it has rested after
+    boot. Returns {"hello", "boot"} (the board's answers)."""
+    with emu.EmulatedPico(uf2, board) as pico:
+        hello = pico.wait_msg(lambda m: m.get("t") == "hello", 300)
+        return {"hello": hello, "boot": mem(pico)}
+
+
+def pico_w_rows(w):
+    """The Pico W board's heap rows from its ``boot_mem`` figures ``w``: used after boot (of
+    the heap) with the Pico's target, and the largest free block."""
+    m = w["boot"]
+    total = m["used"] + m["free"]
+    how = HOW + "; the Pico W's image (RPI_PICO_W), its Wi-Fi off: no CYW43 in the emulator"
+    return [
+        (
+            "rp2 heap on the Pico W board (%s) after boot (of %s), %s"
+            % (PICO_W, kb(total), describe("image", w["hello"])),
+            kb(m["used"]),
+            "",
+            how,
+            "<= 64 KB",
+            verdict(m["used"] <= USED_MAX),
+        ),
+        (
+            "  largest free block then (one allocation's most)",
+            kb(m["largest"]),
+            "",
+            how,
+            ">= 32 KB",
+            verdict(m["largest"] >= LARGEST_MIN),
+        ),
+    ]
+
+
+def measure_pico_w(out_dir):
+    """The Pico W rows alone: its UF2 written into ``out_dir`` and booted once."""
+    from bench.rp2_boot import board_uf2
+
+    path = os.path.join(out_dir, "plain-pico-w.uf2")
+    board = board_uf2(path, PICO_W)
+    w = boot_mem(path, board)
+    note("pico w: mem after boot %r" % (w["boot"],))
+    return pico_w_rows(w)
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    if "--pico-w" not in sys.argv:
+        sys.exit("usage: bench/rp2_mem.py --pico-w (the other heap rows: bench/rp2.py)")
+    for row in measure_pico_w(tempfile.mkdtemp(prefix="fleetref-bench-")):
+        print("| %s | %s | %s | %s | %s | %s |" % (row[0], row[1], row[4], row[5], row[2], row[3]))

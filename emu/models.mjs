@@ -55,3 +55,10 @@ export const DISPLAYS = {
     });
   },
 };
+
+// Network chips: rp2040js has no model of the Pico W's CYW43439, so a board with a network
+// section boots with no chip behind the Wi-Fi's pins; the driver finds none answering and the
+// board referees with its network off (firmware/drivers/wlan.py). Nothing is attached.
+export const NETWORKS = {
+  wlan: () => null,
+};

@@ -47,6 +47,7 @@ COMMAND_MODULES = (
     "host_tools.board.flash",
     "host_tools.files.saveload",
     "host_tools.board.rostercmd",
+    "host_tools.board.wificmd",
     "host_tools.board.legend",
     "host_tools.board.pictures",
     "host_tools.views.web",

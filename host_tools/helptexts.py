@@ -35,6 +35,10 @@ a newer game keeps it, unless --force is given.""",
 the board will and prints the fleets as the referee sees them; roster push FILE stores it on
 a board or simulator, so that it appears in the pad's scenario menu. The format is in
 docs/rosters.md.""",
+    "wifi": """A Pico W board's Wi-Fi. wifi set --ssid NAME --port PORT stores the network's
+name and password on the board, apart from the game (the password is asked without showing
+it, or read from stdin, and never printed); wifi status --port PORT says whether the board is
+on its network and its address. docs/build.md tells the set-up.""",
     "legend": """A printable legend for a roster, to lay beside the LED panel: one line per
 grid row at the panel's LED pitch (1:1 when printed at 100 %), on two strips to cut apart,
 so that each ship's name and hit points sit level with its row; the rows of the round, the
@@ -97,6 +101,7 @@ ARG_HELP = {
     ("save", "file"): "the file to write (JSON)",
     ("load", "file"): "a saved game: a file of fleetref save or fleetref mirror --log",
     ("roster", "roster_cmd"): "check a roster file, or push it onto a board",
+    ("wifi", "wifi_cmd"): "set: store the network's name and password; status: ask its state",
     ("tournament", "action"): "what to do (init: write the broker's files; "
     "board: a Pico W's broker settings)",
 }

@@ -84,20 +84,23 @@ def uf2_dir(tmp_path_factory):
 
 @pytest.fixture
 def hw():
-    """Fake machine and rp2 modules (tests/support/fakes) that record pin writes, I2C, SPI and PIO
-    words; the drivers package imported afresh over them. Yields (machine, rp2)."""
+    """Fake machine, rp2 and network modules (tests/support/fakes) that record pin writes, I2C,
+    SPI and PIO words and the Wi-Fi's calls; the drivers package imported afresh over them.
+    Yields (machine, rp2)."""
     sys.path.insert(0, FAKES)
-    for m in ("machine", "rp2"):
+    for m in ("machine", "rp2", "network"):
         sys.modules.pop(m, None)
     import machine
+    import network
     import rp2
 
     machine.reset()
+    network.CHIP.reset()
     del rp2.LOG[:]
     for m in list(sys.modules):
         if m.startswith("drivers"):
             del sys.modules[m]
     yield machine, rp2
     sys.path.remove(FAKES)
-    for m in ["machine", "rp2"] + [m for m in sys.modules if m.startswith("drivers")]:
+    for m in ["machine", "rp2", "network"] + [m for m in sys.modules if m.startswith("drivers")]:
         sys.modules.pop(m, None)

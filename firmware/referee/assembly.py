@@ -5,7 +5,10 @@ from the profile through the registry in drivers/__init__.py, the simulator pass
 
 The contracts are what referee.loop.Runner asks of a driver: a driver class builds on one of
 them and gets the optional methods' defaults from it (only firmware/drivers/ touches
-``machine``, ``rp2`` or ``neopixel``; these classes touch nothing).
+``machine``, ``rp2``, ``neopixel`` or ``network``; these classes touch nothing). The network's
+contract, ``Network`` (``state``, ``address()``, ``async run()``, ``settings``), lives in
+referee/net/__init__.py with the rest of the network part, so that a board without a network
+section imports nothing of it and keeps its heap.
 """
 
 from referee.loop import sleep_ms
@@ -52,12 +55,15 @@ class Serial:
         await sleep_ms(5)
 
 
-def assemble(board, scenario_dir, serial, dice, display=None, keys=None):
+def assemble(board, scenario_dir, serial, dice, display=None, keys=None, network=None):
     """The referee on ``board`` (a board profile dict) and the loop that runs it: the keypad
     UI (profile ``"ui": "keypad"``: lit keys are both pad and grid) or the grid's renderer and
     key map, with ``serial`` (a Serial) and ``dice`` (referee.dice.Dice). ``display`` and
     ``keys``: driver objects (Display, Keys); None builds the one the profile's
-    ``display.driver`` / ``input.driver`` names (drivers.build, imported only then). Returns
+    ``display.driver`` / ``input.driver`` names (drivers.build, imported only then). A
+    profile with a ``network`` section gets a network part (referee.net.Network: ``network``,
+    or the one its ``network.driver`` names) as ``app.network``, whose ``run(app)`` the loop
+    runs beside its tasks; without the section nothing of it is imported or made. Returns
     the Runner (``app``, ``keymap``, ``renderer``, ``keys``, ``display``, ``serial``), no
     game loaded yet. Raises ValueError for an unknown driver name, KeyError for a pin, bus or
     grid entry the profile lacks."""
@@ -86,6 +92,12 @@ def assemble(board, scenario_dir, serial, dice, display=None, keys=None):
         from drivers import build
 
         keys = build("input", board)
+    if "network" in board:
+        if network is None:
+            from drivers import build
+
+            network = build("network", board)
+        app.network = network  # pyright: ignore[reportAttributeAccessIssue]  (only with one)
     return Runner(app, keymap, keys, display, serial, renderer)
 
 

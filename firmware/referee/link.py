@@ -18,6 +18,8 @@ COMMANDS = (
     "load",
     "scenarios",
     "roster-put",
+    "wifi-set",
+    "wifi",
     "game",
     "snap",
     "events",
@@ -37,7 +39,9 @@ HANDLERS = (
     "_mem",
     "_load",
     "_scenarios",
-    "_roster_put",
+    "_stored",
+    "_stored",
+    "_stored",
     "_game",
     "_snap",
     "_sync",
@@ -52,7 +56,7 @@ HANDLERS = (
     "_step",
     "_key",
 )
-NO_GAME_NEEDED = 5  # COMMANDS before this index answer while no game is loaded
+NO_GAME_NEEDED = 7  # COMMANDS before this index answer while no game is loaded
 
 
 def is_int(v, lo, hi):
@@ -233,8 +237,17 @@ class SerialLink:
 
         ref._out({"t": "scenarios", "names": scenarios.list_names(ref.scenario_dir)})
 
-    def _roster_put(self, g, c, msg):
-        from referee import rosterstore  # fleetref roster push (referee/rosterstore.py)
+    def _stored(self, g, c, msg):
+        # what the board keeps on its flash beside the game: a roster (roster-put: fleetref
+        # roster push, referee/rosterstore.py), the Wi-Fi's credentials and state (wifi-set,
+        # wifi: referee/net/wificmd.py, imported only on a board with a network)
+        if c != "roster-put":
+            if getattr(self.referee, "network", None) is None:
+                raise ValueError("this board has no network (its profile has no network section)")
+            from referee.net import wificmd
+
+            return wificmd.command(self.referee, c, msg)
+        from referee import rosterstore
 
         rosterstore.command(self.referee, msg)
 

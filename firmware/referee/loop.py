@@ -286,6 +286,8 @@ class Runner:
                 self.crash("autosave", e)
 
     async def main(self, extra=()):
+        """Run the loop's tasks, the coroutines ``extra`` (the extensions' task) and, on a
+        board with a network, its ``run(app)`` (referee/net), until ``running`` is False."""
         tasks = [
             asyncio.create_task(self.task_keys()),
             asyncio.create_task(self.task_serial()),
@@ -294,6 +296,9 @@ class Runner:
         ]
         for coro in extra:
             tasks.append(asyncio.create_task(coro))
+        net = getattr(self.app, "network", None)
+        if net is not None:  # joins in the background: never blocks the other tasks
+            tasks.append(asyncio.create_task(net.run(self.app)))
         while self.running:
             await sleep_ms(500)
         for t in tasks:

@@ -37,6 +37,7 @@ ACTIONS = (
     "menu",
     "reveal",
     "clock",
+    "net",
 )
 # the Pad method that runs each action, at the same index as in ACTIONS (constant names:
 # kept in flash; a key is looked up only once it is known to be in ACTIONS). Each handler
@@ -67,6 +68,7 @@ HANDLERS = (
     "_step",
     "_step",
     "_menu_key",
+    "_extension",
     "_extension",
     "_extension",
 )
@@ -229,6 +231,9 @@ class Pad:
 
     def _extension(self, g, action):  # ``reveal``, ``clock``: an extension's (extensions.py)
         ref = self.referee
+        if action == "net":  # the board's address on the grid (referee/net; shares a handler)
+            net = getattr(ref, "network", None)
+            return ref.error("no network on this board", "key") if net is None else net.show(ref)
         try:
             x = extensions.find(ref, action)
         except ValueError as e:  # this game or board is without it: said so

@@ -27,3 +27,6 @@ MODE_BLUE = (0, 60, 255)  # the keypad's mode key (cyan means the marked ship)
 SIDE_RGB = ((0, 90, 255), (0, 200, 60))  # side 0 blue, side 1 green
 SIDE_DIM = ((0, 18, 60), (0, 45, 14))
 OPTION_RGB = ((255, 140, 0), (0, 220, 220), (220, 0, 220), (255, 255, 0))  # fleet command
+# the network's link pixel (referee/net: row 1, last column) by state: off (no Wi-Fi chip or
+# no credentials), joining, up, down
+LINK_RGB = ((40, 0, 40), DIM_YELLOW, (0, 60, 0), DIM_RED)

@@ -26,6 +26,9 @@ columns), side 0 on the left:
 - row H-1: the last initiative roll per half as a bar (d20 value * W/2 / 20 pixels), the
   holder's bright; while a physical roll is being entered, the value in white.
 - the scenario menu (long press of phase): row 1 one pip per scenario, the chosen one white.
+- on a board with a network (referee/net): row 1's last column is the link (palette.LINK_RGB:
+  off, joining, up, down; not while the error row shows), and while the ``net`` action shows
+  the address, one of its four numbers in white over the ship rows, a pip per number below.
 - on top (overlay.py): entered dice, the round and the last rolls in a 3x5 pixel font (the
   initiative rolls, and the die of the newest event that rolled one: an attack's d20 in the
   attacker's half, bright on a hit, dim on a miss), and the kind of a refusal as a colour
@@ -186,6 +189,9 @@ class Renderer:
             overlay.win_gap(
                 self, self.winning_side
             )  # (after the digits: they blank their half-rows)
+        net = getattr(app, "network", None)  # a board with a network: its link pixel and
+        if net is not None:  # address (referee/net; never imported without one)
+            net.draw(self, error)
         return self.fb
 
     def _ship_rows(self, app, pad, g, sb, same):

@@ -42,6 +42,29 @@ PANEL_SECTION = """## {name}
 
 """
 
+WIFI_SECTION = """### Wi-Fi
+
+`boards/{name}.json` has a `network` section (driver `{driver}`): the board joins a Wi-Fi
+network in the background while it referees: keys and frames never wait for it, but for
+the chip's power-up (a few hundred ms, once, when it first has credentials). Flash it
+as any board (`fleetref flash --board {name}`: the Pico W's own image, RPI_PICO_W), then
+give it the network's name and password over USB:
+
+    .venv/bin/fleetref wifi set --ssid NETWORK --port /dev/ttyACM0
+
+The password is asked without showing it (or read from stdin when that is not a terminal).
+The board keeps both in `{settings}` on its flash, apart from the game journal, and never
+sends the password back; `fleetref flash` over USB keeps them, a one-file UF2 replaces the
+whole filesystem (set them again after it). `fleetref wifi status --port /dev/ttyACM0` says
+the state, the network and the board's address. On the grid, row 1's last pixel is the link: dim magenta
+off (no credentials, or no Wi-Fi chip answered), dim yellow joining, dim green up, dim red
+down (it tries again after 1 s, then 2, 4, up to 60 s). Holding undo shows the address, one
+number per press (four presses, a fifth returns to the game), or says "no network".
+The Wi-Fi chip draws current on top of the Pico's 25 mA while it sends; the 500 mA supply
+above leaves it 75 mA.
+
+"""
+
 OTHER_SECTION = """## {name}
 
 {title}: `display.driver` {display}, `input.driver` {input}; its profile is
@@ -115,13 +138,26 @@ def keypad_section(board, boards):
 
 
 def panel_section(board, boards):
-    """The section of a WS2812 panel and key matrix that is not the default board."""
+    """The section of a WS2812 panel and key matrix that is not the default board (with its
+    Wi-Fi set-up when its profile has a ``network`` section)."""
     return PANEL_SECTION.format(
         name=board["name"],
         title=board.get("title", board["name"]),
         rows="\n".join(panel_pin_rows(board)),
         parts=parts_table(board),
         power_rows="\n".join("| %s | %s |" % r for r in power_rows(board)),
+    ) + wifi_section(board)
+
+
+def wifi_section(board):
+    """How a board with a ``network`` section gets on the Wi-Fi ("" without one)."""
+    net = board.get("network")
+    if net is None:
+        return ""
+    return WIFI_SECTION.format(
+        name=board["name"],
+        driver=net.get("driver"),
+        settings=net.get("settings", "/wifi.json"),
     )
 
 

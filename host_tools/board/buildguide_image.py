@@ -50,9 +50,12 @@ used, free and the largest free block (docs/protocol.md).
 
 ## fleetref's MicroPython image
 
-`make firmware` builds MicroPython v1.28.0 for the RPI_PICO board with the firmware's
-`referee` and `drivers` packages frozen in, from the pinned kit in `../shared/mpy-build/`,
-with no network. It prints the UF2's path, size and sha256. What it needs is Debian's
+`make firmware` builds MicroPython v1.28.0 for the RPI_PICO board (no network) and for the
+RPI_PICO_W board (the CYW43 Wi-Fi driver and lwIP; a profile's `micropython_board` says which
+image `fleetref flash` uses), each with the firmware's `referee` and `drivers` packages
+frozen in, from the pinned kit in `../shared/mpy-build/`. It prints each UF2's path, size
+and sha256; the Pico W's filesystem starts at another flash offset (848 KB from 0x12C000,
+where the Pico's is 1408 KB from 0xA0000), which `fleetref flash --uf2` follows. What it needs is Debian's
 `gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake
 build-essential` (make installs them when it runs as root with apt-get). The first build
 unpacks the kit and builds picotool and mpy-cross (minutes on 2 cores); the
@@ -100,10 +103,11 @@ Then, with `$FLEETREF` this checkout:
     export picotool_DIR=$PWD/../picotool-install/picotool
     make -C mpy-cross -j2
     make -C ports/rp2 BOARD=RPI_PICO -j2 FROZEN_MANIFEST=/path/to/fleetref-manifest.py
+    # the Pico W: BOARD=RPI_PICO_W, with its own port manifest in the first include below
 
 where `fleetref-manifest.py` holds what `make firmware` writes (host_tools/board/firmware_steps.py):
 
-    include("$(PORT_DIR)/boards/manifest.py")
+    include("$(PORT_DIR)/boards/manifest.py")   # RPI_PICO_W: boards/RPI_PICO_W/manifest.py
     include("$FLEETREF/firmware/manifest.py")
     module("fleetref_build.py", base_path="/folder/of/fleetref_build.py")
 

@@ -86,7 +86,9 @@ def parts_rows(board):
     return [
         (
             "1",
-            "Raspberry Pi Pico (RP2040; Pico H has headers)",
+            "Raspberry Pi Pico W (RP2040 + CYW43439 Wi-Fi; Pico WH has headers)"
+            if board.get("micropython_board") == "RPI_PICO_W"
+            else "Raspberry Pi Pico (RP2040; Pico H has headers)",
             "flashed with fleetref's image; not a Pico 2 (RP2350)",
         ),
         (

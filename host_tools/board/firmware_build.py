@@ -2,9 +2,10 @@
 ``../shared/mpy-build/`` with the firmware's ``referee`` and ``drivers`` packages frozen into
 it (docs/build.md, "fleetref's MicroPython image").
 
-    python -m host_tools.board.firmware_build [--board RPI_PICO] [--quiet]
+    python -m host_tools.board.firmware_build [--board RPI_PICO|RPI_PICO_W|all]
 
-prints the UF2's path, size and sha256. The build is cached under ``FLEETREF_BUILD_CACHE``
+prints each UF2's path, size and sha256 (``make firmware`` builds them all: the Pico's and
+the Pico W's). The build is cached under ``FLEETREF_BUILD_CACHE``
 (default ``~/.cache/fleetref``), keyed by the kit's tarballs and by every file that goes into
 the image, so a second call with nothing changed builds nothing. Without the kit or the ARM
 toolchain, :func:`missing` says in one line what to install (``make firmware`` installs
@@ -101,24 +102,25 @@ def main(argv=None):
     ap.add_argument(
         "--board",
         default=DEFAULT_BOARD,
-        choices=sorted(BOARDS),
-        help="MicroPython board to build for (default %(default)s)",
+        choices=sorted(BOARDS) + ["all"],
+        help="MicroPython board to build for, or all of them (default %(default)s)",
     )
     args = ap.parse_args(argv)
     if skipped(missing(), args.skip_missing):
         return 0
-    try:
-        if not cached(args.board):
-            print(
-                "firmware: building MicroPython %s for %s with fleetref frozen in (a few "
-                "minutes the first time; log: %s)" % (KIT_VERSION, args.board, _log_path()),
-                flush=True,
-            )
-        info = build(args.board)
-    except BuildError as e:
-        print("firmware: %s" % e, file=sys.stderr)
-        return 2
-    print("firmware: %s  %d bytes  sha256 %s" % (info["uf2"], info["size"], info["sha256"]))
+    for board in sorted(BOARDS) if args.board == "all" else (args.board,):
+        try:
+            if not cached(board):
+                print(
+                    "firmware: building MicroPython %s for %s with fleetref frozen in (a few "
+                    "minutes the first time; log: %s)" % (KIT_VERSION, board, _log_path()),
+                    flush=True,
+                )
+            info = build(board)
+        except BuildError as e:
+            print("firmware: %s" % e, file=sys.stderr)
+            return 2
+        print("firmware: %s  %d bytes  sha256 %s" % (info["uf2"], info["size"], info["sha256"]))
     return 0
 
 

@@ -88,13 +88,18 @@ def board_file(board, build_dir):
     )
 
 
-def image_info():
-    """fleetref's MicroPython image (firmware_build's info dict), built when not cached.
-    Raises FlashError in one line when it cannot be built here."""
+def micropython_board(board):
+    """The MicroPython board a profile runs (its ``micropython_board``, default RPI_PICO)."""
+    return board.get("micropython_board", "RPI_PICO")
+
+
+def image_info(mp_board="RPI_PICO"):
+    """fleetref's MicroPython image for MicroPython board ``mp_board`` (firmware_build's info
+    dict), built when not cached. Raises FlashError in one line when it cannot be built."""
     from host_tools.board import firmware_build
 
     try:
-        return firmware_build.build()
+        return firmware_build.build(mp_board)
     except firmware_build.BuildError as e:
         raise FlashError(
             "cannot build fleetref's MicroPython image: %s (or give --micropython "
@@ -110,10 +115,11 @@ def write_uf2(args, board, plan):
     if args.micropython:
         mpy, what = args.micropython, "MicroPython (%s)" % os.path.basename(args.micropython)
     else:
-        info = image_info()
+        info = image_info(micropython_board(board))
         mpy = info["uf2"]
         what = "fleetref's MicroPython %s image (code in flash)" % info["micropython"]
-    data = image.combined_uf2(mpy, image.littlefs_image(plan))
+    mp_board = micropython_board(board)
+    data = image.combined_uf2(mpy, image.littlefs_image(plan, mp_board), mp_board)
     with open(args.uf2, "wb") as f:
         f.write(data)
     print(
@@ -222,4 +228,4 @@ def main(args):
         return 0
     from host_tools.board import flash_board
 
-    return flash_board.main(args.port, both, lambda: image_info()["uf2"])
+    return flash_board.main(args.port, both, lambda: image_info(micropython_board(board))["uf2"])

@@ -6,7 +6,8 @@ so a maker holds BOOTSEL, drops that file on the RPI-RP2 drive and is done.
 
 The filesystem is littlefs v2 with the rp2 port's geometry (MicroPython ports/rp2: the RPI_PICO
 build keeps 1408 KB of its 2 MB flash for the filesystem, 352 blocks of 4 KB from flash offset
-0xA0000; extmod/vfs_lfs.c formats with read and prog sizes of 32 and a lookahead of 32).
+0xA0000; the RPI_PICO_W build keeps 848 KB, 212 blocks from 0x12C000: ``FS_LAYOUTS``;
+extmod/vfs_lfs.c formats with read and prog sizes of 32 and a lookahead of 32).
 UF2 (github.com/microsoft/uf2): 512-byte blocks, 256 bytes of payload each, RP2040 family id
 0xE48BFF56.
 """
@@ -19,6 +20,9 @@ FLASH_BASE = 0x10000000
 FS_OFFSET = 0xA0000
 FS_BLOCK_SIZE = 4096
 FS_BLOCK_COUNT = 352
+# MicroPython board -> (filesystem's flash offset, 4 KB blocks): the port's
+# MICROPY_HW_FLASH_STORAGE_BYTES at the end of the 2 MB flash (boards/<BOARD>/mpconfigboard.h)
+FS_LAYOUTS = {"RPI_PICO": (FS_OFFSET, FS_BLOCK_COUNT), "RPI_PICO_W": (0x12C000, 212)}
 LFS_GEOMETRY = {
     "block_size": FS_BLOCK_SIZE,
     "block_count": FS_BLOCK_COUNT,
@@ -57,11 +61,15 @@ def write_tree(plan, out_dir):
     return written
 
 
-def littlefs_image(plan):
-    """The board's filesystem (bytes, 352 x 4 KB) holding every plan entry at its target."""
+def littlefs_image(plan, micropython_board="RPI_PICO"):
+    """The board's filesystem (bytes: 352 x 4 KB on an RPI_PICO, ``FS_LAYOUTS``) holding every
+    plan entry at its target."""
     from littlefs import LittleFS
 
-    fs = LittleFS(**LFS_GEOMETRY)
+    blocks = FS_LAYOUTS[micropython_board][1]
+    geometry = dict(LFS_GEOMETRY)  # type: dict
+    geometry["block_count"] = blocks
+    fs = LittleFS(**geometry)
     made = set()
     for entry in plan:
         rel = entry[1][2:]
@@ -79,7 +87,7 @@ def littlefs_image(plan):
         except Exception as e:  # littlefs-python raises LittleFSError(NOSPC)
             raise ImageError(
                 "the files do not fit the board's %d KB filesystem (%s)"
-                % (FS_BLOCK_SIZE * FS_BLOCK_COUNT // 1024, e)
+                % (FS_BLOCK_SIZE * blocks // 1024, e)
             )
     return bytes(fs.context.buffer)
 
@@ -140,16 +148,17 @@ def uf2_blocks(chunks):
     return bytes(out)
 
 
-def combined_uf2(micropython_uf2, fs_image):
-    """MicroPython's UF2 blocks followed by ``fs_image`` at the filesystem offset. Raises
-    ImageError when the MicroPython image reaches into the filesystem region."""
+def combined_uf2(micropython_uf2, fs_image, micropython_board="RPI_PICO"):
+    """MicroPython's UF2 blocks followed by ``fs_image`` at the filesystem offset of
+    ``micropython_board`` (``FS_LAYOUTS``). Raises ImageError when the MicroPython image
+    reaches into the filesystem region."""
     fw = read_uf2(micropython_uf2)
-    fs_start = FLASH_BASE + FS_OFFSET
+    fs_start = FLASH_BASE + FS_LAYOUTS[micropython_board][0]
     top = max(a + len(d) for a, d in fw) if fw else 0
     if top > fs_start:
         raise ImageError(
-            "%s reaches 0x%08x, past the filesystem start 0x%08x: not an RPI_PICO "
-            "MicroPython image" % (micropython_uf2, top, fs_start)
+            "%s reaches 0x%08x, past the filesystem start 0x%08x: not an %s "
+            "MicroPython image" % (micropython_uf2, top, fs_start, micropython_board)
         )
     # the whole region, erased blocks included: the bootrom writes only the blocks a UF2
     # holds, and an old filesystem must not show through

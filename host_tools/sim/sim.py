@@ -41,7 +41,13 @@ def make_board(args):
     display = FrameCapture()  # driver contracts (referee/assembly.py)
     keys = QueueKeys()
     # the board as firmware/main.py assembles it, with the simulator's display and keys
-    runner = assemble(board, rdir, ser, _sim_dice(args), display, keys)
+    network = None
+    if "network" in board:  # a board with Wi-Fi: the laptop's (sim/virtual.py)
+        path = os.path.join(os.path.abspath(args.flash), "wifi.json") if args.flash else None
+        from host_tools.sim.simnet import SimNetwork
+
+        network = SimNetwork(path)
+    runner = assemble(board, rdir, ser, _sim_dice(args), display, keys, network)
     app, keymap = runner.app, runner.keymap
     from host_tools.board.firmware_build import source_hash
 

@@ -1,7 +1,8 @@
 """The driver registry (firmware/drivers/__init__.py DRIVERS) and the board's assembly
 (referee/assembly.py): every driver a board profile names is registered and has a chip model
 in the emulator, each driver is built from its profile section on the pins the profile gives,
-only the driver in use is imported, and only firmware/drivers/ touches the hardware modules."""
+only the driver in use is imported, and only firmware/drivers/ touches the hardware modules
+(``network`` included: the Pico W's Wi-Fi)."""
 
 import argparse
 import ast
@@ -19,7 +20,8 @@ from support import ROOT
 from support.process import need, run
 
 FIRMWARE = os.path.join(ROOT, "firmware")
-HARDWARE = ("machine", "rp2", "neopixel")
+HARDWARE = ("machine", "rp2", "neopixel", "network")
+SECTIONS = ("display", "input", "network")  # what a driver of DRIVERS builds
 
 
 def board(name):
@@ -55,12 +57,15 @@ def hardware_imports(source):
     return found
 
 
-def test_only_firmware_drivers_import_machine_rp2_or_neopixel():
-    assert hardware_imports("import machine\nfrom rp2 import PIO\n__import__('neopixel')\n") == [
+def test_only_firmware_drivers_import_machine_rp2_neopixel_or_network():
+    assert hardware_imports(
+        "import machine\nfrom rp2 import PIO\n__import__('neopixel')\nimport network\n"
+    ) == [
         "machine",
         "rp2",
+        "network",
         "neopixel",
-    ]  # the scan sees each form
+    ]  # the scan sees each form (statements first, then the calls inside them)
     drivers_dir = os.path.join(FIRMWARE, "drivers") + os.sep
     outside, inside = [], []
     for path in glob.glob(os.path.join(FIRMWARE, "**", "*.py"), recursive=True):
@@ -70,7 +75,7 @@ def test_only_firmware_drivers_import_machine_rp2_or_neopixel():
             (os.path.relpath(path, ROOT), n) for n in found
         )
     assert outside == []
-    assert {n for _path, n in inside} >= {"machine", "rp2"}  # the scan reached the drivers
+    assert {n for _path, n in inside} >= {"machine", "rp2", "network"}  # it reached the drivers
 
 
 def test_every_driver_a_board_names_is_registered_for_its_section():
@@ -80,7 +85,9 @@ def test_every_driver_a_board_names_is_registered_for_its_section():
     for path in boards:
         with open(path) as f:
             profile = json.load(f)
-        for section in ("display", "input"):
+        for section in SECTIONS:
+            if section == "network" and section not in profile:
+                continue  # (a board without a network)
             name = profile[section]["driver"]
             assert (name, section) in known, "%s: %s driver %r is not in drivers.DRIVERS" % (
                 os.path.basename(path),
@@ -90,14 +97,16 @@ def test_every_driver_a_board_names_is_registered_for_its_section():
 
 
 def emu_models():
-    """The chip models emu/models.mjs exports, by section: {"input": [...], "display": [...]}."""
+    """The chip models emu/models.mjs exports, by section: {"input": [...], "display": [...],
+    "network": [...]} (a network model may attach nothing: rp2040js has no Wi-Fi chip)."""
     need(
         None if shutil.which("node") else "emulator's models: no node (install Node.js 18+)",
         "FLEETREF_REQUIRE_EMU",
     )
     code = (
-        "import {INPUTS, DISPLAYS} from './emu/models.mjs'; console.log(JSON.stringify("
-        "{input: Object.keys(INPUTS), display: Object.keys(DISPLAYS)}));"
+        "import {INPUTS, DISPLAYS, NETWORKS} from './emu/models.mjs'; console.log(JSON.stringify("
+        "{input: Object.keys(INPUTS), display: Object.keys(DISPLAYS), "
+        "network: Object.keys(NETWORKS)}));"
     )
     r = run("node", "--input-type=module", "-e", code, timeout=60)
     assert r.returncode == 0, r.stderr
@@ -106,7 +115,7 @@ def emu_models():
 
 def test_every_registered_driver_has_a_chip_model_in_the_emulator():
     models = emu_models()
-    for section in ("input", "display"):
+    for section in SECTIONS:
         assert sorted(models[section]) == sorted(
             name for name, sec, _module, _cls in registry() if sec == section
         ), section
@@ -116,9 +125,9 @@ def test_every_registered_driver_has_a_chip_model_in_the_emulator():
 
 
 def test_each_registered_class_builds_on_its_contract(hw):
-    from referee import assembly
+    from referee import assembly, net
 
-    contract = {"display": assembly.Display, "input": assembly.Keys}
+    contract = {"display": assembly.Display, "input": assembly.Keys, "network": net.Network}
     for _name, section, module, cls in registry():
         klass = getattr(importlib.import_module("drivers." + module), cls)
         assert issubclass(klass, contract[section]) and callable(klass.from_profile)

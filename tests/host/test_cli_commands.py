@@ -16,6 +16,7 @@ COMMANDS = [
     "save",
     "load",
     "roster",
+    "wifi",
     "legend",
     "pictures",
     "web",

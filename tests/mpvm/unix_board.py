@@ -1,11 +1,14 @@
 """The board on MicroPython's unix port: fleetref's own ``main.build`` with the USB serial link
 on stdin/stdout, no LEDs and no keys (keys come as serial ``key`` lines), the journal in a
-folder, and the network services the profile names running over the host's network.
+folder, and the board's network part as the profile names it (the Pico W's ``wlan`` driver
+over the ``network`` stand-in, tests/mpvm/unixnet: the host is the network), which starts the
+network services the profile names once it is up.
 
     micropython unix_board.py BOARD_JSON STATE_DIR [SEED]
 
 MICROPYPATH: tests/mpvm/unixnet (the ``network`` stand-in), firmware/. STATE_DIR is the
-board's flash: its journal (``/game``) and its settings files. Frames are counted, not shown;
+board's flash: its journal (``/game``) and its settings files (``wifi.json``: the driver joins
+once it is there; a service's ``<name>.json``). Frames are counted, not shown;
 a serial ``quit`` line is not needed: the process ends when stdin closes.
 """
 
@@ -37,38 +40,6 @@ class NoKeys(Keys):
         return False
 
 
-class HostNetwork:
-    """The network part over the ``network`` stand-in: ``state`` follows the stub WLAN."""
-
-    def __init__(self, root):
-        import network
-
-        self.root = root
-        self.wlan = network.WLAN(network.STA_IF)
-        self.wlan.active(True)
-        self.wlan.connect("table", "")
-        self.state = "joining"
-
-    def address(self):
-        return self.wlan.ifconfig()[0] if self.wlan.isconnected() else None
-
-    async def run(self):
-        while True:
-            self.state = "up" if self.wlan.isconnected() else "down"
-            await asyncio.sleep_ms(100)
-
-
-def _service_tasks(app, board, network):
-    from referee.net import SERVICES
-
-    names = dict(SERVICES)
-    tasks = [network.run()]
-    for name in board.get("network", {}).get("services", ()):
-        module = __import__("referee.net." + names[name], None, None, ("run",))
-        tasks.append(module.run(app, network))
-    return tasks
-
-
 def main():
     import main as board_main
     from referee.journal import OSFS
@@ -76,6 +47,8 @@ def main():
     with open(sys.argv[1]) as f:
         board = json.load(f)
     state_dir = sys.argv[2]
+    if "network" in board:  # the board's own files are under STATE_DIR
+        board["network"]["settings"] = state_dir + "/wifi.json"
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else None
     runner = board_main.build(
         board,
@@ -85,10 +58,11 @@ def main():
         display=CountingDisplay(),
         keys=NoKeys(),
     )
-    network = HostNetwork(state_dir)
+    network = getattr(runner.app, "network", None)
+    if network is not None:
+        network.root = state_dir
     runner.app.link.hello()
-    extra = [extension_task(runner.app)] + _service_tasks(runner.app, board, network)
-    asyncio.run(runner.main(extra))
+    asyncio.run(runner.main((extension_task(runner.app),)))
 
 
 main()

@@ -185,7 +185,7 @@ def test_the_wifi_dropping_mid_game_loses_no_event(broker, procs, tmp_path):
     play(board, KEYS[:7])
     wait_until(lambda: len(seqs_once(rec.of("/events"))) >= 5, 20)
     down.write_text("")
-    time.sleep(0.5)
+    board.wait_link(("down", "joining"))  # the board has seen its link go
     play(board, KEYS[7:])
     time.sleep(1.0)
     assert len(seqs_once(rec.of("/events"))) < EVENTS  # nothing went while it was down

@@ -12,6 +12,8 @@ import time
 from support import ROOT
 from support.process import need, stop_process
 
+# the network the stand-in joins (any name: the host is the network)
+WIFI = {"ssid": "club-night", "password": "table-wifi-1"}
 HARNESS = os.path.join(ROOT, "tests", "mpvm", "unix_board.py")
 NETWORK_STAND_IN = os.path.join(ROOT, "tests", "mpvm", "unixnet")
 
@@ -49,11 +51,16 @@ def run_script(script, *args, env=None, timeout=60):
 class UnixBoard:
     """A running board: ``send(line)`` writes a serial line, ``line(timeout)`` reads the next
     one (str, or None at the timeout), ``until(predicate, timeout)`` the first line a
-    predicate accepts. ``board``: the profile dict, written to ``state_dir``/board.json."""
+    predicate accepts. ``board``: the profile dict, written to ``state_dir``/board.json;
+    ``wifi``: the credentials written to ``state_dir``/wifi.json first (None: none, so the
+    board's network stays off)."""
 
-    def __init__(self, board, state_dir, seed=1, env=None):
+    def __init__(self, board, state_dir, seed=1, env=None, wifi=WIFI):
         os.makedirs(state_dir, exist_ok=True)
         self.state_dir = str(state_dir)
+        if wifi is not None:  # the credentials fleetref wifi set stores (None: none)
+            with open(os.path.join(self.state_dir, "wifi.json"), "w") as f:
+                json.dump(wifi, f)
         path = os.path.join(self.state_dir, "board.json")
         with open(path, "w") as f:
             json.dump(board, f)
@@ -110,14 +117,29 @@ class UnixBoard:
             stderr = self.proc.stderr.read().decode("utf-8", "replace")
         raise AssertionError("no such line; seen: %r %s" % (self.seen[-20:], stderr[-2000:]))
 
+    def wait_link(self, states, timeout=20.0):
+        """Ask the board's link state (the ``wifi`` command) until it is one of ``states``;
+        returns it, or fails with the lines seen."""
+        end = time.monotonic() + timeout
+        while True:
+            self.send('{"c": "wifi"}')
+            state = self.until(lambda m: isinstance(m, dict) and m.get("t") == "wifi")["state"]
+            if state in states or time.monotonic() > end:
+                assert state in states, (state, self.seen[-20:])
+                return state
+            time.sleep(0.1)
+
     def stop(self):
         stop_process(self.proc)
 
 
 def pico_w_profile(**network):
-    """The Pico W profile (boards/pico-ws2812-16x16.json's panel and keys) with a
-    ``network`` section: ``network`` keyword arguments go into it."""
-    with open(os.path.join(ROOT, "boards", "pico-ws2812-16x16.json")) as f:
+    """The Pico W's profile (boards/pico-w-ws2812-16x16.json) with ``network`` keyword
+    arguments over its ``network`` section: no services unless given (``services=[...]``),
+    and a join that gives up after 2 s and tries again after 0.2-1 s (the board's own: 20 s,
+    1-60 s), so a test sees a dropped link come back within seconds."""
+    with open(os.path.join(ROOT, "boards", "pico-w-ws2812-16x16.json")) as f:
         board = json.load(f)
-    board["network"] = dict({"driver": "wlan", "services": []}, **network)
+    quick = {"join_timeout_s": 2, "backoff_s": [0.2, 1], "services": []}
+    board["network"].update(quick, **network)
     return board
