@@ -103,44 +103,26 @@ def push(port, name, raw, timeout=None):
     """Send ``roster-put`` to the board on ``port`` (shared with the other fleetref tools
     following it); returns its ``ok`` reply (dict). Raises RosterCmdError with the board's
     reason."""
-    import serial
     from referee import protocol
-    from host_tools.link.boardlink import BoardLink, MirrorError
+    from host_tools.link import boardlink
 
     timeout = timeout or float(os.environ.get("FLEETREF_REPLY_TIMEOUT") or 10)
-    line = protocol.encode({"c": "roster-put", "name": name, "roster": raw})
-    if len(line) > protocol.MAX_LINE:
+    msg = {"c": "roster-put", "name": name, "roster": raw}
+    size = len(protocol.encode(msg))
+    if size > protocol.MAX_LINE:
         raise RosterCmdError(
             "the roster is %d bytes as one line; the board takes lines up to "
-            "%d: leave out notes and abilities texts" % (len(line), protocol.MAX_LINE)
+            "%d: leave out notes and abilities texts" % (size, protocol.MAX_LINE)
         )
-    link = BoardLink(port)
-    try:
-        link.open()
-    except MirrorError as e:
-        raise RosterCmdError(str(e))
-    try:
-        link.write_line(line)
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            m = link.read_msg(end - time.monotonic())
-            if m is None or m.get("c") != "roster-put":
-                continue
-            if m.get("t") == "ok":
-                return m
-            if m.get("t") == "err":
-                raise RosterCmdError("the board refused it: %s" % m.get("msg"))
-        raise RosterCmdError(
-            "no answer from %s within %.0f s (is it a fleetref board with "
-            "firmware new enough for roster push? run fleetref flash)" % (port, timeout)
-        )
-    except (serial.SerialException, OSError) as e:  # a pulled cable, a board reset
-        raise RosterCmdError(
-            "the link to %s was lost (%s): the roster may or may not be "
-            "stored; push it again" % (port, e)
-        )
-    finally:
-        link.close()
+    return boardlink.command(
+        port,
+        msg,
+        "ok",
+        timeout,
+        RosterCmdError,
+        "is it a fleetref board with firmware new enough for roster push? run fleetref flash",
+        "the roster may or may not be stored; push it again",
+    )
 
 
 def add_arguments(p):

@@ -26,35 +26,18 @@ def ask(port, msg, timeout=None):
     """Send ``msg`` (a ``wifi-set`` or ``wifi`` command, dict) to the board on ``port`` and
     return its ``wifi`` answer (dict: ``state``, ``ssid``, ``address``). Raises WifiError
     with the board's reason, or when it does not answer."""
-    import serial
-    from referee import protocol
-    from host_tools.link.boardlink import BoardLink, MirrorError
+    from host_tools.link import boardlink
 
     timeout = timeout or float(os.environ.get("FLEETREF_REPLY_TIMEOUT") or 10)
-    link = BoardLink(port)
-    try:
-        link.open()
-    except MirrorError as e:
-        raise WifiError(str(e))
-    try:
-        link.write_line(protocol.encode(msg))
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            m = link.read_msg(end - time.monotonic())
-            if m is None:
-                continue
-            if m.get("t") == "wifi":
-                return m
-            if m.get("t") == "err" and m.get("c") == msg["c"]:
-                raise WifiError("the board refused it: %s" % m.get("msg"))
-        raise WifiError(
-            "no answer from %s within %.0f s (is it a fleetref board with firmware new "
-            "enough for Wi-Fi? run fleetref flash)" % (port, timeout)
-        )
-    except (serial.SerialException, OSError) as e:  # a pulled cable, a board reset
-        raise WifiError("the link to %s was lost (%s): ask again" % (port, e))
-    finally:
-        link.close()
+    return boardlink.command(
+        port,
+        msg,
+        "wifi",
+        timeout,
+        WifiError,
+        "is it a fleetref board with firmware new enough for Wi-Fi? run fleetref flash",
+        "ask again",
+    )
 
 
 def read_password(stdin=None):

@@ -248,3 +248,34 @@ class BoardLink:
             if renew:
                 end = time.monotonic() + timeout
             yield msg
+
+
+def command(port, msg, answer, timeout, error, no_answer, lost):
+    """Send command ``msg`` (dict, ``c`` its name) to the board on ``port`` and return its
+    answer: the first message of type ``answer`` (for ``ok``, the one naming the command).
+    Raises ``error`` (an exception class) with one line: the port's problem; "the board
+    refused it: REASON"; "no answer from PORT within N s (NO_ANSWER)" when none comes within
+    ``timeout`` s; "the link to PORT was lost (WHY): LOST" when the link breaks."""
+    from referee import protocol
+
+    link = BoardLink(port)
+    try:
+        link.open()
+    except MirrorError as e:
+        raise error(str(e))
+    try:
+        link.write_line(protocol.encode(msg))
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            m = link.read_msg(end - time.monotonic())
+            if m is None or (m.get("t") == "ok" and m.get("c") != msg["c"]):
+                continue
+            if m.get("t") == answer:
+                return m
+            if m.get("t") == "err" and m.get("c") == msg["c"]:
+                raise error("the board refused it: %s" % m.get("msg"))
+        raise error("no answer from %s within %.0f s (%s)" % (port, timeout, no_answer))
+    except (serial.SerialException, OSError) as e:  # a pulled cable, a board reset
+        raise error("the link to %s was lost (%s): %s" % (port, e, lost))
+    finally:
+        link.close()
