@@ -220,3 +220,35 @@ def test_a_new_game_during_an_outage_keeps_the_old_games_tail(broker, procs, tmp
 
     assert seqs(new["gid"]) == [1, 2]
     assert seqs(old) == [1, 2, 3, 4, 5], seqs(old)
+
+
+def test_a_wrong_password_is_said_once_and_shows_nowhere(broker, procs, tmp_path):
+    """docs/mqtt.md section 5: a broker that refuses the credentials (CONNACK) is said once
+    on serial, an `err` line with `src` `mqtt` and no password in it; the board tries again
+    every 30 s without saying it again, publishes nothing, and keys keep their ``ev`` lines
+    within 1 s; the wrong password is in no serial line, not in stderr, and in no file but
+    `mqtt.json`."""
+    rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id="wrong-reader")
+    procs.append(rec)
+    flash = tmp_path / "flash"
+    write_settings(broker, flash)
+    path = flash / "mqtt.json"
+    cfg = json.loads(path.read_text())
+    cfg["password"] = "Wrong-" + cfg["password"][::-1]
+    path.write_text(json.dumps(cfg))
+    board = start(flash)
+    procs.append(board)
+    said = board.until(lambda m: isinstance(m, dict) and m.get("src") == "mqtt", 15)
+    assert said["t"] == "err" and cfg["password"] not in json.dumps(said)
+    took = press_all(board, OPENING + AGAIN * 20, pace=1.5)  # over 30 s: a second try
+    assert max(took) < 1.0, took
+    assert sum('"src": "mqtt"' in line for line in board.seen) == 1, board.seen
+    assert rec.msgs == []
+    board.stop()
+    assert cfg["password"] not in "\n".join(board.seen)
+    assert cfg["password"].encode() not in board.proc.stderr.read()
+    for where, _dirs, names in os.walk(str(flash)):
+        for name in names:
+            if name != "mqtt.json":
+                with open(os.path.join(where, name), "rb") as f:
+                    assert cfg["password"].encode() not in f.read(), name
