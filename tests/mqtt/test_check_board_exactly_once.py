@@ -252,3 +252,37 @@ def test_a_wrong_password_is_said_once_and_shows_nowhere(broker, procs, tmp_path
             if name != "mqtt.json":
                 with open(os.path.join(where, name), "rb") as f:
                     assert cfg["password"].encode() not in f.read(), name
+
+
+def test_a_power_cut_right_after_keys_reuses_no_published_seq(broker, procs, tmp_path):
+    """docs/protocol.md: a key's events are held in RAM (the profile's `commit_ms`, 1000 ms
+    by default) before they are written and announced. A board killed 0.2 s after three
+    keys, before their ``ev`` lines: whatever the broker got must be in the journal the
+    board comes back with, so that no seq the broker holds is later given to another event
+    (each seq one event, docs/mqtt.md section 2)."""
+    rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="cut-reader")
+    procs.append(rec)
+    flash = tmp_path / "flash"
+    write_settings(broker, flash)
+    board = start(flash)
+    procs.append(board)
+    press_all(board, OPENING)
+    time.sleep(2.0)
+    for key in ("dmg+", "undo", "dmg+"):
+        board.send(json.dumps({"c": "key", "key": key}))
+    time.sleep(0.2)
+    board.proc.send_signal(signal.SIGKILL)
+    board.proc.wait(10)
+    board = start(flash)
+    procs.append(board)
+    after = snap(board)["seq"]
+    press_all(board, ("undo", "dmg+"))
+    final = snap(board)
+    assert final["seq"] == after + 2
+    time.sleep(5.0)  # the resend's 3 s after the new link, and more
+    published = {}
+    for e in rec.of("/events"):
+        published.setdefault(e["seq"], set()).add((tuple(e["ev"]), e["hash"]))
+    assert max(published) == final["seq"]
+    assert all(len(kinds) == 1 for kinds in published.values()), published
+    ends_complete(broker, procs, rec, final, "cut")
