@@ -286,3 +286,25 @@ def test_a_power_cut_right_after_keys_reuses_no_published_seq(broker, procs, tmp
     assert max(published) == final["seq"]
     assert all(len(kinds) == 1 for kinds in published.values()), published
     ends_complete(broker, procs, rec, final, "cut")
+
+
+def test_the_wifi_dropping_marks_the_table_offline_then_online(broker, procs, tmp_path):
+    """docs/mqtt.md sections 1 and 5: the broker publishes the board's will
+    `{"online": false}` when its link dies; the Wi-Fi dropping closes the link at once (the
+    stand-in's loopback lets the close reach the broker, so the will goes at once rather
+    than after 15 s), and once the Wi-Fi is back the board's retained status is
+    `{"online": true, "t": ...}` again."""
+    rec = Recorder(broker, "fleetref/%s/+/status" % EVENT, client_id="will-reader")
+    procs.append(rec)
+    flash = tmp_path / "flash"
+    write_settings(broker, flash)
+    down = tmp_path / "wifi-down"
+    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
+    procs.append(board)
+    press_all(board, OPENING)
+    wait_until(lambda: rec.of("/status") and rec.of("/status")[-1]["online"] is True, 20)
+    down.write_text("")
+    wait_until(lambda: rec.of("/status")[-1] == {"online": False}, 20, 0.2)
+    os.remove(down)
+    wait_until(lambda: rec.of("/status")[-1]["online"] is True, 20, 0.2)
+    assert set(rec.of("/status")[-1]) == {"online", "t"}
