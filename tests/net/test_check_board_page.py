@@ -119,11 +119,6 @@ def request_line(size):
     return head + b"q" * (size - len(head) - len(b" HTTP/1.1")) + b" HTTP/1.1"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the 256-byte request-line limit is 255: a 256-byte line is refused (414) "
-    "while 255 bytes plus CRLF (257) is served",
-)
 def test_the_request_line_limit_is_256_bytes(board):
     """docs/board-page.md, Limits: the request line may be 256 bytes; beyond it, 414. Read
     without its CRLF, a 256-byte line is served and a 257-byte one refused; read with it
@@ -162,11 +157,6 @@ def test_other_paths_and_methods_are_refused(board):
     assert (after["seq"], after["state_hash"]) == (before["seq"], before["state_hash"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an absolute-form target (GET http://board/api/state) gets 404, "
-    "where HTTP/1.1 servers must accept it",
-)
 def test_an_absolute_form_target_names_the_same_route(board):
     """RFC 7230 section 5.3.2: 'a server MUST accept the absolute-form in requests'. The
     docs' route table has `/` and `/api/state`; `GET http://board/api/state` asks for the
@@ -177,11 +167,6 @@ def test_an_absolute_form_target_names_the_same_route(board):
     assert json.loads(body)["seq"] == board.snap()["seq"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a NUL byte in the request line gets 404 and one in a header 200: "
-    "bytes that are not a request should get 400",
-)
 def test_a_nul_byte_is_not_a_request(board):
     """docs/board-page.md, Limits: 'bytes that are not a request' get 400. A NUL byte is
     allowed nowhere in an HTTP/1.1 request head (RFC 7230: not a token, tchar nor

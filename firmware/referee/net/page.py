@@ -119,7 +119,9 @@ def head_end(head):
 
 async def read_head(reader):
     """The request line (bytes, without its line end) once the whole head is in; an int
-    status (414, 431, 400) when it breaks a limit; None when the client left first."""
+    status when it breaks a limit: 414 for a request line over LINE_LIMIT bytes (its line
+    end not counted), 431 for a head over HEAD_LIMIT, 400 for a NUL byte anywhere in the
+    head (no request holds one); None when the client left first."""
     head = bytearray()
     while True:
         chunk = await reader.read(CHUNK)
@@ -127,23 +129,33 @@ async def read_head(reader):
             return None
         head.extend(chunk)
         line_end = head.find(b"\n")
-        if (line_end < 0 and len(head) > LINE_LIMIT) or line_end > LINE_LIMIT:
+        length = len(head) if line_end < 0 else line_end
+        if length and head[length - 1] == 13:  # (CR of a CRLF: not the line's)
+            length -= 1
+        if length > LINE_LIMIT:
             return 414
-        if line_end >= 0 and head_end(head) >= 0:
-            return bytes(head[:line_end]).rstrip(b"\r")
+        end = head_end(head) if line_end >= 0 else -1
+        if end >= 0:
+            if head.find(b"\0", 0, end) >= 0:
+                return 400
+            return bytes(head[:length])
         if len(head) > HEAD_LIMIT:
             return 431
 
 
 def route(line):
     """The status and route for request line ``line`` (bytes): ``(200, "/")``,
-    ``(200, "/api/state")`` (with ``head_only`` True for HEAD), or ``(status, None)``."""
+    ``(200, "/api/state")`` (with ``head_only`` True for HEAD), or ``(status, None)``. The
+    target may be a path or the absolute form (``http://HOST/PATH``, RFC 7230 5.3.2)."""
     parts = line.split()
     if len(parts) != 3 or not parts[2].startswith(b"HTTP/"):
         return 400, None, False
     method, target = parts[0], parts[1]
     if method not in (b"GET", b"HEAD"):
         return 405, None, False
+    if target[:7].lower() == b"http://":  # the absolute form (RFC 7230 5.3.2): its path
+        slash = target.find(b"/", 7)
+        target = target[slash:] if slash >= 0 else b"/"
     path = target.split(b"?", 1)[0]
     if path == b"/":
         return 200, "/", method == b"HEAD"
