@@ -31,24 +31,67 @@ def percentile(values, q):
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+CASES = ("none", "up", "down", "hanging", "wifi-down", "wifi-flapping")
+
+
+class Flapper:
+    """Takes the Wi-Fi stand-in's link down and up every ``period`` s (a thread) through the
+    file ``path`` (tests/mpvm/unixnet/network.py: down while it exists)."""
+
+    def __init__(self, path, period=0.5):
+        import threading
+
+        self.path = path
+        self.period = period
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        while not self.done.wait(self.period):
+            if os.path.exists(self.path):
+                os.remove(self.path)
+            else:
+                open(self.path, "w").close()
+
+    def stop(self):
+        self.done.set()
+        self.thread.join()
+
+
+def _case_board(folder, broker, silent, case):
+    """The board of latency ``case`` (one of CASES) and its Flapper (or None)."""
+    from support import boardmqtt
+
+    flash = os.path.join(folder, "lat-" + case)
+    down = os.path.join(folder, "wifi-down-" + case)
+    if case in ("up", "wifi-down", "wifi-flapping"):
+        boardmqtt.write_settings(broker, flash)
+    elif case != "none":
+        port = boardmqtt.free_port() if case == "down" else silent.port
+        boardmqtt.settings_for(flash, port)
+    if case == "wifi-down":
+        open(down, "w").close()
+    env = {"FLEETREF_WIFI_DOWN": down}
+    board = boardmqtt.start(flash, services=() if case == "none" else ("mqtt",), env=env)
+    return board, Flapper(down) if case == "wifi-flapping" else None
+
+
 def latencies(folder, broker, keys):
-    """{case: [seconds per key]} for the cases: no service, broker up, down, hanging."""
+    """{case: [seconds per key]} for each of CASES: no service; broker up, down, hanging;
+    the Wi-Fi down all along, or flapping (down and up every 0.5 s)."""
     from support import boardmqtt
 
     silent = boardmqtt.SilentPort()
     out = {}
     try:
-        for case in ("none", "up", "down", "hanging"):
-            flash = os.path.join(folder, "lat-" + case)
-            if case == "up":
-                boardmqtt.write_settings(broker, flash)
-            elif case != "none":
-                port = boardmqtt.free_port() if case == "down" else silent.port
-                boardmqtt.settings_for(flash, port)
-            board = boardmqtt.start(flash, services=() if case == "none" else ("mqtt",))
+        for case in CASES:
+            board, flapper = _case_board(folder, broker, silent, case)
             try:
                 out[case] = boardmqtt.keys_timed(board, keys, GAP_S)
             finally:
+                if flapper is not None:
+                    flapper.stop()
                 board.stop()
     finally:
         silent.stop()
@@ -106,6 +149,8 @@ def rows(lat, keys, base, imported, connected):
         ("up", "publishing to Mosquitto"),
         ("down", "broker down (nothing listens)"),
         ("hanging", "broker hanging (accepts, never answers)"),
+        ("wifi-down", "Wi-Fi down all along"),
+        ("wifi-flapping", "Wi-Fi flapping (down and up every 0.5 s)"),
     )
     out = []
     for case, words in names:

@@ -311,12 +311,26 @@ RP2_ROWS = ("rp2 ", "Key release to WS2812", "CPU share of the idle loop")
 RP2_NOTES = ("- rp2 rows", "- Latency:", "- CPU share:")
 
 
-def rp2_rows(run, old_page):
+def rp2_rows(run, old_page, pico_w=False):
+    """bench/rp2.py's rows and notes: measured (``run``), or kept from ``old_page``, with
+    the Pico W's heap rows measured afresh when ``pico_w`` (a minute: one boot)."""
     if run:
         from bench import rp2
 
         # bench/rp2.py's rows, (label, figure, baseline, how, target, verdict), and notes
         return rp2.measure(old_page=old_page)
+    rows, notes = _kept_rp2(old_page)
+    if pico_w:
+        import tempfile
+
+        from bench import rp2_mem
+
+        rows = [r for r in rows if "the Pico W's image" not in r[3]]
+        rows += rp2_mem.measure_pico_w(tempfile.mkdtemp(prefix="fleetref-bench-"))
+    return rows, notes
+
+
+def _kept_rp2(old_page):
     rows, notes = [], []
     try:
         text = open(old_page).read()
@@ -406,6 +420,12 @@ def main():
         "rows already on the page are kept, marked as not re-run",
     )
     ap.add_argument(
+        "--pico-w",
+        action="store_true",
+        help="with --no-rp2: measure the Pico W board's heap rows all the same (one boot "
+        "of its image, a minute)",
+    )
+    ap.add_argument(
         "--no-mqtt",
         action="store_true",
         help="leave out the MQTT figures (bench/mqtt.py, bench/mqtt_board.py): the rows "
@@ -431,7 +451,7 @@ def main():
     rows = board_rows(b, mpy, nmpy, main_py)
     rows += host.measure(quick=args.quick)
     rows += flash_rows()
-    more, rp2_notes = rp2_rows(not args.no_rp2, args.out)
+    more, rp2_notes = rp2_rows(not args.no_rp2, args.out, args.pico_w)
     rows += more
     from bench import mqtt
     from host_tools.tournament.tournament import mosquitto_path

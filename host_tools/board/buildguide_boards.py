@@ -63,6 +63,43 @@ number per press (four presses, a fifth returns to the game), or says "no networ
 The Wi-Fi chip draws current on top of the Pico's 25 mA while it sends; the 500 mA supply
 above leaves it 75 mA.
 
+The profile names the network services the board runs once it is up: {services}.
+
+### At a club night: no laptop at the tables
+
+One laptop runs the broker and the organiser's dashboard; every table has only its board.
+
+1. On the broker laptop: `fleetref tournament init --tables N --dir cup/ --event NAME`
+   writes Mosquitto's password file, access list and configuration, one user per table
+   (docs/mqtt.md section 3). Add a listener on the room's network beside the generated one
+   (`listener 1883 0.0.0.0`), start Mosquitto with that configuration, and open
+   `fleetref dashboard --broker mqtt://127.0.0.1:1883 --event NAME` (docs/mqtt.md).
+2. For each table's board, once, over USB:
+   `fleetref wifi set --ssid NETWORK --port /dev/ttyACM0` (the network), then
+   `fleetref tournament board --dir cup/ --table table-01 --broker mqtt://LAPTOP-IP:1883
+   --event NAME --port /dev/ttyACM0` (its broker, user and password: `/mqtt.json`, never
+   printed; docs/mqtt.md section 5).
+3. Unplug it, power it from any 5 V supply at the table: it joins, publishes every event
+   to the broker (the same topics and messages as `fleetref publish`) and the table
+   appears on the dashboard.
+4. A player or spectator opens `http://BOARD-IP/` on a phone on the same network (hold
+   undo on the board to read its address): the spectator page, read-only, updated every
+   2 s (docs/board-page.md).
+
+### When the network is bad
+
+The board referees as if it had no network: keys, frames and the journal never wait on
+the Wi-Fi, the broker or a phone (docs/performance.md: key to `ev` line with the broker
+down, hanging, or the Wi-Fi down or flapping). A lost link shows on the link pixel (dim
+red) and the board joins again after 1, 2, 4... up to 60 s. The publisher sends nothing
+while the link is down and, once the broker answers again, sends every event after the
+newest one the broker acknowledged, from the board's RAM window or its journal, so the
+broker ends with each event once per seq; the dashboard marks the table offline meanwhile
+(the board's will). A new game loaded while the board is offline starts afresh: the old
+game's events the broker had not acknowledged are not sent. The page serves at most 4
+phones at once, the rest get "busy, try again". What was not tried on real hardware:
+docs/mqtt.md section 5 lists it.
+
 """
 
 OTHER_SECTION = """## {name}
@@ -149,6 +186,13 @@ def panel_section(board, boards):
     ) + wifi_section(board)
 
 
+# what each network service a profile may name is, for the guide
+SERVICE_WORDS = {
+    "mqtt": "publishes the game to the tournament broker, docs/mqtt.md section 5",
+    "page": "the spectator page on port 80, docs/board-page.md",
+}
+
+
 def wifi_section(board):
     """How a board with a ``network`` section gets on the Wi-Fi ("" without one)."""
     net = board.get("network")
@@ -158,6 +202,11 @@ def wifi_section(board):
         name=board["name"],
         driver=net.get("driver"),
         settings=net.get("settings", "/wifi.json"),
+        services=", ".join(
+            "`%s` (%s)" % (name, SERVICE_WORDS.get(name, "docs/mqtt.md"))
+            for name in net.get("services", ())
+        )
+        or "none",
     )
 
 
