@@ -5,6 +5,7 @@ import re
 
 from support.benchpage import rerun
 from support.mqtt import need_mqtt
+from support.unixport import micropython_unix
 
 
 def test_bench_mqtt_rewrites_only_its_rows(tmp_path):
@@ -21,3 +22,19 @@ def test_bench_mqtt_rewrites_only_its_rows(tmp_path):
     head = [l for l in doc if l.startswith("| MQTT: tables")]
     assert head and head[0].split(" | ")[3] in ("met", "not met")
     assert any(l.startswith("- MQTT rows") for l in doc)
+
+
+def test_bench_board_publisher_rewrites_only_its_rows(tmp_path):
+    """bench/mqtt_board.py (the Pico W's publisher on the unix port) rewrites only its rows:
+    a key latency row for each network case, the Wi-Fi down and flapping among them, then
+    the service's heap; the committed page holds them."""
+    need_mqtt()
+    micropython_unix()
+    before, after = rerun(tmp_path, "mqtt_board.py", "Pico W publisher", "--keys", "4")
+    rows = [l for l in after if l.startswith("|")]
+    cases = [r.split(" | ")[0] for r in rows if "key to its ev line" in r]
+    assert len(cases) == 6 and any("Wi-Fi flapping" in c for c in cases), cases
+    for row in rows[:-1]:
+        assert re.fullmatch(r"\d+\.\d\d / \d+\.\d\d ms", row.split(" | ")[1].strip()), row
+    assert "heap the service takes" in rows[-1]
+    assert len([l for l in before if l.startswith("|")]) >= 5
