@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from support.boardmqtt import is_ev, snap, start, write_settings
+from support.boardmqtt import is_ev, reader_and_board, seqs_once, snap, start, write_settings
 from support.mqtt import EVENT, Recorder, wait_until
 
 OPENING = ("roll", "phase")
@@ -38,13 +38,6 @@ def burst(board, keys):
     for key in keys:
         board.send(json.dumps({"c": "key", "key": key}))
     return [board.until(is_ev, 20) for _ in keys]
-
-
-def seqs_once(events):
-    once = {}
-    for e in events:
-        assert once.setdefault(e["seq"], e)["hash"] == e["hash"], (e, once[e["seq"]])
-    return once
 
 
 def ends_complete(broker, procs, rec, final, tag):
@@ -93,23 +86,17 @@ def test_the_wifi_flapping_many_times_loses_and_doubles_nothing(broker, procs, t
     """The Wi-Fi stand-in going down and up every 0.1-0.4 s, forty times, while keys are
     pressed: every key gets its ``ev`` line within 1 s, and once the Wi-Fi stays up every seq
     reaches the subscriber once."""
-    rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="flap-reader")
-    procs.append(rec)
-    flash = tmp_path / "flash"
-    write_settings(broker, flash)
-    down = tmp_path / "wifi-down"
-    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
-    procs.append(board)
+    rec, board, down = reader_and_board(broker, procs, tmp_path, "flap-reader", "events")
     took = press_all(board, OPENING)
     wait_until(lambda: len(rec.of("/events")) >= 2, 20)
     for i in range(40):
         if i % 2:
             os.remove(down)
         else:
-            down.write_text("")
+            open(down, "w").close()
         took += press_all(board, (AGAIN[i % 2],))
         time.sleep((0.1, 0.25, 0.4)[i % 3])
-    if down.exists():
+    if os.path.exists(down):
         os.remove(down)
     final = snap(board)
     assert final["seq"] == 42
@@ -164,7 +151,7 @@ def test_a_board_restarted_during_an_outage_resumes_from_the_retained_state(
     procs.append(board)
     press_all(board, OPENING + AGAIN)
     wait_until(lambda: len(seqs_once(rec.of("/events"))) >= 4, 20)
-    down.write_text("")
+    open(down, "w").close()
     time.sleep(0.5)
     press_all(board, AGAIN * 2)
     board.proc.send_signal(signal.SIGKILL)
@@ -191,17 +178,11 @@ def test_a_new_game_during_an_outage_keeps_the_old_games_tail(broker, procs, tmp
     holds the old game's every seq and the new game's, and the old game's last state (its
     result) reaches the dashboard, as it would through `fleetref publish`, which follows
     each event over USB as it happens."""
-    rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="newgame-reader")
-    procs.append(rec)
-    flash = tmp_path / "flash"
-    write_settings(broker, flash)
-    down = tmp_path / "wifi-down"
-    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
-    procs.append(board)
+    rec, board, down = reader_and_board(broker, procs, tmp_path, "newgame-reader", "events")
     press_all(board, OPENING)
     wait_until(lambda: len(seqs_once(rec.of("/events"))) >= 2, 20)
     old = snap(board)["gid"]
-    down.write_text("")
+    open(down, "w").close()
     time.sleep(0.5)
     press_all(board, AGAIN + ("dmg+",))
     old_final = snap(board)
@@ -294,16 +275,10 @@ def test_the_wifi_dropping_marks_the_table_offline_then_online(broker, procs, tm
     stand-in's loopback lets the close reach the broker, so the will goes at once rather
     than after 15 s), and once the Wi-Fi is back the board's retained status is
     `{"online": true, "t": ...}` again."""
-    rec = Recorder(broker, "fleetref/%s/+/status" % EVENT, client_id="will-reader")
-    procs.append(rec)
-    flash = tmp_path / "flash"
-    write_settings(broker, flash)
-    down = tmp_path / "wifi-down"
-    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
-    procs.append(board)
+    rec, board, down = reader_and_board(broker, procs, tmp_path, "will-reader", "status")
     press_all(board, OPENING)
     wait_until(lambda: rec.of("/status") and rec.of("/status")[-1]["online"] is True, 20)
-    down.write_text("")
+    open(down, "w").close()
     wait_until(lambda: rec.of("/status")[-1] == {"online": False}, 20, 0.2)
     os.remove(down)
     wait_until(lambda: rec.of("/status")[-1]["online"] is True, 20, 0.2)

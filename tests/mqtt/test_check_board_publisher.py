@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from support.boardmqtt import KEYS, is_ev, snap, start, write_settings
+from support.boardmqtt import KEYS, is_ev, play, seqs_once, snap, start, write_settings
 from devtools import webshots
 from support.mqtt import EVENT, Broker, Recorder, dashboard, need_mqtt, publisher, wait_until
 from support.web import get_json
@@ -34,26 +34,6 @@ DASHBOARD_STATE = (
     "clock",
 )
 SHIP_FIELDS = ("i", "name", "side", "hp", "damage", "status")
-
-
-def play(board, keys=KEYS, pace=0.05):
-    """Send ``keys`` over serial ``pace`` s apart; the ``ev`` lines they made, in order."""
-    evs = []
-    for key in keys:
-        board.send(json.dumps({"c": "key", "key": key}))
-        time.sleep(pace)
-    while len(evs) < len(keys):
-        evs.append(board.until(is_ev, 20))
-    return evs
-
-
-def once_by_seq(events):
-    """{seq: event} after dropping repeats by seq (as the dashboard does); a repeat must be
-    the same event."""
-    once = {}
-    for e in events:
-        assert once.setdefault(e["seq"], e)["hash"] == e["hash"], (e, once[e["seq"]])
-    return once
 
 
 class Stopper:
@@ -150,8 +130,8 @@ def test_same_game_same_hashes_topics_and_keys(both):
     assert both["laptop"]["state_hash"] == both["board"]["state_hash"]
     kinds = {t.rsplit("/", 1)[1] for t, _d in both["msgs"]}
     assert kinds == {"events", "state", "status"}
-    board = once_by_seq(of(both, "table-01", "events"))
-    laptop = once_by_seq(of(both, "table-02", "events"))
+    board = seqs_once(of(both, "table-01", "events"))
+    laptop = seqs_once(of(both, "table-02", "events"))
     assert sorted(board) == sorted(laptop) == list(range(1, len(KEYS) + 1))
     for seq in board:
         b, lap = board[seq], laptop[seq]
@@ -181,8 +161,8 @@ def test_each_event_says_what_the_laptops_says(both):
     of a catch-up may carry null round/phase; here every event went live, keys 50 ms apart,
     so each must read as the laptop publisher's for the same seq, and the retained state's
     `recent` sentences too."""
-    board = once_by_seq(of(both, "table-01", "events"))
-    laptop = once_by_seq(of(both, "table-02", "events"))
+    board = seqs_once(of(both, "table-01", "events"))
+    laptop = seqs_once(of(both, "table-02", "events"))
     diffs = []
     for seq in sorted(board):
         for key in ("text",) + (("round", "phase") if seq > 1 else ()):
@@ -201,8 +181,8 @@ def test_every_undo_event_names_what_it_undid(both):
     """docs/mqtt.md section 5 lists `undone` among an event's fields: an undo event (kind
     5) names the seq it took back, as the laptop publisher's does and as its own sentence
     'Undo: took back event N' says, whether or not other events went in the same moment."""
-    board = once_by_seq(of(both, "table-01", "events"))
-    laptop = once_by_seq(of(both, "table-02", "events"))
+    board = seqs_once(of(both, "table-01", "events"))
+    laptop = seqs_once(of(both, "table-02", "events"))
     undos = [seq for seq in board if board[seq]["ev"][0] == 5]
     assert undos
     assert [board[s]["undone"] for s in undos] == [laptop[s]["undone"] for s in undos]

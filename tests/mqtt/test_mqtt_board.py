@@ -23,6 +23,9 @@ from support.boardmqtt import (
     free_port,
     is_ev,
     keys_timed,
+    play,
+    reader_and_board,
+    seqs_once,
     settings_for,
     snap,
     start,
@@ -34,26 +37,6 @@ from support.unixport import run_script
 from support.web import get_json
 
 IDLE = os.path.join(ROOT, "tests", "mpvm", "mqtt_idle.py")
-
-
-def play(board, keys=KEYS, pace=0.05):
-    """Send ``keys`` over serial; the ``ev`` lines they made (dicts, in order)."""
-    evs = []
-    for key in keys:
-        board.send(json.dumps({"c": "key", "key": key}))
-        time.sleep(pace)
-    while len(evs) < len(keys):
-        evs.append(board.until(is_ev, 20))
-    return evs
-
-
-def seqs_once(events):
-    """{seq: event} after dropping repeats by seq (as the dashboard does); a repeat must be
-    the same event."""
-    once = {}
-    for e in events:
-        assert once.setdefault(e["seq"], e)["hash"] == e["hash"], (e, once[e["seq"]])
-    return once
 
 
 def password_nowhere(board, flash, password):
@@ -175,16 +158,10 @@ def test_keys_are_answered_promptly_whatever_the_broker_does(tmp_path, procs, br
 
 
 def test_the_wifi_dropping_mid_game_loses_no_event(broker, procs, tmp_path):
-    rec = Recorder(broker, "fleetref/%s/+/events" % EVENT, client_id="wifi-reader")
-    procs.append(rec)
-    flash = tmp_path / "flash"
-    write_settings(broker, flash)
-    down = tmp_path / "wifi-down"
-    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
-    procs.append(board)
+    rec, board, down = reader_and_board(broker, procs, tmp_path, "wifi-reader")
     play(board, KEYS[:7])
     wait_until(lambda: len(seqs_once(rec.of("/events"))) >= 5, 20)
-    down.write_text("")
+    open(down, "w").close()
     board.wait_link(("down", "joining"))  # the board has seen its link go
     play(board, KEYS[7:])
     time.sleep(1.0)

@@ -121,3 +121,41 @@ def free_port():
     port = s.getsockname()[1]
     s.close()
     return port
+
+
+def play(board, keys=KEYS, pace=0.05):
+    """Send ``keys`` over serial ``pace`` s apart; the ``ev`` lines they made (dicts, in
+    order)."""
+    evs = []
+    for key in keys:
+        board.send(json.dumps({"c": "key", "key": key}))
+        time.sleep(pace)
+    while len(evs) < len(keys):
+        evs.append(board.until(is_ev, 20))
+    return evs
+
+
+def seqs_once(events):
+    """{seq: event} after dropping repeats by seq (as the dashboard does); a repeat must be
+    the same event (its hash)."""
+    once = {}
+    for e in events:
+        assert once.setdefault(e["seq"], e)["hash"] == e["hash"], (e, once[e["seq"]])
+    return once
+
+
+def reader_and_board(broker, procs, folder, client_id, kind="events"):
+    """A persistent subscriber of every table's ``kind`` messages and a board that publishes
+    to ``broker`` (its flash in ``folder``/flash), whose Wi-Fi stand-in is down while the
+    file ``folder``/wifi-down exists: (recorder, board, that path). Both go into ``procs``,
+    stopped after the test."""
+    from support.mqtt import Recorder
+
+    rec = Recorder(broker, "fleetref/%s/+/%s" % (EVENT, kind), client_id=client_id)
+    procs.append(rec)
+    flash = os.path.join(str(folder), "flash")
+    write_settings(broker, flash)
+    down = os.path.join(str(folder), "wifi-down")
+    board = start(flash, env={"FLEETREF_WIFI_DOWN": down})
+    procs.append(board)
+    return rec, board, down
