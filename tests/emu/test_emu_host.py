@@ -15,7 +15,7 @@ from emu import pico as emu
 from support.emu import board_profile, need_emu
 from host_tools.board import image
 from support.process import board_says
-from support.process import cli
+from support.process import cli, python
 
 NAME = "pico-ws2812-16x16"
 
@@ -75,20 +75,14 @@ def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
         assert back["state_hash"] == snap["state_hash"] and back["seq"] == 2
 
         # Ctrl-C from mpremote takes the board back from the running referee
-        r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "mpremote",
-                "connect",
-                port,
-                "exec",
-                "import sys; print('repl', sys.implementation.name)",
-            ],
-            capture_output=True,
-            text=True,
+        r = python(
+            "-m",
+            "mpremote",
+            "connect",
+            port,
+            "exec",
+            "import sys; print('repl', sys.implementation.name)",
             timeout=900,
-            check=False,
         )
         assert r.returncode == 0 and "repl micropython" in r.stdout, r.stdout + r.stderr
 
@@ -134,20 +128,14 @@ def test_flash_over_serial_on_fleetrefs_image_keeps_the_game(tmp_path):
         r = emu_cli("mirror", "--once", "--json", "--port", port)
         assert r.returncode == 0 and json.loads(r.stdout)["hash_match"], r.stderr
         assert "firmware" not in r.stderr  # this checkout's own image
-        r = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "mpremote",
-                "connect",
-                port,
-                "exec",
-                ("import os; print('ROOT', sorted(os.listdir('/')), sorted(os.listdir('/lib')))"),
-            ],
-            capture_output=True,
-            text=True,
+        r = python(
+            "-m",
+            "mpremote",
+            "connect",
+            port,
+            "exec",
+            ("import os; print('ROOT', sorted(os.listdir('/')), sorted(os.listdir('/lib')))"),
             timeout=900,
-            check=False,
         )
         assert r.returncode == 0, r.stderr
         listing = next(l for l in r.stdout.splitlines() if l.startswith("ROOT"))

@@ -14,7 +14,7 @@ import pytest
 from support import ROOT
 from support.emu import ROUTES, board_profile, boot, need_emu
 from host_tools.link.mirror import Replica
-from support.emu import presses, sim_run, timed, ws2812_expected
+from support.emu import play_presses, presses, sim_run, ws2812_expected
 
 SCRIPTS = {"pico-ws2812-16x16": "emu-hoth.txt", "pimoroni-rgb-keypad": "emu-hoth-keypad.txt"}
 
@@ -63,14 +63,7 @@ def test_key_script_events_hashes_and_frames(route, name, uf2_dir):
     with boot(ROUTES[route](name, uf2_dir), board) as pico:
         game = pico.wait_msg(lambda m: m.get("t") == "game")
         pico.wait_msg(lambda m: m.get("t") == "hello")
-        start = pico.mark()
-        n0 = len(pico.events)
-        pico.press(timed(ps))
-        pico.write(b'{"c": "snap"}\n')
-        snap = pico.wait_msg(lambda m: m.get("t") == "snap", 60, start)
-        evs = [m for m in pico.messages(start) if m["t"] == "ev"]
-        errs = [m for m in pico.messages(start) if m["t"] == "err"]
-        events = list(pico.events[n0:])
+        snap, evs, errs, events = play_presses(pico, ps)
     assert errs == []
     # same events as the CPython referee playing the same script
     assert [m["ev"] for m in evs] == sim["events"]

@@ -11,7 +11,7 @@ import json
 import os
 
 from support import ROOT
-from support.emu import board_profile, boot, build_uf2, need_emu, presses, sim_run, timed
+from support.emu import board_profile, boot, build_uf2, need_emu, play_presses, presses, sim_run
 from support.emu import ws2812_expected
 from host_tools.link.mirror import Replica
 from referee.net import STATES
@@ -70,14 +70,7 @@ def test_pico_w_image_referees_with_no_wifi_chip(uf2_dir):
         assert "Failed to start CYW43" in text and "Traceback" not in text
         assert "s3cret-pass" not in text  # never echoed
         # the key script: same events, hashes and frames as CPython
-        start = pico.mark()
-        n0 = len(pico.events)
-        pico.press(timed(ps))
-        pico.write(b'{"c": "snap"}\n')
-        snap = pico.wait_msg(lambda m: m.get("t") == "snap", 60, start)
-        evs = [m for m in pico.messages(start) if m["t"] == "ev"]
-        errs = [m for m in pico.messages(start) if m["t"] == "err"]
-        events = list(pico.events[n0:])
+        snap, evs, errs, events = play_presses(pico, ps)
         # the net key (undo held): "no network", the link pixel still off
         start = pico.mark()
         pico.press([(15, 700, 150)])

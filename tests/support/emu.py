@@ -114,6 +114,20 @@ def timed(ps, seed=1):
     ]
 
 
+def play_presses(pico, ps):
+    """Press ``ps`` (presses, see ``presses``) on the emulated board, timed as ``timed`` does,
+    then ask for a ``snap``: (the snap, the ``ev`` lines, the ``err`` lines, the emulator's
+    events) from the first press on."""
+    start = pico.mark()
+    n0 = len(pico.events)
+    pico.press(timed(ps))
+    pico.write(b'{"c": "snap"}\n')
+    snap = pico.wait_msg(lambda m: m.get("t") == "snap", 60, start)
+    evs = [m for m in pico.messages(start) if m["t"] == "ev"]
+    errs = [m for m in pico.messages(start) if m["t"] == "err"]
+    return snap, evs, errs, list(pico.events[n0:])
+
+
 def ws2812_expected(board, fb):
     """Chain-ordered (r, g, b) the panel should receive for frame buffer ``fb``: serpentine
     wiring (odd rows right to left) and the current budget of the profile (each channel at 255
