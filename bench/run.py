@@ -439,6 +439,12 @@ def main():
         "its rows already on the page are kept (also with --quick)",
     )
     ap.add_argument(
+        "--no-tls",
+        action="store_true",
+        help="leave out what a TLS link would cost a Pico W's heap (bench/tls_heap.py): its "
+        "rows already on the page are kept (also with --quick)",
+    )
+    ap.add_argument(
         "--quick",
         action="store_true",
         help="host figures at small sizes (the tests use it); not for the page",
@@ -468,6 +474,12 @@ def main():
     else:
         more, page_notes = page.measure(), list(page.NOTES)
     rows += more
+    from bench import tls_heap
+
+    if args.no_tls or args.quick:
+        rows += tls_heap.kept(args.out)
+    else:
+        rows += tls_heap.rows(*tls_heap.measure())
     from bench import mqtt_board
     from host_tools.board import unix_build
 

@@ -47,14 +47,24 @@ def missing():
     return None
 
 
-def _out_dir():
+# the builds: name -> make's extra arguments. "standard": the port as MicroPython ships it
+# (the tests' board); "tls-heap": mbedTLS allocating from the MicroPython heap as on the rp2
+# port (MICROPY_MBEDTLS_CONFIG_BARE_METAL), for bench/tls_heap.py to measure what TLS costs
+FLAVOURS = {
+    "standard": (),
+    "tls-heap": ("CFLAGS_EXTRA=-DMICROPY_MBEDTLS_CONFIG_BARE_METAL=1",),
+}
+
+
+def _out_dir(flavour="standard"):
     digest = firmware_kit.kit_digest(firmware_kit.MICROPYTHON_TARBALL)[:16]
-    return os.path.join(firmware_kit.cache_dir(), "images", "unix-%s-%s" % (RECIPE, digest))
+    name = "unix" if flavour == "standard" else "unix-" + flavour
+    return os.path.join(firmware_kit.cache_dir(), "images", "%s-%s-%s" % (name, RECIPE, digest))
 
 
-def cached():
+def cached(flavour="standard"):
     """The cached executable's path, or None."""
-    path = os.path.join(_out_dir(), "micropython")
+    path = os.path.join(_out_dir(flavour), "micropython")
     return path if os.access(path, os.X_OK) else None
 
 
@@ -84,8 +94,9 @@ def _run(cmd, log, step):
         raise BuildError("%s failed (exit %d): see %s" % (step, done.returncode, log))
 
 
-def build(log=None):
-    """The unix port's executable (path), from the cache or built now. Raises BuildError."""
+def build(log=None, flavour="standard"):
+    """The unix port's executable (path) of build ``flavour`` (see FLAVOURS), from the cache
+    or built now. Raises BuildError."""
     why = missing()
     if why:
         raise BuildError(why)
@@ -93,21 +104,22 @@ def build(log=None):
 
     log = log or os.path.join(firmware_kit.cache_dir(), "unix-build.log")
     with Lock(os.path.join(firmware_kit.cache_dir(), "build.lock")):
-        got = cached()
+        got = cached(flavour)
         if got:
             return got
         os.makedirs(os.path.dirname(log), exist_ok=True)
         mpd = _kit_source(log)
-        build_dir = os.path.join(os.path.dirname(mpd), "build-unix")
+        build_dir = os.path.join(os.path.dirname(mpd), "build-unix-" + flavour)
         shutil.rmtree(build_dir, ignore_errors=True)  # a build cut short starts again
         _run(["make", "-C", os.path.join(mpd, "mpy-cross"), "-j2"], log, "mpy-cross build")
         unix = os.path.join(mpd, "ports", "unix")
         _run(
-            ["make", "-C", unix, "-j2", "MICROPY_PY_BTREE=0", "BUILD=" + build_dir],
+            ["make", "-C", unix, "-j2", "MICROPY_PY_BTREE=0", "BUILD=" + build_dir]
+            + list(FLAVOURS[flavour]),
             log,
             "MicroPython unix build",
         )
-        out = _out_dir()
+        out = _out_dir(flavour)
         os.makedirs(out, exist_ok=True)
         shutil.copy2(os.path.join(build_dir, "micropython"), os.path.join(out, "micropython"))
         return os.path.join(out, "micropython")
