@@ -313,20 +313,25 @@ RP2_NOTES = ("- rp2 rows", "- Latency:", "- CPU share:")
 
 def rp2_rows(run, old_page, pico_w=False):
     """bench/rp2.py's rows and notes: measured (``run``), or kept from ``old_page``, with
-    the Pico W's heap rows measured afresh when ``pico_w`` (a minute: one boot)."""
+    the Pico W board's rows (its heap, its presses beside the Pico's: bench/rp2_picow.py)
+    measured afresh when ``pico_w`` (a few minutes: three boots)."""
+    from bench import rp2_picow
+
     if run:
         from bench import rp2
 
         # bench/rp2.py's rows, (label, figure, baseline, how, target, verdict), and notes
-        return rp2.measure(old_page=old_page)
+        rows, notes = rp2.measure(old_page=old_page)
+        return rows + rp2_picow.rows(), notes
     rows, notes = _kept_rp2(old_page)
     if pico_w:
         import tempfile
 
         from bench import rp2_mem
 
-        rows = [r for r in rows if "the Pico W's image" not in r[3]]
+        rows = [r for r in rows if "the Pico W's image" not in r[3] and "rp2_picow" not in r[3]]
         rows += rp2_mem.measure_pico_w(tempfile.mkdtemp(prefix="fleetref-bench-"))
+        rows += rp2_picow.rows()
     return rows, notes
 
 
@@ -422,8 +427,8 @@ def main():
     ap.add_argument(
         "--pico-w",
         action="store_true",
-        help="with --no-rp2: measure the Pico W board's heap rows all the same (one boot "
-        "of its image, a minute)",
+        help="with --no-rp2: measure the Pico W board's rows all the same (its heap, and its "
+        "presses beside the Pico's: three boots, a few minutes)",
     )
     ap.add_argument(
         "--no-mqtt",
