@@ -21,15 +21,16 @@ from referee.fleet import STATUS_NAMES
 
 HELD = 16  # newest events whose words (Words) are kept from when they happened
 RECENT = 5  # newest events' sentences in the state, as the laptop publisher sends
+NAME_MAX = 32  # an event's or a table's name: 1-32 letters, digits, - or _
 CLOCK_SET_AFTER = 1700000000  # unix seconds: a clock behind this was never set
 # the settings file's fields: (name, type) ; "user" and "password" may be absent (no login)
 FIELDS = (("host", str), ("port", int), ("event", str), ("table", str))
 
 
 def read_settings(path):
-    """The settings at ``path`` (JSON: ``host`` an IPv4 address, ``port``, ``event``,
-    ``table``, optional ``user`` and ``password``) as a dict. ValueError or OSError (one
-    line, never holding the password) when missing or malformed."""
+    """The settings at ``path`` (JSON: ``host`` an IPv4 address, ``port`` 1-65535, ``event``
+    and ``table`` names (:func:`is_name`), optional ``user`` and ``password``) as a dict.
+    ValueError or OSError (one line, never holding the password) when missing or malformed."""
     with open(path) as f:
         try:
             cfg = json.load(f)
@@ -43,10 +44,28 @@ def read_settings(path):
     for name in ("user", "password"):
         if not isinstance(cfg.get(name, ""), str):
             raise ValueError("%s: %s must be text" % (path, name))
+    for name in ("event", "table"):
+        if not is_name(cfg[name]):
+            raise ValueError(
+                "%s: %s name %r: use 1-32 letters, digits, - or _" % (path, name, cfg[name])
+            )
+    if not 1 <= cfg["port"] <= 65535:
+        raise ValueError("%s: port %d is not a TCP port (1-65535)" % (path, cfg["port"]))
     parts = cfg["host"].split(".")
     if len(parts) != 4 or not all(p.isdigit() and int(p) < 256 for p in parts):
         raise ValueError("%s: host must be an IPv4 address (the board resolves no names)" % path)
     return cfg
+
+
+def is_name(text):
+    """True when ``text`` is an event's or a table's name (docs/mqtt.md section 1): 1-32
+    letters, digits, ``-`` or ``_``, so one topic level (no ``/``, ``+`` or ``#``)."""
+    if not 1 <= len(text) <= NAME_MAX:
+        return False
+    for ch in text:
+        if not (ch.isalpha() or ch.isdigit() or ch in "-_") or ord(ch) > 127:
+            return False
+    return True
 
 
 def now():
