@@ -26,7 +26,6 @@ class Game:
 class App:
     gid = "0000abcd"
     game = Game()
-    on_event = None  # (the Referee's hook: the publisher keeps each event's words there)
 
 
 class Counting(mqtt.Publisher):

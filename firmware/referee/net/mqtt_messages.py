@@ -4,7 +4,7 @@ board has no replica, so ``board_hash`` is its own ``hash``. Each message is bui
 sent and dropped after (no copy of the game is kept), and the settings file is read here.
 
 An event's words (its sentence, ``round``, ``phase``, ``undone``) tell of the game just after
-it, so :class:`Words` takes them when the referee announces the event (its ``on_event``) and
+it, so :class:`Words` takes them when the referee applies the event (its ``on_applied``) and
 keeps the newest HELD events' until they are sent: events sent in one poll, after newer ones
 were played, read as the laptop's. An event older than those is a catch-up's (null
 ``round``/``phase``).
@@ -106,29 +106,25 @@ def words_now(game, seq, ev):
 
 class Words:
     """The words (:func:`words_now`) of the newest HELD events of ``app`` (app.Referee), each
-    taken when the referee announced it (``app.on_event``, chained after a hook set before):
-    ``slots[seq % HELD]`` is ``(seq, gid, sentence, round, phase, undone)`` or None. Built
-    once when the service starts; a board without the service has none."""
+    taken as the referee applies it (its ``on_applied`` hook, set here: the game then stands
+    just after the event, even when a key's journal commit holds it and newer ones before
+    they are announced): ``slots[seq % HELD]`` is ``(seq, gid, sentence, round, phase,
+    undone)`` or None. Built once when the service starts; a board without it has none."""
 
     def __init__(self, app):
         self.app = app
         self.slots = [None] * HELD
-        self.chained = app.on_event
-        app.on_event = self.took
+        app.on_applied = self.took
 
     def took(self, seq, ev):
-        """Event ``seq`` (``ev``) announced: its words kept. Never raises into the referee's
-        path (a fault leaves the slot empty: the event is then sent as a catch-up's)."""
-        if self.chained is not None:
-            self.chained(seq, ev)
+        """Event ``seq`` (``ev``) applied: its words kept (an event taken back and replaced
+        by another of the same seq: that one's). Never raises into the referee's path (a
+        fault leaves the slot empty: the event is then sent as a catch-up's)."""
         app = self.app
         slot = seq % HELD
         self.slots[slot] = None
-        game = app.game
-        if game is None or seq != game.seq:
-            return  # (announced after newer events: its words are no longer to be read)
         try:
-            self.slots[slot] = (seq, app.gid) + words_now(game, seq, ev)
+            self.slots[slot] = (seq, app.gid) + words_now(app.game, seq, ev)
         except Exception:  # (MemoryError): sent as a catch-up's
             pass
 
