@@ -47,8 +47,7 @@ class Referee:
     ``dice``: a dice.Dice. ``rows_per_page``: ships shown per side per page.
     ``version`` increases on every visible change (the render task watches it). ``mark``:
     the ship marked on the pad (NONE: none), taken back with an event the journal refuses;
-    ``kept``: the game the menu replaced, without a journal (menu.py).
-    """
+    ``kept``: the game the menu replaced, without a journal (menu.py)."""
 
     def __init__(self, board, scenario_dir, send, dice, rows_per_page):
         self.board = board
@@ -245,8 +244,7 @@ class Referee:
 
     @property
     def raw_text(self):
-        """The roster as loaded, as one line of printable JSON (str; the host's use: the board
-        keeps and sends it in parts)."""
+        """The roster as loaded: one line of printable JSON (the host's; the board has parts)."""
         return "".join(self.raw_parts)
 
     def game_line(self):
@@ -330,6 +328,8 @@ class Referee:
                 self.mark = mark
                 r = "journal: %s (flash not written; event not applied)" % flash_error(e)
                 return self.error(r, origin, cmd)
+        if getattr(self, "on_applied", None) is not None:  # (set by referee/net/mqtt.py)
+            self.on_applied(g.seq, ev)  # pyright: ignore[reportAttributeAccessIssue]
         for x in g.extensions:  # (time banks: the side whose clock runs now)
             x.after_submit(self)
             self.version += 1

@@ -150,11 +150,6 @@ def test_same_game_same_hashes_topics_and_keys(both):
     assert status[-1] == {"online": False}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="events sent in a burst lose round/phase and their sentence's state part "
-    "('(now 1 of 3)', '; Empire holds initiative.'): the laptop's carry them",
-)
 def test_each_event_says_what_the_laptops_says(both):
     """docs/mqtt.md section 5: the dashboard cannot tell a board from a laptop; an event's
     `text`, `round` and `phase` are section 1's (the web view's event record). Only an event
@@ -174,9 +169,6 @@ def test_each_event_says_what_the_laptops_says(both):
     assert not diffs, diffs
 
 
-@pytest.mark.xfail(
-    strict=True, reason="an undo event sent in a burst carries `undone` null, not the seq it undid"
-)
 def test_every_undo_event_names_what_it_undid(both):
     """docs/mqtt.md section 5 lists `undone` among an event's fields: an undo event (kind
     5) names the seq it took back, as the laptop publisher's does and as its own sentence
@@ -221,11 +213,6 @@ def test_the_password_shows_in_no_message_line_or_file(both):
             assert password.encode() not in data, name
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the dashboard's card of the board's table differs from the laptop's for the "
-    "same game (its newest events' sentences)",
-)
 def test_the_dashboard_draws_both_tables_alike(both):
     """docs/mqtt.md section 5: the dashboard cannot tell a board from a laptop. Its
     `/api/tables` card for the board's table (while the board was up) equals the laptop's for

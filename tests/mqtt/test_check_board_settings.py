@@ -20,11 +20,6 @@ BAD = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a table or event name with '/', '+' or '#', or port 70000, in mqtt.json is not "
-    "said on serial; with '/' the board publishes outside the topic layout",
-)
 @pytest.mark.parametrize(("field", "value"), BAD, ids=[f + "=" + str(v) for f, v in BAD])
 def test_a_name_or_port_out_of_range_is_said_once_and_nothing_goes(
     broker, procs, tmp_path, field, value

@@ -50,6 +50,17 @@ ID_STATE, ID_STATUS, ID_SUB, ID_UNSUB = 60001, 60002, 60003, 60004
 UNKNOWN = 1 << 30  # ``acked`` before the broker's retained state was read
 
 
+words = None  # messages.Words made at boot (ready), for the Publisher
+
+
+def ready(app):
+    """At boot, before any event (the network part calls it): each event's words are kept
+    from the moment it happens (messages.Words), so events played before the network was
+    first up are published as the laptop's are."""
+    global words
+    words = messages.Words(app)
+
+
 class Refused(Exception):
     """The broker refused the credentials or the table's topics (one line)."""
 
@@ -73,6 +84,8 @@ class Publisher:
         self.owed_since = None  # ticks_ms of the oldest answer owed, or None
         self.sent_at = 0  # ticks_ms of the last packet sent
         self.said = None  # the last problem said over serial (said once)
+        # each event's words, taken when it happened (since boot: ready)
+        self.words = words if words is not None and words.app is app else messages.Words(app)
 
     def say(self, msg):
         if msg != self.said:
@@ -109,7 +122,8 @@ class Publisher:
             if self.acked == seq - 1:
                 self.acked = seq
             return
-        msg = messages.event_message(app, self.cfg["table"], seq, ev, h)
+        words = self.words.of(seq, ev)
+        msg = messages.event_message(app, self.cfg["table"], seq, ev, h, words)
         self.sent = seq  # before the send: its PUBACK may be read while it is awaited
         await self.publish(0, msg, 1 + seq % IDS)
 
@@ -299,7 +313,7 @@ class Publisher:
 
     async def send_state(self, seq, now):
         cfg = self.cfg
-        msg = messages.state_message(self.app, cfg["event"], cfg["table"], self.acked)
+        msg = messages.state_message(self.app, cfg["event"], cfg["table"], self.acked, self.words)
         await self.publish(1, msg, ID_STATE, True)
         self.state_seq, self.state_at = seq, now
 
