@@ -105,9 +105,13 @@ def test_docs_hold_the_figures_from_the_emulated_pico():
     for c in heap:
         assert "fleetref's image" in c[0] and c[2] == "<= 64 KB" and c[3] in ("met", "not met")
     largest = [cells(l) for l in rows(doc) if "largest free block then" in l]
-    assert len(largest) == 3 and all(
+    pico_w = [c for c in largest if "the Pico W's image" in c[5]]
+    assert len(largest) == 3 + len(pico_w) and all(
         c[2] == ">= 32 KB" and c[3] in ("met", "not met") for c in largest
     ), largest
+    # the Pico W board: its heap after boot with the Pico's targets, its largest block
+    w_heap = [cells(l) for l in rows(doc) if l.startswith("| rp2 heap on the Pico W board")]
+    assert len(w_heap) == len(pico_w) == 1 and w_heap[0][2] == "<= 64 KB", (w_heap, pico_w)
     # the stock route beside the heap rows and the event rows (figures or why none), no target
     stock = [cells(l) for l in rows(doc) if "the same on the stock route" in l]
     assert len(stock) >= 3 + 5 and all(c[1] and not c[2] for c in stock), stock
@@ -123,7 +127,12 @@ def test_a_run_without_the_emulated_pico_keeps_all_its_rows():
     from bench import run
 
     page = os.path.join(ROOT, "docs", "performance.md")
-    want = [cells(l)[0] for l in rows(open(page).read()) if cells(l)[5].startswith("bench/rp2.py")]
+    # the rows of bench/rp2.py and of the Pico W's presses beside the Pico's (bench/rp2_picow.py)
+    want = [
+        cells(l)[0]
+        for l in rows(open(page).read())
+        if cells(l)[5].startswith(("bench/rp2.py", "bench/rp2_picow.py"))
+    ]
     kept = run.rp2_rows(False, page)[0]
     assert [r[0].strip() for r in kept] == want and len(want) > 10
     assert any(r[0].startswith("  ") for r in kept)
