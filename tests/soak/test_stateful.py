@@ -37,20 +37,38 @@ class RefereeMachine(RuleBasedStateMachine):
         self.scenario = scenario
         g = self.app.game
         self.cc0 = bytes(g.counters)
-        self.history = []  # hash before each event in effect, as a stack
+        self.history = []  # hash before each event in effect (None: not seen), as a stack
         self.effective = []  # (event, round it was played in) in effect
         self.all_events = []
 
     def _after(self, before_seq, before_hash, before):
         g = self.app.game
-        rnd = before["round"]
         if g.seq == before_seq:
             assert g.state_hash() == before_hash  # a refused action changes nothing
             return
-        assert g.seq == before_seq + 1
-        ev = g.event(g.seq)
+        # a key or a command logs one event, or several for one action (an smb aim whose
+        # response the rules log with it): each is checked; the hash before a later one of
+        # them is not seen from here (None), so an undo back to it checks the event alone
+        assert g.seq > before_seq
+        for seq in range(before_seq + 1, g.seq + 1):
+            self._one(g.event(seq), before if seq == before_seq + 1 else None, before_hash)
+            before_hash = None
+
+    def _one(self, ev, before, before_hash):
+        g = self.app.game
+        rnd = g.round if before is None else before["round"]
         self.all_events.append(ev)
         k, a, b, c = ev
+        if k == G.EV_UNDO:
+            # undo returns exactly the previous state_hash (when it was seen)
+            want = self.history.pop()
+            assert want is None or g.state_hash() == want
+            self.effective.pop()
+            return
+        self.history.append(before_hash)
+        self.effective.append((ev, rnd))
+        if before is None:
+            return
         dead = before["dead"]
         # destroyed ships take no action
         if k == G.EV_HIT and c != 255 and b > 0:
@@ -61,13 +79,6 @@ class RefereeMachine(RuleBasedStateMachine):
             assert not dead[a]
         if k == G.EV_HIT and b > 0:
             assert not dead[a]
-        if k == G.EV_UNDO:
-            # undo returns exactly the previous state_hash
-            assert g.state_hash() == self.history.pop()
-            self.effective.pop()
-        else:
-            self.history.append(before_hash)
-            self.effective.append((ev, rnd))
 
     def _snap(self):
         g = self.app.game
