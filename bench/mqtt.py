@@ -28,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
-from bench import host, workload  # noqa: E402
+from bench import host, pagerows, workload  # noqa: E402
 from devtools import webshots  # noqa: E402
 from host_tools.tournament import mqttlink, tables  # noqa: E402
 from host_tools import paths  # noqa: E402
@@ -303,36 +303,14 @@ NOTES = [
 
 
 def rewrite(path, new_rows, notes):
-    """Replace the MQTT rows and notes of the page at ``path`` (other rows kept as they are;
-    the rows go at the end of the table, the notes at the end of the page)."""
-    lines = open(path).read().splitlines()
-    lines = [l for l in lines if not l.startswith("| " + ROW) and not l.startswith("- " + ROW)]
-    last = max(i for i, l in enumerate(lines) if l.startswith("|"))
-    body = [
-        "| %s | %s | %s | %s | %s | %s |" % (lab, val, tgt, ver, base, how)
-        for lab, val, base, how, tgt, ver in new_rows
-    ]
-    lines[last + 1 : last + 1] = body
-    while lines and not lines[-1]:
-        lines.pop()
-    with open(path, "w") as f:
-        f.write("\n".join(lines + notes) + "\n")
+    """Replace this bench's rows and notes on the page at ``path`` (bench/pagerows.py)."""
+    pagerows.rewrite(path, ROW, new_rows, notes)
 
 
 def kept(path):
-    """The MQTT rows and notes of the page at ``path`` (bench/run.py without --mqtt)."""
-    rows_, notes = [], []
-    try:
-        text = open(path).read()
-    except OSError:
-        return rows_, notes
-    for line in text.splitlines():
-        if line.startswith("| " + ROW):
-            c = [x.strip() for x in line.strip().strip("|").split(" | ")]
-            rows_.append((c[0], c[1], c[4], c[5], c[2], c[3]))
-        elif line.startswith("- " + ROW):
-            notes.append(line)
-    return rows_, notes
+    """This bench's rows and notes as on the page at ``path`` (bench/run.py when it is not
+    run): (rows, notes)."""
+    return pagerows.kept(path, ROW)
 
 
 def main():

@@ -20,6 +20,8 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, ROOT)
 
+from bench import pagerows  # noqa: E402
+
 ROW = "Pico W publisher"  # every row of this bench starts so; its note starts "- Pico W"
 KEYS = 300
 GAP_S = 0.03  # between keys: 300 keys span 9 s, over several tries to connect
@@ -202,35 +204,14 @@ NOTES = [
 
 
 def rewrite(path, new_rows, notes):
-    """Replace this bench's rows (ROW) and notes of the page at ``path``."""
-    lines = open(path).read().splitlines()
-    lines = [l for l in lines if not l.startswith("| " + ROW) and not l.startswith("- " + ROW)]
-    last = max(i for i, l in enumerate(lines) if l.startswith("|"))
-    lines[last + 1 : last + 1] = [
-        "| %s | %s | %s | %s | %s | %s |" % (lab, val, tgt, ver, base, how)
-        for lab, val, base, how, tgt, ver in new_rows
-    ]
-    while lines and not lines[-1]:
-        lines.pop()
-    with open(path, "w") as f:
-        f.write("\n".join(lines + notes) + "\n")
+    """Replace this bench's rows and notes on the page at ``path`` (bench/pagerows.py)."""
+    pagerows.rewrite(path, ROW, new_rows, notes)
 
 
 def kept(path):
     """This bench's rows and notes as on the page at ``path`` (bench/run.py when it is not
-    run: without mosquitto or the unix port, or with --quick)."""
-    rows_, notes = [], []
-    try:
-        text = open(path).read()
-    except OSError:
-        return rows_, notes
-    for line in text.splitlines():
-        if line.startswith("| " + ROW):
-            c = [x.strip() for x in line.strip().strip("|").split(" | ")]
-            rows_.append((c[0], c[1], c[4], c[5], c[2], c[3]))
-        elif line.startswith("- " + ROW):
-            notes.append(line)
-    return rows_, notes
+    run): (rows, notes)."""
+    return pagerows.kept(path, ROW)
 
 
 def main():

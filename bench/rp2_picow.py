@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, ROOT)
 
 from emu import pico as emu  # noqa: E402
+from bench import pagerows  # noqa: E402
 from bench.rp2_boot import board_uf2, note, percentile  # noqa: E402
 from bench.rp2_mem import PICO_W  # noqa: E402
 from bench.rp2_notes import BOARD  # noqa: E402
@@ -79,16 +80,7 @@ def rows():
 
 def kept(path):
     """This bench's rows as on the page at ``path`` (bench/run.py when it is not run)."""
-    out = []
-    try:
-        text = open(path).read()
-    except OSError:
-        return out
-    for line in text.splitlines():
-        if line.startswith("| " + ROW):
-            c = [x.strip() for x in line.strip().strip("|").split(" | ")]
-            out.append((c[0], c[1], c[4], c[5], c[2], c[3]))
-    return out
+    return pagerows.kept(path, ROW)[0]
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import threading
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from bench import pagerows  # noqa: E402
+
 ROW = "Pico W TLS"
 
 CLIENT = """
@@ -135,29 +137,12 @@ def rows(linked, left):
 
 def kept(path):
     """This bench's rows as on the page at ``path`` (bench/run.py when it is not run)."""
-    out = []
-    try:
-        text = open(path).read()
-    except OSError:
-        return out
-    for line in text.splitlines():
-        if line.startswith("| " + ROW):
-            c = [x.strip() for x in line.strip().strip("|").split(" | ")]
-            out.append((c[0], c[1], c[4], c[5], c[2], c[3]))
-    return out
+    return pagerows.kept(path, ROW)[0]
 
 
 def rewrite(path, new_rows):
-    """Replace this bench's rows (ROW) of the page at ``path``, after its last row."""
-    lines = open(path).read().splitlines()
-    lines = [l for l in lines if not l.startswith("| " + ROW)]
-    last = max(i for i, l in enumerate(lines) if l.startswith("|"))
-    lines[last + 1 : last + 1] = [
-        "| %s | %s | %s | %s | %s | %s |" % (lab, val, tgt, ver, base, how)
-        for lab, val, base, how, tgt, ver in new_rows
-    ]
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    """Replace this bench's rows on the page at ``path`` (bench/pagerows.py)."""
+    pagerows.rewrite(path, ROW, new_rows)
 
 
 def main():
