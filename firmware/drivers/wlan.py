@@ -109,10 +109,6 @@ class WLANNetwork(Network):
         """Join, keep joined, and start the services once up: for ever (a task)."""
         started = False
         wait = self.backoff_ms[0]
-        for name in self.services:  # a service's ``ready(app)``: before any key's event
-            ready = getattr(service(name), "ready", None)
-            if ready is not None and app is not None:
-                ready(app)
         while True:
             if self.changed:
                 self.changed = False

@@ -62,8 +62,8 @@ def assemble(board, scenario_dir, serial, dice, display=None, keys=None, network
     ``keys``: driver objects (Display, Keys); None builds the one the profile's
     ``display.driver`` / ``input.driver`` names (drivers.build, imported only then). A
     profile with a ``network`` section gets a network part (referee.net.Network: ``network``,
-    or the one its ``network.driver`` names) as ``app.network``, whose ``run(app)`` the loop
-    runs beside its tasks; without the section nothing of it is imported or made. Returns
+    or the one its ``network.driver`` names) as ``app.network``, its services' ``ready(app)``
+    called here, its ``run(app)`` run by the loop beside its tasks; without the section nothing of it is imported or made. Returns
     the Runner (``app``, ``keymap``, ``renderer``, ``keys``, ``display``, ``serial``), no
     game loaded yet. Raises ValueError for an unknown driver name, KeyError for a pin, bus or
     grid entry the profile lacks."""
@@ -98,6 +98,7 @@ def assemble(board, scenario_dir, serial, dice, display=None, keys=None, network
 
             network = build("network", board)
         app.network = network  # pyright: ignore[reportAttributeAccessIssue]  (only with one)
+        network.ready(app)  # the services' hooks, before any event
     return Runner(app, keymap, keys, display, serial, renderer)
 
 

@@ -44,6 +44,17 @@ class Network:
     path = None  # the credentials' file on the board's flash (None: kept in RAM only)
     root = ""  # the prefix of the board's own files ("" on the board): services' settings
     octets = b""  # the address's four numbers while up (drawn without allocating)
+    services = ()  # the names of the services it starts once up (:data:`SERVICES`)
+
+    def ready(self, app):
+        """Each service's optional ``ready(app)`` (``app``: the Referee), called once by the
+        board's assembly before the loop runs, so before any event: a service that keeps
+        something of each event from the first one on (the MQTT publisher's words) is in
+        place whatever the network does."""
+        for name in self.services:
+            hook = getattr(service(name), "ready", None)
+            if hook is not None:
+                hook(app)
 
     def address(self):  # type: () -> str | None
         """The board's IP address (str, as ``"192.168.1.20"``) while up, else None."""
