@@ -9,47 +9,7 @@ from referee.views import event_text
 from referee.texts import outcome, with_consequences, win_text
 from host_tools.link.replica import Replica
 
-# the events of docs/scripts/hoth-3-rounds.txt (fleetref sim --headless --scenario hoth --seed 1)
-HOTH = [
-    [1, 15, 8, 1],
-    [4, 0, 0, 0],
-    [7, 1, 0, 0],
-    [6, 0, 0, 0],
-    [11, 1, 1, 0],
-    [12, 5, 2, 1],
-    [2, 1, 1, 5],
-    [11, 5, 1, 0],
-    [11, 6, 1, 0],
-    [11, 4, 1, 0],
-    [4, 0, 0, 0],
-    [4, 0, 0, 0],
-    [1, 12, 12, 1],
-    [4, 0, 0, 0],
-    [7, 2, 0, 0],
-    [11, 0, 1, 0],
-    [11, 2, 1, 0],
-    [11, 6, 1, 0],
-    [12, 2, 2, 6],
-    [2, 6, 1, 2],
-    [11, 5, 1, 0],
-    [11, 4, 1, 0],
-    [4, 0, 0, 0],
-    [2, 4, 1, 0],
-    [4, 0, 0, 0],
-    [1, 5, 17, 1],
-    [4, 0, 0, 0],
-    [11, 5, 1, 0],
-    [11, 4, 1, 0],
-    [11, 2, 1, 0],
-    [12, 5, 2, 2],
-    [2, 2, 1, 5],
-    [2, 4, 1, 255],
-    [5, 0, 0, 0],
-    [11, 0, 1, 0],
-    [4, 0, 0, 0],
-    [2, 4, 1, 0],
-    [4, 0, 0, 0],
-]
+from support.hoth import HOTH
 
 
 def texts_applied(events):

@@ -165,11 +165,6 @@ def test_a_board_restarted_during_an_outage_resumes_from_the_retained_state(
     ends_complete(broker, procs, rec, final, "outage")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a new game loaded during a Wi-Fi outage: the old game's unsent events never "
-    "reach the broker (nor its last state)",
-)
 def test_a_new_game_during_an_outage_keeps_the_old_games_tail(broker, procs, tmp_path):
     """docs/mqtt.md section 5: after an outage the board sends every event after what the
     broker acknowledged, and section 2 promises every event, each seq once (within its
@@ -179,6 +174,8 @@ def test_a_new_game_during_an_outage_keeps_the_old_games_tail(broker, procs, tmp
     result) reaches the dashboard, as it would through `fleetref publish`, which follows
     each event over USB as it happens."""
     rec, board, down = reader_and_board(broker, procs, tmp_path, "newgame-reader", "events")
+    states = Recorder(broker, "fleetref/%s/table-01/state" % EVENT, client_id="newgame-states")
+    procs.append(states)
     press_all(board, OPENING)
     wait_until(lambda: len(seqs_once(rec.of("/events"))) >= 2, 20)
     old = snap(board)["gid"]
@@ -201,6 +198,11 @@ def test_a_new_game_during_an_outage_keeps_the_old_games_tail(broker, procs, tmp
 
     assert seqs(new["gid"]) == [1, 2]
     assert seqs(old) == [1, 2, 3, 4, 5], seqs(old)
+    olds = [m for m in states.of("/state") if m["gid"] == old]
+    assert olds and olds[-1]["seq"] == 5 and olds[-1]["state_hash"] == old_final["state_hash"]
+    order = [m["gid"] for m in states.of("/state")]
+    assert order.index(new["gid"]) > len(order) - 1 - order[::-1].index(old)  # old one first
+    wait_until(lambda: states.of("/state")[-1]["gid"] == new["gid"], 10, 0.2)
 
 
 def test_a_wrong_password_is_said_once_and_shows_nowhere(broker, procs, tmp_path):

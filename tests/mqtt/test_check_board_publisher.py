@@ -181,16 +181,11 @@ def test_every_undo_event_names_what_it_undid(both):
     assert all(board[s]["undone"] == s - 1 for s in undos)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the board's retained state lacks snap fields the laptop's has (rolls, "
-    "moves_first, ships' state 'aboard', pending, ...): a consumer can tell them apart",
-)
 def test_the_retained_state_holds_the_laptops_fields(both):
     """docs/mqtt.md section 1: the state is the mirror's snapshot (`fleetref mirror --once
     --json`'s fields, '...'), so a consumer other than the dashboard finds the same keys in
     a board's state as in a laptop's, ships included (a fighter still aboard says so).
-    Section 5 narrows it to 'the fields the dashboard reads': this records what that costs."""
+    Section 5: the board's state is the laptop's, field for field."""
     sb, sl = of(both, "table-01", "state")[-1], of(both, "table-02", "state")[-1]
     missing = sorted(set(sl) - set(sb))
     ship_missing = sorted(set(sl["ships"][0]) - set(sb["ships"][0]))

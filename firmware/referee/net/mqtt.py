@@ -33,7 +33,7 @@ subscribers with persistent sessions are back first (as ``fleetref publish``).
 import asyncio
 
 from referee.ticks import ticks_add, ticks_diff, ticks_ms
-from referee.net import mqtt_messages as messages, mqtt_wire as wire
+from referee.net import mqtt_messages as messages, mqtt_wire as wire, mqtt_words
 
 POLL_MS = 150  # how often the game's seq is looked at
 CONNECT_MS = 5000  # TCP connect, then the CONNACK, each within this
@@ -50,15 +50,15 @@ ID_STATE, ID_STATUS, ID_SUB, ID_UNSUB = 60001, 60002, 60003, 60004
 UNKNOWN = 1 << 30  # ``acked`` before the broker's retained state was read
 
 
-words = None  # messages.Words made at boot (ready), for the Publisher
+words = None  # mqtt_words.Words made at boot (ready), for the Publisher
 
 
 def ready(app):
     """At boot, before any event (the network part calls it): each event's words are kept
-    from the moment it happens (messages.Words), so events played before the network was
+    from the moment it happens (mqtt_words.Words), so events played before the network was
     first up are published as the laptop's are."""
     global words
-    words = messages.Words(app)
+    words = mqtt_words.Words(app)
 
 
 class Refused(Exception):
@@ -73,6 +73,9 @@ class Publisher:
         self.cfg = cfg
         prefix = "fleetref/%s/%s/" % (cfg["event"], cfg["table"])
         self.topics = tuple((prefix + k).encode() for k in ("events", "state", "status"))
+        # the game published (app's game in play, or the one it replaced until all of that
+        # one is out: its events, then its state) and its gid
+        self.game = app.game
         self.gid = app.gid
         self.acked = UNKNOWN  # newest seq the broker acknowledged, all before it too
         self.sent = 0  # newest seq sent
@@ -85,7 +88,7 @@ class Publisher:
         self.sent_at = 0  # ticks_ms of the last packet sent
         self.said = None  # the last problem said over serial (said once)
         # each event's words, taken when it happened (since boot: ready)
-        self.words = words if words is not None and words.app is app else messages.Words(app)
+        self.words = words if words is not None and words.app is app else mqtt_words.Words(app)
 
     def say(self, msg):
         if msg != self.said:
@@ -110,20 +113,23 @@ class Publisher:
         await self.send(head, data)
 
     async def send_event(self, seq):
-        app = self.app
-        game = app.game
+        game = self.game
         if seq > game.base_seq:
             ev, h = game.event(seq), game.event_hash(seq)
-        else:
+        elif game is self.app.game:
             ev, h = self.from_journal(seq), ""
+        else:  # the replaced game's journal is gone with it
+            ev, h = None, ""
         if ev is None:  # lost from the journal (a damaged one, repaired): skipped
-            self.say("event %d is no longer on the journal: not published" % seq)
+            self.say(
+                "event %d of game %s is no longer on the board: not published" % (seq, self.gid)
+            )
             self.sent = seq
             if self.acked == seq - 1:
                 self.acked = seq
             return
-        words = self.words.of(seq, ev)
-        msg = messages.event_message(app, self.cfg["table"], seq, ev, h, words)
+        words = self.words.of(game, self.gid, seq, ev)
+        msg = messages.event_message(self.gid, self.cfg["table"], seq, ev, h, words)
         self.sent = seq  # before the send: its PUBACK may be read while it is awaited
         await self.publish(0, msg, 1 + seq % IDS)
 
@@ -240,12 +246,11 @@ class Publisher:
         if code:
             raise Refused(wire.REFUSALS[code - 1] if code <= 5 else "CONNACK %d" % code)
         gid, acked = await self.announce(reader)
-        app = self.app
-        if self.gid != app.gid:
-            self.gid, self.acked = app.gid, UNKNOWN
-        game = app.game
+        if self.replaced():
+            self.adopt(UNKNOWN)
+        game = self.game
         top = game.seq if game is not None else 0
-        self.acked = min(self.acked, acked if gid == app.gid else 0, top)
+        self.acked = min(self.acked, acked if gid == self.gid else 0, top)
         self.sent = self.acked
         self.state_seq = -1
         self.sessions += 1
@@ -253,7 +258,6 @@ class Publisher:
 
     async def follow(self, network):
         """Send what the broker lacks, every POLL_MS, until the link breaks."""
-        app = self.app
         hold = ticks_ms() if self.sessions > 1 else None
         while network.state == "up" and not self.broken:
             now = ticks_ms()
@@ -269,42 +273,62 @@ class Publisher:
                 if self.owed_since is None:
                     self.owed_since = now
                 await self.send(wire.PINGREQ)
-            game = app.game
+            game = self.game
             behind = game is not None and self.sent < game.seq
             await asyncio.sleep_ms(POLL_MS if not behind else 10)
 
-    def news(self, now):
-        """True when the broker lacks an event or the state that can go now."""
+    def replaced(self):
+        """True when the referee's game in play is not the one published and that one is all
+        out (its events and its state acknowledged, nothing owed): the game in play is
+        published from then on (:meth:`adopt`). So a game played on during an outage and
+        then replaced (the next round's, loaded over serial or from the pad's menu) still
+        reaches the broker whole once the link is back, its result included."""
         app = self.app
-        game = app.game
+        game = self.game
+        if game is app.game and self.gid == app.gid:
+            return False
+        if game is None:
+            return True
+        top = game.seq
+        return self.acked >= top and self.state_seq == top and self.owed_since is None
+
+    def adopt(self, acked):
+        """Publish the referee's game in play from now on; ``acked``: the newest of its
+        seqs the broker is known to hold (UNKNOWN before the broker's retained state is
+        read)."""
+        app = self.app
+        self.game, self.gid = app.game, app.gid
+        self.acked, self.sent, self.state_seq = acked, 0, -1
+
+    def news(self, now):
+        """True when the broker lacks an event or the state that can go now, or the game
+        published is replaced and all out."""
+        if self.replaced():
+            return True
+        game = self.game
         if game is None:
             return False
         top = game.seq
-        return (
-            app.gid != self.gid
-            or (self.sent < top and self.sent - self.acked < WINDOW)
-            or (
-                self.acked >= top
-                and self.state_seq != top
-                and ticks_diff(now, self.state_at) >= STATE_MS
-            )
+        return (self.sent < top and self.sent - self.acked < WINDOW) or (
+            self.acked >= top
+            and self.state_seq != top
+            and ticks_diff(now, self.state_at) >= STATE_MS
         )
 
     async def catch_up(self, now):
-        """The events the broker lacks, WINDOW unacknowledged at most, then the state once
-        they are all acknowledged (STATE_MS apart at most). A game loaded meanwhile (the
-        referee's ``game`` replaced during a send) stops this round."""
-        app = self.app
-        game = app.game
+        """The events of the game published the broker lacks, WINDOW unacknowledged at most,
+        then its state once they are all acknowledged (STATE_MS apart at most). A game
+        replaced meanwhile is published to its end first (:meth:`replaced`)."""
+        if self.replaced():  # a new game: everything of it is news
+            self.adopt(0)
+        game = self.game
         if game is None:
             return
-        if app.gid != self.gid:  # a new game: everything of it is news
-            self.gid, self.acked, self.sent, self.state_seq = app.gid, 0, 0, -1
-        while app.game is game and self.sent < game.seq and self.sent - self.acked < WINDOW:
+        while self.game is game and self.sent < game.seq and self.sent - self.acked < WINDOW:
             await self.send_event(self.sent + 1)
         top = game.seq
         if (
-            app.game is game
+            self.game is game
             and self.acked >= top
             and self.state_seq != top
             and ticks_diff(now, self.state_at) >= STATE_MS
@@ -313,7 +337,8 @@ class Publisher:
 
     async def send_state(self, seq, now):
         cfg = self.cfg
-        msg = messages.state_message(self.app, cfg["event"], cfg["table"], self.acked, self.words)
+        names = (cfg["event"], cfg["table"])
+        msg = messages.state_message(self.app, self.game, self.gid, names, self.acked, self.words)
         await self.publish(1, msg, ID_STATE, True)
         self.state_seq, self.state_at = seq, now
 

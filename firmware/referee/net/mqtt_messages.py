@@ -1,13 +1,8 @@
 """What the board publishes (docs/mqtt.md section 1, the payloads of ``fleetref publish``):
-the event message, the retained state and status, read from the referee as it stands. The
-board has no replica, so ``board_hash`` is its own ``hash``. Each message is built when it is
-sent and dropped after (no copy of the game is kept), and the settings file is read here.
-
-An event's words (its sentence, ``round``, ``phase``, ``undone``) tell of the game just after
-it, so :class:`Words` takes them when the referee applies the event (its ``on_applied``) and
-keeps the newest HELD events' until they are sent: events sent in one poll, after newer ones
-were played, read as the laptop's. An event older than those is a catch-up's (null
-``round``/``phase``).
+the event message, the retained state and status, read from the game as it stands, with the
+words referee.net.mqtt_words took as each event was applied. The board has no replica, so
+``board_hash`` is its own ``hash``. Each message is built when it is sent and dropped after
+(no copy of it is kept), and the settings file is read here.
 
 Times (``t``, unix seconds) come from the board's clock; a clock that was never set (before
 2023) gives none (null), and the dashboard then has no time of the table's last news.
@@ -16,10 +11,6 @@ Times (``t``, unix seconds) come from the board's clock; a clock that was never 
 import json
 import time
 
-from referee.events import EV_UNDO, NONE
-from referee.fleet import STATUS_NAMES
-
-HELD = 16  # newest events whose words (Words) are kept from when they happened
 RECENT = 5  # newest events' sentences in the state, as the laptop publisher sends
 NAME_MAX = 32  # an event's or a table's name: 1-32 letters, digits, - or _
 CLOCK_SET_AFTER = 1700000000  # unix seconds: a clock behind this was never set
@@ -74,74 +65,10 @@ def now():
     return t if t > CLOCK_SET_AFTER else None
 
 
-def sentence(text):
-    """``text`` with a capital first letter and a full stop (host_tools.views.webfeed's)."""
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text[-1] in ".!?" else text + "."
-
-
-def event_sentence(game, seq, ev):
-    """The firmware's sentence for event ``seq`` (referee/texts.py); results are read from
-    the game only for its newest event."""
-    from referee.texts import event_text
-
-    return sentence(event_text(game, ev, seq, seq == game.seq))
-
-
-def words_now(game, seq, ev):
-    """``(sentence, round, phase, undone)`` of event ``seq`` (``ev``) read from ``game`` as
-    it stands: round/phase/undone only when ``seq`` is its newest event, else None."""
-    if seq != game.seq:
-        return event_sentence(game, seq, ev), None, None, None
-    undone = None
-    if ev[0] == EV_UNDO:
-        from referee.texts import undone_seq
-
-        undone = undone_seq(game, seq)
-    return event_sentence(game, seq, ev), game.round, game.phase_name(), undone
-
-
-class Words:
-    """The words (:func:`words_now`) of the newest HELD events of ``app`` (app.Referee), each
-    taken as the referee applies it (its ``on_applied`` hook, set here: the game then stands
-    just after the event, even when a key's journal commit holds it and newer ones before
-    they are announced): ``slots[seq % HELD]`` is ``(seq, gid, sentence, round, phase,
-    undone)`` or None. Built once when the service starts; a board without it has none."""
-
-    def __init__(self, app):
-        self.app = app
-        self.slots = [None] * HELD
-        app.on_applied = self.took
-
-    def took(self, seq, ev):
-        """Event ``seq`` (``ev``) applied: its words kept (an event taken back and replaced
-        by another of the same seq: that one's). Never raises into the referee's path (a
-        fault leaves the slot empty: the event is then sent as a catch-up's)."""
-        app = self.app
-        slot = seq % HELD
-        self.slots[slot] = None
-        try:
-            self.slots[slot] = (seq, app.gid) + words_now(app.game, seq, ev)
-        except Exception:  # (MemoryError): sent as a catch-up's
-            pass
-
-    def of(self, seq, ev):
-        """The words of event ``seq`` (``ev``) of the game in play: as kept, else as read
-        now (:func:`words_now`)."""
-        app = self.app
-        kept = self.slots[seq % HELD]
-        if kept is not None and kept[0] == seq and kept[1] == app.gid:
-            return kept[2:]
-        return words_now(app.game, seq, ev)
-
-
-def event_message(app, table, seq, ev, state_hash, words):
-    """The event message (str, JSON) of event ``seq`` (``ev``: its tuple) of ``app``'s game;
+def event_message(gid, table, seq, ev, state_hash, words):
+    """The event message (str, JSON) of event ``seq`` (``ev``: its tuple) of game ``gid``;
     ``state_hash`` the board's hash after it ("" for one streamed from the journal, which
-    holds none); ``words``: (sentence, round, phase, undone), Words.of's. ``round``/``phase``
+    holds none); ``words``: (sentence, round, phase, undone), mqtt_words.Words.of's. ``round``/``phase``
     are null for an event whose words were not kept (as the laptop publisher sends an event
     of a catch-up)."""
     text, round_, phase, undone = words
@@ -155,60 +82,62 @@ def event_message(app, table, seq, ev, state_hash, words):
             "round": round_,
             "phase": phase,
             "undone": undone,
-            "gid": app.gid,
+            "gid": gid,
             "table": table,
             "t": now(),
         }
     )
 
 
-def ship(game, i):
-    """The fields of ship ``i`` the dashboard reads (host_tools/tournament/tables.py)."""
+def dice_view(app):
+    """The board's dice as the laptop's state has them (``dice``, host_tools/files/dicelog.py's
+    view; docs/dice.md): ``commit``, ``epoch`` and ``boot`` of its committed dice, ``rolls``
+    (this game's roll records) and ``revealed`` (its reveals); ``restarts``, ``verified``,
+    ``bad`` and ``unchecked`` are the laptop's checks of what it received, null here (the
+    board does not check itself: ``fleetref verify`` does, on a save). All null but the
+    counts, 0, for seeded test dice (not committed)."""
+    dice = app.dice
+    committed = getattr(dice, "commit", None) is not None
     return {
-        "i": i,
-        "name": game.names[i],
-        "side": game.side[i],
-        "hp": [game.hp1[i], game.hp2[i]],
-        "damage": game.dmg[i],
-        "status": STATUS_NAMES[game.status(i)],
+        "commit": dice.commit if committed else None,
+        "epoch": dice.ep if committed else None,
+        "boot": dice.boot if committed else None,
+        "restarts": None,
+        "rolls": len(dice.recs) if committed else 0,
+        "revealed": len(dice.reveals) if committed else 0,
+        "verified": None,
+        "bad": None,
+        "unchecked": None,
     }
 
 
-def state_message(app, event, table, acked_seq, words):
-    """The retained state (str, JSON): the fields of the board's ``snap`` the dashboard reads
-    (seq, gid, state_hash, scenario, ruleset, sides, round, phase, initiative, ships,
-    winner, the clock as the board has it now), with ``board_hash`` (= ``state_hash``),
-    ``hash_match`` (true), ``table``, ``event``, ``t``, ``acked_seq``, ``link`` (true: the
-    board is its own link) and ``recent`` ([[seq, sentence], ...] of the newest events, their
-    sentences from ``words``, a Words)."""
-    from referee import extensions
+def state_message(app, game, gid, names, acked_seq, words):
+    """The retained state (str, JSON) of ``game`` (of ``gid``; ``app``'s game in play, or the
+    one it replaced while its last events were still going out): the laptop's (the mirror's
+    snapshot, referee.views.snapshot with the ships' ``state``, ``shows`` and
+    ``side_plural`` of texts.add_states), with ``gid``, ``board_hash`` (= ``state_hash``: the
+    board is its own replica), ``hash_match`` (true), ``initiative_history`` and ``decided``
+    (``words``, a mqtt_words.Words, since the board started), ``dice`` (:func:`dice_view`),
+    ``event`` and ``table`` (``names``: (event, table)), ``t``, ``acked_seq``, ``link``
+    (true) and ``recent`` ([[seq, sentence], ...] of the newest events, from ``words``). The
+    clock is the board's now for the game in play, the game's own for the one it replaced."""
+    from referee.texts import add_states
 
-    game = app.game
+    out = add_states(game.snapshot(app if game is app.game else None), game)
     seq = game.seq
-    h = game.state_hash()
     first = max(game.base_seq + 1, seq - RECENT + 1)
-    out = {
-        "seq": seq,
-        "gid": app.gid,
-        "state_hash": h,
-        "board_hash": h,
-        "hash_match": True,
-        "scenario": game.roster_name,
-        "ruleset": game.rules.name,
-        "sides": list(game.side_names),
-        "round": game.round,
-        "phase": game.phase_name(),
-        "initiative": None if game.init == NONE else game.init,
-        "ships": [ship(game, i) for i in range(game.n)],
-        "winner": game.winner(),
-        "table": table,
-        "event": event,
-        "t": now(),
-        "acked_seq": acked_seq,
-        "link": True,
-        "recent": [[s, words.of(s, game.event(s))[0]] for s in range(first, seq + 1)],
-    }
-    extensions.view(game, out, app)  # "clock": the time banks as the board has them now
+    history, decided = words.record(gid)
+    out["gid"] = gid
+    out["board_hash"] = out["state_hash"]
+    out["hash_match"] = True
+    out["initiative_history"] = history
+    out["dice"] = dice_view(app)
+    out["decided"] = decided
+    out["event"], out["table"] = names
+    out["t"] = now()
+    out["acked_seq"] = acked_seq
+    out["link"] = True
+    out["recent"] = [[s, words.of(game, gid, s, game.event(s))[0]] for s in range(first, seq + 1)]
     return json.dumps(out)
 
 
