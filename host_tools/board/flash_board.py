@@ -92,7 +92,10 @@ class Mpremote:
                     "the port %s is busy: close the mirror (or any serial "
                     "terminal) and try again (%s)" % (self.port, err.splitlines()[-1])
                 )
-            raise FlashError("mpremote failed: %s" % err)
+            # one line: the last of mpremote's message (a board's traceback ends in its error)
+            raise FlashError(
+                "mpremote failed: %s" % (err.splitlines() or ["exit status %d" % r.returncode])[-1]
+            )
         return r.stdout
 
     def runs(self):
@@ -130,6 +133,17 @@ class Mpremote:
 
     def copy(self, src, dst):
         self.run("cp", src, dst)
+
+    def rename(self, src, dst):
+        """Rename the board's file ``src`` to ``dst`` (board paths as copy's targets,
+        ``:name``), replacing ``dst`` in one step: littlefs renames over an existing file
+        atomically, so a power cut leaves the old ``dst`` or the new one, never a mix."""
+        self.run("exec", "import os\nos.rename(%r, %r)" % (src[1:], dst[1:]))
+
+    def remove(self, path):
+        """Remove the board's file ``path`` (``:name``); FlashError when it is missing or the
+        board is gone."""
+        self.run("rm", path)
 
     def reset(self):
         self.run("reset")

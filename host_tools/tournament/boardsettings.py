@@ -2,7 +2,8 @@
 (firmware/referee/net/mqtt.py; docs/mqtt.md section 5), made from the files ``fleetref
 tournament init`` wrote: the broker (as an IPv4 address: the board resolves no names), the
 event, the table, its user and its password (``DIR/passwords/TABLE``). They go to the board's
-``/mqtt.json`` over USB (mpremote, the raw REPL, as ``fleetref flash`` copies files), or to a
+``/mqtt.json`` over USB (mpremote, the raw REPL, as ``fleetref flash`` copies files; copied
+as ``/mqtt.json.new`` and renamed over it, so a cut mid-copy keeps the old settings), or to a
 file (``--out``). The password is never printed; the file is mode 600.
 """
 
@@ -15,6 +16,7 @@ import tempfile
 from host_tools.tournament import mqttlink
 
 BOARD_PATH = ":mqtt.json"  # on the board: network.root + "/mqtt.json", root "" on the Pico
+NEW_PATH = BOARD_PATH + ".new"  # copied first, then renamed over BOARD_PATH
 
 
 def add_arguments(sub):
@@ -70,16 +72,29 @@ def write_file(path, cfg):
 
 
 def to_board(port, cfg, tool=None):
-    """Copy ``cfg`` to the board on ``port`` as /mqtt.json (``tool``: an Mpremote-like
-    object with ``copy(src, dst)``); the temporary copy is removed whatever happens."""
-    from host_tools.board.flash_board import Mpremote
+    """Put ``cfg`` on the board on ``port`` as /mqtt.json: copied as /mqtt.json.new (a stray
+    one from a torn earlier copy is overwritten), then renamed over /mqtt.json in one step,
+    so a cable or power cut leaves the old settings or the new ones, never a torn file.
+    ``tool``: an Mpremote-like object with ``copy(src, dst)``, ``rename(src, dst)`` and
+    ``remove(path)``. FlashError (one line) when the copy or the rename fails: the
+    /mqtt.json.new is then removed if the board still answers, /mqtt.json is as it was. The
+    laptop's temporary copy is removed whatever happens."""
+    from host_tools.board.flash_board import FlashError, Mpremote
 
     tool = tool or Mpremote(port)
     d = tempfile.mkdtemp(prefix="fleetref-mqtt-")
     path = os.path.join(d, "mqtt.json")
     try:
         write_file(path, cfg)
-        tool.copy(path, BOARD_PATH)
+        try:
+            tool.copy(path, NEW_PATH)
+            tool.rename(NEW_PATH, BOARD_PATH)
+        except FlashError as e:
+            try:
+                tool.remove(NEW_PATH)
+            except FlashError:
+                pass  # never made, or the board is gone: the next attempt overwrites it
+            raise FlashError("%s (the board's /mqtt.json is unchanged)" % e)
     finally:
         if os.path.exists(path):
             os.remove(path)

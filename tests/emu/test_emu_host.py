@@ -1,11 +1,14 @@
 """The host tools against the emulated board over a serial port (a
 pseudo-terminal bridged to its USB CDC, as /dev/ttyACM0 of a real Pico):
 `fleetref flash` itself with real mpremote (copy, skip unchanged files, reset, boot),
-`fleetref mirror --once --json` (same state_hash), `fleetref save` and `fleetref load`, and
-Ctrl-C from mpremote taking the board back while the referee runs. One boot for all of it."""
+`fleetref mirror --once --json` (same state_hash), `fleetref save` and `fleetref load`,
+Ctrl-C from mpremote taking the board back while the referee runs, and `fleetref tournament
+board` writing /mqtt.json (copied as /mqtt.json.new, renamed over it). One boot for all of
+it."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -85,6 +88,53 @@ def test_flash_mirror_save_load_and_ctrl_c(tmp_path):
             timeout=900,
         )
         assert r.returncode == 0 and "repl micropython" in r.stdout, r.stdout + r.stderr
+
+        tournament_board_settings_replace_mqtt_json(port, tmp_path)
+
+
+# Runs on the board: prints its root's mqtt.json* names and /mqtt.json's text, then leaves a
+# torn /mqtt.json.new behind, as a copy cut off by a pulled cable would.
+READ_MQTT_AND_TEAR = """
+import os
+print('NAMES', sorted(n for n in os.listdir('/') if n.startswith('mqtt')))
+print('MQTT', open('/mqtt.json').read())
+open('/mqtt.json.new', 'w').write('{"host": "10.')
+"""
+
+
+def tournament_board_settings_replace_mqtt_json(port, tmp_path):
+    """`fleetref tournament board --port` with real mpremote: the board's /mqtt.json holds the
+    settings and no /mqtt.json.new is left, on a board with none and again over an older
+    valid /mqtt.json with a torn /mqtt.json.new beside it."""
+    from host_tools.tournament import tournament
+    from support.mqtt import reachable_folder
+
+    folder, made = reachable_folder(tmp_path / "cup")
+    try:
+        passwords = tournament.init(folder, 2, "cup", 1883)
+        for table, event in (("table-01", "cup"), ("table-02", "cup-final")):
+            r = emu_cli(
+                *("tournament", "board", "--dir", folder, "--table", table),
+                *("--broker", "mqtt://127.0.0.1:1883", "--event", event, "--port", port),
+            )
+            assert r.returncode == 0 and "/mqtt.json" in r.stdout, r.stdout + r.stderr
+            r = python("-m", "mpremote", "connect", port, "exec", READ_MQTT_AND_TEAR, timeout=900)
+            assert r.returncode == 0, r.stdout + r.stderr
+            lines = dict(line.split(" ", 1) for line in r.stdout.splitlines() if " " in line)
+            assert lines["NAMES"] == "['mqtt.json']", r.stdout  # no .new left behind
+            with open(passwords[table]) as f:
+                password = f.readline().strip()
+            assert json.loads(lines["MQTT"]) == {
+                "host": "127.0.0.1",
+                "port": 1883,
+                "event": event,
+                "table": table,
+                "user": table,
+                "password": password,
+            }
+    finally:
+        if made:
+            shutil.rmtree(os.path.dirname(folder), ignore_errors=True)
 
 
 def test_flash_over_serial_on_fleetrefs_image_keeps_the_game(tmp_path):

@@ -141,6 +141,41 @@ def test_no_board_found(monkeypatch):
         flash_board.find_pico()
 
 
+def test_rename_replaces_in_one_exec_and_errors_are_one_line(monkeypatch, tmp_path):
+    """Mpremote.rename runs one ``mpremote exec`` whose script renames over the old file
+    (run here by CPython in a folder standing for the board's root); a board's traceback
+    becomes the one line of its error."""
+    import subprocess
+
+    ran = []
+    reply = {"returncode": 0, "stdout": "", "stderr": ""}
+
+    def run(cmd, **kw):
+        ran.append(cmd)
+        return subprocess.CompletedProcess(cmd, **reply)
+
+    monkeypatch.setattr(flash_board.subprocess, "run", run)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mqtt.json").write_text("old")
+    (tmp_path / "mqtt.json.new").write_text("new")
+    tool = flash_board.Mpremote("/dev/ttyACM9")
+    tool.rename(":mqtt.json.new", ":mqtt.json")
+    ((*head, script),) = ran
+    assert head[-3:] == ["connect", "/dev/ttyACM9", "exec"]
+    exec(script, {})
+    assert sorted(os.listdir(tmp_path)) == ["mqtt.json"]
+    assert (tmp_path / "mqtt.json").read_text() == "new"
+    tool.remove(":mqtt.json.new")
+    assert ran[-1][-2:] == ["rm", ":mqtt.json.new"]
+    reply.update(
+        returncode=1,
+        stdout='Traceback (most recent call last):\n  File "<stdin>", line 2\nOSError: 2\n',
+    )
+    with pytest.raises(flash.FlashError) as failed:
+        tool.rename(":mqtt.json.new", ":mqtt.json")
+    assert str(failed.value) == "mpremote failed: OSError: 2"
+
+
 def test_busy_port_when_the_mirror_holds_it(sim_factory):
     sim = sim_factory("--headless", "--scenario", "hoth", "--seed", "1")
     flash_board.check_port_free(sim.port)  # free: no error
