@@ -7,11 +7,16 @@ are in the order label, value, target, verdict, baseline, how."""
 
 def rewrite(path, prefix, new_rows, notes=()):
     """Replace the rows and notes named ``prefix`` of the page at ``path``: the other lines
-    are kept as they are, the rows go after the table's last row, the notes at the end."""
+    are kept as they are, the rows go where the old ones stood (none: after the table's last
+    row), the notes at the end."""
     lines = open(path).read().splitlines()
+    mine = [i for i, l in enumerate(lines) if l.startswith("| " + prefix)]
     lines = [l for l in lines if not l.startswith(("| " + prefix, "- " + prefix))]
-    last = max(i for i, l in enumerate(lines) if l.startswith("|"))
-    lines[last + 1 : last + 1] = [
+    if mine:
+        at = mine[0]
+    else:
+        at = 1 + max(i for i, l in enumerate(lines) if l.startswith("|"))
+    lines[at:at] = [
         "| %s | %s | %s | %s | %s | %s |" % (lab, val, tgt, ver, base, how)
         for lab, val, base, how, tgt, ver in new_rows
     ]

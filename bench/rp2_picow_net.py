@@ -217,7 +217,7 @@ def built(x, what):
         % (what, ", ".join(new) or "none")
     )
     if not ok:
-        fig = "MemoryError (%s free, largest block %s before it)" % (kb(free), kb(big))
+        fig = "%s free, largest block %s before it: MemoryError" % (kb(free), kb(big))
     else:
         fig = (
             "%s B: %s used while held, %s once dropped; %s free, largest block %s before; %s "

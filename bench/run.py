@@ -313,25 +313,28 @@ RP2_NOTES = ("- rp2 rows", "- Latency:", "- CPU share:")
 
 def rp2_rows(run, old_page, pico_w=False):
     """bench/rp2.py's rows and notes: measured (``run``), or kept from ``old_page``, with
-    the Pico W board's rows (its heap, its presses beside the Pico's: bench/rp2_picow.py)
-    measured afresh when ``pico_w`` (a few minutes: three boots)."""
-    from bench import rp2_picow
+    the Pico W board's rows (its heap, its presses beside the Pico's: bench/rp2_picow.py; its
+    network services' heap: bench/rp2_picow_net.py) measured afresh when ``pico_w`` (a few
+    minutes: four boots). Kept, they are among the rows named "rp2 ..." (_kept_rp2)."""
+    from bench import rp2_picow, rp2_picow_net
 
     if run:
         from bench import rp2
 
         # bench/rp2.py's rows, (label, figure, baseline, how, target, verdict), and notes
         rows, notes = rp2.measure(old_page=old_page)
-        return rows + rp2_picow.rows(), notes
+        return rows + rp2_picow.rows() + rp2_picow_net.rows(), notes
     rows, notes = _kept_rp2(old_page)
     if pico_w:
         import tempfile
 
         from bench import rp2_mem
 
-        rows = [r for r in rows if "the Pico W's image" not in r[3] and "rp2_picow" not in r[3]]
+        mine = ("bench/rp2_picow.py", "bench/rp2_picow_net.py")
+        rows = [r for r in rows if "the Pico W's image" not in r[3] and not r[3].startswith(mine)]
         rows += rp2_mem.measure_pico_w(tempfile.mkdtemp(prefix="fleetref-bench-"))
         rows += rp2_picow.rows()
+        rows += rp2_picow_net.rows()
     return rows, notes
 
 
@@ -427,8 +430,8 @@ def main():
     ap.add_argument(
         "--pico-w",
         action="store_true",
-        help="with --no-rp2: measure the Pico W board's rows all the same (its heap, and its "
-        "presses beside the Pico's: three boots, a few minutes)",
+        help="with --no-rp2: measure the Pico W board's rows all the same (its heap, its "
+        "presses beside the Pico's and its network services' heap: four boots, a few minutes)",
     )
     ap.add_argument(
         "--no-mqtt",

@@ -127,11 +127,12 @@ def test_a_run_without_the_emulated_pico_keeps_all_its_rows():
     from bench import run
 
     page = os.path.join(ROOT, "docs", "performance.md")
-    # the rows of bench/rp2.py and of the Pico W's presses beside the Pico's (bench/rp2_picow.py)
+    # the rows of bench/rp2.py, of the Pico W's presses beside the Pico's (bench/rp2_picow.py)
+    # and of its network services' heap (bench/rp2_picow_net.py)
     want = [
         cells(l)[0]
         for l in rows(open(page).read())
-        if cells(l)[5].startswith(("bench/rp2.py", "bench/rp2_picow.py"))
+        if cells(l)[5].startswith(("bench/rp2.py", "bench/rp2_picow.py", "bench/rp2_picow_net.py"))
     ]
     kept = run.rp2_rows(False, page)[0]
     assert [r[0].strip() for r in kept] == want and len(want) > 10
