@@ -270,8 +270,14 @@ def rows(m=None):
         ),
         (
             "%s: heap used after importing every service module (mqtt, mqtt_messages, "
-            "mqtt_wire, mqtt_words, page, page_files) and building mqtt_words.Words, an "
-            "mqtt.Publisher (made-up settings) and a page.PageServer" % ROW,
+            "mqtt_wire, mqtt_words, page, page_files) and building an mqtt.Publisher (made-up "
+            "settings) and a page.PageServer, %s"
+            % (
+                ROW,
+                "beside the mqtt_words.Words made at boot"
+                if m["words"]
+                else "with an mqtt_words.Words (none made at boot)",
+            ),
             "%s (%+.1f KB); largest free block %s"
             % (kb(b_used), (b_used - a_used) / 1024.0, kb(b_big)),
             "game loaded, before: %s" % kb(a_used),
