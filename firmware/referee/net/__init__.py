@@ -8,7 +8,8 @@ Referee keeps it as ``app.network`` and the loop (loop.Runner.main) runs its ``r
 beside the other tasks. A board without the section never imports this package.
 
 Services: the section's ``"services"`` names modules ``referee/net/<name>.py``, each with
-``async def run(app, network)``; the network starts each once, the first time it is up. A
+``async def run(app, network)``; the network starts each once, the first time it is up, and
+calls a service's optional ``ready(app)`` when the board is assembled (:meth:`Network.ready`). A
 service's name goes into :data:`SERVICES` (a name not there is refused at boot with one line).
 A service never blocks the loop (every socket call is non-blocking or awaited) and finds its
 settings file at ``network.root + "/<name>.json"``.
