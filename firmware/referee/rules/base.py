@@ -88,7 +88,8 @@ class Ruleset:
     - ``SHIP_BYTES`` / ``GAME_BYTES``: ruleset state bytes per ship / per game (hashed).
     - ``HIT_BYTE``: which of a ship's SHIP_BYTES the core keeps the newest pending hit in
       (its points, 0..127, plus 128 once an EFFECT_AVOID option avoided it), -1 for none;
-      a ruleset with an EFFECT_AVOID option needs one.
+      a ruleset with an EFFECT_AVOID option needs one. Like every state byte it costs a
+      byte a ship in each copy of the state the undo window keeps (some 13 in a long game).
     - ``COMMANDS``: serial commands of the ruleset (names; :meth:`command` builds the event),
       looked up after the core's (link.COMMANDS), which they never reuse.
     - ``pad``: pad actions of opt1..opt4 (used when the ruleset has no chart) and alt1..alt4
