@@ -5,7 +5,9 @@ Nothing in this package imports ``machine``, ``neopixel`` or ``rp2``: hardware l
 """
 
 FW_VERSION = "0.1.0"
-PROTO_VERSION = 8  # 8: `boot` (a random id per start of the board) in `hello`, `game`, `roll`,
+PROTO_VERSION = 9  # 9: swsb and swsb-addon keep each ship's newest pending hit (what Fly
+#                     Casual avoids, whole) in a state byte more: their state hashes changed
+# 8: `boot` (a random id per start of the board) in `hello`, `game`, `roll`,
 #                     `reveal`, `dice-end`; `hello` has `commit` and `epoch` (docs/dice.md)
 # 7: `hello` says what the board runs (`micropython`, `code`, `src`); `mem`
 #                     command and reply (heap used, free, largest free block)

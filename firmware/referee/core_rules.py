@@ -20,7 +20,7 @@ from referee.events import (
 )
 from referee import extensions
 from referee.fleet import Fleet, and_each, F_LAUNCHED, F_FIRED, F_LAUNCHED_ONE, ROUND_FLAGS
-from referee.rules.base import TIE_KEEP, EFFECT_AVOID
+from referee.rules.base import TIE_KEEP, EFFECT_AVOID, HIT_AVOIDED
 
 
 class CoreRules(Fleet):
@@ -173,8 +173,11 @@ class CoreRules(Fleet):
                 opt.name,
                 "/".join([str(x) for x in opt.classes]),
             )
-        if opt.effect == EFFECT_AVOID and self.pending[c] == 0:
-            return "%s: no hit on %s to avoid" % (opt.name, self.names[c])
+        if opt.effect == EFFECT_AVOID:
+            if self.pending[c] == 0:
+                return "%s: no hit on %s to avoid" % (opt.name, self.names[c])
+            if self.ship_state[c * p.SHIP_BYTES + p.HIT_BYTE] & HIT_AVOIDED:
+                return "%s: the newest hit on %s is avoided already" % (opt.name, self.names[c])
         return p.check_counter(self, a, b, c)
 
     def _apply(self, ev):
@@ -200,8 +203,10 @@ class CoreRules(Fleet):
             s = self.side[a]
             self.counters[a] -= 1
             self.chart[s * self.option_count + b] = a
-            if p.options[b].effect == EFFECT_AVOID:
-                self.pending[c] = max(self.pending[c] - self.settings["damage_per_hit"], 0)
+            if p.options[b].effect == EFFECT_AVOID:  # the newest hit, all its points
+                k = c * p.SHIP_BYTES + p.HIT_BYTE
+                self.pending[c] = max(self.pending[c] - self.ship_state[k], 0)
+                self.ship_state[k] |= HIT_AVOIDED
         elif kind == EV_PHASE:
             if self.phase == p.flush_phase:
                 self.flush()
@@ -233,12 +238,20 @@ class CoreRules(Fleet):
 
     def mark(self, target, points, attacker):
         """Mark ``points`` of damage on ``target`` as EV_HIT does (pending in the ruleset's
-        pending phases, else at once); ``attacker`` (or NONE) becomes the ship firing now."""
+        pending phases, else at once); ``attacker`` (or NONE) becomes the ship firing now.
+        A pending hit's points (as many as the ship had left to take) go to the ruleset's
+        HIT_BYTE: the hit an EFFECT_AVOID option takes back whole (seed 000 FAQ, Fly Casual
+        "avoid a hit"; digest 2.2: a hit may be worth more than 1 point)."""
         p = self.rules
         if points > 0:
             if self.phase in p.pending_phases:
                 total = self.hp1[target] + self.hp2[target]
-                self.pending[target] = min(self.pending[target] + points, total - self.dmg[target])
+                was = self.pending[target]
+                self.pending[target] = min(was + points, total - self.dmg[target])
+                if p.HIT_BYTE >= 0:  # the newest hit: what an avoid takes off (Fly Casual)
+                    self.ship_state[target * p.SHIP_BYTES + p.HIT_BYTE] = min(
+                        max(self.pending[target] - was, 0), HIT_AVOIDED - 1
+                    )
             else:
                 self.add_damage(target, points)
         if attacker != NONE and self.phase == p.one_ship_at_a_time:

@@ -7,6 +7,7 @@ which event it took back.
 """
 
 from referee.events import CORE_NAMES, EV_HIT, EV_UNDO, NONE
+from referee.rules.base import EFFECT_AVOID, HIT_AVOIDED
 
 
 def possessive(name):
@@ -166,11 +167,18 @@ def _hit_text(g, ev, seq, live):
 def _counter_text(g, ev, seq, live):
     _, a, b, c = ev
     nm = g.names
-    return "%s plays a fleet command counter (%s) for %s." % (
-        nm[a],
-        g.rules.options[b].name,
-        nm[c],
-    )
+    p = g.rules
+    t = "%s plays a fleet command counter (%s) for %s" % (nm[a], p.options[b].name, nm[c])
+    if p.options[b].effect == EFFECT_AVOID:  # Fly Casual (seed 000 FAQ): the whole newest hit
+        if not live:
+            return t + ": its newest pending hit is avoided."
+        avoided = g.ship_state[c * p.SHIP_BYTES + p.HIT_BYTE] & (HIT_AVOIDED - 1)
+        return t + ": %s avoids a hit of %s (%d pending now)." % (
+            nm[c],
+            plural(avoided, "damage point"),
+            g.pending[c],
+        )
+    return t + "."
 
 
 def _phase_text(g, ev, seq, live):

@@ -96,6 +96,7 @@ def from_mirror_log(lines):
             )
         out.append((r["seq"], r["ev"], r.get("hash") or r.get("board_hash") or ""))
     data = savefile.build(game, 0, None, out, None)
+    del data["proto"]  # the log's hashes are the board's: the log names no protocol
     data["source"] = "mirror log"
     if game.get("commit"):  # committed board dice (docs/dice.md)
         data["dice"] = dice.as_dict()
@@ -195,7 +196,8 @@ class Walk:
                 seq,
                 before.round,
                 before.phase,
-                "state hash %s after it, the file says %s" % (h, row["hash"]),
+                "state hash %s after it, the file says %s%s"
+                % (h, row["hash"], savefile.hash_note(self.data)),
             )
         self.prev = link
         self.pos += 1

@@ -3,8 +3,9 @@ or malformed file is refused with the place where it breaks.
 
 File (JSON)::
 
-    {"format": "fleetref-save", "version": 2, "game": {"scenario", "gid", "roster"},
-     "base_seq": S, "base": hex state at S or null,
+    {"format": "fleetref-save", "version": 2, "proto": the serial protocol whose state
+     hashes it holds (docs/protocol.md; absent in files of protocol 8 and older),
+     "game": {"scenario", "gid", "roster"}, "base_seq": S, "base": hex state at S or null,
      "events": [{"seq", "ev", "hash", "chain"}, ...],
      "count": number of events, "head": chain of the last event,
      "snapshot": the final snapshot (state_hash included)}
@@ -19,7 +20,7 @@ board.
 import hashlib
 import json
 
-from referee import rules, scenarios
+from referee import PROTO_VERSION, rules, scenarios
 from referee.events import EV_UNDO
 from referee.game import Game
 
@@ -52,7 +53,8 @@ def link(prev, seq, ev, h):
 
 
 def build(game_msg, base_seq, base, events, snapshot):
-    """The save dict. ``events``: iterable of (seq, ev, state hash after it)."""
+    """The save dict. ``events``: iterable of (seq, ev, state hash after it), hashes of this
+    fleetref's serial protocol (``proto``)."""
     game = {
         "scenario": game_msg.get("scenario", ""),
         "gid": game_msg.get("gid", ""),
@@ -66,6 +68,7 @@ def build(game_msg, base_seq, base, events, snapshot):
     return {
         "format": "fleetref-save",
         "version": VERSION,
+        "proto": PROTO_VERSION,
         "game": game,
         "base_seq": base_seq,
         "base": base,
@@ -74,6 +77,25 @@ def build(game_msg, base_seq, base, events, snapshot):
         "head": prev,
         "snapshot": snapshot,
     }
+
+
+def hash_note(save):
+    """What a state hash that differs from the file's may mean besides a changed file: ""
+    when the file was saved under this fleetref's serial protocol, else a note (with its
+    leading space) that another protocol may hash the same events otherwise (protocol 9:
+    swsb and swsb-addon, docs/protocol.md)."""
+    p = save.get("proto")
+    if p == PROTO_VERSION:
+        return ""
+    said = (
+        "the file names no serial protocol (files of protocol 8 and older do not)"
+        if p is None
+        else "the file was saved under serial protocol %s" % p
+    )
+    return (
+        " (%s, this fleetref speaks %d: a protocol may hash the same events otherwise, as 9 "
+        "did for swsb and swsb-addon; docs/protocol.md)" % (said, PROTO_VERSION)
+    )
 
 
 def replayable(game_msg, base_seq, base, events):
@@ -161,6 +183,8 @@ def check_fields(save):
     snap = save.get("snapshot")
     if snap is not None and not isinstance(snap, dict):
         raise SaveError("snapshot must be an object")
+    if "proto" in save and not _int(save["proto"], 1, 999):
+        raise SaveError("proto must be an integer 1..999 (a serial protocol version)")
     if save.get("dice") is not None:
         check_dice(save["dice"])
 
@@ -294,8 +318,8 @@ def verify(save):
             raise SaveError("breaks at event %d: the rules refuse it (%s)" % (row["seq"], r))
         if g.state_hash() != row["hash"]:
             raise SaveError(
-                "breaks at event %d: state hash %s, the file says %s"
-                % (row["seq"], g.state_hash(), row["hash"])
+                "breaks at event %d: state hash %s, the file says %s%s"
+                % (row["seq"], g.state_hash(), row["hash"], hash_note(save))
             )
     why = snapshot_problem(save, g)
     if why:

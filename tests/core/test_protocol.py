@@ -80,7 +80,7 @@ def test_commands_produce_events_and_snapshots():
     a, out = make("swsb-example")
     a.link.handle_line('{"c": "hello"}')
     h = last(out)
-    assert h["t"] == "hello" and h["proto"] == PROTO_VERSION == 8 and h["ruleset"] == "swsb"
+    assert h["t"] == "hello" and h["proto"] == PROTO_VERSION == 9 and h["ruleset"] == "swsb"
     # plain sources under CPython: no MicroPython version, no build that says its hash
     assert (h["micropython"], h["code"], h["src"]) == (None, "source", None)
     a.link.handle_line('{"c": "mem"}')

@@ -6,6 +6,7 @@ import pytest
 
 from support.game import count_applies, new_game, scenario_text
 from host_tools.files import savefile
+from referee import PROTO_VERSION
 from referee.game import EV_INIT, EV_PHASE, EV_UNDO
 from support.process import cli
 
@@ -30,6 +31,32 @@ PLAY = [(EV_INIT, 12, 5, 0), (EV_PHASE, 0, 0, 0), (EV_PHASE, 0, 0, 0), (EV_UNDO,
 def test_a_good_file_verifies():
     data, g = save_of(PLAY)
     assert savefile.verify(json.loads(json.dumps(data))).state_hash() == g.state_hash()
+
+
+def test_a_hash_of_another_protocol_is_named_as_such():
+    """docs/protocol.md, version 9: swsb's state holds one byte a ship more, so the same events
+    hash otherwise than under version 8. A save names the protocol of its hashes (``proto``);
+    a file without it (protocol 8 and older) whose hash differs is refused with one line that
+    says so besides the event; a file of this protocol with a wrong hash just names the
+    event."""
+    data, _ = save_of(PLAY)
+    assert data["proto"] == PROTO_VERSION == 9
+    rows = [
+        (r["seq"], r["ev"], "deadbeef" if r["seq"] == 2 else r["hash"]) for r in data["events"]
+    ]
+    older = savefile.build(data["game"], 0, None, rows, None)
+    del older["proto"]
+    with pytest.raises(savefile.SaveError) as e:
+        savefile.verify(older)
+    msg = str(e.value)
+    assert msg.startswith("breaks at event 2: state hash ")
+    assert "names no serial protocol" in msg and "speaks 9" in msg and "\n" not in msg
+    with pytest.raises(savefile.SaveError) as e:
+        savefile.verify(savefile.build(data["game"], 0, None, rows, None))
+    assert str(e.value).endswith("the file says deadbeef")
+    bad = dict(data, proto="9")
+    with pytest.raises(savefile.SaveError, match="proto must be an integer"):
+        savefile.verify(bad)
 
 
 def _set(path, value, rechain=False):

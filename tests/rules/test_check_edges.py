@@ -327,12 +327,6 @@ def test_d6_rates_and_turn_distance_limit_a_move(host):
 # ---- more edges ------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known defect: Fly Casual removes the game's damage_per_hit points, not the whole "
-    "hit when a hit is worth more (seed 000 FAQ; digest 2.2); the fix needs a per-ship state "
-    "byte (a change of swsb's state layout and hashes), not made yet",
-)
 def test_swsb_fly_casual_avoids_the_whole_hit(host):
     """Seed 000 "Specific Fleet Command Questions": "Does Fly Casual allow any ship to avoid
     a hit (not just class 3 starships)? ... No": a class 3 starship avoids a hit - the hit,

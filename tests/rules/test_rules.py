@@ -202,8 +202,9 @@ def test_fleet_command_rules():
     refused(g, (EV_COUNTER, isd, 1, falcon), "own side")
     ok(g, PH)
     ok(g, PH)
-    ok(g, (EV_HIT, falcon, 2, NONE))
-    ok(g, (EV_COUNTER, falcon, 0, falcon))  # Fly Casual avoids one hit
+    ok(g, (EV_HIT, falcon, 1, NONE))
+    ok(g, (EV_HIT, falcon, 1, NONE))
+    ok(g, (EV_COUNTER, falcon, 0, falcon))  # Fly Casual avoids one hit of the two
     assert g.pending[falcon] == 1
     ok(g, PH)
     ok(g, PH)  # end of round: chart cleared, counters spent

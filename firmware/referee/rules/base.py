@@ -31,7 +31,9 @@ EV_MOVE = 11
 
 # Fleet command option effects the core enforces.
 EFFECT_NONE = 0  # recorded only (the players apply it on the table)
-EFFECT_AVOID = 1  # cancels one pending hit on the ship it is played for (Fly Casual)
+EFFECT_AVOID = 1  # cancels the newest pending hit on the ship it is played for (Fly Casual):
+#                  the whole hit, however many points it marked (the ruleset's HIT_BYTE)
+HIT_AVOIDED = 128  # in a HIT_BYTE: the newest hit was avoided (its points in the low 7 bits)
 
 
 class Option:
@@ -84,6 +86,10 @@ class Ruleset:
     - ``FLAGS``: names of the per-ship flag bits in ``Game.rule_flags`` (bit k = 1 << k).
     - ``ROUND_FLAGS``: mask of the fl2 bits cleared at the end of every round.
     - ``SHIP_BYTES`` / ``GAME_BYTES``: ruleset state bytes per ship / per game (hashed).
+    - ``HIT_BYTE``: which of a ship's SHIP_BYTES the core keeps the newest pending hit in
+      (its points, 0..127, plus 128 once an EFFECT_AVOID option avoided it), -1 for none;
+      a ruleset with an EFFECT_AVOID option needs one. Like every state byte it costs a
+      byte a ship in each copy of the state the undo window keeps (some 13 in a long game).
     - ``COMMANDS``: serial commands of the ruleset (names; :meth:`command` builds the event),
       looked up after the core's (link.COMMANDS), which they never reuse.
     - ``pad``: pad actions of opt1..opt4 (used when the ruleset has no chart) and alt1..alt4
@@ -115,6 +121,7 @@ class Ruleset:
     ROUND_FLAGS = 0
     SHIP_BYTES = 0
     GAME_BYTES = 0
+    HIT_BYTE = -1
     COMMANDS = ()
     pad = ("", "", "", "", "", "", "", "")
     PAD_MARKED = ()

@@ -12,6 +12,9 @@
 - A starship may fire all its weapons, each once a round; a broadside once to each side
   (FAQ "Attack Phase").
 - Fleet command (FAQ "Fleet Command Options"): the core's chart, with the options below.
+  Fly Casual ("avoid a hit", FAQ "Specific Fleet Command Questions") takes back the newest
+  pending hit on the ship, all its points (digest 2.2: a hit may be worth more than 1):
+  the core keeps it in the ship's second state byte (``HIT_BYTE``; base.py).
 - Emperor's Will (errata): ``transfer`` moves pending damage to an allied fighter at once.
 - Infinite (digest 2.2, W1): a destroyed Infinite fighter goes back to the fighter pool.
 
@@ -133,7 +136,8 @@ class Rules(D20Rules):
     )
     FLAGS = ("fired_primary", "fired_pd", "fired_broadside_left", "fired_broadside_right")
     ROUND_FLAGS = FIRED_PRIMARY | FIRED_PD | FIRED_BROAD_L | FIRED_BROAD_R
-    SHIP_BYTES = 1
+    SHIP_BYTES = 2  # aim (d20.py), the newest pending hit: what Fly Casual avoids (base.py)
+    HIT_BYTE = 1
     GAME_BYTES = 4
     COMMANDS = ("aim", "attack", "transfer", "done")
     example = "swsb-example"

@@ -136,7 +136,8 @@ class Rules(swsb.Rules):
     )
     FLAGS = swsb.Rules.FLAGS + ("moved", "dogfight")
     ROUND_FLAGS = FIRED_PRIMARY | FIRED_PD | FIRED_BROAD_L | FIRED_BROAD_R | MOVED | DOGFIGHT
-    SHIP_BYTES = 2  # aim (weapon | band << 3), inches
+    SHIP_BYTES = 3  # aim (weapon | band << 3), inches, the newest pending hit (Fly Casual)
+    HIT_BYTE = 2
     GAME_BYTES = 8
     COMMANDS = ("aim", "attack", "transfer", "move", "choose", "done")
     example = "swsb-addon-example"
@@ -171,7 +172,7 @@ class Rules(swsb.Rules):
         return weapon | (range_band(arg) << 3)
 
     def inches(self, g, i):
-        return g.ship_state[2 * i + 1]
+        return g.ship_state[i * self.SHIP_BYTES + 1]
 
     def reach(self, g, a, c):
         """Seed 001: fighters attack and are attacked only within 1" (2" when doubled); 0 when
@@ -327,7 +328,7 @@ class Rules(swsb.Rules):
             _turns().advance(g, False, 1)
         elif kind == EV_AIM:
             D20Rules.apply_ext(self, g, kind, a, b, c)
-            g.ship_state[2 * a + 1] = min(c, 254)
+            g.ship_state[a * self.SHIP_BYTES + 1] = min(c, 254)
         else:
             swsb.Rules.apply_ext(self, g, kind, a, b, c)
 
