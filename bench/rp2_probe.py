@@ -47,7 +47,7 @@ def timed_submit(ev, origin="key", cmd=None):
         EV[2] += 1
     return r
 runner.app.submit = timed_submit
-J = runner.app.journal
+J = runner.app.journal.writer   # (the writer: its maintain, whole, twice, log_start)
 ST = [0, 0, 0]       # the loop's snapshot steps: [steps, the longest (us), snapshots finished]
 WH = [0, 0]          # snapshots maintain() wrote in one go (events kept coming): [n, longest]
 TW = [0, 0]          # steps that wrote the new log again and renamed it (the same)
