@@ -1,0 +1,299 @@
+"""Black-box checks of docs/mqtt.md section 5 ('Same topics, same messages'): a Pico W
+publishing its own game (the unix-port board, tests/support/boardmqtt.py) and a laptop
+(`fleetref sim` + `fleetref publish`) play the same decided game of Escape from Hoth (seed
+004: the Empire wins by destroying the Troop Transport, the Rebels by its exit by the far
+edge), and their retained states, the `decided` in them and the events' words must be equal
+value for value. Also a game replaced during a Wi-Fi outage (its every seq and final state
+before the new game's) and an undo of the winning event (no side has won any more)."""
+
+import itertools
+import json
+import os
+import queue
+import subprocess
+import threading
+import time
+
+import pytest
+
+from support.boardmqtt import is_ev, snap, start, write_settings
+from support.mqtt import EVENT, Broker, Recorder, need_mqtt, publisher, wait_until
+from support import ROOT
+from support.process import SimProcess
+from support.unixport import HARNESS, WIFI, UnixBoard, environment, micropython_unix
+from support.unixport import pico_w_profile
+
+# The game (committed dice on both, as a real board has; the initiative rolled with
+# physical dice so that both play the same rolls): an initiative roll taken back and rolled
+# again, the movement phase, the Star Destroyer's standard move (the Empire moves first),
+# the Rebels' side selected (the Troop Transport), a hit on it, its exit by the far edge (the
+# Rebels win, seq 7), that exit undone (no side has won, seq 8), a second hit (destroyed: the
+# Empire wins, seq 9). PAUSE: 2.5 s, so that each publisher sends a state for the moments
+# around the wins (states go at most once a second).
+PAUSE = "pause"
+GAME = (
+    "dice 10 2",
+    "undo",
+    "dice 16 14",
+    "phase",
+    "opt1",
+    "side",
+    "dmg+",
+    "alt4",
+    PAUSE,
+    "undo",
+    PAUSE,
+)
+GAME += ("dmg+",)
+NO_EVENT = ("side", PAUSE)
+LAST = sum(key not in NO_EVENT for key in GAME)
+REBELS_WIN, UNDONE, EMPIRE_WINS = 7, 8, 9
+# fields the docs let differ: who and when (section 1), and the laptop's own checks of the
+# dice it received, null from a board (section 5)
+OWN = ("table", "t")
+DICE_CHECKS = ("restarts", "verified", "bad", "unchecked")
+
+
+class Stopper:
+    def __init__(self, stop):
+        self.stop = stop
+
+
+def committed_board(flash, env=None):
+    """The board of boardmqtt.start with committed dice (a real board's: a secret drawn at
+    start, revealed when a side has won) instead of seeded test dice, once it said hello.
+    UnixBoard always passes a seed, so its process is started here the same way without."""
+    board = UnixBoard.__new__(UnixBoard)
+    board.state_dir = str(flash)
+    os.makedirs(board.state_dir, exist_ok=True)
+    with open(os.path.join(board.state_dir, "wifi.json"), "w") as f:
+        json.dump(WIFI, f)
+    path = os.path.join(board.state_dir, "board.json")
+    with open(path, "w") as f:
+        json.dump(pico_w_profile(services=["mqtt"]), f)
+    board.proc = subprocess.Popen(
+        [micropython_unix(), HARNESS, path, board.state_dir],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=environment(env),
+    )
+    board.lines, board.seen = queue.Queue(), []
+    threading.Thread(target=board._read, daemon=True).start()
+    board.until(lambda m: isinstance(m, dict) and m.get("t") == "hello")
+    return board
+
+
+def sim_script(keys):
+    """``keys`` as a `fleetref sim --script` text (a pause as `wait 2500`)."""
+    return " ".join("wait 2500" if k == PAUSE else k for k in keys) + "\n"
+
+
+def play_keys(board, keys, pace=0.05):
+    """Press ``keys`` over serial ``pace`` s apart (PAUSE waits 2.5 s); the ``ev`` lines."""
+    evs, owed = [], 0
+    for key in keys:
+        if key == PAUSE:
+            while owed:
+                evs.append(board.until(is_ev, 20))
+                owed -= 1
+            time.sleep(2.5)
+            continue
+        if key.startswith("dice "):
+            command = {"c": "roll", "values": [int(v) for v in key.split()[1:]]}
+        else:
+            command = {"c": "key", "key": key}
+        board.send(json.dumps(command))
+        owed += key not in NO_EVENT
+        time.sleep(pace)
+    evs += [board.until(is_ev, 20) for _ in range(owed)]
+    return evs
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    """The game above played by the laptop (table-02) and by the board (table-01), recorded
+    by one subscriber of the whole event: {"msgs": [(topic, payload)], "laptop": the sim's
+    final snap (with `texts`), "board": the board's final snap, "evs": its ``ev`` lines}."""
+    need_mqtt()
+    tmp = tmp_path_factory.mktemp("parity")
+    broker = Broker(tmp / "broker", tables=3)
+    procs = [Stopper(broker.stop)]
+    try:
+        rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id="parity-reader")
+        procs.append(rec)
+        script = tmp / "keys.txt"
+        script.write_text(sim_script(GAME))
+        sim = SimProcess(
+            *("--headless", "--hold", "--wait-for-host", "--scenario", "hoth"),
+            *("--script", str(script), "--pace", "50"),
+        )
+        procs.append(sim)
+        procs.append(publisher(broker, sim.port, "table-02"))
+        laptop = sim.final()
+        flash = tmp / "flash"
+        write_settings(broker, flash)
+        board = committed_board(flash)
+        procs.append(board)
+        evs = play_keys(board, GAME)
+        final = snap(board)
+        for table in ("table-01", "table-02"):
+            wait_until(lambda t=table: any(s["seq"] == LAST for s in rec.of(t + "/state")), 30)
+        time.sleep(2.0)  # a state for a late acknowledgement, if one comes
+        yield {
+            "msgs": list(rec.msgs),
+            "laptop": laptop,
+            "board": final,
+            "evs": evs,
+            "serial": list(board.seen),
+        }
+    finally:
+        for p in reversed(procs):
+            p.stop()
+
+
+def of(pair, table, kind):
+    return [d for t, d in pair["msgs"] if t == "fleetref/%s/%s/%s" % (EVENT, table, kind)]
+
+
+def first_by_seq(msgs):
+    """{seq: the first message of that seq}."""
+    out = {}
+    for m in msgs:
+        out.setdefault(m["seq"], m)
+    return out
+
+
+def last_state_at(pair, table, seq):
+    """The last retained state the table published at ``seq``."""
+    found = [s for s in of(pair, table, "state") if s["seq"] == seq]
+    assert found, (table, seq, [s["seq"] for s in of(pair, table, "state")])
+    return found[-1]
+
+
+def differences(board, laptop, path="", skip=()):
+    """[(path, board's value, laptop's)] for every value that differs, nested dicts and
+    lists walked; keys in ``skip`` left out at the top level."""
+    if isinstance(board, dict) and isinstance(laptop, dict):
+        out = []
+        for key in sorted(set(board) | set(laptop)):
+            if key in skip:
+                continue
+            if key not in board or key not in laptop:
+                out.append(
+                    (path + "." + key, board.get(key, "<absent>"), laptop.get(key, "<absent>"))
+                )
+            else:
+                out += differences(board[key], laptop[key], path + "." + key)
+        return out
+    if isinstance(board, list) and isinstance(laptop, list) and len(board) == len(laptop):
+        out = []
+        for i, (b, lap) in enumerate(zip(board, laptop)):
+            out += differences(b, lap, "%s[%d]" % (path, i))
+        return out
+    return [] if board == laptop else [(path, board, laptop)]
+
+
+def serial_line(pair, kind):
+    return [m for m in map(json.loads, pair["serial"]) if m.get("t") == kind][-1]
+
+
+def test_the_decided_games_states_are_the_laptops_value_for_value(pair):
+    """Section 5: the retained state is 'field for field the laptop's', ships included, with
+    `initiative_history` and `decided`. At the Rebels' win (seq 7), its undo (8) and the
+    Empire's win (9), every value of the board's state equals the laptop's but the table's
+    name, the time, the gid (each board draws its own), `acked_seq` (when the broker's
+    acknowledgement came) and `dice` (each board's own secret; next test)."""
+    skip = OWN + ("gid", "acked_seq", "dice")
+    diffs = {}
+    for seq in (REBELS_WIN, UNDONE, EMPIRE_WINS):
+        board, laptop = last_state_at(pair, "table-01", seq), last_state_at(pair, "table-02", seq)
+        found = differences(board, laptop, skip=skip)
+        if found:
+            diffs[seq] = found
+    assert not diffs, diffs
+    final = last_state_at(pair, "table-01", EMPIRE_WINS)
+    assert final["gid"] == serial_line(pair, "game")["gid"]
+    assert final["initiative_history"] == [[1, 10, 2], [1, 16, 14]]
+    transport = final["ships"][4]
+    assert (transport["name"], transport["status"], transport["state"]) == (
+        "Troop Transport",
+        "destroyed",
+        "destroyed",
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the board's state has dice commit/epoch/boot null, not its own commitment",
+)
+def test_the_states_dice_are_the_boards_commitment(pair):
+    """Section 5: the state's `dice` holds 'the board's `commit`, `epoch`, `boot` and its
+    counts of `rolls` and `revealed`'; only `restarts`, `verified`, `bad` and `unchecked`
+    are null from a board. A board with committed dice (a real board's) names them in its
+    ``game`` line on serial; the laptop's state names the sim's the same way."""
+    game = serial_line(pair, "game")
+    board = last_state_at(pair, "table-01", EMPIRE_WINS)["dice"]
+    laptop = last_state_at(pair, "table-02", EMPIRE_WINS)["dice"]
+    assert laptop["commit"] and laptop["boot"] and laptop["epoch"] == 0  # the laptop's view
+    assert [board[k] for k in DICE_CHECKS] == [None] * 4
+    assert (board["rolls"], board["revealed"]) == (laptop["rolls"], laptop["revealed"])
+    got = {k: board[k] for k in ("commit", "epoch", "boot")}
+    assert got == {k: game[k] for k in ("commit", "epoch", "boot")}, (got, game)
+
+
+def test_each_event_reads_as_the_laptops(pair):
+    """Section 5: each event's `seq`, `ev`, `text` (with what it decided: a side winning,
+    or no longer winning), `round`, `phase` and `undone` as the laptop's for the same seq,
+    `hash` = `board_hash` = the hash of the board's own ``ev`` line (round/phase may be null
+    only for the laptop's first event, read in its first catch-up)."""
+    board = first_by_seq(of(pair, "table-01", "events"))
+    laptop = first_by_seq(of(pair, "table-02", "events"))
+    assert sorted(board) == sorted(laptop) == list(range(1, LAST + 1))
+    serial = {e["seq"]: e["hash"] for e in pair["evs"]}
+    diffs = []
+    for seq in board:
+        b, lap = board[seq], laptop[seq]
+        assert b["hash"] == b["board_hash"] == serial[seq] == lap["hash"], (seq, b, lap)
+        keys = ("ev", "text", "undone") + (("round", "phase") if seq > 1 else ())
+        diffs += [(seq, k, b.get(k), lap.get(k)) for k in keys if b.get(k) != lap.get(k)]
+    assert not diffs, diffs
+    assert board[REBELS_WIN]["text"] == "Troop Transport leaves by the far edge: the Rebels win."
+    assert board[EMPIRE_WINS]["text"].endswith("Troop Transport is destroyed. The Empire wins.")
+
+
+def test_undoing_the_win_says_no_side_has_won(pair):
+    """Section 5 ('the side that wins or no longer wins'): the undo of the winning exit
+    (seq 8) says no side has won any more, and the state after it has `winner` and
+    `decided` null; the win before it and the one after it are `decided` by their own
+    event (seq, round, text) as the laptop's."""
+    undo = first_by_seq(of(pair, "table-01", "events"))[UNDONE]
+    assert undo["undone"] == REBELS_WIN
+    assert "No side has won any more" in undo["text"], undo["text"]
+    after = last_state_at(pair, "table-01", UNDONE)
+    assert (after["winner"], after["decided"]) == (None, None)
+    assert after["recent"][-1] == [UNDONE, undo["text"]]
+    for seq, side in ((REBELS_WIN, 1), (EMPIRE_WINS, 0)):
+        state = last_state_at(pair, "table-01", seq)
+        text = first_by_seq(of(pair, "table-01", "events"))[seq]["text"]
+        assert state["winner"] == side
+        assert state["decided"] == {"seq": seq, "round": 1, "text": text}
+
+
+def test_each_state_comes_after_its_events_and_is_acknowledged(pair):
+    """Sections 1 and 5: the state goes after the events ('then the retained state'), at
+    most once a second; the last one's `acked_seq` reaches the last seq, `link` true,
+    `hash_match` true, `board_hash` = `state_hash` = the board's own snap's."""
+    seen, times = set(), []
+    for topic, m in pair["msgs"]:
+        if topic.endswith("table-01/events"):
+            seen.add(m["seq"])
+        elif topic.endswith("table-01/state"):
+            assert set(range(1, m["seq"] + 1)) <= seen, (m["seq"], sorted(seen))
+            times.append(m["t"])
+    assert all(b - a >= 0.9 for a, b in itertools.pairwise(times)), times
+    final = of(pair, "table-01", "state")[-1]
+    assert final["seq"] == final["acked_seq"] == LAST
+    assert final["link"] is True and final["hash_match"] is True
+    assert final["board_hash"] == final["state_hash"] == pair["board"]["state_hash"]
