@@ -54,6 +54,12 @@ OWN = ("table", "t")
 DICE_CHECKS = ("restarts", "verified", "bad", "unchecked")
 
 
+DESTROYED = (
+    "Troop Transport is hit: 1 damage point marked (now 2 of 2); "
+    "Troop Transport is destroyed. The Empire wins."
+)
+
+
 class Stopper:
     def __init__(self, stop):
         self.stop = stop
@@ -260,7 +266,7 @@ def test_each_event_reads_as_the_laptops(pair):
         diffs += [(seq, k, b.get(k), lap.get(k)) for k in keys if b.get(k) != lap.get(k)]
     assert not diffs, diffs
     assert board[REBELS_WIN]["text"] == "Troop Transport leaves by the far edge: the Rebels win."
-    assert board[EMPIRE_WINS]["text"].endswith("Troop Transport is destroyed. The Empire wins.")
+    assert board[EMPIRE_WINS]["text"] == DESTROYED
 
 
 def test_undoing_the_win_says_no_side_has_won(pair):
@@ -297,3 +303,129 @@ def test_each_state_comes_after_its_events_and_is_acknowledged(pair):
     assert final["seq"] == final["acked_seq"] == LAST
     assert final["link"] is True and final["hash_match"] is True
     assert final["board_hash"] == final["state_hash"] == pair["board"]["state_hash"]
+
+
+def press_each(board, keys):
+    """Press ``keys`` one after another (keys of no event not awaited); their ``ev`` lines."""
+    return play_keys(board, keys, pace=0.0)
+
+
+@pytest.fixture(scope="module")
+def replaced(tmp_path_factory):
+    """Section 5, a game replaced during an outage: the board rolls the initiative (seq 1,
+    published), the Wi-Fi stand-in goes down, the old game goes on to the Empire's win
+    (seq 2-4: the movement phase, two hits on the Troop Transport), a new game is loaded
+    over serial and plays seq 1-3 (a roll, its undo, a roll: other events than the old
+    game's at those seqs), then the Wi-Fi comes back. {"stream": [(kind, message)] of
+    table-01's events and states in the order received, "old"/"new": the board's snaps,
+    "evs"/"news": its ``ev`` lines of each game}."""
+    need_mqtt()
+    tmp = tmp_path_factory.mktemp("replaced")
+    broker = Broker(tmp / "broker", tables=3)
+    procs = [Stopper(broker.stop)]
+    try:
+        rec = Recorder(broker, "fleetref/%s/table-01/#" % EVENT, client_id="replace-reader")
+        procs.append(rec)
+        flash = tmp / "flash"
+        write_settings(broker, flash)
+        down = tmp / "wifi-down"
+        board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
+        procs.append(board)
+        evs = press_each(board, ("roll",))
+        wait_until(lambda: any(e["seq"] == 1 for e in rec.of("/events")), 20, 0.1)
+        down.write_text("")
+        wait_until(lambda: rec.of("/status")[-1] == {"online": False}, 20, 0.1)
+        evs += press_each(board, ("phase", "side", "dmg+", "dmg+"))
+        old = snap(board)
+        assert (old["seq"], old["winner"]) == (4, 0)
+        board.send(json.dumps({"c": "load", "scenario": "hoth"}))
+        board.until(lambda m: isinstance(m, dict) and m.get("t") == "game")
+        news = press_each(board, ("roll", "undo", "roll"))
+        new = snap(board)
+        assert new["gid"] != old["gid"] and new["seq"] == 3
+        os.remove(down)
+        wait_until(lambda: any(s["gid"] == new["gid"] for s in rec.of("/state")), 30, 0.2)
+        time.sleep(4.0)  # the resend's 3 s, and more: a late repeat would show
+        stream = [(t.rsplit("/", 1)[1], m) for t, m in rec.msgs if not t.endswith("/status")]
+        yield {"stream": stream, "old": old, "new": new, "evs": evs, "news": news}
+    finally:
+        for p in reversed(procs):
+            p.stop()
+
+
+def split_at_new_game(replaced):
+    """(the stream before the new game's first message, from it on)."""
+    stream, gid = replaced["stream"], replaced["new"]["gid"]
+    first = next(i for i, (_k, m) in enumerate(stream) if m["gid"] == gid)
+    return stream[:first], stream[first:]
+
+
+def events_once(stream, gid):
+    """{seq: event} of ``gid`` after dropping repeats; a repeat must be the same event."""
+    once = {}
+    for kind, e in stream:
+        if kind == "events" and e["gid"] == gid:
+            assert once.setdefault(e["seq"], e) == dict(e, t=once[e["seq"]]["t"]), e
+    return once
+
+
+def test_a_replaced_game_goes_out_whole_before_the_new_one(replaced):
+    """Section 5: the old game's every seq (with the hash of its ``ev`` line) and its final
+    state (seq 4, its hash, the Empire's win) reach the broker before anything of the new
+    game, each seq once per gid; then the new game's seqs 1-3, and the retained state ends
+    as the new game's."""
+    old, new = replaced["old"], replaced["new"]
+    before, after = split_at_new_game(replaced)
+    assert all(m["gid"] == old["gid"] for _k, m in before)
+    assert all(m["gid"] == new["gid"] for _k, m in after), [
+        (k, m["gid"], m["seq"]) for k, m in after
+    ]
+    for stream, gid, lines in ((before, old["gid"], "evs"), (after, new["gid"], "news")):
+        once = events_once(stream, gid)
+        assert [(s, e["hash"]) for s, e in sorted(once.items())] == [
+            (e["seq"], e["hash"]) for e in replaced[lines]
+        ]
+    last_old = [m for k, m in before if k == "state"][-1]
+    assert (last_old["seq"], last_old["state_hash"]) == (4, old["state_hash"])
+    assert last_old["winner"] == 0
+    last = [m for k, m in after if k == "state"][-1]
+    assert (last["gid"], last["seq"], last["state_hash"]) == (new["gid"], 3, new["state_hash"])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="old game's seqs the new game also reached go out with an older event's words",
+)
+def test_the_replaced_games_events_keep_their_words(replaced):
+    """Section 5: the board keeps the newest 16 events' words until they are sent, so the
+    old game's three events of the outage read as the laptop's (the sentences `fleetref
+    sim` says for the same events) with their round and phase, whatever the new game
+    played at the same seqs meanwhile."""
+    before, after = split_at_new_game(replaced)
+    once = events_once(before, replaced["old"]["gid"])
+    got = [(once[s]["text"], once[s]["round"], once[s]["phase"]) for s in (2, 3, 4)]
+    assert got == [
+        ("Next phase: round 1, movement.", 1, "movement"),
+        ("Troop Transport is hit: 1 damage point marked (now 1 of 2).", 1, "movement"),
+        (DESTROYED, 1, "movement"),
+    ]
+    news = events_once(after, replaced["new"]["gid"])
+    assert news[2]["text"].startswith("Undo: took back event 1 (Initiative roll")
+
+
+@pytest.mark.xfail(
+    strict=True, reason="the replaced game's final state has decided null though it was won"
+)
+def test_the_replaced_games_final_state_keeps_decided(replaced):
+    """Section 5: `decided` and `initiative_history` are taken as each event is applied
+    (null only after a restart of the board, which this is not): the old game's final state
+    has the Empire's win decided by seq 4 in round 1 and its one roll; the new game's state
+    its own two rolls (the undone one kept, as the laptop keeps it)."""
+    before, after = split_at_new_game(replaced)
+    last_old = [m for k, m in before if k == "state"][-1]
+    text = events_once(before, replaced["old"]["gid"])[4]["text"]
+    rolls = [e["ev"][1:3] for e in replaced["news"] if e["ev"][0] == 1]
+    last_new = [m for k, m in after if k == "state"][-1]
+    assert last_new["initiative_history"] == [[1, *r] for r in rolls]
+    got = (last_old["initiative_history"], last_old["decided"])
+    assert got == ([[1, 10, 2]], {"seq": 4, "round": 1, "text": text})
