@@ -429,3 +429,44 @@ def test_the_replaced_games_final_state_keeps_decided(replaced):
     assert last_new["initiative_history"] == [[1, *r] for r in rolls]
     got = (last_old["initiative_history"], last_old["decided"])
     assert got == ([[1, 10, 2]], {"seq": 4, "round": 1, "text": text})
+
+
+def test_an_outage_of_sixteen_wins_and_undos_keeps_every_events_words(broker, procs, tmp_path):
+    """Section 5: the board keeps the newest 16 events' words until they are sent. Sixteen
+    events made while the Wi-Fi is down, each alternately winning (the Troop Transport
+    destroyed) and undoing that win: once the Wi-Fi is back each reads as the laptop's
+    (the Empire wins / no side has won any more), with round, phase and `undone`; the
+    retained state has no winner, `decided` null and these sentences in `recent`."""
+    rec = Recorder(broker, "fleetref/%s/table-01/#" % EVENT, client_id="sixteen-reader")
+    procs.append(rec)
+    flash = tmp_path / "flash"
+    write_settings(broker, flash)
+    down = tmp_path / "wifi-down"
+    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
+    procs.append(board)
+    press_each(board, ("roll", "phase", "side", "dmg+"))
+    wait_until(lambda: any(e["seq"] == 3 for e in rec.of("/events")), 20, 0.1)
+    down.write_text("")
+    wait_until(lambda: rec.of("/status")[-1] == {"online": False}, 20, 0.1)
+    press_each(board, ("dmg+", "undo") * 8)
+    final = snap(board)
+    assert (final["seq"], final["winner"]) == (19, None)
+    os.remove(down)
+    wait_until(lambda: rec.of("/state") and rec.of("/state")[-1]["seq"] == 19, 30, 0.2)
+    once = first_by_seq(rec.of("/events"))
+    got, want = [], []
+    for seq in range(4, 20):
+        e = once[seq]
+        got.append((seq, e["text"], e["round"], e["phase"], e["undone"]))
+        if seq % 2 == 0:
+            want.append((seq, DESTROYED, 1, "movement", None))
+        else:
+            took = "Undo: took back event %d (Troop Transport is hit: 1 damage point marked)." % (
+                seq - 1
+            )
+            text = took + " No side has won any more, the game goes on."
+            want.append((seq, text, 1, "movement", seq - 1))
+    assert got == want
+    state = rec.of("/state")[-1]
+    assert (state["winner"], state["decided"]) == (None, None)
+    assert state["recent"] == [[s, once[s]["text"]] for s in range(15, 20)]
