@@ -470,3 +470,44 @@ def test_an_outage_of_sixteen_wins_and_undos_keeps_every_events_words(broker, pr
     state = rec.of("/state")[-1]
     assert (state["winner"], state["decided"]) == (None, None)
     assert state["recent"] == [[s, once[s]["text"]] for s in range(15, 20)]
+
+
+def test_a_game_started_and_replaced_in_one_outage_never_goes(broker, procs, tmp_path):
+    """Section 5: only the game being published is kept. Game A (one event published) goes
+    on while the Wi-Fi is down, is replaced by game B, which plays and is replaced by game
+    C within the same outage: A's every seq and final state reach the broker, then C's; B
+    (started and replaced within the outage) never does; each seq once per gid."""
+    rec = Recorder(broker, "fleetref/%s/table-01/#" % EVENT, client_id="abc-reader")
+    procs.append(rec)
+    flash = tmp_path / "flash"
+    write_settings(broker, flash)
+    down = tmp_path / "wifi-down"
+    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
+    procs.append(board)
+    lines = {"A": press_each(board, ("roll",))}
+    wait_until(lambda: any(e["seq"] == 1 for e in rec.of("/events")), 20, 0.1)
+    down.write_text("")
+    wait_until(lambda: rec.of("/status")[-1] == {"online": False}, 20, 0.1)
+    lines["A"] += press_each(board, ("phase", "dmg+"))
+    gids = {"A": snap(board)["gid"]}
+    for name, keys in (("B", ("roll", "phase")), ("C", ("roll",))):
+        board.send(json.dumps({"c": "load", "scenario": "hoth"}))
+        gids[name] = board.until(lambda m: isinstance(m, dict) and m.get("t") == "game")["gid"]
+        lines[name] = press_each(board, keys)
+    final = snap(board)
+    os.remove(down)
+    wait_until(lambda: any(s["gid"] == gids["C"] for s in rec.of("/state")), 30, 0.2)
+    time.sleep(4.0)  # the resend's 3 s, and more
+    stream = [(t.rsplit("/", 1)[1], m) for t, m in rec.msgs if not t.endswith("/status")]
+    order = [m["gid"] for _k, m in stream]
+    names = {v: k for k, v in gids.items()}
+    runs = [names[g] for i, g in enumerate(order) if i == 0 or order[i - 1] != g]
+    assert runs == ["A", "C"], runs
+    for name in ("A", "C"):
+        once = events_once(stream, gids[name])
+        assert [(s, e["hash"]) for s, e in sorted(once.items())] == [
+            (e["seq"], e["hash"]) for e in lines[name]
+        ]
+    last_a = [m for k, m in stream if k == "state" and m["gid"] == gids["A"]][-1]
+    assert last_a["seq"] == 3
+    assert rec.of("/state")[-1]["state_hash"] == final["state_hash"]
