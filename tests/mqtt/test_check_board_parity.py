@@ -2,67 +2,93 @@
 publishing its own game (the unix-port board, tests/support/boardmqtt.py) and a laptop
 (`fleetref sim` + `fleetref publish`) play the same decided game of Escape from Hoth (seed
 004: the Empire wins by destroying the Troop Transport, the Rebels by its exit by the far
-edge), and their retained states, the `decided` in them and the events' words must be equal
-value for value. Also a game replaced during a Wi-Fi outage (its every seq and final state
-before the new game's) and an undo of the winning event (no side has won any more)."""
+edge); their retained states, `decided` and the events' words must be equal value for
+value. Also games replaced during a Wi-Fi outage, an outage of wins and undos, and an undo
+of a win after a restart of the board."""
 
+import contextlib
 import itertools
 import json
 import os
 import queue
+import signal
 import subprocess
 import threading
 import time
 
 import pytest
 
+from support import ROOT
 from support.boardmqtt import is_ev, snap, start, write_settings
 from support.mqtt import EVENT, Broker, Recorder, need_mqtt, publisher, wait_until
-from support import ROOT
 from support.process import SimProcess
 from support.unixport import HARNESS, WIFI, UnixBoard, environment, micropython_unix
 from support.unixport import pico_w_profile
 
 # The game (committed dice on both, as a real board has; the initiative rolled with
-# physical dice so that both play the same rolls): an initiative roll taken back and rolled
-# again, the movement phase, the Star Destroyer's standard move (the Empire moves first),
-# the Rebels' side selected (the Troop Transport), a hit on it, its exit by the far edge (the
-# Rebels win, seq 7), that exit undone (no side has won, seq 8), a second hit (destroyed: the
-# Empire wins, seq 9). PAUSE: 2.5 s, so that each publisher sends a state for the moments
-# around the wins (states go at most once a second).
+# physical dice so that both play the same rolls): a roll taken back and rolled again, the
+# movement phase, the Star Destroyer's standard move (the Empire moves first), the Rebels'
+# side selected (the Troop Transport), a hit on it, its exit by the far edge (the Rebels
+# win, seq 7), that exit undone (no side has won, seq 8), a second hit (destroyed: the
+# Empire wins, seq 9). A pause (2.5 s) lets each publisher send a state around the wins
+# (states go at most once a second).
 PAUSE = "pause"
-GAME = (
-    "dice 10 2",
-    "undo",
-    "dice 16 14",
-    "phase",
-    "opt1",
-    "side",
-    "dmg+",
-    "alt4",
-    PAUSE,
-    "undo",
-    PAUSE,
-)
-GAME += ("dmg+",)
+GAME = ("dice 10 2", "undo", "dice 16 14")
+GAME += tuple("phase opt1 side dmg+ alt4 pause undo pause dmg+".split())
 NO_EVENT = ("side", PAUSE)
 LAST = sum(key not in NO_EVENT for key in GAME)
 REBELS_WIN, UNDONE, EMPIRE_WINS = 7, 8, 9
-# fields the docs let differ: who and when (section 1), and the laptop's own checks of the
-# dice it received, null from a board (section 5)
+# who and when (section 1); the laptop's own checks of the dice, null from a board (5)
 OWN = ("table", "t")
 DICE_CHECKS = ("restarts", "verified", "bad", "unchecked")
-
-
 DESTROYED = (
     "Troop Transport is hit: 1 damage point marked (now 2 of 2); "
     "Troop Transport is destroyed. The Empire wins."
 )
+EXIT = "Troop Transport leaves by the far edge"
+NO_WINNER = " No side has won any more, the game goes on."
 
 
 class Stopper:
     def __init__(self, stop):
         self.stop = stop
+
+
+@contextlib.contextmanager
+def own_broker(tmp_path_factory, name):
+    """A module's own broker: (broker, procs), procs stopped in reverse order at the end."""
+    need_mqtt()
+    broker = Broker(tmp_path_factory.mktemp(name) / "broker", tables=3)
+    procs = [Stopper(broker.stop)]
+    try:
+        yield broker, procs
+    finally:
+        for p in reversed(procs):
+            p.stop()
+
+
+def outage_board(broker, procs, folder, client_id, first, seq):
+    """A recorder of table-01's messages and the board (seeded dice), whose Wi-Fi stand-in
+    is down while ``folder``/wifi-down exists; ``first`` keys pressed, then the Wi-Fi taken
+    down once event ``seq`` was published and the will said the table offline: (recorder,
+    board, the file, the first keys' ``ev`` lines)."""
+    rec = Recorder(broker, "fleetref/%s/table-01/#" % EVENT, client_id=client_id)
+    procs.append(rec)
+    flash = folder / "flash"
+    write_settings(broker, flash)
+    down = folder / "wifi-down"
+    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
+    procs.append(board)
+    evs = press_each(board, first)
+    wait_until(lambda: any(e["seq"] == seq for e in rec.of("/events")), 20, 0.1)
+    down.write_text("")
+    wait_until(lambda: rec.of("/status")[-1] == {"online": False}, 20, 0.1)
+    return rec, board, down, evs
+
+
+def stream_of(rec):
+    """Events and states in the order received: [(kind, message)]."""
+    return [(t.rsplit("/", 1)[1], m) for t, m in rec.msgs if not t.endswith("/status")]
 
 
 def committed_board(flash, env=None):
@@ -91,11 +117,6 @@ def committed_board(flash, env=None):
     return board
 
 
-def sim_script(keys):
-    """``keys`` as a `fleetref sim --script` text (a pause as `wait 2500`)."""
-    return " ".join("wait 2500" if k == PAUSE else k for k in keys) + "\n"
-
-
 def play_keys(board, keys, pace=0.05):
     """Press ``keys`` over serial ``pace`` s apart (PAUSE waits 2.5 s); the ``ev`` lines."""
     evs, owed = [], 0
@@ -117,46 +138,39 @@ def play_keys(board, keys, pace=0.05):
     return evs
 
 
+def press_each(board, keys):
+    """Press ``keys`` one after another (keys of no event not awaited); their ``ev`` lines."""
+    return play_keys(board, keys, pace=0.0)
+
+
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory):
     """The game above played by the laptop (table-02) and by the board (table-01), recorded
     by one subscriber of the whole event: {"msgs": [(topic, payload)], "laptop": the sim's
     final snap (with `texts`), "board": the board's final snap, "evs": its ``ev`` lines}."""
-    need_mqtt()
-    tmp = tmp_path_factory.mktemp("parity")
-    broker = Broker(tmp / "broker", tables=3)
-    procs = [Stopper(broker.stop)]
-    try:
+    with own_broker(tmp_path_factory, "parity") as (broker, procs):
         rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id="parity-reader")
         procs.append(rec)
-        script = tmp / "keys.txt"
-        script.write_text(sim_script(GAME))
+        script = os.path.join(broker.dir, "keys.txt")
+        with open(script, "w") as f:
+            f.write(" ".join("wait 2500" if k == PAUSE else k for k in GAME) + "\n")
         sim = SimProcess(
             *("--headless", "--hold", "--wait-for-host", "--scenario", "hoth"),
-            *("--script", str(script), "--pace", "50"),
+            *("--script", script, "--pace", "50"),
         )
         procs.append(sim)
         procs.append(publisher(broker, sim.port, "table-02"))
         laptop = sim.final()
-        flash = tmp / "flash"
-        write_settings(broker, flash)
-        board = committed_board(flash)
+        write_settings(broker, os.path.join(broker.dir, "flash"))
+        board = committed_board(os.path.join(broker.dir, "flash"))
         procs.append(board)
         evs = play_keys(board, GAME)
         final = snap(board)
         for table in ("table-01", "table-02"):
             wait_until(lambda t=table: any(s["seq"] == LAST for s in rec.of(t + "/state")), 30)
         time.sleep(2.0)  # a state for a late acknowledgement, if one comes
-        yield {
-            "msgs": list(rec.msgs),
-            "laptop": laptop,
-            "board": final,
-            "evs": evs,
-            "serial": list(board.seen),
-        }
-    finally:
-        for p in reversed(procs):
-            p.stop()
+        msgs, serial = list(rec.msgs), list(board.seen)
+        yield {"msgs": msgs, "laptop": laptop, "board": final, "evs": evs, "serial": serial}
 
 
 def of(pair, table, kind):
@@ -222,12 +236,10 @@ def test_the_decided_games_states_are_the_laptops_value_for_value(pair):
     final = last_state_at(pair, "table-01", EMPIRE_WINS)
     assert final["gid"] == serial_line(pair, "game")["gid"]
     assert final["initiative_history"] == [[1, 10, 2], [1, 16, 14]]
-    transport = final["ships"][4]
-    assert (transport["name"], transport["status"], transport["state"]) == (
+    assert [final["ships"][4][k] for k in ("name", "status", "state")] == [
         "Troop Transport",
-        "destroyed",
-        "destroyed",
-    )
+        *("destroyed", "destroyed"),
+    ]
 
 
 @pytest.mark.xfail(
@@ -265,7 +277,7 @@ def test_each_event_reads_as_the_laptops(pair):
         keys = ("ev", "text", "undone") + (("round", "phase") if seq > 1 else ())
         diffs += [(seq, k, b.get(k), lap.get(k)) for k in keys if b.get(k) != lap.get(k)]
     assert not diffs, diffs
-    assert board[REBELS_WIN]["text"] == "Troop Transport leaves by the far edge: the Rebels win."
+    assert board[REBELS_WIN]["text"] == EXIT + ": the Rebels win."
     assert board[EMPIRE_WINS]["text"] == DESTROYED
 
 
@@ -305,11 +317,6 @@ def test_each_state_comes_after_its_events_and_is_acknowledged(pair):
     assert final["board_hash"] == final["state_hash"] == pair["board"]["state_hash"]
 
 
-def press_each(board, keys):
-    """Press ``keys`` one after another (keys of no event not awaited); their ``ev`` lines."""
-    return play_keys(board, keys, pace=0.0)
-
-
 @pytest.fixture(scope="module")
 def replaced(tmp_path_factory):
     """Section 5, a game replaced during an outage: the board rolls the initiative (seq 1,
@@ -319,22 +326,9 @@ def replaced(tmp_path_factory):
     game's at those seqs), then the Wi-Fi comes back. {"stream": [(kind, message)] of
     table-01's events and states in the order received, "old"/"new": the board's snaps,
     "evs"/"news": its ``ev`` lines of each game}."""
-    need_mqtt()
-    tmp = tmp_path_factory.mktemp("replaced")
-    broker = Broker(tmp / "broker", tables=3)
-    procs = [Stopper(broker.stop)]
-    try:
-        rec = Recorder(broker, "fleetref/%s/table-01/#" % EVENT, client_id="replace-reader")
-        procs.append(rec)
-        flash = tmp / "flash"
-        write_settings(broker, flash)
-        down = tmp / "wifi-down"
-        board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
-        procs.append(board)
-        evs = press_each(board, ("roll",))
-        wait_until(lambda: any(e["seq"] == 1 for e in rec.of("/events")), 20, 0.1)
-        down.write_text("")
-        wait_until(lambda: rec.of("/status")[-1] == {"online": False}, 20, 0.1)
+    with own_broker(tmp_path_factory, "replaced") as (broker, procs):
+        folder = tmp_path_factory.mktemp("replaced-board")
+        rec, board, down, evs = outage_board(broker, procs, folder, "replace-reader", ("roll",), 1)
         evs += press_each(board, ("phase", "side", "dmg+", "dmg+"))
         old = snap(board)
         assert (old["seq"], old["winner"]) == (4, 0)
@@ -346,11 +340,7 @@ def replaced(tmp_path_factory):
         os.remove(down)
         wait_until(lambda: any(s["gid"] == new["gid"] for s in rec.of("/state")), 30, 0.2)
         time.sleep(4.0)  # the resend's 3 s, and more: a late repeat would show
-        stream = [(t.rsplit("/", 1)[1], m) for t, m in rec.msgs if not t.endswith("/status")]
-        yield {"stream": stream, "old": old, "new": new, "evs": evs, "news": news}
-    finally:
-        for p in reversed(procs):
-            p.stop()
+        yield {"stream": stream_of(rec), "old": old, "new": new, "evs": evs, "news": news}
 
 
 def split_at_new_game(replaced):
@@ -437,17 +427,8 @@ def test_an_outage_of_sixteen_wins_and_undos_keeps_every_events_words(broker, pr
     destroyed) and undoing that win: once the Wi-Fi is back each reads as the laptop's
     (the Empire wins / no side has won any more), with round, phase and `undone`; the
     retained state has no winner, `decided` null and these sentences in `recent`."""
-    rec = Recorder(broker, "fleetref/%s/table-01/#" % EVENT, client_id="sixteen-reader")
-    procs.append(rec)
-    flash = tmp_path / "flash"
-    write_settings(broker, flash)
-    down = tmp_path / "wifi-down"
-    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
-    procs.append(board)
-    press_each(board, ("roll", "phase", "side", "dmg+"))
-    wait_until(lambda: any(e["seq"] == 3 for e in rec.of("/events")), 20, 0.1)
-    down.write_text("")
-    wait_until(lambda: rec.of("/status")[-1] == {"online": False}, 20, 0.1)
+    first = ("roll", "phase", "side", "dmg+")
+    rec, board, down, _evs = outage_board(broker, procs, tmp_path, "sixteen-reader", first, 3)
     press_each(board, ("dmg+", "undo") * 8)
     final = snap(board)
     assert (final["seq"], final["winner"]) == (19, None)
@@ -461,11 +442,8 @@ def test_an_outage_of_sixteen_wins_and_undos_keeps_every_events_words(broker, pr
         if seq % 2 == 0:
             want.append((seq, DESTROYED, 1, "movement", None))
         else:
-            took = "Undo: took back event %d (Troop Transport is hit: 1 damage point marked)." % (
-                seq - 1
-            )
-            text = took + " No side has won any more, the game goes on."
-            want.append((seq, text, 1, "movement", seq - 1))
+            took = "Undo: took back event %d (Troop Transport is hit: 1 damage point marked)."
+            want.append((seq, took % (seq - 1) + NO_WINNER, 1, "movement", seq - 1))
     assert got == want
     state = rec.of("/state")[-1]
     assert (state["winner"], state["decided"]) == (None, None)
@@ -477,17 +455,8 @@ def test_a_game_started_and_replaced_in_one_outage_never_goes(broker, procs, tmp
     on while the Wi-Fi is down, is replaced by game B, which plays and is replaced by game
     C within the same outage: A's every seq and final state reach the broker, then C's; B
     (started and replaced within the outage) never does; each seq once per gid."""
-    rec = Recorder(broker, "fleetref/%s/table-01/#" % EVENT, client_id="abc-reader")
-    procs.append(rec)
-    flash = tmp_path / "flash"
-    write_settings(broker, flash)
-    down = tmp_path / "wifi-down"
-    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
-    procs.append(board)
-    lines = {"A": press_each(board, ("roll",))}
-    wait_until(lambda: any(e["seq"] == 1 for e in rec.of("/events")), 20, 0.1)
-    down.write_text("")
-    wait_until(lambda: rec.of("/status")[-1] == {"online": False}, 20, 0.1)
+    rec, board, down, first = outage_board(broker, procs, tmp_path, "abc-reader", ("roll",), 1)
+    lines = {"A": first}
     lines["A"] += press_each(board, ("phase", "dmg+"))
     gids = {"A": snap(board)["gid"]}
     for name, keys in (("B", ("roll", "phase")), ("C", ("roll",))):
@@ -498,7 +467,7 @@ def test_a_game_started_and_replaced_in_one_outage_never_goes(broker, procs, tmp
     os.remove(down)
     wait_until(lambda: any(s["gid"] == gids["C"] for s in rec.of("/state")), 30, 0.2)
     time.sleep(4.0)  # the resend's 3 s, and more
-    stream = [(t.rsplit("/", 1)[1], m) for t, m in rec.msgs if not t.endswith("/status")]
+    stream = stream_of(rec)
     order = [m["gid"] for _k, m in stream]
     names = {v: k for k, v in gids.items()}
     runs = [names[g] for i, g in enumerate(order) if i == 0 or order[i - 1] != g]
@@ -511,3 +480,67 @@ def test_a_game_started_and_replaced_in_one_outage_never_goes(broker, procs, tmp
     last_a = [m for k, m in stream if k == "state" and m["gid"] == gids["A"]][-1]
     assert last_a["seq"] == 3
     assert rec.of("/state")[-1]["state_hash"] == final["state_hash"]
+
+
+@pytest.fixture(scope="module")
+def restarted(tmp_path_factory):
+    """A won game (the Transport's exit, seq 5), the board killed and started again on its
+    flash, then the win undone (seq 6): {"states": table-01's states in order, "events":
+    {seq: first event}, "killed": how many states came before the restart}."""
+    with own_broker(tmp_path_factory, "restarted") as (broker, procs):
+        rec = Recorder(broker, "fleetref/%s/table-01/#" % EVENT, client_id="restart-reader")
+        procs.append(rec)
+        flash = os.path.join(broker.dir, "flash")
+        write_settings(broker, flash)
+        board = start(flash)
+        procs.append(board)
+        press_each(board, ("roll", "phase", "opt1", "side", "dmg+", "alt4"))
+        wait_until(lambda: rec.of("/state") and rec.of("/state")[-1]["seq"] == 5, 20, 0.1)
+        time.sleep(1.5)
+        board.proc.send_signal(signal.SIGKILL)
+        board.proc.wait(10)
+        killed = len(rec.of("/state"))
+        board = start(flash)
+        procs.append(board)
+        wait_until(lambda: len(rec.of("/state")) > killed, 20, 0.1)
+        press_each(board, ("undo",))
+        wait_until(lambda: rec.of("/state")[-1]["seq"] == 6, 20, 0.1)
+        time.sleep(1.5)
+        events = first_by_seq(rec.of("/events"))
+        yield {"states": rec.of("/state"), "events": events, "killed": killed}
+
+
+def test_after_a_restart_the_undo_of_the_win_clears_it(restarted):
+    """Section 5: after a restart of the board a win decided before it has `decided` null
+    (the docs say so) but is still the `winner`; the undo of that win leaves `winner` and
+    `decided` null, and names what it undid."""
+    states = restarted["states"]
+    assert states[restarted["killed"] - 1]["decided"]["text"] == EXIT + ": the Rebels win."
+    back = states[restarted["killed"]]
+    assert (back["seq"], back["winner"], back["decided"]) == (5, 1, None)
+    assert (states[-1]["winner"], states[-1]["decided"]) == (None, None)
+    assert restarted["events"][6]["undone"] == 5
+
+
+@pytest.mark.xfail(
+    strict=True, reason="after a board restart, undoing the win does not say no side has won"
+)
+def test_after_a_restart_the_undo_of_the_win_says_no_side_has_won(restarted):
+    """Section 5: an event's text says 'the side that wins or no longer wins', as the
+    laptop's replica says it; the board knows the Rebels had won (its restarted state's
+    `winner`), so the undo must say no side has won any more, as the laptop's does."""
+    text = restarted["events"][6]["text"]
+    assert text == "Undo: took back event 5 (%s)." % EXIT + NO_WINNER, text
+
+
+@pytest.mark.xfail(
+    strict=True, reason="after a board restart the state's recent reads as older events"
+)
+def test_after_a_restart_the_states_recent_keeps_its_words(restarted):
+    """Sections 1 and 5: `recent` holds the newest five events' sentences, as the laptop's
+    (whose replica follows the board through its restart keeps them). The docs admit only
+    `initiative_history` and `decided` losing what came before a restart; the state the
+    board publishes again at seq 5 must say what the one before the restart said."""
+    states = restarted["states"]
+    before, back = states[restarted["killed"] - 1], states[restarted["killed"]]
+    assert back["recent"] == before["recent"]
