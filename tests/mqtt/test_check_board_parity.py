@@ -6,24 +6,20 @@ edge); their retained states, `decided` and the events' words must be equal valu
 value. Also games replaced during a Wi-Fi outage, an outage of wins and undos, and an undo
 of a win after a restart of the board."""
 
-import contextlib
 import itertools
 import json
 import os
-import queue
 import signal
-import subprocess
-import threading
 import time
 
 import pytest
 
-from support import ROOT
-from support.boardmqtt import is_ev, snap, start, write_settings
-from support.mqtt import EVENT, Broker, Recorder, need_mqtt, publisher, wait_until
+from support.boardmqtt import snap, start, write_settings
+from support.boardplay import PAUSE, committed_board, differences, events_once
+from support.boardplay import first_by_seq, outage_board, own_broker, play_keys, press_each
+from support.boardplay import NO_EVENT, stream_of
+from support.mqtt import EVENT, Recorder, publisher, wait_until
 from support.process import SimProcess
-from support.unixport import HARNESS, WIFI, UnixBoard, environment, micropython_unix
-from support.unixport import pico_w_profile
 
 # The game (committed dice on both, as a real board has; the initiative rolled with
 # physical dice so that both play the same rolls): a roll taken back and rolled again, the
@@ -32,10 +28,8 @@ from support.unixport import pico_w_profile
 # win, seq 7), that exit undone (no side has won, seq 8), a second hit (destroyed: the
 # Empire wins, seq 9). A pause (2.5 s) lets each publisher send a state around the wins
 # (states go at most once a second).
-PAUSE = "pause"
 GAME = ("dice 10 2", "undo", "dice 16 14")
 GAME += tuple("phase opt1 side dmg+ alt4 pause undo pause dmg+".split())
-NO_EVENT = ("side", PAUSE)
 LAST = sum(key not in NO_EVENT for key in GAME)
 REBELS_WIN, UNDONE, EMPIRE_WINS = 7, 8, 9
 # who and when (section 1); the laptop's own checks of the dice, null from a board (5)
@@ -47,100 +41,6 @@ DESTROYED = (
 )
 EXIT = "Troop Transport leaves by the far edge"
 NO_WINNER = " No side has won any more, the game goes on."
-
-
-class Stopper:
-    def __init__(self, stop):
-        self.stop = stop
-
-
-@contextlib.contextmanager
-def own_broker(tmp_path_factory, name):
-    """A module's own broker: (broker, procs), procs stopped in reverse order at the end."""
-    need_mqtt()
-    broker = Broker(tmp_path_factory.mktemp(name) / "broker", tables=3)
-    procs = [Stopper(broker.stop)]
-    try:
-        yield broker, procs
-    finally:
-        for p in reversed(procs):
-            p.stop()
-
-
-def outage_board(broker, procs, folder, client_id, first, seq):
-    """A recorder of table-01's messages and the board (seeded dice), whose Wi-Fi stand-in
-    is down while ``folder``/wifi-down exists; ``first`` keys pressed, then the Wi-Fi taken
-    down once event ``seq`` was published and the will said the table offline: (recorder,
-    board, the file, the first keys' ``ev`` lines)."""
-    rec = Recorder(broker, "fleetref/%s/table-01/#" % EVENT, client_id=client_id)
-    procs.append(rec)
-    flash = folder / "flash"
-    write_settings(broker, flash)
-    down = folder / "wifi-down"
-    board = start(flash, env={"FLEETREF_WIFI_DOWN": str(down)})
-    procs.append(board)
-    evs = press_each(board, first)
-    wait_until(lambda: any(e["seq"] == seq for e in rec.of("/events")), 20, 0.1)
-    down.write_text("")
-    wait_until(lambda: rec.of("/status")[-1] == {"online": False}, 20, 0.1)
-    return rec, board, down, evs
-
-
-def stream_of(rec):
-    """Events and states in the order received: [(kind, message)]."""
-    return [(t.rsplit("/", 1)[1], m) for t, m in rec.msgs if not t.endswith("/status")]
-
-
-def committed_board(flash, env=None):
-    """The board of boardmqtt.start with committed dice (a real board's: a secret drawn at
-    start, revealed when a side has won) instead of seeded test dice, once it said hello.
-    UnixBoard always passes a seed, so its process is started here the same way without."""
-    board = UnixBoard.__new__(UnixBoard)
-    board.state_dir = str(flash)
-    os.makedirs(board.state_dir, exist_ok=True)
-    with open(os.path.join(board.state_dir, "wifi.json"), "w") as f:
-        json.dump(WIFI, f)
-    path = os.path.join(board.state_dir, "board.json")
-    with open(path, "w") as f:
-        json.dump(pico_w_profile(services=["mqtt"]), f)
-    board.proc = subprocess.Popen(
-        [micropython_unix(), HARNESS, path, board.state_dir],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=ROOT,
-        env=environment(env),
-    )
-    board.lines, board.seen = queue.Queue(), []
-    threading.Thread(target=board._read, daemon=True).start()
-    board.until(lambda m: isinstance(m, dict) and m.get("t") == "hello")
-    return board
-
-
-def play_keys(board, keys, pace=0.05):
-    """Press ``keys`` over serial ``pace`` s apart (PAUSE waits 2.5 s); the ``ev`` lines."""
-    evs, owed = [], 0
-    for key in keys:
-        if key == PAUSE:
-            while owed:
-                evs.append(board.until(is_ev, 20))
-                owed -= 1
-            time.sleep(2.5)
-            continue
-        if key.startswith("dice "):
-            command = {"c": "roll", "values": [int(v) for v in key.split()[1:]]}
-        else:
-            command = {"c": "key", "key": key}
-        board.send(json.dumps(command))
-        owed += key not in NO_EVENT
-        time.sleep(pace)
-    evs += [board.until(is_ev, 20) for _ in range(owed)]
-    return evs
-
-
-def press_each(board, keys):
-    """Press ``keys`` one after another (keys of no event not awaited); their ``ev`` lines."""
-    return play_keys(board, keys, pace=0.0)
 
 
 @pytest.fixture(scope="module")
@@ -177,42 +77,11 @@ def of(pair, table, kind):
     return [d for t, d in pair["msgs"] if t == "fleetref/%s/%s/%s" % (EVENT, table, kind)]
 
 
-def first_by_seq(msgs):
-    """{seq: the first message of that seq}."""
-    out = {}
-    for m in msgs:
-        out.setdefault(m["seq"], m)
-    return out
-
-
 def last_state_at(pair, table, seq):
     """The last retained state the table published at ``seq``."""
     found = [s for s in of(pair, table, "state") if s["seq"] == seq]
     assert found, (table, seq, [s["seq"] for s in of(pair, table, "state")])
     return found[-1]
-
-
-def differences(board, laptop, path="", skip=()):
-    """[(path, board's value, laptop's)] for every value that differs, nested dicts and
-    lists walked; keys in ``skip`` left out at the top level."""
-    if isinstance(board, dict) and isinstance(laptop, dict):
-        out = []
-        for key in sorted(set(board) | set(laptop)):
-            if key in skip:
-                continue
-            if key not in board or key not in laptop:
-                out.append(
-                    (path + "." + key, board.get(key, "<absent>"), laptop.get(key, "<absent>"))
-                )
-            else:
-                out += differences(board[key], laptop[key], path + "." + key)
-        return out
-    if isinstance(board, list) and isinstance(laptop, list) and len(board) == len(laptop):
-        out = []
-        for i, (b, lap) in enumerate(zip(board, laptop)):
-            out += differences(b, lap, "%s[%d]" % (path, i))
-        return out
-    return [] if board == laptop else [(path, board, laptop)]
 
 
 def serial_line(pair, kind):
@@ -348,15 +217,6 @@ def split_at_new_game(replaced):
     stream, gid = replaced["stream"], replaced["new"]["gid"]
     first = next(i for i, (_k, m) in enumerate(stream) if m["gid"] == gid)
     return stream[:first], stream[first:]
-
-
-def events_once(stream, gid):
-    """{seq: event} of ``gid`` after dropping repeats; a repeat must be the same event."""
-    once = {}
-    for kind, e in stream:
-        if kind == "events" and e["gid"] == gid:
-            assert once.setdefault(e["seq"], e) == dict(e, t=once[e["seq"]]["t"]), e
-    return once
 
 
 def test_a_replaced_game_goes_out_whole_before_the_new_one(replaced):
