@@ -43,17 +43,17 @@ EXIT = "Troop Transport leaves by the far edge"
 NO_WINNER = " No side has won any more, the game goes on."
 
 
-@pytest.fixture(scope="module")
-def pair(tmp_path_factory):
-    """The game above played by the laptop (table-02) and by the board (table-01), recorded
-    by one subscriber of the whole event: {"msgs": [(topic, payload)], "laptop": the sim's
-    final snap (with `texts`), "board": the board's final snap, "evs": its ``ev`` lines}."""
-    with own_broker(tmp_path_factory, "parity") as (broker, procs):
-        rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id="parity-reader")
+def play_both(tmp_path_factory, name, game):
+    """``game`` played by the laptop (table-02) and by the board (table-01), recorded by one
+    subscriber of the whole event: {"msgs": [(topic, payload)], "laptop": the sim's final
+    snap, "board": the board's final snap, "evs": its ``ev`` lines, "serial": its lines}."""
+    last = sum(key not in NO_EVENT for key in game)
+    with own_broker(tmp_path_factory, name) as (broker, procs):
+        rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id=name + "-reader")
         procs.append(rec)
         script = os.path.join(broker.dir, "keys.txt")
         with open(script, "w") as f:
-            f.write(" ".join("wait 2500" if k == PAUSE else k for k in GAME) + "\n")
+            f.write(" ".join("wait 2500" if k == PAUSE else k for k in game) + "\n")
         sim = SimProcess(
             *("--headless", "--hold", "--wait-for-host", "--scenario", "hoth"),
             *("--script", script, "--pace", "50"),
@@ -64,13 +64,19 @@ def pair(tmp_path_factory):
         write_settings(broker, os.path.join(broker.dir, "flash"))
         board = committed_board(os.path.join(broker.dir, "flash"))
         procs.append(board)
-        evs = play_keys(board, GAME)
+        evs = play_keys(board, game)
         final = snap(board)
         for table in ("table-01", "table-02"):
-            wait_until(lambda t=table: any(s["seq"] == LAST for s in rec.of(t + "/state")), 30)
+            wait_until(lambda t=table: any(s["seq"] == last for s in rec.of(t + "/state")), 30)
         time.sleep(2.0)  # a state for a late acknowledgement, if one comes
         msgs, serial = list(rec.msgs), list(board.seen)
         yield {"msgs": msgs, "laptop": laptop, "board": final, "evs": evs, "serial": serial}
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    """The game above, played by the laptop and by the board (play_both)."""
+    yield from play_both(tmp_path_factory, "parity", GAME)
 
 
 def of(pair, table, kind):
@@ -428,3 +434,44 @@ def test_after_a_restart_the_states_recent_keeps_its_words(restarted):
     states = restarted["states"]
     before, back = states[restarted["killed"] - 1], states[restarted["killed"]]
     assert back["recent"] == before["recent"]
+
+
+# Hits that land when the phase ends (seed 004's capital weapons phase): every ship moves,
+# two hits on the Troop Transport are marked pending in the capital weapons phase (seq 8,
+# 9), the next phase lands them (seq 10: destroyed, the Empire wins, in round 1 though the
+# phase event starts round 2), then that phase is undone (seq 11).
+LANDING = ("dice 10 2",) + tuple(
+    "phase opt1 side opt1 sel+ opt1 sel+ opt1 phase sel- sel- dmg+ dmg+ phase pause undo".split()
+)
+LANDS, UNLANDS = 10, 11
+
+
+@pytest.fixture(scope="module")
+def landing(tmp_path_factory):
+    yield from play_both(tmp_path_factory, "landing", LANDING)
+
+
+def test_hits_landing_at_the_phases_end_decide_as_the_laptops(landing):
+    """Section 5: an event's text says what it decided 'beyond itself ... a ship destroyed
+    when a phase's pending hits land, ... the side that wins or no longer wins', as the
+    laptop's; `decided` names the round the deciding event was played in. Every event
+    reads as the laptop's; the states at the landing and after its undo equal the laptop's
+    value for value (but who, when, gid, acked_seq and dice)."""
+    board = first_by_seq(of(landing, "table-01", "events"))
+    laptop = first_by_seq(of(landing, "table-02", "events"))
+    keys = ("ev", "hash", "text", "round", "phase", "undone")
+    diffs = [
+        (seq, k, board[seq].get(k), laptop[seq].get(k))
+        for seq in range(2, UNLANDS + 1)
+        for k in keys
+        if board[seq].get(k) != laptop[seq].get(k)
+    ]
+    assert not diffs, diffs
+    assert board[LANDS]["text"].endswith("Troop Transport is destroyed: the Empire wins.")
+    assert NO_WINNER.strip() in board[UNLANDS]["text"], board[UNLANDS]["text"]
+    skip = OWN + ("gid", "acked_seq", "dice")
+    for seq in (LANDS, UNLANDS):
+        b, lap = last_state_at(landing, "table-01", seq), last_state_at(landing, "table-02", seq)
+        assert not differences(b, lap, skip=skip), (seq, differences(b, lap, skip=skip))
+    won = last_state_at(landing, "table-01", LANDS)["decided"]
+    assert won == {"seq": LANDS, "round": 1, "text": board[LANDS]["text"]}
