@@ -15,11 +15,11 @@ import time
 import pytest
 
 from support.boardmqtt import snap, start, write_settings
-from support.boardplay import PAUSE, committed_board, differences, events_once
-from support.boardplay import first_by_seq, outage_board, own_broker, play_keys, press_each
-from support.boardplay import NO_EVENT, stream_of
-from support.mqtt import EVENT, Recorder, publisher, wait_until
-from support.process import SimProcess
+from support.boardplay import committed_board, differences, events_once
+from support.boardplay import first_by_seq, last_state, load_hoth, outage_board, own_broker
+from support.boardplay import press_each, sent_once
+from support.boardplay import NO_EVENT, last_state_at, of, play_both, stream_of
+from support.mqtt import EVENT, Recorder, wait_until
 
 # The game (committed dice on both, as a real board has; the initiative rolled with
 # physical dice so that both play the same rolls): a roll taken back and rolled again, the
@@ -43,51 +43,10 @@ EXIT = "Troop Transport leaves by the far edge"
 NO_WINNER = " No side has won any more, the game goes on."
 
 
-def play_both(tmp_path_factory, name, game):
-    """``game`` played by the laptop (table-02) and by the board (table-01), recorded by one
-    subscriber of the whole event: {"msgs": [(topic, payload)], "laptop": the sim's final
-    snap, "board": the board's final snap, "evs": its ``ev`` lines, "serial": its lines}."""
-    last = sum(key not in NO_EVENT for key in game)
-    with own_broker(tmp_path_factory, name) as (broker, procs):
-        rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id=name + "-reader")
-        procs.append(rec)
-        script = os.path.join(broker.dir, "keys.txt")
-        with open(script, "w") as f:
-            f.write(" ".join("wait 2500" if k == PAUSE else k for k in game) + "\n")
-        sim = SimProcess(
-            *("--headless", "--hold", "--wait-for-host", "--scenario", "hoth"),
-            *("--script", script, "--pace", "50"),
-        )
-        procs.append(sim)
-        procs.append(publisher(broker, sim.port, "table-02"))
-        laptop = sim.final()
-        write_settings(broker, os.path.join(broker.dir, "flash"))
-        board = committed_board(os.path.join(broker.dir, "flash"))
-        procs.append(board)
-        evs = play_keys(board, game)
-        final = snap(board)
-        for table in ("table-01", "table-02"):
-            wait_until(lambda t=table: any(s["seq"] == last for s in rec.of(t + "/state")), 30)
-        time.sleep(2.0)  # a state for a late acknowledgement, if one comes
-        msgs, serial = list(rec.msgs), list(board.seen)
-        yield {"msgs": msgs, "laptop": laptop, "board": final, "evs": evs, "serial": serial}
-
-
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory):
     """The game above, played by the laptop and by the board (play_both)."""
     yield from play_both(tmp_path_factory, "parity", GAME)
-
-
-def of(pair, table, kind):
-    return [d for t, d in pair["msgs"] if t == "fleetref/%s/%s/%s" % (EVENT, table, kind)]
-
-
-def last_state_at(pair, table, seq):
-    """The last retained state the table published at ``seq``."""
-    found = [s for s in of(pair, table, "state") if s["seq"] == seq]
-    assert found, (table, seq, [s["seq"] for s in of(pair, table, "state")])
-    return found[-1]
 
 
 def serial_line(pair, kind):
@@ -231,8 +190,7 @@ def replaced(tmp_path_factory):
         evs += press_each(board, ("phase", "side", "dmg+", "dmg+"))
         old = snap(board)
         assert (old["seq"], old["winner"]) == (4, 0)
-        board.send(json.dumps({"c": "load", "scenario": "hoth"}))
-        board.until(lambda m: isinstance(m, dict) and m.get("t") == "game")
+        load_hoth(board)
         news = press_each(board, ("roll", "undo", "roll"))
         new = snap(board)
         assert new["gid"] != old["gid"] and new["seq"] == 3
@@ -268,7 +226,7 @@ def test_a_replaced_game_goes_out_whole_before_the_new_one(replaced):
     last_old = [m for k, m in before if k == "state"][-1]
     assert (last_old["seq"], last_old["state_hash"]) == (4, old["state_hash"])
     assert last_old["winner"] == 0
-    last = [m for k, m in after if k == "state"][-1]
+    last = last_state(after, new["gid"])
     assert (last["gid"], last["seq"], last["state_hash"]) == (new["gid"], 3, new["state_hash"])
 
 
@@ -302,10 +260,10 @@ def test_the_replaced_games_final_state_keeps_decided(replaced):
     has the Empire's win decided by seq 4 in round 1 and its one roll; the new game's state
     its own two rolls (the undone one kept, as the laptop keeps it)."""
     before, after = split_at_new_game(replaced)
-    last_old = [m for k, m in before if k == "state"][-1]
+    last_old = last_state(before, replaced["old"]["gid"])
     text = events_once(before, replaced["old"]["gid"])[4]["text"]
     rolls = [e["ev"][1:3] for e in replaced["news"] if e["ev"][0] == 1]
-    last_new = [m for k, m in after if k == "state"][-1]
+    last_new = last_state(after, replaced["new"]["gid"])
     assert last_new["initiative_history"] == [[1, *r] for r in rolls]
     got = (last_old["initiative_history"], last_old["decided"])
     assert got == ([[1, 10, 2]], {"seq": 4, "round": 1, "text": text})
@@ -346,12 +304,10 @@ def test_a_game_started_and_replaced_in_one_outage_never_goes(broker, procs, tmp
     C within the same outage: A's every seq and final state reach the broker, then C's; B
     (started and replaced within the outage) never does; each seq once per gid."""
     rec, board, down, first = outage_board(broker, procs, tmp_path, "abc-reader", ("roll",), 1)
-    lines = {"A": first}
-    lines["A"] += press_each(board, ("phase", "dmg+"))
+    lines = {"A": first + press_each(board, ("phase", "dmg+"))}
     gids = {"A": snap(board)["gid"]}
     for name, keys in (("B", ("roll", "phase")), ("C", ("roll",))):
-        board.send(json.dumps({"c": "load", "scenario": "hoth"}))
-        gids[name] = board.until(lambda m: isinstance(m, dict) and m.get("t") == "game")["gid"]
+        gids[name] = load_hoth(board)
         lines[name] = press_each(board, keys)
     final = snap(board)
     os.remove(down)
@@ -363,12 +319,8 @@ def test_a_game_started_and_replaced_in_one_outage_never_goes(broker, procs, tmp
     runs = [names[g] for i, g in enumerate(order) if i == 0 or order[i - 1] != g]
     assert runs == ["A", "C"], runs
     for name in ("A", "C"):
-        once = events_once(stream, gids[name])
-        assert [(s, e["hash"]) for s, e in sorted(once.items())] == [
-            (e["seq"], e["hash"]) for e in lines[name]
-        ]
-    last_a = [m for k, m in stream if k == "state" and m["gid"] == gids["A"]][-1]
-    assert last_a["seq"] == 3
+        assert sent_once(stream, gids[name]) == [(e["seq"], e["hash"]) for e in lines[name]]
+    assert last_state(stream, gids["A"])["seq"] == 3
     assert rec.of("/state")[-1]["state_hash"] == final["state_hash"]
 
 

@@ -13,8 +13,9 @@ import threading
 import time
 
 from support import ROOT
-from support.boardmqtt import is_ev, start, write_settings
-from support.mqtt import EVENT, Broker, Recorder, need_mqtt, wait_until
+from support.boardmqtt import is_ev, snap, start, write_settings
+from support.mqtt import EVENT, Broker, Recorder, need_mqtt, publisher, wait_until
+from support.process import SimProcess
 from support.unixport import HARNESS, WIFI, UnixBoard, environment, micropython_unix
 from support.unixport import pico_w_profile
 
@@ -154,3 +155,60 @@ def events_once(stream, gid):
         if kind == "events" and e["gid"] == gid:
             assert once.setdefault(e["seq"], e) == dict(e, t=once[e["seq"]]["t"]), e
     return once
+
+
+def play_both(tmp_path_factory, name, game):
+    """``game`` played by the laptop (table-02) and by the board (table-01), recorded by one
+    subscriber of the whole event: {"msgs": [(topic, payload)], "laptop": the sim's final
+    snap, "board": the board's final snap, "evs": its ``ev`` lines, "serial": its lines}."""
+    last = sum(key not in NO_EVENT for key in game)
+    with own_broker(tmp_path_factory, name) as (broker, procs):
+        rec = Recorder(broker, "fleetref/%s/#" % EVENT, client_id=name + "-reader")
+        procs.append(rec)
+        script = os.path.join(broker.dir, "keys.txt")
+        with open(script, "w") as f:
+            f.write(" ".join("wait 2500" if k == PAUSE else k for k in game) + "\n")
+        sim = SimProcess(
+            *("--headless", "--hold", "--wait-for-host", "--scenario", "hoth"),
+            *("--script", script, "--pace", "50"),
+        )
+        procs.append(sim)
+        procs.append(publisher(broker, sim.port, "table-02"))
+        laptop = sim.final()
+        write_settings(broker, os.path.join(broker.dir, "flash"))
+        board = committed_board(os.path.join(broker.dir, "flash"))
+        procs.append(board)
+        evs = play_keys(board, game)
+        final = snap(board)
+        for table in ("table-01", "table-02"):
+            wait_until(lambda t=table: any(s["seq"] == last for s in rec.of(t + "/state")), 30)
+        time.sleep(2.0)  # a state for a late acknowledgement, if one comes
+        msgs, serial = list(rec.msgs), list(board.seen)
+        yield {"msgs": msgs, "laptop": laptop, "board": final, "evs": evs, "serial": serial}
+
+
+def of(pair, table, kind):
+    return [d for t, d in pair["msgs"] if t == "fleetref/%s/%s/%s" % (EVENT, table, kind)]
+
+
+def last_state_at(pair, table, seq):
+    """The last retained state the table published at ``seq``."""
+    found = [s for s in of(pair, table, "state") if s["seq"] == seq]
+    assert found, (table, seq, [s["seq"] for s in of(pair, table, "state")])
+    return found[-1]
+
+
+def sent_once(stream, gid):
+    """[(seq, hash)] of ``gid``'s events in ``stream`` after dropping repeats (events_once)."""
+    return [(seq, e["hash"]) for seq, e in sorted(events_once(stream, gid).items())]
+
+
+def last_state(stream, gid):
+    """The last state of ``gid`` in ``stream`` ([(kind, message)])."""
+    return [m for k, m in stream if k == "state" and m["gid"] == gid][-1]
+
+
+def load_hoth(board):
+    """Load Escape from Hoth over serial (a new game); its gid."""
+    board.send(json.dumps({"c": "load", "scenario": "hoth"}))
+    return board.until(lambda m: isinstance(m, dict) and m.get("t") == "game")["gid"]
