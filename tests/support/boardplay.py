@@ -178,6 +178,8 @@ def play_both(tmp_path_factory, name, game):
         write_settings(broker, os.path.join(broker.dir, "flash"))
         board = committed_board(os.path.join(broker.dir, "flash"))
         procs.append(board)
+        online = lambda: any(m.get("online") for m in rec.of("table-01/status"))  # noqa: E731
+        wait_until(online, 30, 0.1)  # so that a state goes for the moments around a win
         evs = play_keys(board, game)
         final = snap(board)
         for table in ("table-01", "table-02"):
