@@ -7,7 +7,6 @@ value. Also games replaced during a Wi-Fi outage, an outage of wins and undos, a
 of a win after a restart of the board."""
 
 import itertools
-import json
 import os
 import signal
 import time
@@ -15,10 +14,11 @@ import time
 import pytest
 
 from support.boardmqtt import snap, start, write_settings
-from support.boardplay import committed_board, differences, events_once
+from support.boardplay import committed_board, events_once
 from support.boardplay import first_by_seq, last_state, load_hoth, outage_board, own_broker
 from support.boardplay import press_each, sent_once
-from support.boardplay import NO_EVENT, last_state_at, of, play_both, stream_of
+from support.boardplay import NO_EVENT, event_diffs, last_state_at, of, play_both, serial_line
+from support.boardplay import state_diffs, stream_of
 from support.mqtt import EVENT, Recorder, wait_until
 
 # The game (committed dice on both, as a real board has; the initiative rolled with
@@ -32,8 +32,7 @@ GAME = ("dice 10 2", "undo", "dice 16 14")
 GAME += tuple("phase opt1 side dmg+ alt4 pause undo pause dmg+".split())
 LAST = sum(key not in NO_EVENT for key in GAME)
 REBELS_WIN, UNDONE, EMPIRE_WINS = 7, 8, 9
-# who and when (section 1); the laptop's own checks of the dice, null from a board (5)
-OWN = ("table", "t")
+# the laptop's own checks of the dice, null from a board (section 5)
 DICE_CHECKS = ("restarts", "verified", "bad", "unchecked")
 DESTROYED = (
     "Troop Transport is hit: 1 damage point marked (now 2 of 2); "
@@ -47,32 +46,6 @@ NO_WINNER = " No side has won any more, the game goes on."
 def pair(tmp_path_factory):
     """The game above, played by the laptop and by the board (play_both)."""
     yield from play_both(tmp_path_factory, "parity", GAME)
-
-
-def serial_line(pair, kind):
-    return [m for m in map(json.loads, pair["serial"]) if m.get("t") == kind][-1]
-
-
-def state_diffs(pair, seqs):
-    """{seq: differences} of the board's and the laptop's last states at ``seqs``, but who,
-    when, the gid (each board draws its own), `acked_seq` (when the broker acknowledged)
-    and `dice` (each board's own secret)."""
-    skip = OWN + ("gid", "acked_seq", "dice")
-    diffs = {}
-    for seq in seqs:
-        board, laptop = last_state_at(pair, "table-01", seq), last_state_at(pair, "table-02", seq)
-        diffs[seq] = differences(board, laptop, skip=skip)
-    return {seq: found for seq, found in diffs.items() if found}
-
-
-def event_diffs(board, laptop, seqs, keys=("ev", "hash", "text", "round", "phase", "undone")):
-    """[(seq, key, board's, laptop's)] for the events' ``keys`` that differ."""
-    return [
-        (seq, k, board[seq].get(k), laptop[seq].get(k))
-        for seq in seqs
-        for k in keys
-        if board[seq].get(k) != laptop[seq].get(k)
-    ]
 
 
 def test_the_decided_games_states_are_the_laptops_value_for_value(pair):

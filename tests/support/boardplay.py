@@ -21,6 +21,9 @@ from support.unixport import pico_w_profile
 
 PAUSE = "pause"  # a key script's 2.5 s pause (`wait 2500` for `fleetref sim`)
 NO_EVENT = ("side", "sel+", "sel-", PAUSE)  # keys that make no event
+# a board's and a laptop's states may differ in: who and when (section 1), the gid (each
+# board draws its own), `acked_seq` (when the broker acknowledged), `dice` (its own secret)
+NOT_COMPARED = ("table", "t", "gid", "acked_seq", "dice")
 
 
 class Stopper:
@@ -214,3 +217,27 @@ def load_hoth(board):
     """Load Escape from Hoth over serial (a new game); its gid."""
     board.send(json.dumps({"c": "load", "scenario": "hoth"}))
     return board.until(lambda m: isinstance(m, dict) and m.get("t") == "game")["gid"]
+
+
+def serial_line(pair, kind):
+    return [m for m in map(json.loads, pair["serial"]) if m.get("t") == kind][-1]
+
+
+def state_diffs(pair, seqs):
+    """{seq: differences} of the board's and the laptop's last states at ``seqs`` (but
+    NOT_COMPARED)."""
+    diffs = {}
+    for seq in seqs:
+        board, laptop = last_state_at(pair, "table-01", seq), last_state_at(pair, "table-02", seq)
+        diffs[seq] = differences(board, laptop, skip=NOT_COMPARED)
+    return {seq: found for seq, found in diffs.items() if found}
+
+
+def event_diffs(board, laptop, seqs, keys=("ev", "hash", "text", "round", "phase", "undone")):
+    """[(seq, key, board's, laptop's)] for the events' ``keys`` that differ."""
+    return [
+        (seq, k, board[seq].get(k), laptop[seq].get(k))
+        for seq in seqs
+        for k in keys
+        if board[seq].get(k) != laptop[seq].get(k)
+    ]
