@@ -296,6 +296,8 @@ class Referee:
         g = self.game
         if g is None:
             return self.error("no game loaded", origin, cmd)
+        if getattr(self, "on_submit", None) is not None:  # (set by referee/net/mqtt_words.py)
+            self.on_submit()  # pyright: ignore[reportAttributeAccessIssue]
         j = self.journal
         group = self.group
         if j is not None and j.unrepaired and not group.count:
@@ -328,7 +330,7 @@ class Referee:
                 self.mark = mark
                 r = "journal: %s (flash not written; event not applied)" % flash_error(e)
                 return self.error(r, origin, cmd)
-        if getattr(self, "on_applied", None) is not None:  # (set by referee/net/mqtt.py)
+        if getattr(self, "on_applied", None) is not None:  # (set by referee/net/mqtt_words.py)
             self.on_applied(g.seq, ev)  # pyright: ignore[reportAttributeAccessIssue]
         for x in g.extensions:  # (time banks: the side whose clock runs now)
             x.after_submit(self)

@@ -130,3 +130,38 @@ def test_the_state_message_holds_every_field_of_the_laptops(tmp_path):
     assert board["decided"] == rep.decided and board["state_hash"] == laptop["state_hash"]
     assert board["ships"][app.game.index("TIE Fighter 3")]["state"] == "aboard"
     assert board["dice"]["rolls"] == 0 and board["dice"]["verified"] is None
+
+
+def test_a_replaced_games_words_stay_its_own_when_the_new_game_reaches_its_seqs():
+    """docs/mqtt.md section 5: a game replaced while its last events had not gone out still
+    reads as it happened; the new game's events of the same seqs do not take its words."""
+    app, words = hoth_played()
+    old, old_game = app.gid, app.game
+    app.load_scenario("hoth")
+    for ev in HOTH[:5]:
+        assert app.submit(tuple(ev)) is None
+    assert words.record(old)[1]["seq"] == 38
+    assert words.record(old)[0] == [[1, 15, 8], [2, 12, 12], [3, 5, 17]]
+    text = words.of(old_game, old, 38, old_game.event(38))
+    assert text[0].endswith("Troop Transport is destroyed: the Empire wins."), text
+    assert text[1:3] == (4, "initiative")
+    assert words.record(app.gid)[0] == [[1, 15, 8]]
+
+
+def test_after_a_restart_the_first_event_says_what_it_decided(tmp_path):
+    """A board restarted with a won game (its journal restored): undoing the win says no side
+    has won any more (texts.with_consequences), as before the restart."""
+    app, _out = played_referee(tmp_path, 0, scenario="hoth")
+    t = app.game.index("Troop Transport")
+    for ev in ((1, 5, 17, 1), (4, 0, 0, 0), (16, t, 1, 0)):
+        assert app.submit(ev) is None, ev
+    again, _ = make_referee("hoth")
+    from referee.journal import OSFS, Journal
+
+    again.set_journal(Journal(OSFS(str(tmp_path)), "/game"))
+    words = mqtt_words.Words(again)  # made at assembly, before the restore
+    again.restore()
+    assert again.game.winner() == 1
+    assert again.submit((5, 0, 0, 0)) is None
+    text = words.of(again.game, again.gid, 4, again.game.event(4))[0]
+    assert text.endswith("No side has won any more, the game goes on."), text

@@ -91,20 +91,23 @@ def event_message(gid, table, seq, ev, state_hash, words):
 
 def dice_view(app):
     """The board's dice as the laptop's state has them (``dice``, host_tools/files/dicelog.py's
-    view; docs/dice.md): ``commit``, ``epoch`` and ``boot`` of its committed dice, ``rolls``
-    (this game's roll records) and ``revealed`` (its reveals); ``restarts``, ``verified``,
-    ``bad`` and ``unchecked`` are the laptop's checks of what it received, null here (the
-    board does not check itself: ``fleetref verify`` does, on a save). All null but the
-    counts, 0, for seeded test dice (not committed)."""
-    dice = app.dice
-    committed = getattr(dice, "commit", None) is not None
+    view; docs/dice.md): ``commit``, ``epoch`` and ``boot`` of its committed dice (the
+    ``game`` line's), ``rolls`` (this game's roll records held) and ``revealed`` (its
+    reveals); ``restarts``, ``verified``, ``bad`` and ``unchecked`` are the laptop's checks of
+    what it received, null here (the board does not check itself: ``fleetref verify`` does, on
+    a save). For seeded test dice (not committed): null commit and boot, 0 for the rest."""
+    from referee.dice import fair_of
+
+    fair = fair_of(app)
+    if fair is not None:
+        fair.game_fields()  # (a new game's commitment made first, as its game line has it)
     return {
-        "commit": dice.commit if committed else None,
-        "epoch": dice.ep if committed else None,
-        "boot": dice.boot if committed else None,
+        "commit": fair.commit if fair is not None else None,
+        "epoch": fair.ep if fair is not None else 0,
+        "boot": fair.boot if fair is not None else None,
         "restarts": None,
-        "rolls": len(dice.recs) if committed else 0,
-        "revealed": len(dice.reveals) if committed else 0,
+        "rolls": len(fair.recs) if fair is not None else 0,
+        "revealed": len(fair.reveals) if fair is not None else 0,
         "verified": None,
         "bad": None,
         "unchecked": None,

@@ -12,7 +12,7 @@ An event older than those is a catch-up's (null ``round``/``phase``, no conseque
 
 Kept since the board started: after a restart, the rolls and the deciding event of the
 restored game before it are not known (the journal keeps events, not the rounds they were
-made in), and the first event after it says no consequences.
+made in), nor the words of its events before it (they read as older events').
 """
 
 from referee.events import EV_INIT, EV_UNDO
@@ -64,17 +64,43 @@ class Words:
     the game of ``gid``: ``history`` ([[round, roll, roll], ...], each initiative roll as it
     was applied, seed 000 "initiative check"), ``decided`` ({"round", "seq", "text"}: the
     event that made the winner, the round it was played in; None while no side has won).
-    Built once when the service starts; a board without it has none."""
+    The game in play before (replaced by a load or the menu's kept game) keeps its own in
+    ``old`` (gid, slots, history, decided) until the next one replaces it, so its last events
+    still read as they happened while the publisher sends them. The referee's ``on_submit``
+    hook (before an event is checked) notes a new game's outcome so far (texts.outcome), so
+    the first event of a game, or the first after a restart, says what it decided. Built once
+    when the service starts; a board without it has none."""
 
     def __init__(self, app):
         self.app = app
-        self.slots = [None] * HELD
         self.gid = None  # the game the fields below are of
+        self.slots = [None] * HELD
         self.before = None  # texts.outcome after its newest event (None: not known)
         self.round = 0  # its round after its newest event
         self.history = []
         self.decided = None
+        self.old = (None, None, [], None)
         app.on_applied = self.took
+        app.on_submit = self.ready
+
+    def ready(self):
+        """Before an event of the game in play is checked: a game not seen yet becomes the
+        one these words are of (its outcome so far noted, the last one's kept in ``old``).
+        Never raises into the referee's path."""
+        app = self.app
+        if app.gid == self.gid:
+            return
+        self.old = (self.gid, self.slots, self.history, self.decided)
+        self.gid, self.slots, self.history, self.decided = app.gid, [None] * HELD, [], None
+        self.before = None
+        game = app.game
+        self.round = game.round
+        try:
+            from referee.texts import outcome
+
+            self.before = outcome(game)
+        except Exception:  # (MemoryError): its first event says no consequences
+            pass
 
     def took(self, seq, ev):
         """Event ``seq`` (``ev``) applied: its words kept (an event taken back and replaced
@@ -82,11 +108,9 @@ class Words:
         fault leaves the slot empty: the event is then sent as a catch-up's)."""
         app = self.app
         game = app.game
+        self.ready()  # (a referee that called no on_submit: the tests')
         slot = seq % HELD
         self.slots[slot] = None
-        if app.gid != self.gid:  # a new game (or the first event since the board started)
-            self.gid, self.before, self.history, self.decided = app.gid, None, [], None
-            self.round = game.round
         before, self.before = self.before, None
         try:
             from referee.texts import outcome
@@ -107,14 +131,17 @@ class Words:
     def of(self, game, gid, seq, ev):
         """The words of event ``seq`` (``ev``) of ``game`` (of ``gid``): as kept, else as read
         now (:func:`words_now`)."""
-        kept = self.slots[seq % HELD]
+        slots = self.slots if gid == self.gid else self.old[1] if gid == self.old[0] else None
+        kept = slots[seq % HELD] if slots is not None else None
         if kept is not None and kept[0] == seq and kept[1] == gid:
             return kept[2:]
         return words_now(game, seq, ev)
 
     def record(self, gid):
-        """``(history, decided)`` of the game of ``gid`` as taken (``([], None)`` for
-        another game)."""
-        if gid != self.gid:
-            return [], None
-        return self.history, self.decided
+        """``(history, decided)`` of the game of ``gid`` as taken (``([], None)`` for one
+        not seen)."""
+        if gid == self.gid:
+            return self.history, self.decided
+        if gid == self.old[0]:
+            return self.old[2], self.old[3]
+        return [], None
