@@ -7,12 +7,7 @@ which event it took back.
 """
 
 from referee.events import CORE_NAMES, EV_HIT, EV_UNDO, NONE
-from referee.rules.base import EFFECT_AVOID, HIT_AVOIDED
-
-
-def possessive(name):
-    """``name``'s, English style: "Rebels'" for a name ending in s, else "Empire's"."""
-    return name + ("'" if name[-1:] in ("s", "S") else "'s")
+from referee.rules.base import EFFECT_AVOID, HIT_AVOIDED, possessive  # (possessive: re-exported)
 
 
 def plural(n, one, many=None):

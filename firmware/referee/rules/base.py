@@ -36,6 +36,12 @@ EFFECT_AVOID = 1  # cancels the newest pending hit on the ship it is played for 
 HIT_AVOIDED = 128  # in a HIT_BYTE: the newest hit was avoided (its points in the low 7 bits)
 
 
+def possessive(name):
+    """``name``'s, English style: "Rebels'" for a name ending in s, else "Empire's" (here, not
+    in referee/texts.py, so a ruleset's refusal needs no texts: texts reads this module)."""
+    return name + ("'" if name[-1:] in ("s", "S") else "'s")
+
+
 class Option:
     """One fleet command option: ``name`` (str), ``classes`` (tuple of ints the option may be
     played for; empty = any class), ``effect`` (EFFECT_*), ``text`` (what it does, for docs),
@@ -247,8 +253,6 @@ class Ruleset:
         reason. An ``own_class`` option takes a counter of the class of the ship it is for."""
         opt = self.options[b]  # (an Option of the ruleset's own chart)
         if getattr(opt, "own_class", False) and g.cls[a] != g.cls[c]:
-            from referee.texts import possessive  # (a refusal: the texts load only now)
-
             return "%s takes a command counter of %s class (%d): %s counters are class %d" % (
                 getattr(opt, "name", ""),
                 possessive(g.names[c]),
