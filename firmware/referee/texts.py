@@ -226,15 +226,18 @@ def win_text(g, side):
     return "the " + says(g.side_names[side], "wins")
 
 
-def consequences(before, g, ev=None):
+def consequences(before, g, ev=None, after=None):
     """The sentences an event decided beyond its own text (an empty string when none), from
     ``before`` (:func:`outcome` just before the event) and the game ``g`` just after it: a
     ship that pending damage destroys at a phase end (seed 004, Capital Weapons: the hits of
     the phase land together), an Infinite fighter going back to the pool (digest 2.2, W1),
     and the side that wins (seed 004, Victory) or no longer wins (an undo).
-    ``ev``: the event; a hit that destroys its own target already says so itself."""
+    ``ev``: the event; a hit that destroys its own target already says so itself. ``after``:
+    :func:`outcome` of ``g`` when the caller has it already."""
     d0, _e0, l0, w0 = before
-    d1, e1, l1, w1 = outcome(g)
+    d1, e1, l1, w1 = outcome(g) if after is None else after
+    if d1 == d0 and l1 == l0 and w1 == w0:  # (the most events: nothing to say, no loop)
+        return ""
     hit = ev[1] if ev is not None and ev[0] == EV_HIT else -1
     out = []
     for i in range(g.n):
@@ -251,12 +254,12 @@ def consequences(before, g, ev=None):
     return t
 
 
-def with_consequences(text, before, g, ev=None):
+def with_consequences(text, before, g, ev=None, after=None):
     """``text`` (an event's sentence) followed by its :func:`consequences`: "Troop Transport
     leaves by the far edge: the Rebels win." (a new sentence when the text has a colon
     already: "Next phase: round 4, initiative. Troop Transport is destroyed: the Empire
     wins."). Every host view that applies events uses it."""
-    c = consequences(before, g, ev) if before is not None else ""
+    c = consequences(before, g, ev, after) if before is not None else ""
     if not c:
         return text
     t = text.rstrip()

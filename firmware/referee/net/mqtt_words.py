@@ -37,8 +37,9 @@ def words_now(game, seq, ev, before=None):
     return (sentence(words[0]),) + words[1:]
 
 
-def raw_words(game, seq, ev, before=None):
-    """As :func:`words_now`, the text as texts.py makes it (not yet a :func:`sentence`)."""
+def raw_words(game, seq, ev, before=None, after=None):
+    """As :func:`words_now`, the text as texts.py makes it (not yet a :func:`sentence`);
+    ``after``: texts.outcome of ``game`` now, when known."""
     from referee.texts import event_text
 
     if seq != game.seq:
@@ -47,7 +48,7 @@ def raw_words(game, seq, ev, before=None):
     if before is not None:
         from referee.texts import with_consequences
 
-        text = with_consequences(text, before, game, ev)
+        text = with_consequences(text, before, game, ev, after)
     undone = None
     if ev[0] == EV_UNDO:
         from referee.texts import undone_seq
@@ -115,8 +116,8 @@ class Words:
         try:
             from referee.texts import outcome
 
-            words = raw_words(game, seq, ev, before)
             after = outcome(game)
+            words = raw_words(game, seq, ev, before, after)
             if ev[0] == EV_INIT:
                 self.history.append([game.round, ev[1], ev[2]])
             if after[3] is None:
