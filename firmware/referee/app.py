@@ -374,8 +374,7 @@ class Referee:
         many were announced."""
         group = self.group
         n = group.count
-        g = self.game
-        j = self.journal
+        g, j = self.game, self.journal
         batch = group.saved  # (game checkpoint, mark) before the first held event
         if not n or g is None or j is None or batch is None:
             return 0
@@ -383,10 +382,9 @@ class Referee:
             j.writer.commit(g, origin != "key")  # a key's: no second write while a press waits
         except OSError as e:
             j.writer.drop_held()
-            saved, mark = batch
             group.clear()
-            g.back_to(saved)
-            self.mark = mark
+            g.back_to(batch[0])
+            self.mark = batch[1]  # (batch: the checkpoint and the mark before the first)
             self.version += 1
             r = "journal: %s (flash not written; %d event(s) taken back)" % (flash_error(e), n)
             self.error(r, origin, cmd)
